@@ -1,0 +1,93 @@
+// Package kb holds Cairn's domain types: the vocabulary every other package
+// speaks (projects, documents, pages, chunks, search hits). It has no
+// dependencies beyond the standard library and no behaviour beyond small
+// helpers, so that store, ingest, search and app can all depend on it.
+package kb
+
+import "time"
+
+// DocStatus is the lifecycle state of an imported document.
+type DocStatus string
+
+const (
+	// StatusPending: recorded, not yet (fully) indexed; an interrupted import leaves this.
+	StatusPending DocStatus = "pending"
+	// StatusOK: text extracted, chunked and indexed.
+	StatusOK DocStatus = "ok"
+	// StatusFailed: the file could not be read; Error says why.
+	StatusFailed DocStatus = "failed"
+	// StatusNeedsOCR: the file has pages without a text layer and no OCR engine
+	// could read them. Pages with text (if any) are indexed.
+	StatusNeedsOCR DocStatus = "needs_ocr"
+	// StatusNeedsPassword: an encrypted PDF that needs a user password.
+	StatusNeedsPassword DocStatus = "needs_password"
+	// StatusDuplicate: used only in import results: the same bytes are already in the project.
+	StatusDuplicate DocStatus = "duplicate"
+)
+
+// Document is one imported file.
+type Document struct {
+	ID         int64     `json:"id"`
+	Title      string    `json:"title"`
+	FileName   string    `json:"file_name"`   // the name the user imported it under
+	StoredPath string    `json:"stored_path"` // path of the copy, relative to the project folder
+	Kind       string    `json:"kind"`        // pdf, docx, txt, md
+	Hash       string    `json:"hash"`        // SHA-256 of the bytes, hex
+	Bytes      int64     `json:"bytes"`
+	Status     DocStatus `json:"status"`
+	Error      string    `json:"error,omitempty"`
+	ErrorCode  string    `json:"error_code,omitempty"`
+	Warnings   []string  `json:"warnings,omitempty"`
+	Pages      int       `json:"pages"`
+	Chunks     int       `json:"chunks"`
+	ImportedAt time.Time `json:"imported_at"`
+}
+
+// Page is the text of one physical page (PDF) or approximate page (DOCX,
+// from rendered page breaks; TXT/MD are one page). Number is 1-based.
+// CharStart is the byte offset of the page inside the document text (all
+// pages joined, see DocumentText).
+type Page struct {
+	DocID     int64  `json:"doc_id"`
+	Number    int    `json:"number"`
+	CharStart int    `json:"char_start"`
+	Text      string `json:"text"`
+	NoText    bool   `json:"no_text,omitempty"` // image-only page (OCR candidate)
+	OCR       bool   `json:"ocr,omitempty"`     // text came from OCR
+}
+
+// PageSeparator joins page texts into the document text that chunk char spans
+// point into.
+const PageSeparator = "\f"
+
+// Chunk is a passage: the unit of retrieval and of provenance. CharStart and
+// CharEnd are byte offsets into the document text (pages joined with
+// PageSeparator), so text == docText[CharStart:CharEnd].
+type Chunk struct {
+	ID          int64    `json:"id"`
+	DocID       int64    `json:"doc_id"`
+	Ordinal     int      `json:"ordinal"`
+	PageStart   int      `json:"page_start"`
+	PageEnd     int      `json:"page_end"`
+	CharStart   int      `json:"char_start"`
+	CharEnd     int      `json:"char_end"`
+	HeadingPath []string `json:"heading_path,omitempty"`
+	Text        string   `json:"text"`
+	Tokens      int      `json:"tokens"`
+}
+
+// Hit is one search result: a chunk, where it came from, and how it ranked.
+type Hit struct {
+	Chunk
+	DocTitle string             `json:"doc_title"`
+	Score    float64            `json:"score"`           // fused score, higher is better
+	Ranks    map[string]int     `json:"ranks,omitempty"` // 1-based rank in each list that found it
+	Snippet  string             `json:"snippet,omitempty"`
+	Extra    map[string]float64 `json:"extra,omitempty"`
+}
+
+// EmbedderInfo names the model that made a project's vectors.
+type EmbedderInfo struct {
+	Model string `json:"model"`
+	Dim   int    `json:"dim"`
+}
