@@ -1,0 +1,329 @@
+// Package app is Cairn's application facade: the one API the user interface
+// speaks, whatever carries it. The exported methods of App are bound to the
+// Wails desktop window (desktop.go) and served over loopback HTTP with
+// server-sent events in serve mode (serve.go), so both transports expose
+// exactly the same verbs with the same JSON shapes. Everything below App is
+// backend/project; this package adds only validation, serialisation of
+// imports and events.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"cairn/backend/kb"
+	"cairn/backend/project"
+)
+
+// Event names emitted to the UI. The desktop sends them with Wails'
+// runtime.EventsEmit; serve mode sends the same names and payloads over
+// /api/events.
+const (
+	// EventImportStarted carries ImportStatus when an import begins.
+	EventImportStarted = "import:started"
+	// EventImportProgress carries a project.Progress for each stage of each file.
+	EventImportProgress = "import:progress"
+	// EventImportDone carries ImportDone when an import ends, however it ends.
+	EventImportDone = "import:done"
+	// EventLibraryChanged has no payload: the document list should be reloaded.
+	EventLibraryChanged = "library:changed"
+)
+
+// Search limits: k outside [1, maxK] is clamped.
+const (
+	defaultK = 20
+	maxK     = 100
+)
+
+// ImportStatus says whether an import is running and how far it has got, so
+// a UI that (re)connects in the middle of one can show it.
+type ImportStatus struct {
+	Running bool              `json:"running"`
+	Files   []string          `json:"files"`
+	Last    *project.Progress `json:"last,omitempty"`
+}
+
+// ImportDone is the payload of EventImportDone.
+type ImportDone struct {
+	Results []project.ImportResult `json:"results"`
+	Error   string                 `json:"error,omitempty"`
+}
+
+// backend is what App needs of a project. *project.Project provides it
+// through projectBackend; tests substitute a fake.
+type backend interface {
+	Dir() string
+	Info(ctx context.Context) (project.Info, error)
+	Import(ctx context.Context, paths []string, progress func(project.Progress)) ([]project.ImportResult, error)
+	Documents(ctx context.Context) ([]kb.Document, error)
+	Remove(ctx context.Context, ids ...int64) error
+	Search(ctx context.Context, query string, k int) ([]kb.Hit, error)
+	Pages(ctx context.Context, docID int64, page int) ([]kb.Page, error)
+}
+
+// projectBackend adapts *project.Project to backend.
+type projectBackend struct{ p *project.Project }
+
+func (b projectBackend) Dir() string { return b.p.Dir() }
+func (b projectBackend) Info(ctx context.Context) (project.Info, error) {
+	return b.p.Info(ctx)
+}
+func (b projectBackend) Import(ctx context.Context, paths []string, progress func(project.Progress)) ([]project.ImportResult, error) {
+	return b.p.Import(ctx, paths, progress)
+}
+func (b projectBackend) Documents(ctx context.Context) ([]kb.Document, error) {
+	return b.p.Documents(ctx)
+}
+func (b projectBackend) Remove(ctx context.Context, ids ...int64) error {
+	return b.p.Remove(ctx, ids...)
+}
+func (b projectBackend) Search(ctx context.Context, query string, k int) ([]kb.Hit, error) {
+	return b.p.Search(ctx, query, k)
+}
+func (b projectBackend) Pages(ctx context.Context, docID int64, page int) ([]kb.Page, error) {
+	return b.p.Pages(ctx, docID, page)
+}
+
+// App is the Wails-bound facade over one open project. It is safe for
+// concurrent use: Wails and the HTTP server call methods concurrently.
+type App struct {
+	proj backend
+
+	mu     sync.Mutex
+	ctx    context.Context // base context for work started by the UI
+	cancel context.CancelFunc
+	pick   func(ctx context.Context) ([]string, error) // native file dialog; nil outside the desktop
+	status ImportStatus
+	subs   map[int]func(name string, data any)
+	nextID int
+	ready  []func()
+
+	importSem chan struct{} // one token: held for the whole of an import
+	readyOnce sync.Once
+}
+
+// New wraps an open project. The caller keeps ownership of p (closes it).
+func New(p *project.Project) *App { return newApp(projectBackend{p}) }
+
+func newApp(b backend) *App {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &App{
+		proj: b, ctx: ctx, cancel: cancel,
+		subs:      map[int]func(string, any){},
+		importSem: make(chan struct{}, 1),
+	}
+}
+
+// setContext replaces the base context (the desktop's or the server's); work
+// started after this call is cancelled when ctx is, or when stop is called.
+func (a *App) setContext(ctx context.Context) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.cancel()
+	a.ctx, a.cancel = context.WithCancel(ctx)
+}
+
+// stop cancels running work (an import in progress).
+func (a *App) stop() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.cancel()
+}
+
+func (a *App) context() context.Context {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ctx
+}
+
+// subscribe registers an event sink (the Wails runtime or one SSE client)
+// and returns its cancel function.
+func (a *App) subscribe(fn func(name string, data any)) (cancel func()) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	id := a.nextID
+	a.nextID++
+	a.subs[id] = fn
+	return func() {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		delete(a.subs, id)
+	}
+}
+
+func (a *App) emit(name string, data any) {
+	a.mu.Lock()
+	sinks := make([]func(string, any), 0, len(a.subs))
+	for _, fn := range a.subs {
+		sinks = append(sinks, fn)
+	}
+	a.mu.Unlock()
+	for _, fn := range sinks {
+		fn(name, data)
+	}
+}
+
+// onReady queues fn to run (in its own goroutine) once the UI is up: after
+// the desktop page has loaded, or once the server listens.
+func (a *App) onReady(fn func()) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.ready = append(a.ready, fn)
+}
+
+func (a *App) runReady() {
+	a.readyOnce.Do(func() {
+		a.mu.Lock()
+		hooks := a.ready
+		a.mu.Unlock()
+		for _, fn := range hooks {
+			go fn()
+		}
+	})
+}
+
+// Mode names the answering engine: "offline" (built-in, no model) for now;
+// "ollama" once a local model is connected.
+func (a *App) Mode() string { return "offline" }
+
+// ProjectInfo summarises the open project.
+func (a *App) ProjectInfo() (project.Info, error) {
+	return a.proj.Info(a.context())
+}
+
+// ListDocuments lists the project's documents, in the project's order.
+func (a *App) ListDocuments() ([]kb.Document, error) {
+	docs, err := a.proj.Documents(a.context())
+	if docs == nil && err == nil {
+		docs = []kb.Document{}
+	}
+	return docs, err
+}
+
+// ImportStatus reports the import in progress, if any.
+func (a *App) ImportStatus() ImportStatus {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s := a.status
+	s.Files = append([]string{}, s.Files...)
+	return s
+}
+
+// ImportPaths imports files and folders (recursively) given as paths on the
+// machine running Cairn. It returns when the import is done; progress is
+// emitted as EventImportProgress meanwhile. Imports run one at a time: a
+// call made while another import runs waits for it.
+func (a *App) ImportPaths(paths []string) ([]project.ImportResult, error) {
+	clean := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if p = strings.TrimSpace(p); p != "" {
+			clean = append(clean, p)
+		}
+	}
+	if len(clean) == 0 {
+		return nil, errors.New("no files to import: give at least one file or folder path")
+	}
+	return a.runImport(a.context(), clean)
+}
+
+// PickAndImport opens the native file dialog (desktop only) and imports what
+// the user picks. Cancelling the dialog returns no results and no error.
+func (a *App) PickAndImport() ([]project.ImportResult, error) {
+	a.mu.Lock()
+	pick := a.pick
+	a.mu.Unlock()
+	if pick == nil {
+		return nil, errors.New("the file dialog is only available in the desktop app; type the paths of the files instead")
+	}
+	ctx := a.context()
+	paths, err := pick(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("open file dialog: %w", err)
+	}
+	if len(paths) == 0 {
+		return []project.ImportResult{}, nil
+	}
+	return a.runImport(ctx, paths)
+}
+
+func (a *App) runImport(ctx context.Context, paths []string) ([]project.ImportResult, error) {
+	select {
+	case a.importSem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-a.importSem }()
+
+	a.mu.Lock()
+	a.status = ImportStatus{Running: true, Files: append([]string{}, paths...)}
+	started := a.status
+	a.mu.Unlock()
+	a.emit(EventImportStarted, started)
+
+	results, err := a.proj.Import(ctx, paths, func(p project.Progress) {
+		a.mu.Lock()
+		last := p
+		a.status.Last = &last
+		a.mu.Unlock()
+		a.emit(EventImportProgress, p)
+	})
+	if results == nil {
+		results = []project.ImportResult{}
+	}
+
+	a.mu.Lock()
+	a.status = ImportStatus{}
+	a.mu.Unlock()
+	done := ImportDone{Results: results}
+	if err != nil {
+		done.Error = err.Error()
+	}
+	a.emit(EventImportDone, done)
+	a.emit(EventLibraryChanged, nil)
+	return results, err
+}
+
+// RemoveDocuments deletes documents and everything derived from them. The
+// original files the user imported are never touched.
+func (a *App) RemoveDocuments(ids []int64) error {
+	if len(ids) == 0 {
+		return errors.New("no documents to remove")
+	}
+	err := a.proj.Remove(a.context(), ids...)
+	a.emit(EventLibraryChanged, nil)
+	return err
+}
+
+// Search runs passage search; k is clamped to [1, 100] (0 means 20).
+func (a *App) Search(query string, k int) ([]kb.Hit, error) {
+	query = strings.TrimSpace(query)
+	if query == "" {
+		return []kb.Hit{}, nil
+	}
+	switch {
+	case k <= 0:
+		k = defaultK
+	case k > maxK:
+		k = maxK
+	}
+	hits, err := a.proj.Search(a.context(), query, k)
+	if hits == nil && err == nil {
+		hits = []kb.Hit{}
+	}
+	return hits, err
+}
+
+// DocumentPages returns every page of a document, in order.
+func (a *App) DocumentPages(docID int64) ([]kb.Page, error) {
+	if docID <= 0 {
+		return nil, fmt.Errorf("invalid document id %d", docID)
+	}
+	pages, err := a.proj.Pages(a.context(), docID, 0)
+	if pages == nil && err == nil {
+		pages = []kb.Page{}
+	}
+	return pages, err
+}

@@ -1,0 +1,77 @@
+package app
+
+import (
+	"context"
+	"io/fs"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"cairn/assets"
+)
+
+// importFilters are the file types offered by the native open dialog.
+var importFilters = []runtime.FileFilter{
+	{DisplayName: "Documents (*.pdf, *.docx, *.txt, *.md)", Pattern: "*.pdf;*.docx;*.txt;*.md"},
+	{DisplayName: "All files", Pattern: "*"},
+}
+
+// RunDesktop opens the desktop window on a and blocks until it is closed.
+// assets is the embedded frontend (index.html at its root or under
+// frontend/dist). Files and folders dropped onto the window are imported;
+// events reach the page through the Wails runtime.
+//
+// It needs a binary built by `wails build` (tags desktop,production,
+// webkit2_41); a plain `go build` links Wails' stub, which returns an error.
+func RunDesktop(a *App, assetsFS fs.FS) error {
+	dist, err := distRoot(assetsFS)
+	if err != nil {
+		return err
+	}
+	return wails.Run(&options.App{
+		Title:            "Cairn",
+		Width:            1240,
+		Height:           820,
+		MinWidth:         900,
+		MinHeight:        600,
+		BackgroundColour: &options.RGBA{R: 250, G: 249, B: 246, A: 255},
+		AssetServer:      &assetserver.Options{Assets: dist},
+		Bind:             []any{a},
+		DragAndDrop: &options.DragAndDrop{
+			EnableFileDrop:     true,
+			DisableWebViewDrop: true,
+		},
+		Linux: &linux.Options{
+			Icon:             assets.Icon,
+			ProgramName:      "cairn",
+			WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand,
+		},
+		OnStartup: func(ctx context.Context) {
+			a.setContext(ctx)
+			a.mu.Lock()
+			a.pick = func(ctx context.Context) ([]string, error) {
+				return runtime.OpenMultipleFilesDialog(ctx, runtime.OpenDialogOptions{
+					Title:   "Import documents",
+					Filters: importFilters,
+				})
+			}
+			a.mu.Unlock()
+			a.subscribe(func(name string, data any) { runtime.EventsEmit(ctx, name, data) })
+			runtime.OnFileDrop(ctx, func(_, _ int, paths []string) {
+				if len(paths) == 0 {
+					return
+				}
+				go func() {
+					if _, err := a.ImportPaths(paths); err != nil {
+						runtime.LogErrorf(ctx, "import dropped files: %v", err)
+					}
+				}()
+			})
+		},
+		OnDomReady: func(ctx context.Context) { a.runReady() },
+		OnShutdown: func(ctx context.Context) { a.stop() },
+	})
+}

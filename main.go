@@ -1,0 +1,29 @@
+// Command cairn is the Cairn desktop app and its command line. With no
+// arguments it opens the desktop window on the Sample project; with a
+// command (import, search, serve, …; `cairn help` lists them) it runs
+// headless.
+package main
+
+import (
+	"embed"
+	"fmt"
+	"os"
+
+	"cairn/app"
+	"cairn/app/cli"
+)
+
+// distFS is the built frontend (frontend/dist, made by `npm run build`).
+//
+//go:embed all:frontend/dist
+var distFS embed.FS
+
+func main() {
+	if len(os.Args) > 1 {
+		os.Exit(cli.Main(os.Args[1:], distFS))
+	}
+	if err := app.RunDefaultDesktop(distFS); err != nil {
+		fmt.Fprintln(os.Stderr, "cairn:", err)
+		os.Exit(1)
+	}
+}
