@@ -1,0 +1,318 @@
+package pdf
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/enums"
+	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
+	"github.com/klippa-app/go-pdfium/references"
+	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/klippa-app/go-pdfium/webassembly"
+	"github.com/tetratelabs/wazero"
+
+	"cairn/backend/ingest/parsed"
+)
+
+// engine is the process-wide PDFium (WebAssembly) instance. PDFium is
+// single-threaded, so all calls go through mu.
+type engine struct {
+	mu   sync.Mutex
+	pool pdfium.Pool
+	inst pdfium.Pdfium
+	// StartTime is how long the lazy start-up took (wasm compile or cache
+	// load plus instantiation).
+	startTime time.Duration
+}
+
+var (
+	engineOnce sync.Once
+	engineVal  *engine
+	engineErr  error
+)
+
+// CacheDir returns the directory of the on-disk wazero compilation cache:
+// $CAIRN_CACHE_DIR if set, else <user cache dir>/cairn/wazero, else a
+// directory under the system temp dir.
+func CacheDir() string {
+	if d := os.Getenv("CAIRN_CACHE_DIR"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "cairn", "wazero")
+	}
+	return filepath.Join(os.TempDir(), "cairn-wazero")
+}
+
+// getEngine starts PDFium on first use. The first start in a fresh cache
+// directory compiles the 4 MB wasm module (tens of seconds); later starts
+// load the compiled code from the cache.
+func getEngine() (*engine, error) {
+	engineOnce.Do(func() {
+		t0 := time.Now()
+		engineVal, engineErr = startEngine()
+		if engineVal != nil {
+			engineVal.startTime = time.Since(t0)
+		}
+	})
+	return engineVal, engineErr
+}
+
+// EngineStartTime reports how long PDFium's start-up took in this process
+// (zero if it has not been started).
+func EngineStartTime() time.Duration {
+	if engineVal == nil {
+		return 0
+	}
+	return engineVal.startTime
+}
+
+func startEngine() (e *engine, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, err = nil, fmt.Errorf("pdfium start-up panicked: %v", r)
+		}
+	}()
+	rc := wazero.NewRuntimeConfig()
+	dir := CacheDir()
+	if mkErr := os.MkdirAll(dir, 0o755); mkErr == nil {
+		if cache, cErr := wazero.NewCompilationCacheWithDir(dir); cErr == nil {
+			rc = rc.WithCompilationCache(cache)
+		}
+	}
+	pool, err := webassembly.Init(webassembly.Config{
+		MinIdle:       1,
+		MaxIdle:       1,
+		MaxTotal:      1,
+		RuntimeConfig: rc,
+		FSConfig:      wazero.NewFSConfig(), // no host file system access
+		Stdout:        io.Discard,
+		Stderr:        io.Discard,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("starting pdfium: %w", err)
+	}
+	inst, err := pool.GetInstance(5 * time.Minute)
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("starting pdfium instance: %w", err)
+	}
+	return &engine{pool: pool, inst: inst}, nil
+}
+
+// ium is one document opened in PDFium. Its methods lock the engine and
+// recover from panics in the binding.
+type ium struct {
+	e     *engine
+	doc   references.FPDF_DOCUMENT
+	pages int
+}
+
+// call runs f under the engine lock, converting a panic into an error.
+func (e *engine) call(f func() error) (err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("pdfium panicked: %v", r)
+		}
+	}()
+	return f()
+}
+
+// openIum opens data in PDFium. Password errors become typed errors.
+func openIum(data []byte, password string) (*ium, error) {
+	e, err := getEngine()
+	if err != nil {
+		return nil, err
+	}
+	d := &ium{e: e}
+	err = e.call(func() error {
+		req := &requests.OpenDocument{File: &data}
+		if password != "" {
+			req.Password = &password
+		}
+		res, err := e.inst.OpenDocument(req)
+		if err != nil {
+			return err
+		}
+		d.doc = res.Document
+		n, err := e.inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: d.doc})
+		if err != nil {
+			e.inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: d.doc})
+			return err
+		}
+		d.pages = n.PageCount
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, pdfiumerrors.ErrPassword) {
+			return nil, passwordError(password)
+		}
+		return nil, err
+	}
+	return d, nil
+}
+
+// passwordError is the typed error for a missing or wrong user password.
+func passwordError(given string) *parsed.Error {
+	if given == "" {
+		return parsed.Errorf(parsed.CodePasswordRequired, "This PDF is password-protected; enter its password to import it.")
+	}
+	return parsed.Errorf(parsed.CodeWrongPassword, "The password is not correct for this PDF; check it and try again.")
+}
+
+// close releases the document.
+func (d *ium) close() {
+	d.e.call(func() error {
+		_, err := d.e.inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: d.doc})
+		return err
+	})
+}
+
+// text returns the text of page i (0-based), normalised (see cleanIumText).
+func (d *ium) text(i int) (string, error) {
+	var out string
+	err := d.e.call(func() error {
+		inst := d.e.inst
+		page, err := inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: d.doc, Index: i})
+		if err != nil {
+			return err
+		}
+		defer inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: page.Page})
+		tp, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: requests.Page{ByReference: &page.Page}})
+		if err != nil {
+			return err
+		}
+		defer inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: tp.TextPage})
+		n, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
+		if err != nil {
+			return err
+		}
+		if n.Count <= 0 {
+			return nil
+		}
+		t, err := inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: tp.TextPage, StartIndex: 0, Count: n.Count})
+		if err != nil {
+			return err
+		}
+		out = t.Text
+		return nil
+	})
+	return cleanIumText(out), err
+}
+
+// cleanIumText normalises PDFium's text: CRLF line ends become "\n", the
+// U+FFFE / U+0002 markers PDFium puts where a word was hyphenated at a line
+// end become a hyphen, and NUL and other control characters are dropped.
+func cleanIumText(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '\r':
+			continue
+		case r == 0xFFFE || r == 0x02:
+			b.WriteByte('-')
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r < 0x20 || r == 0xFFFF || r == 0xFEFF:
+			continue
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// title returns the document's /Title metadata.
+func (d *ium) title() string {
+	var t string
+	d.e.call(func() error {
+		res, err := d.e.inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: d.doc, Tag: "Title"})
+		if err == nil {
+			t = res.Value
+		}
+		return err
+	})
+	return t
+}
+
+// imageCover returns the largest fraction of page i's area covered by one
+// image object.
+func (d *ium) imageCover(i int) float64 {
+	var best float64
+	d.e.call(func() error {
+		inst := d.e.inst
+		page, err := inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: d.doc, Index: i})
+		if err != nil {
+			return err
+		}
+		defer inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: page.Page})
+		ref := requests.Page{ByReference: &page.Page}
+		w, err1 := inst.FPDF_GetPageWidthF(&requests.FPDF_GetPageWidthF{Page: ref})
+		h, err2 := inst.FPDF_GetPageHeightF(&requests.FPDF_GetPageHeightF{Page: ref})
+		if err1 != nil || err2 != nil || w.PageWidth <= 0 || h.PageHeight <= 0 {
+			return nil
+		}
+		area := float64(w.PageWidth) * float64(h.PageHeight)
+		cnt, err := inst.FPDFPage_CountObjects(&requests.FPDFPage_CountObjects{Page: ref})
+		if err != nil {
+			return err
+		}
+		for k := 0; k < cnt.Count && k < 10000; k++ {
+			obj, err := inst.FPDFPage_GetObject(&requests.FPDFPage_GetObject{Page: ref, Index: k})
+			if err != nil {
+				continue
+			}
+			typ, err := inst.FPDFPageObj_GetType(&requests.FPDFPageObj_GetType{PageObject: obj.PageObject})
+			if err != nil || typ.Type != enums.FPDF_PAGEOBJ_IMAGE {
+				continue
+			}
+			b, err := inst.FPDFPageObj_GetBounds(&requests.FPDFPageObj_GetBounds{PageObject: obj.PageObject})
+			if err != nil {
+				continue
+			}
+			c := float64(b.Right-b.Left) * float64(b.Top-b.Bottom) / area
+			if c > best {
+				best = c
+			}
+		}
+		return nil
+	})
+	return best
+}
+
+// renderPNG renders page i at dpi into a PNG file at path.
+func (d *ium) renderPNG(i, dpi int, path string) error {
+	return d.e.call(func() error {
+		res, err := d.e.inst.RenderPageInDPI(&requests.RenderPageInDPI{
+			Page: requests.Page{ByIndex: &requests.PageByIndex{Document: d.doc, Index: i}},
+			DPI:  dpi,
+		})
+		if err != nil {
+			return err
+		}
+		defer res.Cleanup()
+		return writePNG(path, res.Result.Image)
+	})
+}
+
+// pageSize returns page i's width and height in points.
+func (d *ium) pageSize(i int) (w, h float64) {
+	d.e.call(func() error {
+		res, err := d.e.inst.FPDF_GetPageSizeByIndexF(&requests.FPDF_GetPageSizeByIndexF{Document: d.doc, Index: i})
+		if err == nil {
+			w, h = float64(res.Size.Width), float64(res.Size.Height)
+		}
+		return err
+	})
+	return w, h
+}

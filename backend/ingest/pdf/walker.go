@@ -1,0 +1,415 @@
+package pdf
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	lp "github.com/ledongthuc/pdf"
+)
+
+// Work caps for one page.
+const (
+	maxOpsPerPage    = 2_000_000 // operators, including those in forms
+	maxFormDepth     = 8         // nested Form XObjects
+	maxFormCalls     = 2000      // Form XObject invocations per page
+	maxGStateDepth   = 256       // q nesting
+	maxPageBytes     = 64 << 20  // decoded content per page, forms included
+	maxStreamBytes   = 64 << 20  // one decoded stream
+	streamCacheBytes = 32 << 20  // decoded streams kept for reuse across pages
+	fontProgramBytes = 16 << 20  // font-program bytes read per document
+)
+
+var (
+	errTooManyOps   = errors.New("too many drawing operators on the page")
+	errPageTooLarge = errors.New("page content too large")
+)
+
+// docState is shared by the pages of one document: caches keyed by object
+// identity (never by resource name, which producers reuse for different
+// fonts on different pages).
+type docState struct {
+	fonts       map[fontKey]*font
+	streams     map[uint64][]byte
+	streamBytes int64
+	fontBudget  int64
+}
+
+type fontKey struct {
+	id   uint64
+	name string
+}
+
+func newDocState() *docState {
+	return &docState{fonts: map[fontKey]*font{}, streams: map[uint64][]byte{}, fontBudget: fontProgramBytes}
+}
+
+// stream returns the decoded bytes of a stream, from the cache if the same
+// object was decoded before.
+func (d *docState) stream(v lp.Value) ([]byte, error) {
+	id := objectID(v)
+	if id != 0 {
+		if b, ok := d.streams[id]; ok {
+			return b, nil
+		}
+	}
+	b, err := readStream(v, maxStreamBytes)
+	if id != 0 && err == nil && d.streamBytes+int64(len(b)) <= streamCacheBytes {
+		d.streams[id] = b
+		d.streamBytes += int64(len(b))
+	}
+	return b, err
+}
+
+// resources caches the lookups of one resource dictionary.
+type resources struct {
+	v     lp.Value
+	fonts lp.Value
+	xobjs lp.Value
+	fc    map[string]*font
+	xc    map[string]lp.Value
+}
+
+func newResources(v lp.Value) *resources {
+	return &resources{v: v, fonts: key(v, "Font"), xobjs: key(v, "XObject"), fc: map[string]*font{}, xc: map[string]lp.Value{}}
+}
+
+// gstate is the part of the graphics state the text walker needs.
+type gstate struct {
+	ctm            matrix
+	font           *font
+	size           float64
+	tc, tw, th, tl float64
+	rise           float64
+}
+
+// pageResult is what the walker extracted from one page.
+type pageResult struct {
+	paras       []para
+	glyphs      int     // glyphs shown
+	undecodable int     // glyphs whose text could not be determined
+	noFont      int     // text shown with a font that could not be loaded
+	imageCover  float64 // largest fraction of the page covered by one image
+	err         error   // why the walk stopped early, if it did
+}
+
+// text is the page's text, paragraphs separated by blank lines.
+func (r *pageResult) text() string {
+	return joinParas(r.paras)
+}
+
+// walker interprets the content streams of one page.
+type walker struct {
+	doc      *docState
+	lay      layout
+	res      pageResult
+	ops      int
+	forms    int
+	bytes    int64
+	pageArea float64
+	codes    []glyphCode
+}
+
+// walkPage extracts the text of one page. It never panics.
+func walkPage(doc *docState, p pageRef) (res pageResult) {
+	w := &walker{doc: doc, pageArea: p.area()}
+	defer func() {
+		if r := recover(); r != nil {
+			w.res.err = fmt.Errorf("page walker failed: %v", r)
+		}
+		w.res.paras = w.lay.paragraphs()
+		res = w.res
+	}()
+	var data []byte
+	contents := key(p.v, "Contents")
+	switch contents.Kind() {
+	case lp.Stream:
+		b, err := doc.stream(contents)
+		if err != nil {
+			w.res.err = err
+		}
+		data = b
+	case lp.Array:
+		for i, n := 0, contents.Len(); i < n && i < 10000; i++ {
+			b, err := doc.stream(index(contents, i))
+			if err != nil {
+				w.res.err = err
+			}
+			if int64(len(data)+len(b)) > maxPageBytes {
+				w.res.err = errPageTooLarge
+				break
+			}
+			data = append(append(data, b...), '\n')
+		}
+	}
+	w.bytes = int64(len(data))
+	gs := gstate{ctm: identity, th: 1}
+	w.run(data, newResources(p.resources), gs, 0)
+	return
+}
+
+// run interprets one content stream with the given resources.
+func (w *walker) run(data []byte, res *resources, gs gstate, depth int) {
+	lx := lexer{data: data}
+	var stack []gstate
+	tm, tlm := identity, identity
+	for {
+		op, args, ok, err := lx.next()
+		if err != nil {
+			w.fail(err)
+			return
+		}
+		if !ok {
+			return
+		}
+		w.ops++
+		if w.ops > maxOpsPerPage {
+			w.fail(errTooManyOps)
+			return
+		}
+		switch op {
+		case "q":
+			if len(stack) < maxGStateDepth {
+				stack = append(stack, gs)
+			}
+		case "Q":
+			if n := len(stack); n > 0 {
+				gs = stack[n-1]
+				stack = stack[:n-1]
+			}
+		case "cm":
+			if m, ok := matrixFrom(args); ok {
+				gs.ctm = m.mul(gs.ctm)
+			}
+		case "BT":
+			tm, tlm = identity, identity
+		case "Tf":
+			if len(args) >= 2 {
+				gs.font = w.font(res, args[len(args)-2].str)
+				gs.size = args[len(args)-1].num
+			}
+		case "Tc":
+			gs.tc = lastNum(args, gs.tc)
+		case "Tw":
+			gs.tw = lastNum(args, gs.tw)
+		case "Tz":
+			gs.th = lastNum(args, gs.th*100) / 100
+		case "TL":
+			gs.tl = lastNum(args, gs.tl)
+		case "Ts":
+			gs.rise = lastNum(args, gs.rise)
+		case "Td", "TD":
+			if len(args) >= 2 {
+				tx, ty := args[len(args)-2].num, args[len(args)-1].num
+				if op == "TD" {
+					gs.tl = -ty
+				}
+				tlm = translate(tx, ty).mul(tlm)
+				tm = tlm
+			}
+		case "Tm":
+			if m, ok := matrixFrom(args); ok {
+				tm, tlm = m, m
+			}
+		case "T*":
+			tlm = translate(0, -gs.tl).mul(tlm)
+			tm = tlm
+		case "Tj", "'", "\"":
+			if op != "Tj" {
+				if op == "\"" && len(args) >= 3 {
+					gs.tw, gs.tc = args[len(args)-3].num, args[len(args)-2].num
+				}
+				tlm = translate(0, -gs.tl).mul(tlm)
+				tm = tlm
+			}
+			if len(args) > 0 && args[len(args)-1].kind == kStr {
+				w.show(&gs, &tm, args[len(args)-1].str)
+			}
+		case "TJ":
+			if len(args) > 0 && args[len(args)-1].kind == kArray {
+				for _, e := range args[len(args)-1].arr {
+					switch e.kind {
+					case kStr:
+						w.show(&gs, &tm, e.str)
+					case kNum:
+						w.kern(&gs, &tm, e.num)
+					}
+				}
+			}
+		case "Do":
+			if len(args) > 0 && args[len(args)-1].kind == kName {
+				w.xobject(res, args[len(args)-1].str, gs, depth)
+				if w.res.err == errTooManyOps || w.res.err == errPageTooLarge {
+					return
+				}
+			}
+		}
+	}
+}
+
+func (w *walker) fail(err error) {
+	if w.res.err == nil {
+		w.res.err = err
+	}
+}
+
+func lastNum(args []operand, def float64) float64 {
+	if len(args) == 0 || args[len(args)-1].kind != kNum {
+		return def
+	}
+	v := args[len(args)-1].num
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return def
+	}
+	return v
+}
+
+// font returns the font named in the resources, loading it once per
+// document (by object identity).
+func (w *walker) font(res *resources, name string) *font {
+	if f, ok := res.fc[name]; ok {
+		return f
+	}
+	fd := key(res.fonts, name)
+	var f *font
+	if fd.Kind() == lp.Dict {
+		k := fontKey{objectID(fd), name}
+		if k.id != 0 {
+			f = w.doc.fonts[k]
+		}
+		if f == nil {
+			f = loadFont(fd, &w.doc.fontBudget)
+			if k.id != 0 {
+				w.doc.fonts[k] = f
+			}
+		}
+	}
+	res.fc[name] = f
+	return f
+}
+
+// show places the glyphs of one string.
+func (w *walker) show(gs *gstate, tm *matrix, s string) {
+	f := gs.font
+	if f == nil {
+		w.res.noFont += len(s)
+		return
+	}
+	w.codes = f.decode(s, w.codes)
+	for _, c := range w.codes {
+		m := tm.mul(gs.ctm)
+		x, y := m.apply(0, gs.rise)
+		em := abs(gs.size) * f.emScale * hypot(m.vec(0, 1))
+		var g glyph
+		if f.vertical {
+			ty := c.width*gs.size + gs.tc
+			if c.space {
+				ty += gs.tw
+			}
+			g.dx, g.dy = m.vec(0, ty)
+			g.ux, g.uy = unit(m.vec(0, -1))
+			*tm = translate(0, ty).mul(*tm)
+		} else {
+			tx := (c.width*gs.size + gs.tc) * gs.th
+			if c.space {
+				tx += gs.tw * gs.th
+			}
+			g.dx, g.dy = m.vec(tx, 0)
+			g.ux, g.uy = unit(m.vec(1, 0))
+			*tm = translate(tx, 0).mul(*tm)
+		}
+		w.res.glyphs++
+		switch {
+		case c.ok:
+			g.text = c.text
+		case f.noUnicode:
+			g.text = "\uFFFD"
+			w.res.undecodable++
+		default:
+			w.res.undecodable++
+			continue
+		}
+		g.x, g.y, g.size = x, y, em
+		w.lay.add(g)
+	}
+}
+
+// kern applies a TJ number: a move against the writing direction in
+// thousandths of the font size.
+func (w *walker) kern(gs *gstate, tm *matrix, n float64) {
+	if math.IsNaN(n) || math.IsInf(n, 0) {
+		return
+	}
+	d := -n / 1000 * gs.size
+	if gs.font != nil && gs.font.vertical {
+		*tm = translate(0, d).mul(*tm)
+		return
+	}
+	*tm = translate(d*gs.th, 0).mul(*tm)
+}
+
+// xobject handles "Do": images are measured (to spot scanned pages) and
+// forms are interpreted with their own matrix and resources.
+func (w *walker) xobject(res *resources, name string, gs gstate, depth int) {
+	x, ok := res.xc[name]
+	if !ok {
+		x = key(res.xobjs, name)
+		res.xc[name] = x
+	}
+	switch key(x, "Subtype").Name() {
+	case "Image":
+		if w.pageArea > 0 {
+			c := abs(gs.ctm[0]*gs.ctm[3]-gs.ctm[1]*gs.ctm[2]) / w.pageArea
+			if c > w.res.imageCover {
+				w.res.imageCover = c
+			}
+		}
+	case "Form":
+		if depth >= maxFormDepth || w.forms >= maxFormCalls {
+			return
+		}
+		w.forms++
+		data, err := w.doc.stream(x)
+		if err != nil {
+			w.fail(fmt.Errorf("form %s: %w", name, err))
+		}
+		w.bytes += int64(len(data))
+		if w.bytes > maxPageBytes {
+			w.fail(errPageTooLarge)
+			return
+		}
+		if m, ok := matrixFrom(formMatrix(key(x, "Matrix"))); ok {
+			gs.ctm = m.mul(gs.ctm)
+		}
+		sub := res
+		if r := key(x, "Resources"); r.Kind() == lp.Dict {
+			sub = newResources(r)
+		}
+		w.run(data, sub, gs, depth+1)
+	}
+}
+
+// formMatrix converts a /Matrix array to operands for matrixFrom.
+func formMatrix(v lp.Value) []operand {
+	if v.Len() != 6 {
+		return nil
+	}
+	out := make([]operand, 6)
+	for i := range out {
+		x, ok := num(index(v, i))
+		if !ok {
+			return nil
+		}
+		out[i] = operand{kind: kNum, num: x}
+	}
+	return out
+}
+
+// unit normalises a vector; a zero vector becomes (1, 0).
+func unit(x, y float64) (float64, float64) {
+	l := hypot(x, y)
+	if l == 0 || math.IsNaN(l) || math.IsInf(l, 0) {
+		return 1, 0
+	}
+	return x / l, y / l
+}
