@@ -28,7 +28,7 @@ var importFilters = []runtime.FileFilter{
 // webkit2_41); a plain `go build` links Wails' stub, which returns an error.
 func RunDesktop(a *App, assetsFS fs.FS) error {
 	dist, err := distRoot(assetsFS)
-	if err != nil {
+	if err != nil && !generatingBindings { // bindings are generated before the frontend is built
 		return err
 	}
 	return wails.Run(&options.App{
@@ -40,10 +40,10 @@ func RunDesktop(a *App, assetsFS fs.FS) error {
 		BackgroundColour: &options.RGBA{R: 250, G: 249, B: 246, A: 255},
 		AssetServer:      &assetserver.Options{Assets: dist},
 		Bind:             []any{a},
-		DragAndDrop: &options.DragAndDrop{
-			EnableFileDrop:     true,
-			DisableWebViewDrop: true,
-		},
+		// The webview must stay a drop target: on Linux, DisableWebViewDrop
+		// unsets it and then no drop reaches Wails either. The page calls
+		// preventDefault on file drops so the webview never navigates to them.
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		Linux: &linux.Options{
 			Icon:             assets.Icon,
 			ProgramName:      "cairn",

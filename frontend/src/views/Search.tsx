@@ -1,0 +1,133 @@
+import { useEffect, useRef, useState } from "react";
+import { api, errorMessage, type Hit } from "../api";
+import { Icon, Marked, Notice } from "../components/ui";
+import { pageSpan, plainError, score } from "../lib/format";
+import { highlight, queryTerms } from "../lib/highlight";
+
+export interface SearchState {
+  query: string;
+  ran: string; // the query the results are for
+  hits: Hit[];
+  ms: number;
+}
+
+export const emptySearch: SearchState = { query: "", ran: "", hits: [], ms: 0 };
+
+/** The text shown for a hit: the backend's snippet, else the passage start. */
+export function snippetOf(hit: Hit, max = 320): string {
+  const s = (hit.snippet || hit.text || "").replace(/\f/g, " ").replace(/\s+/g, " ").trim();
+  return s.length > max ? s.slice(0, max).replace(/\s\S*$/, "") + "…" : s;
+}
+
+export default function SearchView(props: {
+  state: SearchState;
+  setState: (s: SearchState) => void;
+  hasDocuments: boolean;
+  onOpen: (hit: Hit) => void;
+}) {
+  const { state, setState } = props;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => input.current?.focus(), []);
+
+  const run = async (q: string) => {
+    const query = q.trim();
+    if (!query) return;
+    setBusy(true);
+    setError("");
+    const t0 = performance.now();
+    try {
+      const hits = (await api.search(query, 20)) ?? [];
+      setState({ query: q, ran: query, hits, ms: performance.now() - t0 });
+    } catch (e) {
+      setError(errorMessage(e));
+      setState({ query: q, ran: query, hits: [], ms: 0 });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const terms = queryTerms(state.ran);
+
+  return (
+    <div className="view">
+      <header className="view-head">
+        <div>
+          <div className="eyebrow">Search</div>
+          <h1>Find passages</h1>
+          <p className="subtle">Keyword and meaning search over every document in the project, with the page each passage comes from.</p>
+        </div>
+      </header>
+
+      <form
+        className="search-box"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          run(state.query);
+        }}
+      >
+        <Icon name="search" size={18} />
+        <input
+          ref={input}
+          type="search"
+          value={state.query}
+          onChange={(e) => setState({ ...state, query: e.target.value })}
+          placeholder="Search your documents…"
+          aria-label="Search query"
+          data-testid="search-input"
+        />
+        <button className="btn btn-primary" type="submit" disabled={busy || !state.query.trim()}>
+          {busy ? "Searching…" : "Search"}
+        </button>
+      </form>
+
+      {error && <Notice tone="bad">{plainError(error)}</Notice>}
+
+      {!state.ran && !error && (
+        <p className="subtle hint-block">
+          {props.hasDocuments ? "Type a few words, a phrase, or a question." : "The library is empty: import documents first, then search them here."}
+        </p>
+      )}
+
+      {state.ran && !error && (
+        <div className="results-meta subtle" data-testid="results-meta">
+          {state.hits.length === 0
+            ? `No passages match “${state.ran}”.`
+            : `${state.hits.length} ${state.hits.length === 1 ? "passage" : "passages"} for “${state.ran}”`}
+          {state.hits.length > 0 && state.ms > 0 && <span className="tabular"> · {Math.max(1, Math.round(state.ms))} ms</span>}
+        </div>
+      )}
+
+      <ol className="results" data-testid="results">
+        {state.hits.map((h, i) => (
+          <li key={`${h.id}-${i}`}>
+            <button className="result" onClick={() => props.onOpen(h)}>
+              <div className="result-head">
+                <span className="result-title">{h.doc_title || `Document ${h.doc_id}`}</span>
+                {pageSpan(h.page_start, h.page_end) && <span className="result-page">{pageSpan(h.page_start, h.page_end)}</span>}
+                <span className="result-score tabular" title="Relevance score (higher is better)">
+                  {score(h.score)}
+                </span>
+              </div>
+              {h.heading_path && h.heading_path.length > 0 && (
+                <div className="crumbs">
+                  {h.heading_path.map((c, j) => (
+                    <span key={j} className="crumb">
+                      {c}
+                    </span>
+                  ))}
+                </div>
+              )}
+              <p className="snippet">
+                <Marked segments={highlight(snippetOf(h), terms)} />
+              </p>
+            </button>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

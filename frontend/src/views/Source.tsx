@@ -1,0 +1,134 @@
+import { useEffect, useMemo, useRef, useState } from "react";
+import { api, errorMessage, type Page } from "../api";
+import { Icon, Marked, Notice } from "../components/ui";
+import { kindLabel, pageSpan, plainError } from "../lib/format";
+import { highlight, splitRanges, type Segment } from "../lib/highlight";
+import { locateSpan } from "../lib/offsets";
+
+export interface SourceTarget {
+  docId: number;
+  title: string;
+  kind?: string;
+  /** The passage to highlight: byte span in the document text. */
+  charStart?: number;
+  charEnd?: number;
+  pageStart?: number;
+  pageEnd?: number;
+  headingPath?: string[];
+  /** Query terms to mark inside the passage. */
+  terms?: string[];
+}
+
+/** Segments of one page: the passage span marked, query terms marked inside it. */
+export function pageSegments(text: string, span: { start: number; end: number } | undefined, terms: string[]): { segs: Segment[]; passage: boolean }[] {
+  if (!span) return [{ segs: [{ text, hit: false }], passage: false }];
+  const parts = splitRanges(text, [[span.start, span.end]]);
+  return parts.map((p) => (p.hit ? { segs: highlight(p.text, terms), passage: true } : { segs: [{ text: p.text, hit: false }], passage: false }));
+}
+
+export default function SourceView({ target, onBack, backLabel }: { target: SourceTarget; onBack: () => void; backLabel: string }) {
+  const [pages, setPages] = useState<Page[] | null>(null);
+  const [error, setError] = useState("");
+  const firstMark = useRef<HTMLElement | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    let live = true;
+    setPages(null);
+    setError("");
+    api.documentPages(target.docId).then(
+      (p) => live && setPages(p ?? []),
+      (e) => live && setError(errorMessage(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [target.docId]);
+
+  const spans = useMemo(() => {
+    if (!pages || target.charStart === undefined || target.charEnd === undefined) return new Map<number, { start: number; end: number }>();
+    return new Map(locateSpan(pages, target.charStart, target.charEnd).map((s) => [s.page, s]));
+  }, [pages, target.charStart, target.charEnd]);
+
+  // Scroll to the passage, or to the hit's first page when the span is unknown.
+  useEffect(() => {
+    if (!pages) return;
+    const el =
+      firstMark.current ??
+      (target.pageStart ? document.getElementById(`page-${target.pageStart}`) : null);
+    if (el) el.scrollIntoView({ block: firstMark.current ? "center" : "start" });
+    else scroller.current?.scrollTo?.({ top: 0 });
+  }, [pages, spans, target.pageStart]);
+
+  firstMark.current = null;
+  const span = pageSpan(target.pageStart, target.pageEnd);
+
+  return (
+    <div className="view source-view">
+      <header className="view-head source-head">
+        <div>
+          <button className="link back" onClick={onBack}>
+            <Icon name="back" size={16} /> {backLabel}
+          </button>
+          <h1 className="source-title">{target.title}</h1>
+          <p className="subtle">
+            {kindLabel(target.kind)} · {pages ? `${pages.length} ${pages.length === 1 ? "page" : "pages"}` : "loading…"}
+            {span && (
+              <>
+                {" "}
+                · passage on <strong>{span}</strong>
+              </>
+            )}
+          </p>
+          {target.headingPath && target.headingPath.length > 0 && (
+            <div className="crumbs">
+              {target.headingPath.map((c, j) => (
+                <span key={j} className="crumb">
+                  {c}
+                </span>
+              ))}
+            </div>
+          )}
+        </div>
+      </header>
+
+      {error && <Notice tone="bad">{plainError(error)}</Notice>}
+
+      <div className="pages" ref={scroller} data-testid="source-pages">
+        {pages?.map((p) => {
+          const parts = pageSegments(p.text, spans.get(p.number), target.terms ?? []);
+          return (
+            <section key={p.number} id={`page-${p.number}`} className={`page${spans.has(p.number) ? " page-hit" : ""}`}>
+              <div className="page-label">
+                Page {p.number}
+                {p.ocr && <span className="page-tag">OCR</span>}
+              </div>
+              {p.no_text && !p.text ? (
+                <p className="subtle page-empty">This page has no text layer (a scanned image).</p>
+              ) : (
+                <div className="page-text">
+                  {parts.map((part, i) =>
+                    part.passage ? (
+                      <mark
+                        key={i}
+                        className="passage"
+                        ref={(el) => {
+                          if (el && !firstMark.current) firstMark.current = el;
+                        }}
+                      >
+                        <Marked segments={part.segs} />
+                      </mark>
+                    ) : (
+                      <span key={i}>{part.segs[0].text}</span>
+                    ),
+                  )}
+                </div>
+              )}
+            </section>
+          );
+        })}
+        {pages && pages.length === 0 && !error && <p className="subtle">No text was extracted from this document.</p>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,171 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+// The views talk only to ../api; replace it with a fake backend.
+const fake = vi.hoisted(() => ({
+  removeDocuments: vi.fn(async () => undefined),
+  documentPages: vi.fn(),
+  search: vi.fn(),
+  importPaths: vi.fn(async () => []),
+}));
+
+vi.mock("../api", () => ({
+  api: fake,
+  canPickFiles: false,
+  transport: "http",
+  errorMessage: (e: unknown) => String(e),
+  onEvent: () => () => {},
+}));
+
+import LibraryView, { splitPaths, summarise } from "./Library";
+import SearchView, { emptySearch, snippetOf } from "./Search";
+import SourceView, { pageSegments } from "./Source";
+import type { Library } from "../library";
+
+afterEach(cleanup);
+beforeEach(() => vi.clearAllMocks());
+
+function lib(over: Partial<Library> = {}): Library {
+  return {
+    info: { name: "Sample", dir: "/p", documents: 2, chunks: 10, embedder: { model: "", dim: 0 } } as Library["info"],
+    mode: "offline",
+    docs: [
+      { id: 1, title: "Instructions for Form 1040NR", file_name: "i1040nr.pdf", kind: "pdf", status: "ok", pages: 50, chunks: 312 },
+      { id: 2, title: "scan.pdf", file_name: "scan.pdf", kind: "pdf", status: "needs_ocr", pages: 8, chunks: 0, error: "" },
+      { id: 3, title: "broken.pdf", file_name: "broken.pdf", kind: "pdf", status: "failed", pages: 0, chunks: 0, error: "read broken.pdf: pdf: not a PDF" },
+    ] as unknown as Library["docs"],
+    loaded: true,
+    error: "",
+    importing: { running: false, files: [], last: null, finished: 0 },
+    lastDone: null,
+    dismissDone: () => {},
+    reload: vi.fn(async () => {}),
+    ...over,
+  };
+}
+
+describe("LibraryView", () => {
+  it("lists documents with status chips and plain-words errors", () => {
+    render(<LibraryView lib={lib()} onOpen={() => {}} />);
+    expect(screen.getByText("Instructions for Form 1040NR")).toBeTruthy();
+    expect(screen.getByText("Ready")).toBeTruthy();
+    expect(screen.getByText("Needs OCR")).toBeTruthy();
+    expect(screen.getByText("Failed")).toBeTruthy();
+    expect(screen.getByText("Pdf: not a PDF.")).toBeTruthy();
+    expect(screen.getByText(/scanned images/)).toBeTruthy();
+    expect(screen.getByText("312")).toBeTruthy();
+  });
+
+  it("asks before removing, then removes", async () => {
+    const l = lib();
+    render(<LibraryView lib={l} onOpen={() => {}} />);
+    fireEvent.click(screen.getByLabelText("Remove Instructions for Form 1040NR"));
+    expect(screen.getByRole("dialog")).toBeTruthy();
+    expect(fake.removeDocuments).not.toHaveBeenCalled();
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Remove" })));
+    expect(fake.removeDocuments).toHaveBeenCalledWith([1]);
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  });
+
+  it("cancelling the confirmation removes nothing", () => {
+    render(<LibraryView lib={lib()} onOpen={() => {}} />);
+    fireEvent.click(screen.getByLabelText("Remove scan.pdf"));
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(fake.removeDocuments).not.toHaveBeenCalled();
+  });
+
+  it("imports typed server-side paths in serve mode", async () => {
+    render(<LibraryView lib={lib()} onOpen={() => {}} />);
+    fireEvent.click(screen.getByTestId("import-button"));
+    fireEvent.change(screen.getByLabelText(/Files or folders/), { target: { value: "/a/x.pdf\n\n  /a/folder  \n" } });
+    await act(async () => fireEvent.click(screen.getByTestId("import-submit")));
+    expect(fake.importPaths).toHaveBeenCalledWith(["/a/x.pdf", "/a/folder"]);
+  });
+
+  it("shows import progress", () => {
+    render(
+      <LibraryView
+        lib={lib({ importing: { running: true, files: ["/a.pdf", "/b.pdf"], last: { file: "/x/b.pdf", index: 2, total: 2, stage: "indexing" } as any, finished: 1 } })}
+        onOpen={() => {}}
+      />,
+    );
+    expect(screen.getByText("Indexing b.pdf (2 of 2)")).toBeTruthy();
+    expect(screen.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("88");
+  });
+
+  it("shows an empty state", () => {
+    render(<LibraryView lib={lib({ docs: [] })} onOpen={() => {}} />);
+    expect(screen.getByText("No documents yet")).toBeTruthy();
+  });
+
+  it("summarises an import", () => {
+    expect(summarise({ results: [{ status: "ok" }, { status: "ok" }, { status: "needs_ocr" }] as any })).toBe("3 files processed: 2 ready, 1 needs ocr.");
+    expect(splitPaths(' "/a b/c.pdf" \n')).toEqual(["/a b/c.pdf"]);
+  });
+});
+
+describe("SearchView", () => {
+  it("runs a search and shows titles, page spans, breadcrumbs and marked terms", async () => {
+    fake.search.mockResolvedValue([
+      {
+        id: 9, doc_id: 1, doc_title: "Form 1040NR", page_start: 3, page_end: 4, char_start: 0, char_end: 10,
+        heading_path: ["Itemized Deductions", "State taxes"], text: "full text", snippet: "You can deduct state income taxes.", score: 0.0328,
+      },
+    ]);
+    let state = emptySearch;
+    const setState = (s: typeof state) => (state = s);
+    const { rerender } = render(<SearchView state={state} setState={setState} hasDocuments onOpen={() => {}} />);
+    state = { ...state, query: "deduction taxes" };
+    rerender(<SearchView state={state} setState={setState} hasDocuments onOpen={() => {}} />);
+    await act(async () => fireEvent.submit(screen.getByRole("search")));
+    rerender(<SearchView state={state} setState={setState} hasDocuments onOpen={() => {}} />);
+    expect(fake.search).toHaveBeenCalledWith("deduction taxes", 20);
+    expect(screen.getByText("Form 1040NR")).toBeTruthy();
+    expect(screen.getByText("pp. 3–4")).toBeTruthy();
+    expect(screen.getByText("State taxes")).toBeTruthy();
+    const marks = Array.from(document.querySelectorAll("mark.term")).map((m) => m.textContent);
+    expect(marks).toEqual(["deduct", "taxes"]); // "deduction" marks "deduct" by its stem
+  });
+
+  it("prefers the snippet and trims long text", () => {
+    expect(snippetOf({ snippet: "a\fb  c", text: "zzz" } as any)).toBe("a b c");
+    expect(snippetOf({ text: "word ".repeat(100) } as any, 20)).toBe("word word word word…");
+  });
+});
+
+describe("SourceView", () => {
+  it("marks the passage on the right page using byte offsets", async () => {
+    const pages = [
+      { doc_id: 1, number: 1, char_start: 0, text: "总则 第一条" },
+      { doc_id: 1, number: 2, char_start: 17, text: "民事主体的人身权利受法律保护。" },
+    ];
+    fake.documentPages.mockResolvedValue(pages);
+    const enc = new TextEncoder();
+    const doc = pages.map((p) => p.text).join("\f");
+    const start = enc.encode(doc.slice(0, doc.indexOf("人身权利"))).length;
+    const end = start + enc.encode("人身权利").length;
+    Element.prototype.scrollIntoView = vi.fn();
+    render(
+      <SourceView
+        target={{ docId: 1, title: "民法典", kind: "docx", charStart: start, charEnd: end, pageStart: 2, pageEnd: 2, terms: ["权利"] }}
+        backLabel="Back to results"
+        onBack={() => {}}
+      />,
+    );
+    await waitFor(() => expect(document.querySelector("mark.passage")).toBeTruthy());
+    expect(document.querySelector("mark.passage")!.textContent).toBe("人身权利");
+    expect(document.querySelector("#page-2 mark.passage")).toBeTruthy();
+    expect(document.querySelector("mark.passage mark.term")!.textContent).toBe("权利");
+    expect(Element.prototype.scrollIntoView).toHaveBeenCalled();
+  });
+
+  it("splits a page into passage and plain parts", () => {
+    const parts = pageSegments("abcdef", { start: 2, end: 4 }, []);
+    expect(parts.map((p) => [p.passage, p.segs.map((s) => s.text).join("")])).toEqual([
+      [false, "ab"],
+      [true, "cd"],
+      [false, "ef"],
+    ]);
+  });
+});
