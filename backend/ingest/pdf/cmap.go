@@ -1,7 +1,6 @@
 package pdf
 
 import (
-	"errors"
 	"sort"
 	"unicode/utf16"
 
@@ -41,9 +40,8 @@ type cmap struct {
 const (
 	maxCMapEntries = 1 << 20
 	maxCMapOps     = 1 << 21
+	maxCMapBytes   = 16 << 20
 )
-
-var errCMapTooLarge = errors.New("CMap too large")
 
 func codeKey(n int, code uint32) uint64 { return uint64(n)<<32 | uint64(code) }
 
@@ -56,86 +54,85 @@ func bytesCode(s string) uint32 {
 	return c
 }
 
-// parseCMap reads a CMap stream with the library's PostScript interpreter.
-// Damaged CMaps yield whatever was parsed before the damage.
+// parseCMap reads a CMap stream (ToUnicode, or a composite font's
+// embedded encoding). It tokenises the PostScript with the content-stream
+// lexer and acts on the end* operators, taking every operand since the
+// matching begin* (so wrong entry counts do not matter). Damaged CMaps
+// yield whatever was parsed before the damage.
 func parseCMap(stream lp.Value) *cmap {
 	m := &cmap{chars: map[uint64]string{}, cids: map[uint64]uint32{}}
-	ops, entries := 0, 0
-	n := 0
-	guard(func() {
-		lp.Interpret(stream, func(stk *lp.Stack, op string) {
-			ops++
-			if ops > maxCMapOps || entries > maxCMapEntries {
-				panic(errCMapTooLarge)
+	data, _ := readStream(stream, maxCMapBytes)
+	lx := lexer{data: data, maxOps: 2 * maxCMapEntries}
+	entries := 0
+	for ops := 0; ops < maxCMapOps && entries < maxCMapEntries; ops++ {
+		op, args, ok, err := lx.next()
+		if !ok || err != nil {
+			break
+		}
+		switch op {
+		case "endcodespacerange":
+			for i := 0; i+1 < len(args); i += 2 {
+				lo, hi := args[i].str, args[i+1].str
+				if len(lo) >= 1 && len(lo) <= 4 && len(lo) == len(hi) {
+					r := codeRange{n: len(lo)}
+					copy(r.lo[:], lo)
+					copy(r.hi[:], hi)
+					m.spaces = append(m.spaces, r)
+				}
 			}
-			switch op {
-			case "begincodespacerange", "beginbfchar", "beginbfrange", "begincidchar", "begincidrange":
-				n = int(stk.Pop().Int64())
-				if n < 0 || n > 100000 {
-					n = 0
-				}
-			case "endcodespacerange":
-				for i := 0; i < n && stk.Len() >= 2; i++ {
-					hi, lo := stk.Pop().RawString(), stk.Pop().RawString()
-					if len(lo) >= 1 && len(lo) <= 4 && len(lo) == len(hi) {
-						r := codeRange{n: len(lo)}
-						copy(r.lo[:], lo)
-						copy(r.hi[:], hi)
-						m.spaces = append(m.spaces, r)
-					}
-				}
-			case "endbfchar":
-				for i := 0; i < n && stk.Len() >= 2; i++ {
-					dst, src := stk.Pop().RawString(), stk.Pop().RawString()
-					if len(src) >= 1 && len(src) <= 4 {
-						m.chars[codeKey(len(src), bytesCode(src))] = dst
-						entries++
-					}
-				}
-			case "endbfrange":
-				for i := 0; i < n && stk.Len() >= 3; i++ {
-					dst, hi, lo := stk.Pop(), stk.Pop().RawString(), stk.Pop().RawString()
-					if len(lo) < 1 || len(lo) > 4 || len(lo) != len(hi) {
-						continue
-					}
-					r := rangeMap{n: len(lo), lo: bytesCode(lo), hi: bytesCode(hi)}
-					if r.hi < r.lo {
-						continue
-					}
-					switch dst.Kind() {
-					case lp.String:
-						r.dst = dst.RawString()
-					case lp.Array:
-						for j := 0; j < dst.Len() && j < 1<<16; j++ {
-							r.arr = append(r.arr, dst.Index(j).RawString())
-						}
-					default:
-						continue
-					}
-					m.ranges = append(m.ranges, r)
+		case "endbfchar":
+			for i := 0; i+1 < len(args); i += 2 {
+				src := args[i].str
+				if len(src) >= 1 && len(src) <= 4 && args[i+1].kind == kStr {
+					m.chars[codeKey(len(src), bytesCode(src))] = args[i+1].str
 					entries++
 				}
-			case "endcidchar":
-				for i := 0; i < n && stk.Len() >= 2; i++ {
-					cid, src := stk.Pop().Int64(), stk.Pop().RawString()
-					if len(src) >= 1 && len(src) <= 4 {
-						m.cids[codeKey(len(src), bytesCode(src))] = uint32(cid)
-						entries++
-					}
-				}
-			case "endcidrange":
-				for i := 0; i < n && stk.Len() >= 3; i++ {
-					cid, hi, lo := stk.Pop().Int64(), stk.Pop().RawString(), stk.Pop().RawString()
-					if len(lo) >= 1 && len(lo) <= 4 && len(lo) == len(hi) {
-						m.cidRngs = append(m.cidRngs, rangeMap{n: len(lo), lo: bytesCode(lo), hi: bytesCode(hi), cid: uint32(cid)})
-						entries++
-					}
-				}
-			case "WMode":
-				// "/WMode 1 def" is handled by Interpret's def; nothing to do.
 			}
-		})
-	})
+		case "endbfrange":
+			for i := 0; i+2 < len(args); i += 3 {
+				lo, hi, dst := args[i].str, args[i+1].str, args[i+2]
+				if len(lo) < 1 || len(lo) > 4 || len(lo) != len(hi) {
+					continue
+				}
+				r := rangeMap{n: len(lo), lo: bytesCode(lo), hi: bytesCode(hi)}
+				if r.hi < r.lo {
+					continue
+				}
+				switch dst.kind {
+				case kStr:
+					r.dst = dst.str
+				case kArray:
+					for _, e := range dst.arr {
+						r.arr = append(r.arr, e.str)
+					}
+				default:
+					continue
+				}
+				m.ranges = append(m.ranges, r)
+				entries++
+			}
+		case "endcidchar":
+			for i := 0; i+1 < len(args); i += 2 {
+				src := args[i].str
+				if len(src) >= 1 && len(src) <= 4 && args[i+1].kind == kNum {
+					m.cids[codeKey(len(src), bytesCode(src))] = uint32(args[i+1].num)
+					entries++
+				}
+			}
+		case "endcidrange":
+			for i := 0; i+2 < len(args); i += 3 {
+				lo, hi := args[i].str, args[i+1].str
+				if len(lo) >= 1 && len(lo) <= 4 && len(lo) == len(hi) && args[i+2].kind == kNum {
+					m.cidRngs = append(m.cidRngs, rangeMap{n: len(lo), lo: bytesCode(lo), hi: bytesCode(hi), cid: uint32(args[i+2].num)})
+					entries++
+				}
+			}
+		case "def":
+			if len(args) >= 2 && args[len(args)-2].kind == kName && args[len(args)-2].str == "WMode" {
+				m.wmode = int(args[len(args)-1].num)
+			}
+		}
+	}
 	sort.SliceStable(m.ranges, func(i, j int) bool { return m.ranges[i].lo < m.ranges[j].lo })
 	sort.SliceStable(m.cidRngs, func(i, j int) bool { return m.cidRngs[i].lo < m.cidRngs[j].lo })
 	return m

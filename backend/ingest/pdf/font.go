@@ -212,7 +212,7 @@ func loadComposite(f *font, fd lp.Value) {
 		}
 	case lp.Stream:
 		f.encCMap = parseCMap(enc)
-		if wm, ok := num(key(enc, "WMode")); ok && wm == 1 {
+		if wm, ok := num(key(enc, "WMode")); ok && wm == 1 || f.encCMap.wmode == 1 {
 			f.vertical = true
 		}
 		if len(f.encCMap.cids) == 0 && len(f.encCMap.cidRngs) == 0 {

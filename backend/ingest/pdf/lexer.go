@@ -43,6 +43,8 @@ type lexer struct {
 	data []byte
 	pos  int
 	ops  []operand // operand stack of the pending operator
+	// maxOps caps the operands waiting for an operator (0: maxOperands).
+	maxOps int
 }
 
 // next returns the next operator and its operands (valid until the next
@@ -80,7 +82,11 @@ func (l *lexer) next() (op string, args []operand, ok bool, err error) {
 }
 
 func (l *lexer) push(v operand) {
-	if len(l.ops) >= maxOperands {
+	limit := l.maxOps
+	if limit == 0 {
+		limit = maxOperands
+	}
+	if len(l.ops) >= limit {
 		l.ops = l.ops[:0] // junk: no operator takes this many operands
 	}
 	l.ops = append(l.ops, v)

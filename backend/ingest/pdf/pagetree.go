@@ -9,6 +9,7 @@ type pageRef struct {
 	v         lp.Value
 	resources lp.Value
 	box       [4]float64 // CropBox, else MediaBox (llx lly urx ury)
+	hasBox    bool
 }
 
 // area is the page's area in default user space units, or a Letter page
@@ -96,7 +97,7 @@ func enumeratePages(r *lp.Reader, maxPages int) pageTree {
 				t.truncated = true
 				break
 			}
-			t.pages = append(t.pages, pageRef{v: f.node, resources: f.resources, box: f.box})
+			t.pages = append(t.pages, pageRef{v: f.node, resources: f.resources, box: f.box, hasBox: f.hasBox})
 			continue
 		}
 		if f.depth >= maxTreeDepth {

@@ -107,12 +107,14 @@ type walker struct {
 	forms    int
 	bytes    int64
 	pageArea float64
+	box      [4]float64 // visible page area; glyphs outside it are dropped
+	clip     bool
 	codes    []glyphCode
 }
 
 // walkPage extracts the text of one page. It never panics.
 func walkPage(doc *docState, p pageRef) (res pageResult) {
-	w := &walker{doc: doc, pageArea: p.area()}
+	w := &walker{doc: doc, pageArea: p.area(), box: p.box, clip: p.hasBox}
 	defer func() {
 		if r := recover(); r != nil {
 			w.res.err = fmt.Errorf("page walker failed: %v", r)
@@ -330,8 +332,19 @@ func (w *walker) show(gs *gstate, tm *matrix, s string) {
 			continue
 		}
 		g.x, g.y, g.size = x, y, em
+		if w.clip && !w.visible(x, y, em) {
+			continue
+		}
 		w.lay.add(g)
 	}
+}
+
+// visible reports whether a glyph origin lies on the page (with half an
+// em of tolerance), as poppler decides: producers draw two-page spreads
+// on each page and move the unwanted half off the page.
+func (w *walker) visible(x, y, em float64) bool {
+	m := em / 2
+	return x >= w.box[0]-m && x <= w.box[2]+m && y >= w.box[1]-m && y <= w.box[3]+m
 }
 
 // kern applies a TJ number: a move against the writing direction in

@@ -1,10 +1,15 @@
-package pdf
+// Package pdfeval measures PDF text extraction against pdftotext
+// (poppler-utils) with the token-F1 metric of research/parsers.md. The
+// package tests and the pdff1 command share it.
+package pdfeval
 
 import (
 	"strings"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"cairn/backend/ingest/pdf"
 )
 
 // Tokens splits s into the tokens used by the extraction-quality metric of
@@ -42,12 +47,7 @@ func Tokens(s string) []string {
 }
 
 // IsCJK reports whether r is a Han, Hiragana, Katakana or Hangul character.
-func IsCJK(r rune) bool {
-	if r < 0x1100 {
-		return false
-	}
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-}
+func IsCJK(r rune) bool { return pdf.IsCJK(r) }
 
 // F1 returns the multiset token F1 of candidate against reference, together
 // with precision and recall. Two empty texts score 1.

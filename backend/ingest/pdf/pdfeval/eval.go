@@ -1,0 +1,212 @@
+package pdfeval
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"cairn/backend/ingest/parsed"
+	"cairn/backend/ingest/pdf"
+)
+
+// minRefTokens: files whose pdftotext output has fewer tokens are scans
+// without a text layer and are left out of the means.
+const minRefTokens = 20
+
+// cjkShareMin: a document whose reference is at least this share CJK
+// tokens counts as CJK in the summary.
+const cjkShareMin = 0.3
+
+// HavePdftotext reports whether the reference tool is installed.
+func HavePdftotext() bool {
+	_, err := exec.LookPath("pdftotext")
+	return err == nil
+}
+
+// ReferencePages runs `pdftotext -enc UTF-8 file -` and splits its output
+// into pages at form feeds.
+func ReferencePages(path string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out, errb bytes.Buffer
+	cmd := exec.CommandContext(ctx, "pdftotext", "-enc", "UTF-8", path, "-")
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("pdftotext: %v: %s", err, strings.TrimSpace(errb.String()))
+	}
+	pages := strings.Split(out.String(), "\f")
+	if n := len(pages); n > 0 && strings.TrimSpace(pages[n-1]) == "" {
+		pages = pages[:n-1]
+	}
+	return pages, nil
+}
+
+// PageTexts returns the text of each page of doc (index i = page i+1).
+func PageTexts(doc *parsed.Document) []string {
+	n := len(doc.Pages)
+	for _, b := range doc.Blocks {
+		n = max(n, b.Page)
+	}
+	var bs = make([]strings.Builder, n)
+	for _, b := range doc.Blocks {
+		if b.Page < 1 {
+			continue
+		}
+		w := &bs[b.Page-1]
+		if w.Len() > 0 {
+			w.WriteString("\n\n")
+		}
+		w.WriteString(b.Text)
+	}
+	out := make([]string, n)
+	for i := range bs {
+		out[i] = bs[i].String()
+	}
+	return out
+}
+
+// Result is the measurement of one file.
+type Result struct {
+	File      string
+	Pages     int
+	Engines   string // e.g. "walker", "pdfium", "walker 10 + pdfium 2"
+	F1        float64
+	Precision float64
+	Recall    float64
+	PageF1    float64 // mean F1 of page i against reference page i
+	CJK       bool
+	NoText    bool // reference has no text layer: excluded from means
+	Elapsed   time.Duration
+	Err       error
+}
+
+// Evaluate reads one PDF with pdf.Read and scores it against pdftotext.
+func Evaluate(path string) Result {
+	res := Result{File: filepath.Base(path)}
+	ref, err := ReferencePages(path)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	t0 := time.Now()
+	doc, err := pdf.Read(data, parsed.Options{})
+	res.Elapsed = time.Since(t0)
+	refTokens := Tokens(strings.Join(ref, "\n"))
+	res.NoText = len(refTokens) < minRefTokens
+	res.CJK = CJKShare(refTokens) >= cjkShareMin
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	res.Pages = len(doc.Pages)
+	res.Engines = engines(doc)
+	got := PageTexts(doc)
+	res.F1, res.Precision, res.Recall = F1(Tokens(strings.Join(got, "\n")), refTokens)
+	res.PageF1 = pageF1(got, ref)
+	return res
+}
+
+// pageF1 is the mean per-page F1, skipping pages empty in both.
+func pageF1(got, ref []string) float64 {
+	sum, n := 0.0, 0
+	for i := 0; i < max(len(got), len(ref)); i++ {
+		var g, r []string
+		if i < len(got) {
+			g = Tokens(got[i])
+		}
+		if i < len(ref) {
+			r = Tokens(ref[i])
+		}
+		if len(g) == 0 && len(r) == 0 {
+			continue
+		}
+		f, _, _ := F1(g, r)
+		sum += f
+		n++
+	}
+	if n == 0 {
+		return 1
+	}
+	return sum / float64(n)
+}
+
+// engines summarises which engine produced the pages.
+func engines(doc *parsed.Document) string {
+	count := map[string]int{}
+	for _, p := range doc.Pages {
+		count[p.Engine]++
+	}
+	if len(count) == 1 {
+		for e := range count {
+			return e
+		}
+	}
+	var names []string
+	for e := range count {
+		names = append(names, e)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, e := range names {
+		parts = append(parts, fmt.Sprintf("%s %d", e, count[e]))
+	}
+	return strings.Join(parts, " + ")
+}
+
+// Summary holds the means over the scored files.
+type Summary struct {
+	All, English, CJK    float64
+	NAll, NEnglish, NCJK int
+	PageAll              float64
+	Elapsed              time.Duration
+}
+
+// Summarise averages F1 over the files that have a text layer and were
+// read; a file that failed to read counts as 0.
+func Summarise(rs []Result) Summary {
+	var s Summary
+	var sumAll, sumEn, sumCJK, sumPage float64
+	for _, r := range rs {
+		s.Elapsed += r.Elapsed
+		if r.NoText || r.Err != nil && isRefError(r) {
+			continue
+		}
+		sumAll += r.F1
+		sumPage += r.PageF1
+		s.NAll++
+		if r.CJK {
+			sumCJK += r.F1
+			s.NCJK++
+		} else {
+			sumEn += r.F1
+			s.NEnglish++
+		}
+	}
+	if s.NAll > 0 {
+		s.All, s.PageAll = sumAll/float64(s.NAll), sumPage/float64(s.NAll)
+	}
+	if s.NEnglish > 0 {
+		s.English = sumEn / float64(s.NEnglish)
+	}
+	if s.NCJK > 0 {
+		s.CJK = sumCJK / float64(s.NCJK)
+	}
+	return s
+}
+
+// isRefError reports whether the reference itself could not be produced
+// (pdftotext rejects the file), so the file has nothing to be scored on.
+func isRefError(r Result) bool {
+	return r.Err != nil && strings.HasPrefix(r.Err.Error(), "pdftotext")
+}
