@@ -1,0 +1,195 @@
+// Package embed turns text into vectors. It declares the Embedder interface
+// every provider implements (the built-in one here; Ollama's in package llm)
+// and provides Hashed, Cairn's deterministic built-in embedder that needs no
+// model: hashed TF features of stemmed words, word bigrams and character
+// 3–5-grams (CJK: character bigrams and unigrams), L2-normalised.
+package embed
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"strings"
+
+	"cairn/backend/analyze"
+	"cairn/backend/kb"
+)
+
+// Embedder makes vectors for texts; all vectors of one embedder have Info().Dim entries.
+type Embedder interface {
+	Info() kb.EmbedderInfo
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Hashed is the built-in embedder. The zero value is not usable; use NewHashed.
+type Hashed struct {
+	dim int
+}
+
+// DefaultDim is the built-in embedder's dimension. Measured on ../shared/eval
+// (see README "Retrieval quality"): 1024 keeps vectors at 4 KiB per chunk.
+const DefaultDim = 1024
+
+// NewHashed returns the built-in embedder with dim buckets.
+func NewHashed(dim int) *Hashed { return &Hashed{dim: dim} }
+
+// Info names the embedder; the name changes whenever its features change, so
+// a project knows when its vectors must be remade.
+func (h *Hashed) Info() kb.EmbedderInfo {
+	return kb.EmbedderInfo{Model: fmt.Sprintf("cairn-hash-v1-%d", h.dim), Dim: h.dim}
+}
+
+// Embed embeds each text.
+func (h *Hashed) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		out[i] = h.Vector(t)
+	}
+	return out, nil
+}
+
+// Feature weights: whole words carry the topic; bigrams add phrase sense;
+// character n-grams give fuzzy matching across inflections and typos.
+const (
+	wordW        = 1.0
+	bigramWeight = 0.5
+	charWeight   = 0.3
+	cjkUniWeight = 0.4
+)
+
+// Feature is one hashed feature of a text: its accumulated weight (base
+// weight × occurrences) and the word it belongs to ("w:" key), so queries can
+// scale a word's features together.
+type Feature struct {
+	TF   float64
+	Word string
+}
+
+// Features returns the features of text before hashing.
+func Features(text string) map[string]*Feature {
+	fs := map[string]*Feature{}
+	add := func(key, word string, w float64) {
+		f := fs[key]
+		if f == nil {
+			f = &Feature{Word: word}
+			fs[key] = f
+		}
+		f.TF += w
+	}
+	prev := ""
+	for _, t := range analyze.Tokens(text) {
+		if t.CJK {
+			prev = ""
+			for _, r := range t.Text {
+				add("c:"+string(r), "c:"+string(r), cjkUniWeight)
+			}
+			if len([]rune(t.Text)) > 1 {
+				for _, g := range analyze.Bigrams(t.Text) {
+					add("w:"+g, "w:"+g, wordW)
+				}
+			}
+			continue
+		}
+		if analyze.IsStop(t.Text) {
+			prev = ""
+			continue
+		}
+		stem := analyze.Stem(t.Text)
+		word := "w:" + stem
+		add(word, word, wordW)
+		if prev != "" {
+			add("b:"+prev+" "+stem, word, bigramWeight)
+		}
+		prev = stem
+		if rs := []rune("#" + t.Text + "#"); len(rs) > 4 {
+			grams := 0
+			for n := 3; n <= 5; n++ {
+				grams += max(0, len(rs)-n+1)
+			}
+			w := charWeight * 3 / float64(grams)
+			for n := 3; n <= 5; n++ {
+				for i := 0; i+n <= len(rs); i++ {
+					add("g:"+string(rs[i:i+n]), word, w)
+				}
+			}
+		}
+	}
+	return fs
+}
+
+// Vector hashes text's features into a unit vector (all zeros for text with
+// no features). Weights are sublinear in frequency: 1 + ln(tf) past tf 1.
+func (h *Hashed) Vector(text string) []float32 { return h.hash(Features(text), nil) }
+
+// QueryVector embeds a question with each word's features scaled by
+// wordWeight(word) (e.g. IDF squared, which makes the cosine against
+// unweighted document vectors rank like a TF-IDF dot product).
+func (h *Hashed) QueryVector(text string, wordWeight func(word string) float64) []float32 {
+	return h.hash(Features(text), wordWeight)
+}
+
+func (h *Hashed) hash(features map[string]*Feature, wordWeight func(string) float64) []float32 {
+	v := make([]float64, h.dim)
+	for key, f := range features {
+		w := f.TF
+		if w > 1 {
+			w = 1 + math.Log(w)
+		}
+		if wordWeight != nil {
+			w *= wordWeight(f.Word)
+		}
+		hs := fnv.New64a()
+		hs.Write([]byte(key))
+		x := hs.Sum64()
+		i := int(x % uint64(h.dim))
+		if x>>63 == 1 {
+			v[i] -= w
+		} else {
+			v[i] += w
+		}
+	}
+	return normalise(v)
+}
+
+// Words returns the distinct word keys of text (what document frequencies count).
+func Words(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range Features(text) {
+		if !seen[f.Word] {
+			seen[f.Word] = true
+			out = append(out, f.Word)
+		}
+	}
+	return out
+}
+
+func normalise(v []float64) []float32 {
+	var n float64
+	for _, x := range v {
+		n += x * x
+	}
+	out := make([]float32, len(v))
+	if n == 0 {
+		return out
+	}
+	n = math.Sqrt(n)
+	for i, x := range v {
+		out[i] = float32(x / n)
+	}
+	return out
+}
+
+var _ Embedder = (*Hashed)(nil)
+
+// Describe is a one-line human description of an embedder.
+func Describe(e Embedder) string {
+	i := e.Info()
+	return strings.TrimSpace(fmt.Sprintf("%s (%d dimensions)", i.Model, i.Dim))
+}

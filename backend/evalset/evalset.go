@@ -1,0 +1,163 @@
+// Package evalset reads the multi-hop QA sets in ../shared/eval (corpus of
+// passages, questions with gold passage ids), builds a Cairn project from a
+// corpus (one document and one chunk per passage, the passage id kept as the
+// document's file name) and scores retrieval by Recall@k as HippoRAG and KAG
+// report it.
+package evalset
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"cairn/backend/analyze"
+	"cairn/backend/embed"
+	"cairn/backend/kb"
+	"cairn/backend/search"
+	"cairn/backend/store"
+)
+
+// Passage is one corpus entry.
+type Passage struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Text  string `json:"text"`
+}
+
+// Question is one evaluation question.
+type Question struct {
+	ID            string   `json:"id"`
+	Question      string   `json:"question"`
+	Answers       []string `json:"answers"`
+	SupportingIDs []string `json:"supporting_ids"`
+	Type          string   `json:"type"`
+}
+
+func readJSONL[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		out = append(out, v)
+	}
+	return out, sc.Err()
+}
+
+// LoadCorpus reads corpus.jsonl.
+func LoadCorpus(path string) ([]Passage, error) { return readJSONL[Passage](path) }
+
+// LoadQuestions reads questions.jsonl.
+func LoadQuestions(path string) ([]Question, error) { return readJSONL[Question](path) }
+
+// FileHash is the hex SHA-256 of a file.
+func FileHash(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Build fills an empty store with the corpus: one document per passage
+// (title = passage title, file name = passage id), one page, one chunk.
+func Build(ctx context.Context, st *store.Store, e embed.Embedder, corpus []Passage) error {
+	if err := st.EnsureVectors(ctx, e.Info()); err != nil {
+		return err
+	}
+	for _, p := range corpus {
+		sum := sha256.Sum256([]byte(p.ID + "\x00" + p.Text))
+		id, err := st.AddDocument(ctx, kb.Document{Title: p.Title, FileName: p.ID, StoredPath: "", Kind: "txt", Hash: hex.EncodeToString(sum[:]), Bytes: int64(len(p.Text))})
+		if err != nil {
+			return fmt.Errorf("passage %s: %w", p.ID, err)
+		}
+		c := kb.Chunk{Ordinal: 0, PageStart: 1, PageEnd: 1, CharStart: 0, CharEnd: len(p.Text), Text: p.Text, Tokens: len(analyze.Tokens(p.Text))}
+		vec, err := e.Embed(ctx, []string{search.EmbedText(p.Title, c)})
+		if err != nil {
+			return err
+		}
+		if err := st.SaveContent(ctx, id, store.Content{
+			Title: p.Title, Kind: "txt", Status: kb.StatusOK,
+			Pages:   []kb.Page{{Number: 1, Text: p.Text}},
+			Chunks:  []kb.Chunk{c},
+			FTS:     []store.FTSRow{search.FTSRow(p.Title, c)},
+			Vectors: vec,
+			Terms:   [][]string{search.ChunkTerms(p.Title, c)},
+		}, search.ChunkTerms); err != nil {
+			return fmt.Errorf("passage %s: %w", p.ID, err)
+		}
+	}
+	return nil
+}
+
+// PassageIDs maps hits back to passage ids (the documents' file names).
+func PassageIDs(ctx context.Context, st *store.Store, hits []kb.Hit) ([]string, error) {
+	name := map[int64]string{}
+	rows, err := st.DB.QueryContext(ctx, "SELECT id, file_name FROM documents")
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var id int64
+		var n string
+		if err := rows.Scan(&id, &n); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		name[id] = n
+	}
+	rows.Close()
+	var out []string
+	seen := map[string]bool{}
+	for _, h := range hits {
+		if id := name[h.DocID]; id != "" && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// Recall is |gold ∩ top-k| / |gold|.
+func Recall(ranked, gold []string, k int) float64 {
+	if len(gold) == 0 {
+		return 0
+	}
+	top := map[string]bool{}
+	for i, id := range ranked {
+		if i >= k {
+			break
+		}
+		top[id] = true
+	}
+	n := 0
+	for _, g := range gold {
+		if top[g] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(gold))
+}

@@ -1,0 +1,130 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"cairn/backend/kb"
+)
+
+// Check verifies the database: SQLite's own integrity and foreign-key checks,
+// that the lexical and vector indexes hold exactly one row per chunk, that
+// every chunk's text is the slice of its document text its char span names,
+// and that page and chunk spans are in range. It returns one line per problem.
+func (s *Store) Check(ctx context.Context) ([]string, error) {
+	var problems []string
+	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+
+	rows, err := s.DB.QueryContext(ctx, "PRAGMA integrity_check")
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if line != "ok" {
+			add("sqlite integrity: %s", line)
+		}
+	}
+	rows.Close()
+
+	var fk int
+	if err := s.DB.QueryRowContext(ctx, "SELECT count(*) FROM pragma_foreign_key_check").Scan(&fk); err != nil {
+		return nil, err
+	}
+	if fk > 0 {
+		add("%d rows violate foreign keys", fk)
+	}
+	if _, err := s.DB.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 0)"); err != nil {
+		add("lexical index integrity: %v", err)
+	}
+
+	counts := []struct{ what, q string }{
+		{"chunks missing from the lexical index", "SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunks_fts f WHERE f.rowid = c.id)"},
+		{"lexical rows without a chunk", "SELECT count(*) FROM chunks_fts f WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = f.rowid)"},
+		{"chunks of documents that are not indexed (failed or pending)", "SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.status NOT IN ('ok','needs_ocr')"},
+		{"indexed documents without pages", "SELECT count(*) FROM documents d WHERE d.status IN ('ok','needs_ocr') AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.doc_id = d.id)"},
+		{"chunks whose page span is outside their document", "SELECT count(*) FROM chunks c WHERE c.page_start < 1 OR c.page_end > (SELECT max(number) FROM pages p WHERE p.doc_id = c.doc_id)"},
+	}
+	var hasVec int
+	if err := s.DB.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE name = 'chunks_vec'").Scan(&hasVec); err != nil {
+		return nil, err
+	}
+	if hasVec == 1 {
+		counts = append(counts,
+			struct{ what, q string }{"chunks without a vector", "SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunks_vec v WHERE v.chunk_id = c.id)"},
+			struct{ what, q string }{"vectors without a chunk", "SELECT count(*) FROM chunks_vec v WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.chunk_id)"})
+	} else {
+		var n int
+		if err := s.DB.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&n); err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			add("%d chunks but no vector table", n)
+		}
+	}
+	for _, c := range counts {
+		var n int
+		if err := s.DB.QueryRowContext(ctx, c.q).Scan(&n); err != nil {
+			return nil, fmt.Errorf("%s: %w", c.what, err)
+		}
+		if n > 0 {
+			add("%d %s", n, c.what)
+		}
+	}
+
+	// Provenance: every chunk's text must be exactly its span of the document text.
+	docs, err := s.Documents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range docs {
+		if d.Chunks == 0 {
+			continue
+		}
+		pages, err := s.Pages(ctx, d.ID, 0)
+		if err != nil {
+			return nil, err
+		}
+		text := DocumentText(pages)
+		for i, p := range pages {
+			if p.Number != i+1 {
+				add("document %d: page %d missing", d.ID, i+1)
+				break
+			}
+			if p.CharStart < 0 || p.CharStart+len(p.Text) > len(text) || text[p.CharStart:p.CharStart+len(p.Text)] != p.Text {
+				add("document %d page %d: page offset %d does not match the document text", d.ID, p.Number, p.CharStart)
+			}
+		}
+		crow, err := s.DB.QueryContext(ctx, "SELECT ordinal, char_start, char_end, text FROM chunks WHERE doc_id = ? ORDER BY ordinal", d.ID)
+		if err != nil {
+			return nil, err
+		}
+		for crow.Next() {
+			var ord, a, b int
+			var t string
+			if err := crow.Scan(&ord, &a, &b, &t); err != nil {
+				crow.Close()
+				return nil, err
+			}
+			if a < 0 || b > len(text) || a > b || text[a:b] != t {
+				add("document %d chunk %d: char span %d–%d does not match its text", d.ID, ord, a, b)
+			}
+		}
+		crow.Close()
+	}
+	return problems, nil
+}
+
+// DocumentText joins page texts the way chunk char spans address them.
+func DocumentText(pages []kb.Page) string {
+	parts := make([]string, len(pages))
+	for i, p := range pages {
+		parts[i] = p.Text
+	}
+	return strings.Join(parts, kb.PageSeparator)
+}

@@ -1,0 +1,424 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"cairn/backend/kb"
+)
+
+// ErrNotFound is returned for an unknown document.
+var ErrNotFound = errors.New("no such document")
+
+const docColumns = `d.id, d.title, d.file_name, d.stored_path, d.kind, d.hash, d.bytes, d.status, d.error, d.error_code, d.warnings, d.imported_at,
+	(SELECT count(*) FROM pages p WHERE p.doc_id = d.id), (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id)`
+
+func scanDoc(sc interface{ Scan(...any) error }) (kb.Document, error) {
+	var d kb.Document
+	var warnings, imported string
+	err := sc.Scan(&d.ID, &d.Title, &d.FileName, &d.StoredPath, &d.Kind, &d.Hash, &d.Bytes, &d.Status, &d.Error, &d.ErrorCode, &warnings, &imported, &d.Pages, &d.Chunks)
+	if err != nil {
+		return d, err
+	}
+	_ = json.Unmarshal([]byte(warnings), &d.Warnings)
+	d.ImportedAt, _ = time.Parse(time.RFC3339, imported)
+	return d, nil
+}
+
+// Documents lists all documents, oldest first, with page and chunk counts.
+func (s *Store) Documents(ctx context.Context) ([]kb.Document, error) {
+	rows, err := s.DB.QueryContext(ctx, "SELECT "+docColumns+" FROM documents d ORDER BY d.id")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []kb.Document
+	for rows.Next() {
+		d, err := scanDoc(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// Document returns one document.
+func (s *Store) Document(ctx context.Context, id int64) (kb.Document, error) {
+	d, err := scanDoc(s.DB.QueryRowContext(ctx, "SELECT "+docColumns+" FROM documents d WHERE d.id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, fmt.Errorf("document %d: %w", id, ErrNotFound)
+	}
+	return d, err
+}
+
+// DocumentByHash finds a document by content hash (ok=false if none).
+func (s *Store) DocumentByHash(ctx context.Context, hash string) (kb.Document, bool, error) {
+	d, err := scanDoc(s.DB.QueryRowContext(ctx, "SELECT "+docColumns+" FROM documents d WHERE d.hash = ?", hash))
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, false, nil
+	}
+	return d, err == nil, err
+}
+
+func nowText() string { return time.Now().UTC().Format(time.RFC3339) }
+
+func warningsJSON(w []string) string {
+	if len(w) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(w)
+	return string(b)
+}
+
+// AddDocument records a new document (status pending unless set) and returns its id.
+func (s *Store) AddDocument(ctx context.Context, d kb.Document) (int64, error) {
+	if d.Status == "" {
+		d.Status = kb.StatusPending
+	}
+	now := nowText()
+	res, err := s.DB.ExecContext(ctx, `INSERT INTO documents(title, file_name, stored_path, kind, hash, bytes, status, error, error_code, warnings, imported_at, updated_at)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		d.Title, d.FileName, d.StoredPath, d.Kind, d.Hash, d.Bytes, d.Status, d.Error, d.ErrorCode, warningsJSON(d.Warnings), now, now)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
+// SetStatus records a document's outcome without content (failures, or
+// status changes such as needs_password).
+func (s *Store) SetStatus(ctx context.Context, id int64, st kb.DocStatus, code, msg string, warnings []string) error {
+	_, err := s.DB.ExecContext(ctx, "UPDATE documents SET status = ?, error_code = ?, error = ?, warnings = ?, updated_at = ? WHERE id = ?",
+		st, code, msg, warningsJSON(warnings), nowText(), id)
+	return err
+}
+
+// FTSRow is what the lexical index holds for one chunk.
+type FTSRow struct {
+	Title, Heading, Body, CJK string
+}
+
+// Content is everything indexed for one document.
+type Content struct {
+	Title    string
+	Kind     string
+	Status   kb.DocStatus // ok or needs_ocr
+	Warnings []string
+	Pages    []kb.Page
+	Chunks   []kb.Chunk
+	FTS      []FTSRow    // parallel to Chunks
+	Vectors  [][]float32 // parallel to Chunks
+	Terms    [][]string  // parallel to Chunks: distinct words, for document frequencies
+}
+
+// TermsOf recomputes the distinct words of a stored chunk (as Content.Terms
+// holds them) so removals can take them out of the document frequencies.
+type TermsOf func(docTitle string, c kb.Chunk) []string
+
+func addTermDF(ctx context.Context, tx *sql.Tx, terms map[string]int) error {
+	if len(terms) == 0 {
+		return nil
+	}
+	up, err := tx.PrepareContext(ctx, "INSERT INTO term_df(term, df) VALUES(?, ?) ON CONFLICT(term) DO UPDATE SET df = max(0, df + excluded.df)")
+	if err != nil {
+		return err
+	}
+	defer up.Close()
+	del, err := tx.PrepareContext(ctx, "DELETE FROM term_df WHERE term = ? AND df <= 0")
+	if err != nil {
+		return err
+	}
+	defer del.Close()
+	for t, n := range terms {
+		if n == 0 {
+			continue
+		}
+		if _, err := up.ExecContext(ctx, t, n); err != nil {
+			return err
+		}
+		if n < 0 {
+			if _, err := del.ExecContext(ctx, t); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// removedTerms counts the words of a document's stored chunks (negatively).
+func removedTerms(ctx context.Context, tx *sql.Tx, docID int64, termsOf TermsOf, into map[string]int) error {
+	if termsOf == nil {
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT d.title, c.heading_path, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.doc_id = ?`, docID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var title, hp string
+		var c kb.Chunk
+		if err := rows.Scan(&title, &hp, &c.Text); err != nil {
+			return err
+		}
+		_ = json.Unmarshal([]byte(hp), &c.HeadingPath)
+		for _, t := range termsOf(title, c) {
+			into[t]--
+		}
+	}
+	return rows.Err()
+}
+
+// TermDF returns the document frequencies of terms and the number of chunks.
+func (s *Store) TermDF(ctx context.Context, terms []string) (map[string]int, int, error) {
+	out := map[string]int{}
+	var n int
+	if err := s.DB.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&n); err != nil {
+		return nil, 0, err
+	}
+	for len(terms) > 0 {
+		batch := terms[:min(len(terms), 500)]
+		terms = terms[len(batch):]
+		args := make([]any, len(batch))
+		for i, t := range batch {
+			args[i] = t
+		}
+		rows, err := s.DB.QueryContext(ctx, "SELECT term, df FROM term_df WHERE term IN ("+strings.TrimSuffix(strings.Repeat("?,", len(batch)), ",")+")", args...)
+		if err != nil {
+			return nil, 0, err
+		}
+		for rows.Next() {
+			var t string
+			var df int
+			if err := rows.Scan(&t, &df); err != nil {
+				rows.Close()
+				return nil, 0, err
+			}
+			out[t] = df
+		}
+		rows.Close()
+	}
+	return out, n, nil
+}
+
+// SaveContent replaces a document's pages, chunks, lexical rows and vectors
+// in one transaction and sets its status: either all of it lands or none.
+// The vector table must exist (EnsureVectors).
+func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf TermsOf) error {
+	if len(c.FTS) != len(c.Chunks) || len(c.Vectors) != len(c.Chunks) || (c.Terms != nil && len(c.Terms) != len(c.Chunks)) {
+		return fmt.Errorf("save document %d: %d chunks, %d lexical rows, %d vectors, %d term lists", docID, len(c.Chunks), len(c.FTS), len(c.Vectors), len(c.Terms))
+	}
+	tx, err := s.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	df := map[string]int{}
+	if err := removedTerms(ctx, tx, docID, termsOf, df); err != nil {
+		return err
+	}
+	for _, ts := range c.Terms {
+		for _, t := range ts {
+			df[t]++
+		}
+	}
+	if err := addTermDF(ctx, tx, df); err != nil {
+		return err
+	}
+	for _, q := range []string{"DELETE FROM chunks WHERE doc_id = ?", "DELETE FROM pages WHERE doc_id = ?"} {
+		if _, err := tx.ExecContext(ctx, q, docID); err != nil {
+			return err
+		}
+	}
+	insPage, err := tx.PrepareContext(ctx, "INSERT INTO pages(doc_id, number, char_start, text, no_text, ocr) VALUES(?, ?, ?, ?, ?, ?)")
+	if err != nil {
+		return err
+	}
+	defer insPage.Close()
+	for _, p := range c.Pages {
+		if _, err := insPage.ExecContext(ctx, docID, p.Number, p.CharStart, p.Text, p.NoText, p.OCR); err != nil {
+			return fmt.Errorf("save page %d: %w", p.Number, err)
+		}
+	}
+	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO chunks(doc_id, ordinal, page_start, page_end, char_start, char_end, heading_path, text, tokens)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer insChunk.Close()
+	insFTS, err := tx.PrepareContext(ctx, "INSERT INTO chunks_fts(rowid, title, heading, body, cjk) VALUES(?, ?, ?, ?, ?)")
+	if err != nil {
+		return err
+	}
+	defer insFTS.Close()
+	insVec, err := tx.PrepareContext(ctx, "INSERT INTO chunks_vec(chunk_id, embedding) VALUES(?, ?)")
+	if err != nil {
+		return err
+	}
+	defer insVec.Close()
+	for i, ch := range c.Chunks {
+		hp, _ := json.Marshal(ch.HeadingPath)
+		if ch.HeadingPath == nil {
+			hp = []byte("[]")
+		}
+		res, err := insChunk.ExecContext(ctx, docID, ch.Ordinal, ch.PageStart, ch.PageEnd, ch.CharStart, ch.CharEnd, string(hp), ch.Text, ch.Tokens)
+		if err != nil {
+			return fmt.Errorf("save chunk %d: %w", ch.Ordinal, err)
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		f := c.FTS[i]
+		if _, err := insFTS.ExecContext(ctx, id, f.Title, f.Heading, f.Body, f.CJK); err != nil {
+			return fmt.Errorf("index chunk %d: %w", ch.Ordinal, err)
+		}
+		if _, err := insVec.ExecContext(ctx, id, encodeVector(c.Vectors[i])); err != nil {
+			return fmt.Errorf("embed chunk %d: %w", ch.Ordinal, err)
+		}
+	}
+	st := c.Status
+	if st == "" {
+		st = kb.StatusOK
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE documents SET title = ?, kind = ?, status = ?, error = '', error_code = '', warnings = ?, updated_at = ? WHERE id = ?",
+		c.Title, c.Kind, st, warningsJSON(c.Warnings), nowText(), docID); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// RemoveDocuments deletes documents and everything derived from them (pages,
+// chunks, lexical rows and vectors, via cascades and triggers) in one
+// transaction. Unknown ids fail the whole call.
+func (s *Store) RemoveDocuments(ctx context.Context, termsOf TermsOf, ids ...int64) ([]kb.Document, error) {
+	tx, err := s.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	df := map[string]int{}
+	var removed []kb.Document
+	for _, id := range ids {
+		d, err := scanDoc(tx.QueryRowContext(ctx, "SELECT "+docColumns+" FROM documents d WHERE d.id = ?", id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("document %d: %w", id, ErrNotFound)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := removedTerms(ctx, tx, id, termsOf, df); err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM chunks WHERE doc_id = ?", id); err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM documents WHERE id = ?", id); err != nil {
+			return nil, err
+		}
+		removed = append(removed, d)
+	}
+	if err := addTermDF(ctx, tx, df); err != nil {
+		return nil, err
+	}
+	return removed, tx.Commit()
+}
+
+// Pages returns a document's pages in order (only page n when n > 0).
+func (s *Store) Pages(ctx context.Context, docID int64, n int) ([]kb.Page, error) {
+	q := "SELECT doc_id, number, char_start, text, no_text, ocr FROM pages WHERE doc_id = ?"
+	args := []any{docID}
+	if n > 0 {
+		q += " AND number = ?"
+		args = append(args, n)
+	}
+	rows, err := s.DB.QueryContext(ctx, q+" ORDER BY number", args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []kb.Page
+	for rows.Next() {
+		var p kb.Page
+		if err := rows.Scan(&p.DocID, &p.Number, &p.CharStart, &p.Text, &p.NoText, &p.OCR); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// ChunkHits loads chunks by id, with their document titles, in the order given.
+func (s *Store) ChunkHits(ctx context.Context, ids []int64) ([]kb.Hit, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	ph := strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := s.DB.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.text, c.tokens, d.title
+		FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (`+ph+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	byID := map[int64]kb.Hit{}
+	for rows.Next() {
+		var h kb.Hit
+		var hp string
+		if err := rows.Scan(&h.ID, &h.DocID, &h.Ordinal, &h.PageStart, &h.PageEnd, &h.CharStart, &h.CharEnd, &hp, &h.Text, &h.Tokens, &h.DocTitle); err != nil {
+			return nil, err
+		}
+		_ = json.Unmarshal([]byte(hp), &h.HeadingPath)
+		byID[h.ID] = h
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]kb.Hit, 0, len(ids))
+	for _, id := range ids {
+		if h, ok := byID[id]; ok {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// LexicalSearch runs an FTS5 MATCH expression and returns chunk ids ranked by
+// BM25 with the given column weights (title, heading, body, cjk). Score is
+// -bm25, so higher is better.
+func (s *Store) LexicalSearch(ctx context.Context, match string, weights [4]float64, k int) ([]Scored, error) {
+	if strings.TrimSpace(match) == "" {
+		return nil, nil
+	}
+	rows, err := s.DB.QueryContext(ctx, fmt.Sprintf("SELECT rowid, bm25(chunks_fts, %g, %g, %g, %g) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?",
+		weights[0], weights[1], weights[2], weights[3]), match, k)
+	if err != nil {
+		return nil, fmt.Errorf("lexical search: %w", err)
+	}
+	defer rows.Close()
+	var out []Scored
+	for rows.Next() {
+		var sc Scored
+		if err := rows.Scan(&sc.ChunkID, &sc.Score); err != nil {
+			return nil, err
+		}
+		sc.Score = -sc.Score
+		out = append(out, sc)
+	}
+	return out, rows.Err()
+}
+
+// Counts returns the number of documents and chunks.
+func (s *Store) Counts(ctx context.Context) (docs, chunks int, err error) {
+	err = s.DB.QueryRowContext(ctx, "SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM chunks)").Scan(&docs, &chunks)
+	return
+}

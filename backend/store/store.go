@@ -1,0 +1,148 @@
+// Package store is Cairn's persistence: one SQLite file per project
+// (modernc.org/sqlite, CGO-free) in WAL mode with foreign keys on, embedded
+// versioned migrations, an FTS5 lexical index and a sqlite-vec vec0 vector
+// table. It speaks kb types and knows nothing of readers or ranking.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	_ "modernc.org/sqlite"     // SQLite driver "sqlite"
+	_ "modernc.org/sqlite/vec" // registers vec0 and vec_* in every connection
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// ErrTooNew is returned when the database was written by a newer Cairn.
+type ErrTooNew struct {
+	Have, Know int
+}
+
+func (e *ErrTooNew) Error() string {
+	return fmt.Sprintf("this project was saved by a newer version of Cairn (database schema %d; this version understands up to %d). Update Cairn to open it; the project was not changed", e.Have, e.Know)
+}
+
+// Store is an open project database.
+type Store struct {
+	DB   *sql.DB
+	path string
+}
+
+// Open opens (creating if needed) the database at path and migrates it to
+// the current schema. A database from a newer Cairn is refused with
+// *ErrTooNew and left untouched.
+func Open(path string) (*Store, error) {
+	q := url.Values{}
+	for _, p := range []string{"foreign_keys(1)", "journal_mode(WAL)", "busy_timeout(10000)", "synchronous(NORMAL)"} {
+		q.Add("_pragma", p)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(4)
+	s := &Store{DB: db, path: path}
+	if err := s.migrate(context.Background()); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.DB.Close() }
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+func migrations() ([]migration, error) {
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var out []migration
+	for i, n := range names {
+		base := strings.TrimPrefix(n, "migrations/")
+		v, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
+		if err != nil || v != i+1 {
+			return nil, fmt.Errorf("migration %s: want version %d", base, i+1)
+		}
+		b, err := migrationFS.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, migration{v, base, string(b)})
+	}
+	return out, nil
+}
+
+// SchemaVersion is the newest schema this build knows.
+func SchemaVersion() int {
+	m, _ := migrations()
+	return len(m)
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	ms, err := migrations()
+	if err != nil {
+		return err
+	}
+	var have int
+	if err := s.DB.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
+		return fmt.Errorf("open project database: %w", err)
+	}
+	if have > len(ms) {
+		return &ErrTooNew{Have: have, Know: len(ms)}
+	}
+	for _, m := range ms[have:] {
+		tx, err := s.DB.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+	}
+	return nil
+}
+
+// Meta reads a project setting ("" when unset).
+func (s *Store) Meta(ctx context.Context, key string) (string, error) {
+	var v string
+	err := s.DB.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}
+
+// SetMeta writes a project setting.
+func (s *Store) SetMeta(ctx context.Context, key, value string) error {
+	_, err := s.DB.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
+	return err
+}
