@@ -3,5 +3,5 @@
 -- the chunks already stored.
 CREATE TABLE term_df (
   term TEXT PRIMARY KEY,
-  df   INTEGER NOT NULL CHECK (df >= 0)
+  df   INTEGER NOT NULL
 ) WITHOUT ROWID;
