@@ -49,6 +49,7 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
       return;
     }
     setPathsText("");
+    setShowPaths(false);
     startImport(() => api.importPaths(paths));
   };
 

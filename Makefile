@@ -1,0 +1,100 @@
+# Cairn. `make run` opens the app on the Sample project; `make test` is the
+# one gate (CI runs it through .ci/run). Targets are idempotent: a second
+# `make run` installs nothing and rebuilds only what changed.
+
+SHELL := /bin/bash
+GO    ?= go
+SUDO  := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+NPM_INSTALL := npm install --no-audit --no-fund --loglevel=error
+
+# System packages. Build: the Wails desktop binary (cgo, GTK, WebKitGTK 4.1).
+APT_BUILD := pkg-config gcc libgtk-3-dev libwebkit2gtk-4.1-dev
+# Test: the real-window smoke test (Xvfb), the browser end-to-end tests
+# (Chromium), CJK fonts for readable screenshots, and the readers' tools
+# (poppler, tesseract with Chinese and Japanese).
+APT_TEST := xvfb xauth xdotool imagemagick x11-utils chromium fonts-wqy-microhei \
+	poppler-utils tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-jpn
+
+DESKTOP_BIN := build/bin/cairn-desktop
+CLI_BIN     := build/bin/cairn
+FRONTEND_SRC := $(shell find frontend/src frontend/wailsjs frontend/public -type f 2>/dev/null) \
+	frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json
+
+.PHONY: deps deps-build deps-test build run cli frontend test test-frontend test-go e2e smoke bench fmt clean
+
+## deps: every system and npm package the build and the tests need (installs only what is missing)
+deps: deps-build deps-test
+
+deps-build:
+	@$(MAKE) --no-print-directory apt PKGS="$(APT_BUILD)"
+	@pkg-config --exists webkit2gtk-4.1 || { echo "webkit2gtk-4.1 not found by pkg-config" >&2; exit 1; }
+	@$(MAKE) --no-print-directory frontend/node_modules/.installed
+
+deps-test:
+	@$(MAKE) --no-print-directory apt PKGS="$(APT_TEST)"
+	@command -v chromium >/dev/null || { echo "chromium not found" >&2; exit 1; }
+	@$(MAKE) --no-print-directory frontend/e2e/node_modules/.installed
+
+# apt PKGS="...": apt-get install the packages that dpkg does not list as installed.
+.PHONY: apt
+apt:
+	@missing=""; for p in $(PKGS); do \
+		dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "apt: installing$$missing"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+frontend/node_modules/.installed: frontend/package.json
+	cd frontend && $(NPM_INSTALL)
+	@touch $@
+
+frontend/e2e/node_modules/.installed: frontend/e2e/package.json
+	cd frontend/e2e && $(NPM_INSTALL)
+	@touch $@
+
+## frontend: build frontend/dist (embedded by main.go)
+frontend: frontend/dist/index.html
+
+frontend/dist/index.html: frontend/node_modules/.installed $(FRONTEND_SRC)
+	cd frontend && npm run build --silent
+
+## cli: headless binary (no cgo, no GTK): import, search, serve, ...
+cli: frontend
+	CGO_ENABLED=0 $(GO) build -o $(CLI_BIN) .
+
+## build: the desktop app (Wails; -m: go.mod is kept tidy by hand, see README)
+build: deps-build
+	$(GO) tool wails build -m
+
+## run: build and open the desktop app on the Sample project
+run: build
+	./$(DESKTOP_BIN)
+
+## test: the gate: frontend unit tests, go vet + go test, browser e2e against serve mode, real-window smoke test
+test: deps test-frontend test-go e2e smoke
+
+test-frontend: frontend
+	cd frontend && npx vitest run
+
+test-go: frontend
+	$(GO) vet ./...
+	$(GO) test ./...
+
+e2e: cli frontend/e2e/node_modules/.installed
+	frontend/e2e/run.sh $(CLI_BIN)
+
+smoke: build
+	xvfb-run -a -s "-screen 0 1280x860x24" frontend/e2e/window-smoke.sh $(DESKTOP_BIN)
+
+## bench: benchmarks (not timed tests)
+bench: frontend
+	$(GO) test -run '^$$' -bench . ./...
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+clean:
+	rm -rf build/bin frontend/dist frontend/e2e/out
