@@ -1,0 +1,176 @@
+package chunk
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+
+	"cairn/backend/ingest/parsed"
+	"cairn/backend/kb"
+)
+
+// checkInvariants asserts what every caller relies on: chunk text is exactly
+// its span of the document text, ordinals and pages are in order, no chunk is
+// empty, and every non-space character of the document is in some chunk.
+func checkInvariants(t testing.TB, doc *parsed.Document, pages []kb.Page, chunks []kb.Chunk) {
+	t.Helper()
+	var parts []string
+	for i, p := range pages {
+		if p.Number != i+1 {
+			t.Fatalf("page %d numbered %d", i+1, p.Number)
+		}
+		parts = append(parts, p.Text)
+	}
+	text := strings.Join(parts, kb.PageSeparator)
+	for _, p := range pages {
+		if text[p.CharStart:p.CharStart+len(p.Text)] != p.Text {
+			t.Fatalf("page %d offset wrong", p.Number)
+		}
+	}
+	covered := make([]bool, len(text))
+	for i, c := range chunks {
+		if c.Ordinal != i {
+			t.Fatalf("chunk %d has ordinal %d", i, c.Ordinal)
+		}
+		if c.CharStart < 0 || c.CharEnd > len(text) || c.CharStart >= c.CharEnd || text[c.CharStart:c.CharEnd] != c.Text {
+			t.Fatalf("chunk %d span %d-%d does not match its text", i, c.CharStart, c.CharEnd)
+		}
+		if strings.TrimSpace(c.Text) == "" {
+			t.Fatalf("chunk %d is empty", i)
+		}
+		if c.PageStart < 1 || c.PageEnd < c.PageStart || c.PageEnd > len(pages) {
+			t.Fatalf("chunk %d pages %d-%d of %d", i, c.PageStart, c.PageEnd, len(pages))
+		}
+		if i > 0 && (c.PageStart < chunks[i-1].PageStart || c.CharStart < chunks[i-1].CharStart) {
+			t.Fatalf("chunk %d goes backwards", i)
+		}
+		for j := c.CharStart; j < c.CharEnd; j++ {
+			covered[j] = true
+		}
+	}
+	for j, r := range text {
+		if !unicode.IsSpace(r) && !covered[j] {
+			t.Fatalf("text at byte %d (%q) is in no chunk", j, text[j:min(len(text), j+20)])
+		}
+	}
+}
+
+func doc(blocks ...parsed.Block) *parsed.Document {
+	d := &parsed.Document{Kind: parsed.KindTXT, Blocks: blocks}
+	n := 0
+	for _, b := range blocks {
+		n = max(n, b.Page)
+	}
+	for i := 1; i <= n; i++ {
+		d.Pages = append(d.Pages, parsed.PageInfo{Number: i})
+	}
+	return d
+}
+
+func para(page int, s string) parsed.Block {
+	return parsed.Block{Page: page, Kind: parsed.BlockParagraph, Text: s}
+}
+func head(page, level int, s string) parsed.Block {
+	return parsed.Block{Page: page, Kind: parsed.BlockHeading, Level: level, Text: s}
+}
+
+func TestHeadingsStartChunksAndFormPaths(t *testing.T) {
+	d := doc(head(1, 1, "Taxes"), para(1, "Intro text."), head(1, 2, "Students"), para(2, "Students may claim treaty benefits."),
+		head(2, 2, "Teachers"), para(2, "Teachers too."), head(3, 1, "Appendix"), para(3, "End."))
+	pages, chunks := Split(d, Options{})
+	checkInvariants(t, d, pages, chunks)
+	want := [][]string{{"Taxes"}, {"Taxes", "Students"}, {"Taxes", "Teachers"}, {"Appendix"}}
+	if len(chunks) != len(want) {
+		t.Fatalf("%d chunks: %+v", len(chunks), chunks)
+	}
+	for i, w := range want {
+		if strings.Join(chunks[i].HeadingPath, "/") != strings.Join(w, "/") {
+			t.Errorf("chunk %d path %v, want %v", i, chunks[i].HeadingPath, w)
+		}
+	}
+	if chunks[1].PageStart != 1 || chunks[1].PageEnd != 2 {
+		t.Errorf("section spanning pages: %d-%d", chunks[1].PageStart, chunks[1].PageEnd)
+	}
+}
+
+func TestLongTextIsCutWithOverlap(t *testing.T) {
+	var blocks []parsed.Block
+	for i := 0; i < 60; i++ {
+		blocks = append(blocks, para(1+i/20, strings.Repeat("Word after word makes a sentence of some length. ", 3)))
+	}
+	d := doc(blocks...)
+	pages, chunks := Split(d, Options{Target: 100})
+	checkInvariants(t, d, pages, chunks)
+	if len(chunks) < 10 {
+		t.Fatalf("only %d chunks", len(chunks))
+	}
+	for _, c := range chunks {
+		if c.Tokens > 150 {
+			t.Errorf("chunk of %d tokens over the ceiling", c.Tokens)
+		}
+	}
+	if chunks[1].CharStart >= chunks[0].CharEnd {
+		t.Errorf("no overlap between consecutive chunks")
+	}
+}
+
+func TestCJKAndUnbrokenText(t *testing.T) {
+	cjk := strings.Repeat("民事主体从事民事活动，应当遵循诚信原则。", 40)
+	long := strings.Repeat("x", 5000) + " " + strings.Repeat("y ", 800)
+	d := doc(para(1, cjk), para(2, long))
+	pages, chunks := Split(d, Options{})
+	checkInvariants(t, d, pages, chunks)
+	if len(chunks) < 3 {
+		t.Fatalf("%d chunks", len(chunks))
+	}
+}
+
+func TestSentences(t *testing.T) {
+	cases := map[string][]string{
+		"Dr. Smith went home. He slept.":        {"Dr. Smith went home.", "He slept."},
+		"It costs 3.5 dollars, e.g. cheap. Yes": {"It costs 3.5 dollars, e.g. cheap.", "Yes"},
+		"J. R. R. Tolkien wrote it. Fine.":      {"J. R. R. Tolkien wrote it.", "Fine."},
+		"第一句。第二句！第三句":                           {"第一句。", "第二句！", "第三句"},
+		"line one\nline two":                    {"line one", "line two"},
+		"Is it? \"Yes.\" Done":                  {"Is it?", "\"Yes.\"", "Done"},
+	}
+	for in, want := range cases {
+		var got []string
+		for _, s := range Sentences(in) {
+			got = append(got, in[s[0]:s[1]])
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("Sentences(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCountTokens(t *testing.T) {
+	for in, want := range map[string]int{"": 0, "hello world": 2, "知识图谱": 4, "a, b, c.": 4} {
+		if got := CountTokens(in); got != want {
+			t.Errorf("CountTokens(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func FuzzSplit(f *testing.F) {
+	f.Add("Title", "Some text. More text.\nNew line", 1, 2, 50)
+	f.Add("标题", "中文句子。另一个句子！", 3, 1, 10)
+	f.Add("", "\f\x00 weird \f text", 0, 0, 1)
+	f.Fuzz(func(t *testing.T, h, body string, page, level, target int) {
+		page = 1 + abs(page)%5
+		d := doc(head(1, 1+abs(level)%4, h), para(page, body), para(page, body+" tail."), head(page, 2, h+h), para(page, body))
+		pages, chunks := Split(d, Options{Target: 1 + abs(target)%400})
+		checkInvariants(t, d, pages, chunks)
+	})
+}
+
+func abs(x int) int {
+	if x < 0 {
+		if x == -x {
+			return 0
+		}
+		return -x
+	}
+	return x
+}
