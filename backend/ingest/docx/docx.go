@@ -42,8 +42,8 @@ func Read(data []byte, opt parsed.Options) (*parsed.Document, error) {
 	if len(data) == 0 {
 		return nil, parsed.Errorf(parsed.CodeEmpty, "The file is empty.")
 	}
-	if bytes.HasPrefix(data, oleMagic) {
-		return nil, oleError(data)
+	if IsOLE2(data) {
+		return nil, ExplainOLE2(data)
 	}
 	if !bytes.HasPrefix(data, []byte("PK")) {
 		return nil, parsed.Errorf(parsed.CodeCorrupt, "not a Word (OOXML) document: the file is not a zip package")
@@ -181,12 +181,25 @@ func Read(data []byte, opt parsed.Options) (*parsed.Document, error) {
 	return doc, nil
 }
 
-// oleError explains an OLE2 compound file: either a password-protected
-// .docx (Office wraps encrypted OOXML in OLE2 with an "EncryptedPackage"
-// stream) or a legacy binary .doc.
-func oleError(data []byte) *parsed.Error {
+// IsOLE2 reports whether data starts with the OLE2 compound-file magic
+// (legacy .doc/.xls/.ppt, and password-protected Office files).
+func IsOLE2(data []byte) bool { return bytes.HasPrefix(data, oleMagic) }
+
+// ExplainOLE2 explains why an OLE2 compound file cannot be read: either a
+// password-protected .docx (Office wraps encrypted OOXML in OLE2 with an
+// "EncryptedPackage" stream; CodePasswordRequired) or a legacy binary
+// Word 97-2003 .doc (CodeLegacyDoc).
+func ExplainOLE2(data []byte) *parsed.Error {
 	if bytes.Contains(data, utf16le("EncryptedPackage")) {
 		return parsed.Errorf(parsed.CodePasswordRequired, "This Word document is password-protected. Remove the password in Word (File > Info > Protect Document), save it, then import it again.")
+	}
+	if !bytes.Contains(data, utf16le("WordDocument")) {
+		switch {
+		case bytes.Contains(data, utf16le("Workbook")):
+			return parsed.Errorf(parsed.CodeUnsupported, "This is a legacy Excel workbook (.xls), not a PDF, Word (.docx), text or Markdown file.")
+		case bytes.Contains(data, utf16le("PowerPoint Document")):
+			return parsed.Errorf(parsed.CodeUnsupported, "This is a legacy PowerPoint presentation (.ppt), not a PDF, Word (.docx), text or Markdown file.")
+		}
 	}
 	return parsed.Errorf(parsed.CodeLegacyDoc, "This is a legacy Word 97–2003 .doc file; open it in Word or LibreOffice and save it as .docx, then import that.")
 }
