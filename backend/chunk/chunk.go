@@ -148,13 +148,16 @@ func assemble(text string, pieces []span, opt Options) []kb.Chunk {
 	var chunks []kb.Chunk
 	var cur []span
 	tokens := 0
-	emit := func() {
-		// Trailing headings belong to the next chunk.
-		for len(cur) > 0 && cur[len(cur)-1].heading {
+	// emit closes the current chunk. Trailing headings belong to the next
+	// chunk and are returned (at the very end they stay: a final heading is
+	// text too).
+	emit := func(final bool) (carry []span) {
+		for !final && len(cur) > 0 && cur[len(cur)-1].heading {
+			carry = append([]span{cur[len(cur)-1]}, carry...)
 			cur = cur[:len(cur)-1]
 		}
 		if len(cur) == 0 {
-			return
+			return carry
 		}
 		first, last := cur[0], cur[len(cur)-1]
 		c := kb.Chunk{
@@ -167,13 +170,20 @@ func assemble(text string, pieces []span, opt Options) []kb.Chunk {
 		}
 		c.Tokens = CountTokens(c.Text)
 		chunks = append(chunks, c)
+		return carry
 	}
 	for i, p := range pieces {
 		startsSection := p.heading && (i == 0 || !pieces[i-1].heading)
 		over := tokens > 0 && tokens+p.tokens > opt.Target
 		if (startsSection || over) && len(cur) > 0 && !onlyHeadings(cur) {
-			emit()
-			cur, tokens = overlapTail(cur, opt.Overlap, startsSection), 0
+			prev := cur
+			carry := emit(false)
+			if len(carry) > 0 {
+				cur = carry
+			} else {
+				cur = overlapTail(prev, opt.Overlap, startsSection)
+			}
+			tokens = 0
 			for _, c := range cur {
 				tokens += c.tokens
 			}
@@ -182,8 +192,10 @@ func assemble(text string, pieces []span, opt Options) []kb.Chunk {
 			// One sentence longer than a chunk: cut it at word boundaries.
 			for _, part := range cutLong(text, p, opt.Target) {
 				if tokens > 0 && tokens+part.tokens > opt.Target && !onlyHeadings(cur) {
-					emit()
-					cur, tokens = nil, 0
+					cur, tokens = emit(false), 0
+					for _, c := range cur {
+						tokens += c.tokens
+					}
 				}
 				cur = append(cur, part)
 				tokens += part.tokens
@@ -193,7 +205,7 @@ func assemble(text string, pieces []span, opt Options) []kb.Chunk {
 		cur = append(cur, p)
 		tokens += p.tokens
 	}
-	emit()
+	emit(true)
 	return chunks
 }
 
