@@ -39,11 +39,14 @@ const (
 )
 
 // ImportStatus says whether an import is running and how far it has got, so
-// a UI that (re)connects in the middle of one can show it.
+// a UI that (re)connects in the middle of one can show it; when none runs,
+// Done is the outcome of the latest one (nil before the first), so a UI
+// that connects after a quick import still learns how it went.
 type ImportStatus struct {
 	Running bool              `json:"running"`
 	Files   []string          `json:"files"`
 	Last    *project.Progress `json:"last,omitempty"`
+	Done    *ImportDone       `json:"done,omitempty"`
 }
 
 // ImportDone is the payload of EventImportDone.
@@ -274,13 +277,13 @@ func (a *App) runImport(ctx context.Context, paths []string) ([]project.ImportRe
 		results = []project.ImportResult{}
 	}
 
-	a.mu.Lock()
-	a.status = ImportStatus{}
-	a.mu.Unlock()
 	done := ImportDone{Results: results}
 	if err != nil {
 		done.Error = err.Error()
 	}
+	a.mu.Lock()
+	a.status = ImportStatus{Done: &done}
+	a.mu.Unlock()
 	a.emit(EventImportDone, done)
 	a.emit(EventLibraryChanged, nil)
 	return results, err

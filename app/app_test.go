@@ -118,8 +118,8 @@ func TestImportPathsEmitsProgressAndDone(t *testing.T) {
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("events = %v, want %v", names, want)
 	}
-	if a.ImportStatus().Running {
-		t.Fatal("status still running after the import")
+	if st := a.ImportStatus(); st.Running || st.Done == nil || len(st.Done.Results) != 2 {
+		t.Fatalf("status after the import = %+v", st)
 	}
 }
 

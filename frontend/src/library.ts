@@ -36,6 +36,12 @@ export interface Library {
   reload: () => Promise<void>;
 }
 
+/** The project's name, or its folder's name when it has none. */
+function named(i: ProjectInfo): ProjectInfo {
+  if (i && !i.name && i.dir) return { ...i, name: i.dir.split(/[\\/]/).filter(Boolean).pop() ?? "" } as ProjectInfo;
+  return i;
+}
+
 const idle: ImportState = { running: false, files: [], last: null, finished: 0 };
 
 export function useLibrary(): Library {
@@ -53,14 +59,14 @@ export function useLibrary(): Library {
     try {
       const [i, d] = await Promise.all([api.projectInfo(), api.listDocuments()]);
       if (n !== seq.current) return;
-      setInfo(i);
+      setInfo(named(i));
       setDocs(d ?? []);
       setError("");
     } catch (e) {
       if (n !== seq.current) return;
       setError(errorMessage(e));
       // The project summary may still be available when listing is not.
-      api.projectInfo().then(setInfo, () => {});
+      api.projectInfo().then((i) => setInfo(named(i)), () => {});
     } finally {
       if (n === seq.current) setLoaded(true);
     }
@@ -69,10 +75,13 @@ export function useLibrary(): Library {
   useEffect(() => {
     reload();
     api.mode().then(setMode, () => {});
-    api.importStatus().then(
-      (s: ImportStatus) => s?.running && setImporting({ running: true, files: s.files ?? [], last: s.last ?? null, finished: 0 }),
-      () => {},
-    );
+    api.importStatus().then((s: ImportStatus) => {
+      if (s?.running) setImporting({ running: true, files: s.files ?? [], last: s.last ?? null, finished: 0 });
+      else if (s?.done && (s.done.error || s.done.results?.some((r) => r.status !== "ok"))) {
+        // A UI that connects after an import learns about it only if something needs attention.
+        setLastDone({ results: s.done.results ?? [], error: s.done.error });
+      }
+    }, () => {});
     const offs = [
       onEvent<ImportStatus>(IMPORT_STARTED, (s) => {
         setLastDone(null);

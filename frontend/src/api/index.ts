@@ -14,10 +14,7 @@ export type ImportResult = project.ImportResult;
 export type Progress = project.Progress;
 export type ProjectInfo = project.Info;
 export type ImportStatus = app.ImportStatus;
-export interface ImportDone {
-  results: ImportResult[];
-  error?: string;
-}
+export type ImportDone = app.ImportDone;
 
 export * from "./events";
 

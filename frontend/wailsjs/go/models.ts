@@ -1,9 +1,42 @@
 export namespace app {
 	
+	export class ImportDone {
+	    results: project.ImportResult[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportDone(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.results = this.convertValues(source["results"], project.ImportResult);
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ImportStatus {
 	    running: boolean;
 	    files: string[];
 	    last?: project.Progress;
+	    done?: ImportDone;
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportStatus(source);
@@ -14,6 +47,7 @@ export namespace app {
 	        this.running = source["running"];
 	        this.files = source["files"];
 	        this.last = this.convertValues(source["last"], project.Progress);
+	        this.done = this.convertValues(source["done"], ImportDone);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
