@@ -14,7 +14,8 @@ export type ImportResult = project.ImportResult;
 export type Progress = project.Progress;
 export type ProjectInfo = project.Info;
 export type ImportStatus = app.ImportStatus;
-export type ImportDone = app.ImportDone;
+// Plain data (the generated classes also carry a convertValues helper).
+export type ImportDone = Pick<app.ImportDone, "results" | "error">;
 
 export * from "./events";
 
