@@ -81,8 +81,18 @@ func RunDefaultDesktop(assetsFS fs.FS) error {
 	if err != nil {
 		return err
 	}
+	return runProjectDesktop(dir, assetsFS, true)
+}
+
+// RunProjectDesktop opens the desktop window on the project in dir
+// (created if missing), without the sample documents.
+func RunProjectDesktop(dir string, assetsFS fs.FS) error {
+	return runProjectDesktop(dir, assetsFS, false)
+}
+
+func runProjectDesktop(dir string, assetsFS fs.FS, sample bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create sample project: %w", err)
+		return fmt.Errorf("create project folder: %w", err)
 	}
 	p, err := project.Open(dir)
 	if err != nil {
@@ -90,7 +100,9 @@ func RunDefaultDesktop(assetsFS fs.FS) error {
 	}
 	defer p.Close()
 	a := New(p)
-	ImportSampleOnReady(a)
+	if sample {
+		ImportSampleOnReady(a)
+	}
 	return RunDesktop(a, assetsFS)
 }
 
