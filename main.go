@@ -11,6 +11,7 @@ import (
 
 	"cairn/app"
 	"cairn/app/cli"
+	"cairn/backend/ingest"
 )
 
 // distFS is the built frontend (frontend/dist, made by `npm run build`).
@@ -19,6 +20,9 @@ import (
 var distFS embed.FS
 
 func main() {
+	// A file reader started by this binary (see backend/ingest/isolate.go)
+	// does its one read and exits here.
+	ingest.MaybeRunWorker()
 	if len(os.Args) > 1 {
 		os.Exit(cli.Main(os.Args[1:], distFS))
 	}

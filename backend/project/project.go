@@ -1,14 +1,28 @@
 // Package project is a Cairn project on disk: a folder holding cairn.db (the
-// SQLite store) and files/ (a copy of every imported original). It is the
-// one place that ties readers, chunker, embedder, store and search together,
-// so the desktop app and the CLI share exactly the same behaviour.
+// SQLite store) and files/ (a copy of every imported original, so the source
+// viewer and re-indexing work after the user moves the original). It ties
+// readers, chunker, embedder, store and search together, so the desktop app
+// and the CLI share exactly the same behaviour.
 package project
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
+	"cairn/backend/embed"
+	"cairn/backend/ingest"
 	"cairn/backend/kb"
+	"cairn/backend/search"
+	"cairn/backend/store"
+)
+
+// DBName and FilesDir are the fixed names inside a project folder.
+const (
+	DBName   = "cairn.db"
+	FilesDir = "files"
 )
 
 // ImportResult is the outcome of importing one file, as the CLI prints it.
@@ -23,8 +37,8 @@ type ImportResult struct {
 	Warnings  []string     `json:"warnings,omitempty"`
 }
 
-// Progress reports import progress: file i of n (1-based) has reached stage
-// ("reading", "indexing", "done").
+// Progress reports import progress: file Index of Total (1-based) has
+// reached Stage ("reading", "indexing", "done"); Result is set when done.
 type Progress struct {
 	File   string        `json:"file"`
 	Index  int           `json:"index"`
@@ -42,42 +56,131 @@ type Info struct {
 	Embedder  kb.EmbedderInfo `json:"embedder"`
 }
 
-var errTODO = errors.New("not implemented yet")
-
 // Project is an open project folder.
 type Project struct {
-	dir string
+	dir      string
+	store    *store.Store
+	embedder embed.Embedder
+	limits   ingest.Limits
 }
 
-// Open opens (creating if needed) the project in dir.
-func Open(dir string) (*Project, error) { return &Project{dir: dir}, nil }
+// Open opens the project in dir, creating the folder, database and files/
+// on first use.
+func Open(dir string) (*Project, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(abs, FilesDir), 0o755); err != nil {
+		return nil, fmt.Errorf("create project folder: %w", err)
+	}
+	st, err := store.Open(filepath.Join(abs, DBName))
+	if err != nil {
+		return nil, fmt.Errorf("open project %s: %w", abs, err)
+	}
+	e := embed.NewHashed(embed.DefaultDim)
+	if err := st.EnsureVectors(context.Background(), e.Info()); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("open project %s: %w", abs, err)
+	}
+	return &Project{dir: abs, store: st, embedder: e, limits: ingest.DefaultLimits()}, nil
+}
+
+// SetReadLimits changes how files are read (time, memory, isolation).
+func (p *Project) SetReadLimits(l ingest.Limits) { p.limits = l }
 
 // Close releases the database.
-func (p *Project) Close() error { return nil }
+func (p *Project) Close() error { return p.store.Close() }
 
 // Dir is the project folder.
 func (p *Project) Dir() string { return p.dir }
 
-// Info summarises the project.
-func (p *Project) Info(ctx context.Context) (Info, error) { return Info{Dir: p.dir}, nil }
+// Store gives later pipelines (graph, mind maps) the project database.
+func (p *Project) Store() *store.Store { return p.store }
 
-// Import reads, chunks and indexes files and folders (recursively).
-func (p *Project) Import(ctx context.Context, paths []string, progress func(Progress)) ([]ImportResult, error) {
-	return nil, errTODO
+// Info summarises the project.
+func (p *Project) Info(ctx context.Context) (Info, error) {
+	docs, chunks, err := p.store.Counts(ctx)
+	if err != nil {
+		return Info{}, err
+	}
+	e, err := p.store.Embedder(ctx)
+	return Info{Name: filepath.Base(p.dir), Dir: p.dir, Documents: docs, Chunks: chunks, Embedder: e}, err
+}
+
+// Counts returns the number of documents and chunks.
+func (p *Project) Counts(ctx context.Context) (docs, chunks int, err error) {
+	return p.store.Counts(ctx)
 }
 
 // Documents lists the project's documents.
-func (p *Project) Documents(ctx context.Context) ([]kb.Document, error) { return nil, errTODO }
+func (p *Project) Documents(ctx context.Context) ([]kb.Document, error) {
+	return p.store.Documents(ctx)
+}
 
-// Remove deletes documents and everything derived from them.
-func (p *Project) Remove(ctx context.Context, ids ...int64) error { return errTODO }
+// Remove deletes documents, everything derived from them and their stored
+// copies. The database change is one transaction; files go after it commits.
+func (p *Project) Remove(ctx context.Context, ids ...int64) error {
+	_, err := p.RemoveDocuments(ctx, ids...)
+	return err
+}
+
+// RemoveDocuments is Remove, returning what was removed.
+func (p *Project) RemoveDocuments(ctx context.Context, ids ...int64) ([]kb.Document, error) {
+	removed, err := p.store.RemoveDocuments(ctx, search.ChunkTerms, ids...)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range removed {
+		if d.StoredPath != "" {
+			os.Remove(filepath.Join(p.dir, d.StoredPath))
+		}
+	}
+	return removed, nil
+}
 
 // Search runs hybrid passage search.
 func (p *Project) Search(ctx context.Context, query string, k int) ([]kb.Hit, error) {
-	return nil, errTODO
+	if k <= 0 {
+		k = 10
+	}
+	s := &search.Searcher{Store: p.store, Embedder: p.embedder, Settings: search.DefaultSettings()}
+	return s.Search(ctx, query, k)
 }
 
 // Pages returns a document's pages (all when page == 0).
 func (p *Project) Pages(ctx context.Context, docID int64, page int) ([]kb.Page, error) {
-	return nil, errTODO
+	if _, err := p.store.Document(ctx, docID); err != nil {
+		return nil, err
+	}
+	return p.store.Pages(ctx, docID, page)
+}
+
+// Check verifies the database and the stored copies of the originals.
+func (p *Project) Check(ctx context.Context) ([]string, error) {
+	problems, err := p.store.Check(ctx)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := p.store.Documents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range docs {
+		if d.StoredPath == "" {
+			problems = append(problems, fmt.Sprintf("document %d (%s) has no stored copy", d.ID, d.FileName))
+			continue
+		}
+		if strings.Contains(d.StoredPath, "..") || filepath.IsAbs(d.StoredPath) {
+			problems = append(problems, fmt.Sprintf("document %d: stored path %q leaves the project", d.ID, d.StoredPath))
+			continue
+		}
+		h, err := hashFile(filepath.Join(p.dir, d.StoredPath))
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("document %d (%s): stored copy missing: %v", d.ID, d.FileName, err))
+		} else if h != d.Hash {
+			problems = append(problems, fmt.Sprintf("document %d (%s): stored copy changed (hash differs)", d.ID, d.FileName))
+		}
+	}
+	return problems, nil
 }

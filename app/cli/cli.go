@@ -1,0 +1,131 @@
+// Package cli is Cairn's command line: the headless face of the same project
+// API the desktop app uses (import, docs, remove, search, text, check, serve)
+// plus the retrieval evaluation interface. Every command that lists things
+// can print one JSON object per line (--json) for scripts and outside checks.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+)
+
+// Env is what a command runs against; tests substitute buffers.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Assets         fs.FS // the built frontend (for serve)
+
+	// Global flags, accepted by every command.
+	Ollama  string
+	Offline bool
+}
+
+type command struct {
+	name, usage string
+	run         func(ctx context.Context, env *Env, args []string) int
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"import", "import --project DIR [--json] [--password PW] PATH...   import files or folders; one result per file", cmdImport},
+		{"docs", "docs --project DIR [--json]                             list documents: id, title, status, pages, chunks, error", cmdDocs},
+		{"remove", "remove --project DIR DOC_ID...                          delete documents and everything derived from them", cmdRemove},
+		{"search", "search --project DIR [--k N] [--json] QUERY              hybrid passage search (BM25 + vectors, fused)", cmdSearch},
+		{"text", "text --project DIR [--page N] DOC_ID                     the extracted text, page by page", cmdText},
+		{"check", "check --project DIR                                     integrity check; exits non-zero on problems", cmdCheck},
+		{"serve", "serve --project DIR [--addr 127.0.0.1:PORT]            serve the app to a browser on loopback (token in the URL)", cmdServe},
+		{"eval-retrieve", "eval-retrieve                                        ../shared/eval scoring interface: question on stdin, EVAL_CORPUS set", cmdEvalRetrieve},
+		{"eval-score", "eval-score [--json] DATASET_DIR...                   Recall@2/@5 of eval-retrieve's ranking on a dataset's questions", cmdEvalScore},
+	}
+}
+
+// Usage prints the command list.
+func Usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: cairn COMMAND [flags] [args]    (no command: open the desktop app)")
+	fmt.Fprintln(w)
+	for _, c := range commands {
+		fmt.Fprintln(w, "  cairn "+c.usage)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "global flags: --ollama URL (else OLLAMA_HOST, else http://127.0.0.1:11434), --offline")
+}
+
+// Main runs the command in args (args[0] is the command name) and returns the exit code.
+func Main(args []string, assets fs.FS) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	env := &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Assets: assets}
+	return env.Run(ctx, args)
+}
+
+// Run dispatches one command.
+func (env *Env) Run(ctx context.Context, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		Usage(env.Stdout)
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(ctx, env, args[1:])
+		}
+	}
+	fmt.Fprintf(env.Stderr, "cairn: unknown command %q\n\n", args[0])
+	Usage(env.Stderr)
+	return 2
+}
+
+// flags returns a flag set with the global flags on it.
+func (env *Env) flags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.StringVar(&env.Ollama, "ollama", "", "Ollama URL (else OLLAMA_HOST, else http://127.0.0.1:11434)")
+	fs.BoolVar(&env.Offline, "offline", false, "do not use Ollama even if it is running")
+	return fs
+}
+
+// parse parses flags that may come before or after positional arguments.
+func (env *Env) parse(fs *flag.FlagSet, args []string) ([]string, bool) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, false
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return rest, true
+		}
+		if args[0] == "--" {
+			return append(rest, args[1:]...), true
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
+	}
+}
+
+func (env *Env) fail(err error) int {
+	fmt.Fprintln(env.Stderr, "cairn:", err)
+	return 1
+}
+
+var errNoProject = errors.New("--project DIR is required")
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

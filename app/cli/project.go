@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"cairn/backend/kb"
+	"cairn/backend/project"
+)
+
+func openProject(env *Env, dir string) (*project.Project, int) {
+	if dir == "" {
+		return nil, env.fail(errNoProject)
+	}
+	p, err := project.Open(dir)
+	if err != nil {
+		return nil, env.fail(err)
+	}
+	return p, 0
+}
+
+func cmdImport(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("import")
+	dir := fs.String("project", "", "project folder (created if missing)")
+	asJSON := fs.Bool("json", false, "one JSON object per file")
+	password := fs.String("password", "", "password for encrypted PDFs")
+	paths, ok := env.parse(fs, args)
+	if !ok {
+		return 2
+	}
+	if len(paths) == 0 {
+		fmt.Fprintln(env.Stderr, "usage: cairn import --project DIR [--json] PATH...")
+		return 2
+	}
+	p, code := openProject(env, *dir)
+	if p == nil {
+		return code
+	}
+	defer p.Close()
+	failed := false
+	print := func(r project.ImportResult) {
+		if r.Status == kb.StatusFailed {
+			failed = true
+		}
+		if *asJSON {
+			json.NewEncoder(env.Stdout).Encode(r)
+			return
+		}
+		line := fmt.Sprintf("%-15s %s", r.Status, r.File)
+		if r.DocID != 0 {
+			line += fmt.Sprintf("  (doc %d, %d pages, %d chunks)", r.DocID, r.Pages, r.Chunks)
+		}
+		if r.Error != "" {
+			line += "\n                " + oneLine(r.Error)
+		}
+		fmt.Fprintln(env.Stdout, line)
+	}
+	_, err := p.ImportWith(ctx, paths, project.ImportOptions{Password: *password}, func(pr project.Progress) {
+		if pr.Result != nil {
+			print(*pr.Result)
+		}
+	})
+	if err != nil {
+		return env.fail(err)
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+func cmdDocs(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("docs")
+	dir := fs.String("project", "", "project folder")
+	asJSON := fs.Bool("json", false, "one JSON object per document")
+	if _, ok := env.parse(fs, args); !ok {
+		return 2
+	}
+	p, code := openProject(env, *dir)
+	if p == nil {
+		return code
+	}
+	defer p.Close()
+	docs, err := p.Documents(ctx)
+	if err != nil {
+		return env.fail(err)
+	}
+	for _, d := range docs {
+		if *asJSON {
+			json.NewEncoder(env.Stdout).Encode(map[string]any{"id": d.ID, "title": d.Title, "status": d.Status, "pages": d.Pages, "chunks": d.Chunks, "error": d.Error,
+				"file": d.FileName, "kind": d.Kind, "error_code": d.ErrorCode, "warnings": d.Warnings})
+			continue
+		}
+		fmt.Fprintf(env.Stdout, "%4d  %-14s %4d pages %5d chunks  %s\n", d.ID, d.Status, d.Pages, d.Chunks, d.Title)
+		if d.Error != "" {
+			fmt.Fprintf(env.Stdout, "      %s\n", oneLine(d.Error))
+		}
+	}
+	return 0
+}
+
+func parseIDs(args []string) ([]int64, error) {
+	var ids []int64
+	for _, a := range args {
+		id, err := strconv.ParseInt(a, 10, 64)
+		if err != nil || id <= 0 {
+			return nil, fmt.Errorf("%q is not a document id (see cairn docs)", a)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+func cmdRemove(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("remove")
+	dir := fs.String("project", "", "project folder")
+	rest, ok := env.parse(fs, args)
+	if !ok {
+		return 2
+	}
+	ids, err := parseIDs(rest)
+	if err != nil || len(ids) == 0 {
+		fmt.Fprintln(env.Stderr, "usage: cairn remove --project DIR DOC_ID...")
+		if err != nil {
+			return env.fail(err)
+		}
+		return 2
+	}
+	p, code := openProject(env, *dir)
+	if p == nil {
+		return code
+	}
+	defer p.Close()
+	removed, err := p.RemoveDocuments(ctx, ids...)
+	if err != nil {
+		return env.fail(err)
+	}
+	for _, d := range removed {
+		fmt.Fprintf(env.Stdout, "removed %d  %s\n", d.ID, d.Title)
+	}
+	return 0
+}
+
+func cmdSearch(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("search")
+	dir := fs.String("project", "", "project folder")
+	k := fs.Int("k", 10, "number of passages")
+	asJSON := fs.Bool("json", false, "one JSON object per passage")
+	rest, ok := env.parse(fs, args)
+	if !ok {
+		return 2
+	}
+	q := strings.TrimSpace(strings.Join(rest, " "))
+	if q == "" {
+		fmt.Fprintln(env.Stderr, "usage: cairn search --project DIR [--k N] [--json] QUERY")
+		return 2
+	}
+	p, code := openProject(env, *dir)
+	if p == nil {
+		return code
+	}
+	defer p.Close()
+	hits, err := p.Search(ctx, q, *k)
+	if err != nil {
+		return env.fail(err)
+	}
+	for i, h := range hits {
+		if *asJSON {
+			json.NewEncoder(env.Stdout).Encode(map[string]any{"rank": i + 1, "chunk_id": h.ID, "doc_id": h.DocID, "doc_title": h.DocTitle,
+				"page_start": h.PageStart, "page_end": h.PageEnd, "char_start": h.CharStart, "char_end": h.CharEnd,
+				"heading_path": h.HeadingPath, "score": h.Score, "ranks": h.Ranks, "text": h.Text})
+			continue
+		}
+		pages := fmt.Sprintf("p. %d", h.PageStart)
+		if h.PageEnd != h.PageStart {
+			pages = fmt.Sprintf("pp. %d–%d", h.PageStart, h.PageEnd)
+		}
+		fmt.Fprintf(env.Stdout, "%2d. %s, %s", i+1, h.DocTitle, pages)
+		if len(h.HeadingPath) > 0 {
+			fmt.Fprintf(env.Stdout, " — %s", strings.Join(h.HeadingPath, " › "))
+		}
+		fmt.Fprintf(env.Stdout, "  [doc %d, chunk %d, score %.4f]\n    %s\n", h.DocID, h.ID, h.Score, h.Snippet)
+	}
+	return 0
+}
+
+func cmdText(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("text")
+	dir := fs.String("project", "", "project folder")
+	page := fs.Int("page", 0, "only this page (1-based)")
+	rest, ok := env.parse(fs, args)
+	if !ok {
+		return 2
+	}
+	ids, err := parseIDs(rest)
+	if err != nil || len(ids) != 1 {
+		fmt.Fprintln(env.Stderr, "usage: cairn text --project DIR [--page N] DOC_ID")
+		if err != nil {
+			return env.fail(err)
+		}
+		return 2
+	}
+	p, code := openProject(env, *dir)
+	if p == nil {
+		return code
+	}
+	defer p.Close()
+	pages, err := p.Pages(ctx, ids[0], *page)
+	if err != nil {
+		return env.fail(err)
+	}
+	if len(pages) == 0 && *page > 0 {
+		return env.fail(fmt.Errorf("document %d has no page %d", ids[0], *page))
+	}
+	for _, pg := range pages {
+		note := ""
+		if pg.NoText {
+			note = " (no text layer: needs OCR)"
+		} else if pg.OCR {
+			note = " (text from OCR)"
+		}
+		fmt.Fprintf(env.Stdout, "=== page %d%s ===\n%s\n", pg.Number, note, pg.Text)
+	}
+	return 0
+}
+
+func cmdCheck(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("check")
+	dir := fs.String("project", "", "project folder")
+	if _, ok := env.parse(fs, args); !ok {
+		return 2
+	}
+	p, code := openProject(env, *dir)
+	if p == nil {
+		return code
+	}
+	defer p.Close()
+	problems, err := p.Check(ctx)
+	if err != nil {
+		return env.fail(err)
+	}
+	if len(problems) > 0 {
+		for _, pr := range problems {
+			fmt.Fprintln(env.Stdout, "problem:", pr)
+		}
+		fmt.Fprintf(env.Stdout, "%d problems\n", len(problems))
+		return 1
+	}
+	docs, chunks, _ := p.Counts(ctx)
+	fmt.Fprintf(env.Stdout, "ok: %d documents, %d chunks, indexes and files consistent\n", docs, chunks)
+	return 0
+}

@@ -1,0 +1,238 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"cairn/backend/ingest/parsed"
+)
+
+// Readers run in a child process — the same executable, re-started with
+// WorkerEnv set — so that what recover() cannot catch (out of memory, stack
+// exhaustion, a runaway loop in a third-party parser) kills only the child.
+// The parent enforces a wall-clock limit and a resident-memory cap.
+
+// WorkerEnv marks a process as a reader worker.
+const WorkerEnv = "CAIRN_READER_WORKER"
+
+// Limits bound one isolated read.
+type Limits struct {
+	Timeout   time.Duration // wall clock for the whole read
+	MaxRSS    int64         // bytes of resident memory before the child is killed
+	InProcess bool          // read in this process (tests, fuzzing): no isolation
+}
+
+// DefaultLimits suit a laptop: 5 minutes and 3 GiB per file.
+func DefaultLimits() Limits {
+	l := Limits{Timeout: 5 * time.Minute, MaxRSS: 3 << 30}
+	if s := os.Getenv("CAIRN_READ_TIMEOUT"); s != "" {
+		if d, err := time.ParseDuration(s); err == nil {
+			l.Timeout = d
+		}
+	}
+	return l
+}
+
+type workerRequest struct {
+	Path     string         `json:"path"`
+	Name     string         `json:"name"`
+	Options  parsed.Options `json:"options"`
+	MemLimit int64          `json:"mem_limit"`
+}
+
+type workerReply struct {
+	Doc       *parsed.Document `json:"doc,omitempty"`
+	ErrorCode parsed.Code      `json:"error_code,omitempty"`
+	Error     string           `json:"error,omitempty"`
+}
+
+// MaybeRunWorker turns this process into a reader worker when WorkerEnv is
+// set, and never returns in that case. Call it first thing in main (and in
+// TestMain of packages whose tests import files).
+func MaybeRunWorker() {
+	if os.Getenv(WorkerEnv) != "1" {
+		return
+	}
+	os.Exit(runWorker(os.Stdin, os.Stdout))
+}
+
+func runWorker(in io.Reader, out io.Writer) int {
+	var req workerRequest
+	if err := json.NewDecoder(in).Decode(&req); err != nil {
+		fmt.Fprintln(os.Stderr, "reader worker: bad request:", err)
+		return 3
+	}
+	if req.MemLimit > 0 {
+		debug.SetMemoryLimit(req.MemLimit)
+	}
+	var rep workerReply
+	doc, err := ReadFile(req.Path, req.Name, req.Options)
+	if err != nil {
+		rep.ErrorCode, rep.Error = parsed.CodeOf(err), err.Error()
+	} else {
+		rep.Doc = doc
+	}
+	w := bufio.NewWriter(out)
+	if err := json.NewEncoder(w).Encode(rep); err != nil {
+		return 3
+	}
+	if err := w.Flush(); err != nil {
+		return 3
+	}
+	return 0
+}
+
+// ReadFile reads a file in this process, recovering from panics.
+func ReadFile(path, name string, opt parsed.Options) (doc *parsed.Document, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, parsed.Errorf(parsed.CodeCorrupt, "cannot read the file: %v", err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			doc, err = nil, parsed.Errorf(parsed.CodeCorrupt, "the file is damaged and could not be read (reader failed: %v)", r)
+		}
+	}()
+	return Read(data, name, opt)
+}
+
+// ReadIsolated reads path (shown to the user as name) in a child process
+// under lim. A child that crashes, runs out of memory or time yields a typed
+// error (CodeCrashed, CodeTooLarge, CodeTimeout) and nothing else is affected.
+func ReadIsolated(ctx context.Context, path, name string, opt parsed.Options, lim Limits) (*parsed.Document, error) {
+	if lim.InProcess {
+		return ReadFile(path, name, opt)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("find own executable for the reader process: %w", err)
+	}
+	if lim.Timeout <= 0 {
+		lim.Timeout = DefaultLimits().Timeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
+	defer cancel()
+	req, _ := json.Marshal(workerRequest{Path: path, Name: name, Options: opt, MemLimit: lim.MaxRSS * 3 / 4})
+	cmd := exec.CommandContext(ctx, exe)
+	cmd.Env = append(os.Environ(), WorkerEnv+"=1")
+	cmd.Stdin = bytes.NewReader(req)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &limitedBuffer{b: &stderr, max: 64 << 10}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start reader process: %w", err)
+	}
+	overMemory := make(chan struct{})
+	done := make(chan struct{})
+	go watchRSS(cmd.Process.Pid, lim.MaxRSS, done, overMemory, cmd.Process.Kill)
+	werr := cmd.Wait()
+	close(done)
+	select {
+	case <-overMemory:
+		return nil, parsed.Errorf(parsed.CodeTooLarge, "reading this file needed more than %d MiB of memory, so it was stopped (the file may be a decompression bomb or far too large)", lim.MaxRSS>>20)
+	default:
+	}
+	if ctx.Err() == context.DeadlineExceeded {
+		return nil, parsed.Errorf(parsed.CodeTimeout, "reading this file took longer than %s, so it was stopped (the file may be damaged or built to hang readers)", lim.Timeout)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var rep workerReply
+	if jerr := json.Unmarshal(stdout.Bytes(), &rep); jerr != nil || werr != nil {
+		detail := lastLine(stderr.String())
+		if strings.Contains(stderr.String(), "out of memory") {
+			return nil, parsed.Errorf(parsed.CodeTooLarge, "reading this file ran out of memory, so it was stopped (the file may be a decompression bomb or far too large)")
+		}
+		if detail == "" && werr != nil {
+			detail = werr.Error()
+		}
+		return nil, parsed.Errorf(parsed.CodeCrashed, "the reader crashed on this file (%s); the file is probably damaged", detail)
+	}
+	if rep.Error != "" {
+		return nil, &parsed.Error{Code: rep.ErrorCode, Msg: rep.Error}
+	}
+	if rep.Doc == nil {
+		return nil, errors.New("reader process returned nothing")
+	}
+	return rep.Doc, nil
+}
+
+// watchRSS polls the child's resident memory and kills it past max.
+func watchRSS(pid int, max int64, done <-chan struct{}, over chan<- struct{}, kill func() error) {
+	if max <= 0 {
+		return
+	}
+	t := time.NewTicker(50 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			if rss := residentBytes(pid); rss > max {
+				close(over)
+				kill()
+				return
+			}
+		}
+	}
+}
+
+// residentBytes reads VmRSS from /proc (Linux); 0 where unavailable.
+func residentBytes(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			f := strings.Fields(rest)
+			if len(f) >= 1 {
+				kb, _ := strconv.ParseInt(f[0], 10, 64)
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}
+
+type limitedBuffer struct {
+	b   *bytes.Buffer
+	max int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.max - l.b.Len(); room > 0 {
+		if len(p) > room {
+			l.b.Write(p[len(p)-room:])
+		} else {
+			l.b.Write(p)
+		}
+	}
+	return len(p), nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			if len(l) > 200 {
+				l = l[:200]
+			}
+			return l
+		}
+	}
+	return ""
+}

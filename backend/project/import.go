@@ -1,0 +1,355 @@
+package project
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+
+	"cairn/backend/chunk"
+	"cairn/backend/ingest"
+	"cairn/backend/ingest/parsed"
+	"cairn/backend/kb"
+	"cairn/backend/search"
+	"cairn/backend/store"
+)
+
+// MaxFileBytes is the largest file Cairn imports.
+const MaxFileBytes = 512 << 20
+
+// ImportOptions tune an import.
+type ImportOptions struct {
+	Password string // for encrypted PDFs
+}
+
+// folderExts are the file types picked up when a folder is imported; a file
+// named explicitly is always tried (its type is sniffed from its bytes).
+var folderExts = map[string]bool{".pdf": true, ".docx": true, ".txt": true, ".md": true, ".markdown": true, ".doc": true}
+
+// Import reads, chunks and indexes files and folders (folders recursively).
+func (p *Project) Import(ctx context.Context, paths []string, progress func(Progress)) ([]ImportResult, error) {
+	return p.ImportWith(ctx, paths, ImportOptions{}, progress)
+}
+
+// ImportWith is Import with options. Each file succeeds or fails on its
+// own: a broken file gets a failed result with a message and the rest go
+// on. The returned error is only for the import as a whole (cancelled,
+// database unusable).
+func (p *Project) ImportWith(ctx context.Context, paths []string, opt ImportOptions, progress func(Progress)) ([]ImportResult, error) {
+	if progress == nil {
+		progress = func(Progress) {}
+	}
+	files, skipped := expand(paths)
+	var results []ImportResult
+	for _, r := range skipped {
+		results = append(results, r)
+		progress(Progress{File: r.File, Stage: "done", Result: &r})
+	}
+	for i, f := range files {
+		if err := ctx.Err(); err != nil {
+			return results, err
+		}
+		progress(Progress{File: f, Index: i + 1, Total: len(files), Stage: "reading"})
+		r, err := p.importFile(ctx, f, opt, func(stage string) {
+			progress(Progress{File: f, Index: i + 1, Total: len(files), Stage: stage})
+		})
+		if err != nil {
+			return results, err
+		}
+		results = append(results, r)
+		progress(Progress{File: f, Index: i + 1, Total: len(files), Stage: "done", Result: &r})
+	}
+	return results, nil
+}
+
+// expand turns paths into the files to import. Folders are walked; symbolic
+// links inside a folder are not followed, and hidden entries are skipped.
+// Paths that do not exist come back as failed results.
+func expand(paths []string) (files []string, failed []ImportResult) {
+	seen := map[string]bool{}
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			files = append(files, f)
+		}
+	}
+	for _, path := range paths {
+		info, err := os.Stat(path)
+		if err != nil {
+			failed = append(failed, ImportResult{File: path, Status: kb.StatusFailed, ErrorCode: "not_found", Error: "cannot open: " + errText(err)})
+			continue
+		}
+		if !info.IsDir() {
+			add(path)
+			continue
+		}
+		var found []string
+		filepath.WalkDir(path, func(f string, d fs.DirEntry, err error) error {
+			if err != nil {
+				failed = append(failed, ImportResult{File: f, Status: kb.StatusFailed, ErrorCode: "not_found", Error: "cannot open: " + errText(err)})
+				return nil
+			}
+			if f != path && strings.HasPrefix(d.Name(), ".") {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 || !d.Type().IsRegular() {
+				return nil
+			}
+			if folderExts[strings.ToLower(filepath.Ext(f))] {
+				found = append(found, f)
+			}
+			return nil
+		})
+		sort.Strings(found)
+		for _, f := range found {
+			add(f)
+		}
+	}
+	return files, failed
+}
+
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// importFile imports one file. Per-file problems become a failed result;
+// only project-level problems (database errors) are returned as errors.
+func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions, stage func(string)) (ImportResult, error) {
+	res := ImportResult{File: path}
+	fail := func(code parsed.Code, msg string) (ImportResult, error) {
+		res.Status, res.ErrorCode, res.Error = kb.StatusFailed, string(code), msg
+		return res, nil
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return fail("not_found", "cannot open: "+errText(err))
+	}
+	if info.Size() > MaxFileBytes {
+		return fail(parsed.CodeTooLarge, fmt.Sprintf("the file is %d MiB; Cairn imports files up to %d MiB", info.Size()>>20, MaxFileBytes>>20))
+	}
+	hash, err := hashFile(path)
+	if err != nil {
+		return fail("not_found", "cannot read: "+errText(err))
+	}
+	name := filepath.Base(path)
+
+	existing, found, err := p.store.DocumentByHash(ctx, hash)
+	if err != nil {
+		return res, err
+	}
+	var docID int64
+	if found {
+		switch existing.Status {
+		case kb.StatusOK, kb.StatusNeedsOCR:
+			res.DocID, res.Status, res.Pages, res.Chunks = existing.ID, kb.StatusDuplicate, existing.Pages, existing.Chunks
+			res.Error = fmt.Sprintf("already in the project as document %d (%s)", existing.ID, existing.Title)
+			return res, nil
+		}
+		docID = existing.ID // failed, pending or locked before: read it again
+	}
+	stored, err := p.storeCopy(path, hash, name)
+	if err != nil {
+		return res, fmt.Errorf("copy %s into the project: %w", name, err)
+	}
+	if docID == 0 {
+		docID, err = p.store.AddDocument(ctx, kb.Document{Title: titleFromName(name), FileName: name, StoredPath: stored, Kind: kindFromName(name), Hash: hash, Bytes: info.Size()})
+		if err != nil {
+			return res, err
+		}
+	}
+	res.DocID = docID
+
+	doc, rerr := ingest.ReadIsolated(ctx, filepath.Join(p.dir, stored), name, parsed.Options{Password: opt.Password}, p.limits)
+	if rerr != nil {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		code := parsed.CodeOf(rerr)
+		st := kb.StatusFailed
+		if code == parsed.CodePasswordRequired || code == parsed.CodeWrongPassword {
+			st = kb.StatusNeedsPassword
+		}
+		if err := p.store.SetStatus(ctx, docID, st, string(code), rerr.Error(), nil); err != nil {
+			return res, err
+		}
+		res.Status, res.ErrorCode, res.Error = st, string(code), rerr.Error()
+		return res, nil
+	}
+	stage("indexing")
+	content, err := p.index(ctx, name, doc)
+	if err != nil {
+		return res, err
+	}
+	if len(content.Chunks) == 0 && content.Status != kb.StatusNeedsOCR {
+		msg := "no text found in this file"
+		if err := p.store.SetStatus(ctx, docID, kb.StatusFailed, string(parsed.CodeNoText), msg, doc.Warnings); err != nil {
+			return res, err
+		}
+		res.Status, res.ErrorCode, res.Error, res.Pages = kb.StatusFailed, string(parsed.CodeNoText), msg, len(doc.Pages)
+		return res, nil
+	}
+	if err := p.store.SaveContent(ctx, docID, content, search.ChunkTerms); err != nil {
+		return res, err
+	}
+	res.Status, res.Pages, res.Chunks, res.Warnings = content.Status, len(content.Pages), len(content.Chunks), content.Warnings
+	if content.Status == kb.StatusNeedsOCR {
+		res.Error = ocrMessage(content.Pages)
+	}
+	return res, nil
+}
+
+// index chunks, embeds and prepares the lexical rows of a parsed document.
+func (p *Project) index(ctx context.Context, name string, doc *parsed.Document) (store.Content, error) {
+	pages, chunks := chunk.Split(doc, chunk.Options{})
+	title := strings.TrimSpace(doc.Title)
+	if title == "" {
+		title = titleFromName(name)
+	}
+	texts := make([]string, len(chunks))
+	rows := make([]store.FTSRow, len(chunks))
+	terms := make([][]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = search.EmbedText(title, c)
+		rows[i] = search.FTSRow(title, c)
+		terms[i] = search.ChunkTerms(title, c)
+	}
+	vecs, err := p.embedder.Embed(ctx, texts)
+	if err != nil {
+		return store.Content{}, err
+	}
+	st := kb.StatusOK
+	noText := 0
+	for _, pg := range pages {
+		if pg.NoText {
+			noText++
+		}
+	}
+	warnings := doc.Warnings
+	if noText > 0 {
+		st = kb.StatusNeedsOCR
+		warnings = append(warnings, ocrMessage(pages))
+	}
+	return store.Content{Title: title, Kind: string(doc.Kind), Status: st, Warnings: warnings, Pages: pages, Chunks: chunks, FTS: rows, Vectors: vecs, Terms: terms}, nil
+}
+
+func ocrMessage(pages []kb.Page) string {
+	n := 0
+	for _, pg := range pages {
+		if pg.NoText {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d of %d pages have no text layer (scanned images). Install tesseract-ocr (with its language packs, e.g. tesseract-ocr-chi-sim) and re-import to read them with OCR.", n, len(pages))
+}
+
+// storeCopy copies the original into files/ (once per content hash) and
+// returns its path relative to the project folder.
+func (p *Project) storeCopy(src, hash, name string) (string, error) {
+	rel := filepath.Join(FilesDir, hash[:12]+"-"+safeName(name))
+	dst := filepath.Join(p.dir, rel)
+	if h, err := hashFile(dst); err == nil && h == hash {
+		return filepath.ToSlash(rel), nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	tmp, err := os.CreateTemp(filepath.Join(p.dir, FilesDir), ".incoming-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := io.Copy(tmp, in); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// safeName keeps a file name readable but portable: letters (any script),
+// digits, dot, dash, underscore; at most 80 bytes.
+func safeName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '-' || r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	s := b.String()
+	for len(s) > 80 {
+		_, size := lastRune(s)
+		s = s[:len(s)-size]
+	}
+	if s == "" || s == "." || s == ".." {
+		s = "file"
+	}
+	return s
+}
+
+func lastRune(s string) (rune, int) {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i]&0xC0 != 0x80 {
+			return []rune(s[i:])[0], len(s) - i
+		}
+	}
+	return 0, 1
+}
+
+func titleFromName(name string) string {
+	t := strings.TrimSuffix(name, filepath.Ext(name))
+	return strings.TrimSpace(strings.NewReplacer("_", " ").Replace(t))
+}
+
+func kindFromName(name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".pdf":
+		return "pdf"
+	case ".docx":
+		return "docx"
+	case ".md", ".markdown":
+		return "md"
+	}
+	return "txt"
+}
