@@ -16,7 +16,7 @@ import (
 // OCR settings.
 const (
 	ocrDPI         = 300
-	ocrMaxPixels   = 7000 // longest side of the rendered page
+	ocrMaxPixels   = 4000 // longest side of the rendered page
 	ocrPageTimeout = 3 * time.Minute
 	maxOCRPages    = 500
 )
@@ -31,6 +31,7 @@ var (
 	tessOnce  sync.Once
 	tessPath  string
 	tessLangs string
+	hasOSD    bool
 )
 
 // ocrEnabled reports whether OCR is switched on (CAIRN_OCR is not "0")
@@ -58,7 +59,11 @@ func findTesseract() {
 		return
 	}
 	tessPath = p
-	tessLangs = chooseLangs(parseLangList(string(out)))
+	langs := parseLangList(string(out))
+	tessLangs = chooseLangs(langs)
+	for _, l := range strings.Fields(string(out)) {
+		hasOSD = hasOSD || l == "osd"
+	}
 }
 
 // parseLangList reads the output of `tesseract --list-langs`.
@@ -105,32 +110,106 @@ func hasLang(lang string) bool {
 	return false
 }
 
-// ocrPage renders page i with PDFium and runs tesseract on it.
-func ocrPage(d *ium, i int) (string, error) {
+// ocrSession OCRs the image-only pages of one document. The script of
+// the first page (tesseract's OSD) picks the languages for all pages, so a
+// scanned English file is not run through the Chinese and Japanese models.
+type ocrSession struct {
+	d     *ium
+	dir   string
+	langs string
+}
+
+func newOCRSession(d *ium) (*ocrSession, error) {
 	dir, err := os.MkdirTemp("", "cairn-ocr-")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	defer os.RemoveAll(dir)
+	return &ocrSession{d: d, dir: dir}, nil
+}
+
+func (s *ocrSession) close() { os.RemoveAll(s.dir) }
+
+// page renders page i with PDFium and runs tesseract on it.
+func (s *ocrSession) page(i int) (string, error) {
 	dpi := ocrDPI
-	if w, h := d.pageSize(i); w > 0 && h > 0 {
+	if w, h := s.d.pageSize(i); w > 0 && h > 0 {
 		if side := max(w, h) / 72 * float64(dpi); side > ocrMaxPixels {
-			dpi = max(50, int(float64(dpi)*ocrMaxPixels/side))
+			dpi = max(72, int(float64(dpi)*ocrMaxPixels/side))
 		}
 	}
-	img := filepath.Join(dir, "page.png")
-	if err := d.renderPNG(i, dpi, img); err != nil {
+	img := filepath.Join(s.dir, fmt.Sprintf("page%d.png", i+1))
+	defer os.Remove(img)
+	if err := s.d.renderPNG(i, dpi, img); err != nil {
 		return "", fmt.Errorf("rendering page %d: %w", i+1, err)
 	}
+	if s.langs == "" {
+		s.langs = langsForScript(detectScript(img))
+	}
+	out, err := runTesseract(img, "-l", s.langs, "--dpi", fmt.Sprint(dpi))
+	if err != nil {
+		return "", fmt.Errorf("tesseract on page %d: %w", i+1, err)
+	}
+	return cleanOCR(out), nil
+}
+
+// runTesseract runs tesseract on an image, printing to stdout.
+func runTesseract(img string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), ocrPageTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, tessPath, img, "stdout", "-l", tessLangs, "--dpi", fmt.Sprint(dpi))
+	cmd := exec.CommandContext(ctx, tessPath, append([]string{img, "stdout"}, args...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// One thread: tesseract's OpenMP threads spin and slow it down badly
+	// on a busy machine; pages are cheap enough one at a time.
+	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("tesseract on page %d: %v: %s", i+1, err, strings.TrimSpace(stderr.String()))
+		return "", fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	return cleanOCR(stdout.String()), nil
+	return stdout.String(), nil
+}
+
+// detectScript asks tesseract's orientation-and-script detection for the
+// page's script ("Latin", "Han", "Japanese", "Hangul", ...), or "".
+func detectScript(img string) string {
+	if !hasOSD {
+		return ""
+	}
+	out, err := runTesseract(img, "--psm", "0", "-l", "osd")
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(l, "Script:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// langsForScript picks the installed languages for a script; English is
+// added to CJK languages because CJK pages usually carry some Latin text.
+func langsForScript(script string) string {
+	var want []string
+	switch script {
+	case "Han":
+		want = []string{"chi_sim", "chi_tra", "eng"}
+	case "Japanese", "Katakana", "Hiragana":
+		want = []string{"jpn", "eng"}
+	case "Hangul", "Korean":
+		want = []string{"kor", "eng"}
+	case "Latin":
+		want = []string{"eng", "deu", "fra", "spa"}
+	}
+	var pick []string
+	for _, l := range want {
+		if hasLang(l) {
+			pick = append(pick, l)
+		}
+	}
+	if len(pick) == 0 || pick[0] == "eng" && script != "Latin" {
+		return tessLangs
+	}
+	return strings.Join(pick, "+")
 }
 
 // cleanOCR drops form feeds and the spaces tesseract puts between CJK

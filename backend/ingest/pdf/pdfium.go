@@ -245,8 +245,8 @@ func (d *ium) title() string {
 	return t
 }
 
-// imageCover returns the largest fraction of page i's area covered by one
-// image object.
+// imageCover returns the fraction of page i's area covered by image
+// objects (summed, at most 1).
 func (d *ium) imageCover(i int) float64 {
 	var best float64
 	d.e.call(func() error {
@@ -280,10 +280,7 @@ func (d *ium) imageCover(i int) float64 {
 			if err != nil {
 				continue
 			}
-			c := float64(b.Right-b.Left) * float64(b.Top-b.Bottom) / area
-			if c > best {
-				best = c
-			}
+			best = min(1, best+float64(b.Right-b.Left)*float64(b.Top-b.Bottom)/area)
 		}
 		return nil
 	})

@@ -263,13 +263,19 @@ func (rd *reading) flagAndOCR(pages []pageOut) {
 	}
 	left := len(scans)
 	if ocrEnabled() {
-		if d, err := rd.openIum(); err == nil && d.pages == len(pages) {
+		d, err := rd.openIum()
+		var sess *ocrSession
+		if err == nil && d.pages == len(pages) {
+			sess, err = newOCRSession(d)
+		}
+		if err == nil && sess != nil {
+			defer sess.close()
 			for k, i := range scans {
 				if k >= maxOCRPages {
 					rd.warn("Only the first %d image-only pages were OCRed.", maxOCRPages)
 					break
 				}
-				t, err := ocrPage(d, i)
+				t, err := sess.page(i)
 				if err != nil {
 					rd.warn("OCR failed: %v.", err)
 					continue

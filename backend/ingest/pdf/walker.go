@@ -89,7 +89,7 @@ type pageResult struct {
 	glyphs      int     // glyphs shown
 	undecodable int     // glyphs whose text could not be determined
 	noFont      int     // text shown with a font that could not be loaded
-	imageCover  float64 // largest fraction of the page covered by one image
+	imageCover  float64 // fraction of the page covered by images (summed; scans are often tiled in strips)
 	err         error   // why the walk stopped early, if it did
 }
 
@@ -373,9 +373,7 @@ func (w *walker) xobject(res *resources, name string, gs gstate, depth int) {
 	case "Image":
 		if w.pageArea > 0 {
 			c := abs(gs.ctm[0]*gs.ctm[3]-gs.ctm[1]*gs.ctm[2]) / w.pageArea
-			if c > w.res.imageCover {
-				w.res.imageCover = c
-			}
+			w.res.imageCover = min(1, w.res.imageCover+min(c, 1))
 		}
 	case "Form":
 		if depth >= maxFormDepth || w.forms >= maxFormCalls {
