@@ -637,3 +637,19 @@ func TestNumberFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepNesting: a hostile nesting depth is skipped, not recursed into.
+func TestDeepNesting(t *testing.T) {
+	const depth = 200000
+	body := p("", r("before")) + strings.Repeat("<w:sdt><w:sdtContent>", depth) + p("", r("deep")) +
+		strings.Repeat("</w:sdtContent></w:sdt>", depth) + p("", r("after"))
+	start := time.Now()
+	doc := readSynthetic(t, body, nil)
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("took %v", time.Since(start))
+	}
+	got := blockStrings(doc)
+	if len(got) != 2 || got[0] != "paragraph:before" || got[1] != "paragraph:after" {
+		t.Errorf("blocks %q", got)
+	}
+}
