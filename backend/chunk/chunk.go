@@ -38,13 +38,15 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// CountTokens approximates an LLM tokenizer: one per Latin word, one per CJK
-// character, and a third for each punctuation mark. Within ~15% of BPE
-// tokenizers on English prose; used for chunk sizes and prompt budgets.
+// CountTokens approximates an LLM tokenizer: one per Latin word (one more
+// per 12 letters of a long run such as a URL or base64), one per CJK
+// character, and a third for each punctuation mark. Used for chunk sizes and
+// prompt budgets.
 func CountTokens(s string) int {
 	n := 0
 	punct := 0
 	inWord := false
+	run := 0
 	for _, r := range s {
 		switch {
 		case analyze.IsCJK(r) || unicode.Is(unicode.Hangul, r) && !inWord:
@@ -53,7 +55,10 @@ func CountTokens(s string) int {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			if !inWord {
 				n++
-				inWord = true
+				inWord, run = true, 0
+			}
+			if run++; run%12 == 0 {
+				n++
 			}
 		default:
 			inWord = false
@@ -242,12 +247,15 @@ func cutLong(text string, p span, target int) []span {
 	start := p.start
 	for start < p.end {
 		end := start
-		tokens := 0
+		tokens, run := 0, 0
 		for end < p.end && tokens < target {
 			r, size := utf8.DecodeRuneInString(text[end:])
 			end += size
 			if analyze.IsCJK(r) || (unicode.IsSpace(r) && end < p.end) {
 				tokens++
+				run = 0
+			} else if run++; run%12 == 0 {
+				tokens++ // long runs without spaces are cut too
 			}
 		}
 		if end < p.end {

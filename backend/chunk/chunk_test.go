@@ -116,12 +116,17 @@ func TestLongTextIsCutWithOverlap(t *testing.T) {
 
 func TestCJKAndUnbrokenText(t *testing.T) {
 	cjk := strings.Repeat("民事主体从事民事活动，应当遵循诚信原则。", 40)
-	long := strings.Repeat("x", 5000) + " " + strings.Repeat("y ", 800)
+	long := strings.Repeat("x", 50000) + " " + strings.Repeat("y ", 800)
 	d := doc(para(1, cjk), para(2, long))
 	pages, chunks := Split(d, Options{})
 	checkInvariants(t, d, pages, chunks)
 	if len(chunks) < 3 {
 		t.Fatalf("%d chunks", len(chunks))
+	}
+	for _, c := range chunks {
+		if len(c.Text) > 20000 {
+			t.Fatalf("a %d-byte chunk: unbroken runs must be cut", len(c.Text))
+		}
 	}
 }
 
@@ -146,7 +151,7 @@ func TestSentences(t *testing.T) {
 }
 
 func TestCountTokens(t *testing.T) {
-	for in, want := range map[string]int{"": 0, "hello world": 2, "知识图谱": 4, "a, b, c.": 4} {
+	for in, want := range map[string]int{"": 0, "hello world": 2, "知识图谱": 4, "a, b, c.": 4, strings.Repeat("x", 120): 11} {
 		if got := CountTokens(in); got != want {
 			t.Errorf("CountTokens(%q) = %d, want %d", in, got, want)
 		}
