@@ -109,7 +109,7 @@ func bodySize(pages []pageOut) float64 {
 }
 
 func isHeading(q para, body float64) bool {
-	if body <= 0 || q.size < body*headingSizeRatio || q.runes > maxHeadingRunes || q.lines > maxHeadingLines {
+	if body <= 0 || !q.upright || q.size < body*headingSizeRatio || q.runes > maxHeadingRunes || q.lines > maxHeadingLines {
 		return false
 	}
 	letters := 0

@@ -47,6 +47,9 @@ type para struct {
 	size  float64 // mean font size
 	lines int
 	runes int
+	// upright: the text runs left to right on the page (not rotated or
+	// vertical); only upright paragraphs can be headings.
+	upright bool
 }
 
 type dupKey struct {
@@ -174,7 +177,9 @@ func (lo *layout) paragraphs() []para {
 		if prev != nil && lo.breaksParagraph(prev, l, cur.runes) {
 			flush()
 		}
-		if cur.lines > 0 {
+		if cur.lines == 0 {
+			cur.upright = l.ux > 0.99
+		} else {
 			b.WriteByte('\n')
 		}
 		b.WriteString(text)

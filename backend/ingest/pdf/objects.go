@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 
 	lp "github.com/ledongthuc/pdf"
 )
@@ -92,4 +93,75 @@ func readStream(v lp.Value, limit int64) (data []byte, err error) {
 		err = nil // truncated compressed stream: keep what was decoded
 	}
 	return data, err
+}
+
+// refsOf returns, for a dictionary, the object numbers of its entries
+// that are indirect references, without resolving them (resolving an
+// object that sits in an object stream means inflating that stream). It
+// reads the library's String form, "<</F1 5 0 R /F2 <<...>>>>", and keys
+// each reference as object<<16 | generation, like objectID.
+func refsOf(v lp.Value) map[string]uint64 {
+	out := map[string]uint64{}
+	if v.Kind() != lp.Dict {
+		return out
+	}
+	var s string
+	if guard(func() { s = v.String() }) != nil || !strings.HasPrefix(s, "<<") {
+		return out
+	}
+	s = s[2:]
+	for len(s) > 0 {
+		s = strings.TrimLeft(s, " ")
+		if !strings.HasPrefix(s, "/") {
+			break
+		}
+		end := strings.IndexByte(s, ' ')
+		if end < 0 {
+			break
+		}
+		k := s[1:end]
+		s = s[end+1:]
+		var id, gen uint64
+		if n, err := fmt.Sscanf(s, "%d %d R", &id, &gen); err == nil && n == 2 {
+			out[k] = id<<16 | gen&0xffff
+		}
+		s = skipValue(s)
+	}
+	return out
+}
+
+// skipValue skips one value of the library's String form.
+func skipValue(s string) string {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			// strconv.Quote form: skip to the closing unescaped quote.
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case c == '<' && i+1 < len(s) && s[i+1] == '<', c == '[':
+			depth++
+			if c == '<' {
+				i++
+			}
+		case c == '>' && i+1 < len(s) && s[i+1] == '>' || c == ']':
+			if depth == 0 {
+				return s[i:] // end of the enclosing dictionary
+			}
+			depth--
+			if c == '>' {
+				i++
+			}
+		case c == ' ' && depth == 0:
+			// "N G R" is one value with inner spaces.
+			rest := s[i+1:]
+			if strings.HasPrefix(rest, "/") {
+				return rest
+			}
+		}
+	}
+	return ""
 }

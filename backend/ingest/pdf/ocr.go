@@ -37,12 +37,15 @@ var (
 // ocrEnabled reports whether OCR is switched on (CAIRN_OCR is not "0")
 // and tesseract is installed.
 func ocrEnabled() bool {
-	if os.Getenv("CAIRN_OCR") == "0" {
+	if ocrSwitchedOff() {
 		return false
 	}
 	tessOnce.Do(findTesseract)
 	return tessPath != "" && tessLangs != ""
 }
+
+// ocrSwitchedOff reports whether CAIRN_OCR=0 disables OCR.
+func ocrSwitchedOff() bool { return os.Getenv("CAIRN_OCR") == "0" }
 
 // findTesseract locates the binary and picks languages from
 // `tesseract --list-langs`: every installed language (osd and equ

@@ -45,6 +45,9 @@ func Read(data []byte, opt parsed.Options) (*parsed.Document, error) {
 		return nil, err
 	}
 	var pages []pageOut
+	if r != nil && brokenDecryption(r) {
+		r, err = nil, errors.New("40-bit RC4 encryption, which the first reader decrypts wrongly")
+	}
 	if r != nil {
 		pages = rd.walk(r)
 	}
@@ -121,6 +124,23 @@ func openLP(data []byte, password string) (r *lp.Reader, err error) {
 	return r, err
 }
 
+// brokenDecryption reports files the first reader opens but decrypts
+// wrongly: 40-bit RC4 (/V 1 or /R 2) uses a 5+5-byte object key that the
+// library does not truncate.
+func brokenDecryption(r *lp.Reader) bool {
+	var broken bool
+	guard(func() {
+		enc := key(r.Trailer(), "Encrypt")
+		if enc.Kind() != lp.Dict {
+			return
+		}
+		v, _ := num(key(enc, "V"))
+		rev, _ := num(key(enc, "R"))
+		broken = v <= 1 || rev <= 2
+	})
+	return broken
+}
+
 // walk reads every page with the walker, then re-reads the pages the judge
 // rejects with PDFium. It returns nil if the file has no readable page tree.
 func (rd *reading) walk(r *lp.Reader) []pageOut {
@@ -129,6 +149,9 @@ func (rd *reading) walk(r *lp.Reader) []pageOut {
 		return nil
 	}
 	rd.title = infoTitle(r)
+	if !plausibleTitle(rd.title) {
+		rd.title = ""
+	}
 	if tree.truncated {
 		total := "more"
 		if tree.declared > len(tree.pages) {
@@ -151,6 +174,14 @@ func (rd *reading) walk(r *lp.Reader) []pageOut {
 		}
 	}
 	if len(failing) > 0 {
+		if d, err := rd.openIum(); err == nil && d.pages != len(pages) && 2*len(failing) > len(pages) {
+			// Most pages failed and PDFium sees a different page tree
+			// (damaged file): trust PDFium for the whole document.
+			if all, err := rd.readAllWithIum(nil); err == nil {
+				rd.warn("The page tree is damaged; %d pages were read by the fallback reader (the first reader found %d).", len(all), len(pages))
+				return all
+			}
+		}
 		rd.retryWithIum(pages, results, failing, len(tree.pages))
 	}
 	for i := range pages {
@@ -196,6 +227,13 @@ func (rd *reading) retryWithIum(pages []pageOut, results []pageResult, failing [
 	}
 }
 
+// plausibleTitle rejects metadata titles that are mostly non-letters,
+// which is what a wrongly decrypted /Title looks like.
+func plausibleTitle(t string) bool {
+	st := measure(t)
+	return st.runes > 0 && st.bad == 0 && 2*st.letters >= st.runes
+}
+
 // readAllWithIum reads the whole file with PDFium, after the first reader
 // failed with lpErr.
 func (rd *reading) readAllWithIum(lpErr error) ([]pageOut, error) {
@@ -218,7 +256,9 @@ func (rd *reading) readAllWithIum(lpErr error) ([]pageOut, error) {
 	if n == 0 {
 		return nil, parsed.Errorf(parsed.CodeCorrupt, "This PDF has no readable pages.")
 	}
-	rd.title = cleanTitle(d.title())
+	if t := cleanTitle(d.title()); plausibleTitle(t) {
+		rd.title = t
+	}
 	pages := make([]pageOut, n)
 	for i := 0; i < n; i++ {
 		pages[i].info = parsed.PageInfo{Number: i + 1, Engine: EnginePDFium}
@@ -287,12 +327,14 @@ func (rd *reading) flagAndOCR(pages []pageOut) {
 			}
 		}
 	}
-	if left > 0 {
-		if ocrEnabled() {
-			rd.warn("%d pages have no text layer and could not be OCRed.", left)
-		} else {
-			rd.warn("%d pages have no text layer; %s", left, noTextHint)
-		}
+	switch {
+	case left == 0:
+	case ocrEnabled():
+		rd.warn("%d pages have no text layer and could not be OCRed.", left)
+	case ocrSwitchedOff():
+		rd.warn("%d pages have no text layer; OCR is switched off (CAIRN_OCR=0).", left)
+	default:
+		rd.warn("%d pages have no text layer; %s", left, noTextHint)
 	}
 }
 

@@ -29,19 +29,32 @@ var (
 // identity (never by resource name, which producers reuse for different
 // fonts on different pages).
 type docState struct {
-	fonts       map[fontKey]*font
+	fonts       map[uint64]*font // by font object identity
+	res         map[uint64]*resources
 	streams     map[uint64][]byte
 	streamBytes int64
 	fontBudget  int64
 }
 
-type fontKey struct {
-	id   uint64
-	name string
+func newDocState() *docState {
+	return &docState{fonts: map[uint64]*font{}, res: map[uint64]*resources{}, streams: map[uint64][]byte{}, fontBudget: fontProgramBytes}
 }
 
-func newDocState() *docState {
-	return &docState{fonts: map[fontKey]*font{}, streams: map[uint64][]byte{}, fontBudget: fontProgramBytes}
+// resources returns the lookup cache for a resource dictionary, shared by
+// every page and form that uses the same dictionary object (a file with
+// 100,000 pages usually has one), so its fonts are resolved only once.
+func (d *docState) resources(v lp.Value) *resources {
+	id := objectID(v)
+	if id != 0 {
+		if r, ok := d.res[id]; ok {
+			return r
+		}
+	}
+	r := newResources(v)
+	if id != 0 && len(d.res) < 100000 {
+		d.res[id] = r
+	}
+	return r
 }
 
 // stream returns the decoded bytes of a stream, from the cache if the same
@@ -63,15 +76,17 @@ func (d *docState) stream(v lp.Value) ([]byte, error) {
 
 // resources caches the lookups of one resource dictionary.
 type resources struct {
-	v     lp.Value
-	fonts lp.Value
-	xobjs lp.Value
-	fc    map[string]*font
-	xc    map[string]lp.Value
+	v       lp.Value
+	fonts   lp.Value
+	fontRef map[string]uint64 // font name -> object identity (0: direct dict)
+	xobjs   lp.Value
+	fc      map[string]*font
+	xc      map[string]lp.Value
 }
 
 func newResources(v lp.Value) *resources {
-	return &resources{v: v, fonts: key(v, "Font"), xobjs: key(v, "XObject"), fc: map[string]*font{}, xc: map[string]lp.Value{}}
+	fonts := key(v, "Font")
+	return &resources{v: v, fonts: fonts, fontRef: refsOf(fonts), xobjs: key(v, "XObject"), fc: map[string]*font{}, xc: map[string]lp.Value{}}
 }
 
 // gstate is the part of the graphics state the text walker needs.
@@ -146,7 +161,7 @@ func walkPage(doc *docState, p pageRef) (res pageResult) {
 	}
 	w.bytes = int64(len(data))
 	gs := gstate{ctm: identity, th: 1}
-	w.run(data, newResources(p.resources), gs, 0)
+	w.run(data, doc.resources(p.resources), gs, 0)
 	return
 }
 
@@ -266,23 +281,20 @@ func lastNum(args []operand, def float64) float64 {
 	return v
 }
 
-// font returns the font named in the resources, loading it once per
-// document (by object identity).
+// font returns the font named in the resources. Fonts referenced
+// indirectly are loaded once per document, by object identity (never by
+// name: producers reuse names for different fonts on different pages).
 func (w *walker) font(res *resources, name string) *font {
 	if f, ok := res.fc[name]; ok {
 		return f
 	}
-	fd := key(res.fonts, name)
-	var f *font
-	if fd.Kind() == lp.Dict {
-		k := fontKey{objectID(fd), name}
-		if k.id != 0 {
-			f = w.doc.fonts[k]
-		}
-		if f == nil {
+	id := res.fontRef[name]
+	f := w.doc.fonts[id]
+	if f == nil || id == 0 {
+		if fd := key(res.fonts, name); fd.Kind() == lp.Dict {
 			f = loadFont(fd, &w.doc.fontBudget)
-			if k.id != 0 {
-				w.doc.fonts[k] = f
+			if id != 0 {
+				w.doc.fonts[id] = f
 			}
 		}
 	}
@@ -394,7 +406,7 @@ func (w *walker) xobject(res *resources, name string, gs gstate, depth int) {
 		}
 		sub := res
 		if r := key(x, "Resources"); r.Kind() == lp.Dict {
-			sub = newResources(r)
+			sub = w.doc.resources(r)
 		}
 		w.run(data, sub, gs, depth+1)
 	}
