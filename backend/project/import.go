@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"cairn/backend/chunk"
 	"cairn/backend/ingest"
@@ -229,8 +230,8 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 // index chunks, embeds and prepares the lexical rows of a parsed document.
 func (p *Project) index(ctx context.Context, name string, doc *parsed.Document) (store.Content, error) {
 	pages, chunks := chunk.Split(doc, chunk.Options{})
-	title := strings.TrimSpace(doc.Title)
-	if title == "" {
+	title := strings.Join(strings.Fields(doc.Title), " ")
+	if !plausibleTitle(title) {
 		title = titleFromName(name)
 	}
 	texts := make([]string, len(chunks))
@@ -352,4 +353,36 @@ func kindFromName(name string) string {
 		return "md"
 	}
 	return "txt"
+}
+
+// plausibleTitle rejects metadata titles that are empty, garbled (an
+// undecrypted or mis-encoded Info string) or placeholders.
+func plausibleTitle(t string) bool {
+	if t == "" || len(t) > 300 {
+		return false
+	}
+	letters, other, longest, run := 0, 0, 0, 0
+	for _, r := range t {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			letters++
+			run++
+			longest = max(longest, run)
+		case r == ' ':
+			run = 0
+		case unicode.IsControl(r) || r == '\uFFFD':
+			return false
+		default:
+			other++
+			run = 0
+		}
+	}
+	if letters < 3*other || (longest < 3 && utf8.RuneCountInString(t) > 3) {
+		return false
+	}
+	switch strings.ToLower(t) {
+	case "untitled", "untitled document", "microsoft word", "document", "title", "powerpoint presentation":
+		return false
+	}
+	return true
 }
