@@ -75,10 +75,10 @@ func buildBlocks(pages []pageOut) []parsed.Block {
 	var blocks []parsed.Block
 	for _, p := range pages {
 		for _, q := range p.paras {
-			b := parsed.Block{Page: p.info.Number, Kind: parsed.BlockParagraph, Text: q.text}
+			b := parsed.Block{Page: p.info.Number, Kind: parsed.BlockParagraph, Text: normalizeRadicals(q.text)}
 			if lv, ok := levels[sizeBucket(q.size)]; ok && isHeading(q, body) {
 				b.Kind, b.Level = parsed.BlockHeading, lv
-				b.Text = strings.Join(strings.Fields(q.text), " ")
+				b.Text = strings.Join(strings.Fields(b.Text), " ")
 			}
 			blocks = append(blocks, b)
 		}

@@ -30,6 +30,15 @@ const (
 // CodeUnsupported (not a PDF), CodePasswordRequired, CodeWrongPassword,
 // CodeTruncated and CodeCorrupt.
 func Read(data []byte, opt parsed.Options) (*parsed.Document, error) {
+	return read(data, opt, true)
+}
+
+// errNoFallback is returned by openIum when PDFium is not to be used.
+var errNoFallback = errors.New("fallback reader disabled")
+
+// read is Read with PDFium (fallback and OCR rendering) optional, so the
+// walker can be fuzzed on its own.
+func read(data []byte, opt parsed.Options, useIum bool) (*parsed.Document, error) {
 	if err := sniff(data); err != nil {
 		return nil, err
 	}
@@ -37,7 +46,7 @@ func Read(data []byte, opt parsed.Options) (*parsed.Document, error) {
 	if maxPages <= 0 {
 		maxPages = parsed.DefaultMaxPages
 	}
-	rd := &reading{data: data, opt: opt, maxPages: maxPages}
+	rd := &reading{data: data, opt: opt, maxPages: maxPages, noIum: !useIum}
 	defer rd.closeIum()
 	r, err := openLP(normalise(data), opt.Password)
 	var pwErr *parsed.Error
@@ -81,6 +90,7 @@ type reading struct {
 	ium      *ium
 	iumErr   error
 	iumTried bool
+	noIum    bool
 }
 
 func (rd *reading) warn(format string, args ...any) {
@@ -89,6 +99,9 @@ func (rd *reading) warn(format string, args ...any) {
 
 // openIum opens the original bytes in PDFium once per Read.
 func (rd *reading) openIum() (*ium, error) {
+	if rd.noIum {
+		return nil, errNoFallback
+	}
 	if !rd.iumTried {
 		rd.iumTried = true
 		rd.ium, rd.iumErr = openIum(rd.data, rd.opt.Password)
