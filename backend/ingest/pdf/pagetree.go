@@ -8,7 +8,7 @@ import (
 type pageRef struct {
 	v         lp.Value
 	resources lp.Value
-	box       [4]float64 // CropBox, else MediaBox (llx lly urx ury)
+	box       [4]float64 // MediaBox (llx lly urx ury)
 	hasBox    bool
 }
 
@@ -85,10 +85,10 @@ func enumeratePages(r *lp.Reader, maxPages int) pageTree {
 		if res := key(f.node, "Resources"); res.Kind() == lp.Dict {
 			f.resources = res
 		}
-		for _, name := range []string{"MediaBox", "CropBox"} {
-			if b, ok := readBox(key(f.node, name)); ok {
-				f.box, f.hasBox = b, true
-			}
+		// The MediaBox, as pdftotext uses by default: the CropBox may hide
+		// printer's marks that are still part of the page's text.
+		if b, ok := readBox(key(f.node, "MediaBox")); ok {
+			f.box, f.hasBox = b, true
 		}
 		kids := key(f.node, "Kids")
 		typ := key(f.node, "Type").Name()

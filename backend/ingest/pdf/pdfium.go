@@ -140,6 +140,13 @@ func openIum(data []byte, password string) (*ium, error) {
 			req.Password = &password
 		}
 		res, err := e.inst.OpenDocument(req)
+		if err != nil && password != "" && errors.Is(err, pdfiumerrors.ErrPassword) {
+			// A password given for a file that has no user password:
+			// open it as every reader does, with the empty one.
+			if res2, err2 := e.inst.OpenDocument(&requests.OpenDocument{File: &data}); err2 == nil {
+				res, err = res2, nil
+			}
+		}
 		if err != nil {
 			return err
 		}

@@ -40,11 +40,22 @@ func ReferencePages(path string) ([]string, error) {
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("pdftotext: %v: %s", err, strings.TrimSpace(errb.String()))
 	}
+	if strings.Contains(errb.String(), "Missing language pack") {
+		// Without poppler-data the reference itself lacks the CJK text.
+		return nil, fmt.Errorf("pdftotext: reference incomplete, install poppler-data: %s", firstLine(errb.String()))
+	}
 	pages := strings.Split(out.String(), "\f")
 	if n := len(pages); n > 0 && strings.TrimSpace(pages[n-1]) == "" {
 		pages = pages[:n-1]
 	}
 	return pages, nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // PageTexts returns the text of each page of doc (index i = page i+1).
