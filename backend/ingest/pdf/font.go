@@ -35,12 +35,13 @@ type font struct {
 	dw2       float64 // default vertical advance (negative: downwards)
 	vertical  bool
 
-	toUnicode *cmap
-	missing   float64 // width for codes without one
-	scale     float64 // glyph space -> text space for widths
-	emScale   float64 // font size -> em (Type3 fonts differ from 1)
-	noUnicode bool    // composite font whose CIDs cannot be mapped to Unicode
-	type3     bool
+	toUnicode  *cmap
+	missing    float64 // width for codes without one
+	scale      float64 // glyph space -> text space for widths
+	emScale    float64 // font size -> em (Type3 fonts differ from 1)
+	noUnicode  bool    // composite font whose CIDs cannot be mapped to Unicode
+	cidUnicode []rune  // CID -> Unicode of the font's Adobe collection, if installed
+	type3      bool
 }
 
 // cidWidth gives width w to CIDs first..last.
@@ -100,6 +101,10 @@ func (f *font) text(n int, code uint32, raw string) (string, bool) {
 	}
 	if f.composite {
 		switch {
+		case f.cidUnicode != nil:
+			if cid, ok := f.cid(n, code); ok && int(cid) < len(f.cidUnicode) && f.cidUnicode[cid] != 0 {
+				return string(f.cidUnicode[cid]), true
+			}
 		case f.ucs2:
 			return utf16Text(raw), true
 		case f.legacy != nil:
@@ -125,6 +130,14 @@ func allNUL(s string) bool {
 		}
 	}
 	return true
+}
+
+// cid returns the CID of a composite-font code, if known.
+func (f *font) cid(n int, code uint32) (uint32, bool) {
+	if f.identity {
+		return code, true
+	}
+	return f.encCMap.cid(n, code)
 }
 
 // advance returns the width of a code in text space per unit font size.
@@ -222,9 +235,11 @@ func loadComposite(f *font, fd lp.Value) {
 		f.identity = true
 	}
 	if f.toUnicode == nil && !f.ucs2 && f.legacy == nil {
-		// CIDs of Adobe-GB1/CNS1/Japan1/Korea1 or Identity fonts mean
-		// nothing without the predefined CID->Unicode tables we don't ship.
-		f.noUnicode = true
+		// CIDs of Adobe-GB1/CNS1/Japan1/Korea1 fonts need the collection's
+		// CID->Unicode table; Identity fonts' CIDs mean nothing.
+		info := key(desc, "CIDSystemInfo")
+		f.cidUnicode = cidTable(key(info, "Registry").RawString() + "-" + key(info, "Ordering").RawString())
+		f.noUnicode = f.cidUnicode == nil
 	}
 	if dw, ok := num(key(desc, "DW")); ok {
 		f.dw = dw / 1000
