@@ -75,7 +75,11 @@ func buildBlocks(pages []pageOut) []parsed.Block {
 	var blocks []parsed.Block
 	for _, p := range pages {
 		for _, q := range p.paras {
-			b := parsed.Block{Page: p.info.Number, Kind: parsed.BlockParagraph, Text: normalizeRadicals(q.text)}
+			text := cleanText(q.text)
+			if strings.TrimSpace(text) == "" {
+				continue
+			}
+			b := parsed.Block{Page: p.info.Number, Kind: parsed.BlockParagraph, Text: text}
 			if lv, ok := levels[sizeBucket(q.size)]; ok && isHeading(q, body) {
 				b.Kind, b.Level = parsed.BlockHeading, lv
 				b.Text = strings.Join(strings.Fields(b.Text), " ")
@@ -84,6 +88,23 @@ func buildBlocks(pages []pageOut) []parsed.Block {
 		}
 	}
 	return blocks
+}
+
+// cleanText prepares extracted text for the index: it drops replacement
+// characters (glyphs no engine could map), byte-order and non-character
+// marks and control characters other than tab and newline, and turns CJK
+// radicals into ordinary ideographs.
+func cleanText(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return r
+		case r < 0x20 || r >= 0x7f && r < 0xa0, r == 0xFFFD, r == 0xFFFE, r == 0xFFFF, r == 0xFEFF:
+			return -1
+		}
+		return r
+	}, s)
+	return normalizeRadicals(s)
 }
 
 // sizeBucket rounds a font size to half points.

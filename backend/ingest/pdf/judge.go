@@ -65,6 +65,11 @@ func isPrivateUse(r rune) bool {
 // verdict explains why a page's text is not trusted ("" = trusted).
 type verdict string
 
+// minorUnmapped is the verdict for a page that is fine except for a few
+// glyphs of a CJK font without a Unicode map: worth a second opinion, but
+// the walker's text is kept unless the fallback recovers more.
+const minorUnmapped verdict = "a few glyphs without a Unicode mapping"
+
 // judge decides whether the walker's text for a page can be trusted, from
 // the walker's own counters and the character statistics of the text.
 func judge(r *pageResult, text string) verdict {
@@ -77,7 +82,25 @@ func judge(r *pageResult, text string) verdict {
 	case r.noFont > 0 && st.runes < 20:
 		return "text shown with a font that could not be loaded"
 	}
-	return judgeStats(st)
+	if v := judgeStats(st); v != "" {
+		return v
+	}
+	if r.unmappedCID > 0 {
+		return minorUnmapped
+	}
+	return ""
+}
+
+// preferFallback decides whether PDFium's text (is) should replace the
+// walker's (ws) on a page the judge rejected with verdict v.
+func preferFallback(v verdict, ws, is textStats) bool {
+	if judgeStats(is) != "" {
+		return score(is) > score(ws)
+	}
+	if v == minorUnmapped {
+		return is.good >= ws.good
+	}
+	return true
 }
 
 // judgeStats applies the text-only tests; it is also used to compare the

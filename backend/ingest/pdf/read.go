@@ -178,11 +178,12 @@ func (rd *reading) walk(r *lp.Reader) []pageOut {
 	ds := newDocState()
 	pages := make([]pageOut, len(tree.pages))
 	results := make([]pageResult, len(tree.pages))
+	verdicts := make([]verdict, len(tree.pages))
 	var failing []int
 	for i, p := range tree.pages {
 		results[i] = walkPage(ds, p)
 		pages[i] = pageOut{info: parsed.PageInfo{Number: i + 1, Engine: EngineWalker}, paras: results[i].paras}
-		if v := judge(&results[i], results[i].text()); v != "" {
+		if verdicts[i] = judge(&results[i], results[i].text()); verdicts[i] != "" {
 			failing = append(failing, i)
 		}
 	}
@@ -195,7 +196,7 @@ func (rd *reading) walk(r *lp.Reader) []pageOut {
 				return all
 			}
 		}
-		rd.retryWithIum(pages, results, failing, len(tree.pages))
+		rd.retryWithIum(pages, results, verdicts, failing)
 	}
 	for i := range pages {
 		if measure(joinParas(pages[i].paras)).runes < noTextRunes && results[i].imageCover >= noTextCover {
@@ -207,9 +208,9 @@ func (rd *reading) walk(r *lp.Reader) []pageOut {
 
 // retryWithIum re-reads the failing pages with PDFium and keeps, page by
 // page, whichever text is better.
-func (rd *reading) retryWithIum(pages []pageOut, results []pageResult, failing []int, n int) {
+func (rd *reading) retryWithIum(pages []pageOut, results []pageResult, verdicts []verdict, failing []int) {
 	d, err := rd.openIum()
-	if err != nil || d.pages != n {
+	if err != nil || d.pages != len(pages) {
 		reason := "its pages do not match"
 		if err != nil {
 			reason = err.Error()
@@ -228,9 +229,7 @@ func (rd *reading) retryWithIum(pages []pageOut, results []pageResult, failing [
 			rd.warn("Page %d could not be re-read: %v.", i+1, err)
 			continue
 		}
-		walkerText := results[i].text()
-		ws, is := measure(walkerText), measure(t)
-		if judgeStats(is) == "" || score(is) > score(ws) || results[i].undecodable > 0 && is.good >= ws.good/2 {
+		if preferFallback(verdicts[i], measure(results[i].text()), measure(t)) {
 			pages[i].paras = parasFromPlain(t)
 			pages[i].info.Engine = EnginePDFium
 		}

@@ -103,6 +103,7 @@ type pageResult struct {
 	paras       []para
 	glyphs      int     // glyphs shown
 	undecodable int     // glyphs whose text could not be determined
+	unmappedCID int     // of those, glyphs of CJK fonts without any Unicode map
 	noFont      int     // text shown with a font that could not be loaded
 	imageCover  float64 // fraction of the page covered by images (summed; scans are often tiled in strips)
 	err         error   // why the walk stopped early, if it did
@@ -339,6 +340,7 @@ func (w *walker) show(gs *gstate, tm *matrix, s string) {
 		case f.noUnicode:
 			g.text = "\uFFFD"
 			w.res.undecodable++
+			w.res.unmappedCID++
 		default:
 			w.res.undecodable++
 			continue
