@@ -31,7 +31,7 @@ func parasFromPlain(text string) []para {
 	runes := 0
 	flush := func() {
 		if len(cur) > 0 {
-			out = append(out, para{text: strings.Join(cur, "\n"), lines: len(cur), runes: runes})
+			out = append(out, para{text: joinLines(cur), lines: len(cur), runes: runes})
 		}
 		cur, runes = nil, 0
 	}

@@ -3,6 +3,7 @@ package pdf
 import (
 	"math"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -152,19 +153,19 @@ func (lo *layout) duplicate(g glyph) bool {
 // paraGapEm, or the font size changes by more than paraSizeRatio.
 func (lo *layout) paragraphs() []para {
 	var out []para
-	var b strings.Builder
+	var lines []string
 	var cur para
 	var sizeSum float64
 	var glyphs int
 	flush := func() {
-		if cur.lines > 0 && strings.TrimSpace(b.String()) != "" {
-			cur.text = b.String()
+		if cur.lines > 0 {
+			cur.text = joinLines(lines)
 			if glyphs > 0 {
 				cur.size = sizeSum / float64(glyphs)
 			}
 			out = append(out, cur)
 		}
-		b.Reset()
+		lines = lines[:0]
 		cur = para{}
 		sizeSum, glyphs = 0, 0
 	}
@@ -179,10 +180,8 @@ func (lo *layout) paragraphs() []para {
 		}
 		if cur.lines == 0 {
 			cur.upright = l.ux > 0.99
-		} else {
-			b.WriteByte('\n')
 		}
-		b.WriteString(text)
+		lines = append(lines, text)
 		cur.lines++
 		cur.runes += utf8.RuneCountInString(text)
 		sizeSum += l.sizeSum
@@ -191,6 +190,41 @@ func (lo *layout) paragraphs() []para {
 	}
 	flush()
 	return out
+}
+
+// joinLines joins the lines of a paragraph with newlines, undoing
+// end-of-line hyphenation ("re-" + "trieval" -> "retrieval") where a
+// hyphen follows a letter and the next line starts with a lower-case
+// letter, as pdftotext does.
+func joinLines(lines []string) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			prev := lines[i-1]
+			next, _ := utf8.DecodeRuneInString(l)
+			if hyphenated(prev) && unicode.IsLower(next) {
+				s := b.String()
+				_, size := utf8.DecodeLastRuneInString(s)
+				b.Reset()
+				b.WriteString(s[:len(s)-size])
+			} else {
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// hyphenated reports whether a line ends with a hyphen (or soft hyphen)
+// right after a letter.
+func hyphenated(l string) bool {
+	last, size := utf8.DecodeLastRuneInString(l)
+	if last != '-' && last != 0xAD && last != '\u2010' {
+		return false
+	}
+	before, _ := utf8.DecodeLastRuneInString(l[:len(l)-size])
+	return unicode.IsLetter(before)
 }
 
 func (lo *layout) breaksParagraph(prev, l *line, runes int) bool {
