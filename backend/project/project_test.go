@@ -125,7 +125,7 @@ func TestBadFilesFailAlone(t *testing.T) {
 	ctx := context.Background()
 	p := open(t)
 	bad := shared(t, "bad")
-	rs, err := p.Import(ctx, []string{bad, shared(t, "real/en-word-lists-nested.docx")}, nil)
+	rs, err := p.Import(ctx, []string{bad, shared(t, "real/en-word-headers-footers.docx")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,8 +137,8 @@ func TestBadFilesFailAlone(t *testing.T) {
 		"encrypted-aes256-userpw.pdf": kb.StatusNeedsPassword, "encrypted-rc4-userpw.pdf": kb.StatusNeedsPassword,
 		"encrypted-aes256-ownerpw-only.pdf": kb.StatusOK, "junk-before-header.pdf": kb.StatusOK, "trailing-garbage.pdf": kb.StatusOK,
 		"broken-xref-offsets.pdf": kb.StatusOK, "pdf-2.0-header.pdf": kb.StatusOK, "garbage-in-body.pdf": kb.StatusOK,
-		"page-count-lie.pdf": kb.StatusOK, "pdf-named-as.docx": kb.StatusOK, "docx-named-as.pdf": kb.StatusOK,
-		"text-only-in-images.pdf": kb.StatusNeedsOCR, "en-word-lists-nested.docx": kb.StatusOK,
+		"page-count-lie.pdf": kb.StatusOK, "pdf-named-as.docx": kb.StatusOK, "docx-named-as.pdf": kb.StatusOK, "not-a-zip.docx": kb.StatusOK, "deep-nesting-content.pdf": kb.StatusOK,
+		"text-only-in-images.pdf": kb.StatusNeedsOCR, "en-word-headers-footers.docx": kb.StatusOK,
 	}
 	for name, st := range want {
 		r, ok := got[name]
@@ -202,5 +202,19 @@ func TestSafeName(t *testing.T) {
 	}
 	if len(safeName(strings.Repeat("é", 100))) > 80 {
 		t.Error("long names are not cut")
+	}
+}
+
+func TestPlausibleTitle(t *testing.T) {
+	for in, want := range map[string]bool{
+		"Dense Passage Retrieval for Open-Domain Question Answering": true,
+		"中华人民共和国民法典":                                                 true,
+		"i (` k Bt ! H~ P F CW1 ,A t":                                false,
+		"":                                                           false, "Untitled": false, "Microsoft Word - report.doc": true,
+		"a\x01b": false,
+	} {
+		if got := plausibleTitle(in); got != want {
+			t.Errorf("plausibleTitle(%q) = %v, want %v", in, got, want)
+		}
 	}
 }
