@@ -13,6 +13,7 @@ import (
 
 	"cairn/backend/embed"
 	"cairn/backend/evalset"
+	"cairn/backend/kb"
 	"cairn/backend/search"
 	"cairn/backend/store"
 )
@@ -20,7 +21,7 @@ import (
 // evalStore opens the cached project built from the corpus file, building it
 // on first use. The cache key is the corpus file's hash and the embedder.
 func evalStore(ctx context.Context, corpusPath string, e embed.Embedder, log io.Writer) (*store.Store, error) {
-	sum, err := evalset.FileHash(corpusPath)
+	sum, err := kb.HashFile(corpusPath)
 	if err != nil {
 		return nil, fmt.Errorf("EVAL_CORPUS: %w", err)
 	}

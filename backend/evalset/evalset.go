@@ -12,7 +12,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -67,20 +66,6 @@ func LoadCorpus(path string) ([]Passage, error) { return readJSONL[Passage](path
 
 // LoadQuestions reads questions.jsonl.
 func LoadQuestions(path string) ([]Question, error) { return readJSONL[Question](path) }
-
-// FileHash is the hex SHA-256 of a file.
-func FileHash(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
 
 // Build fills an empty store with the corpus: one document per passage
 // (title = passage title, file name = passage id), one page, one chunk.

@@ -2,8 +2,6 @@ package project
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -128,19 +126,6 @@ func errText(err error) string {
 	return err.Error()
 }
 
-func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
 // importFile imports one file. Per-file problems become a failed result;
 // only project-level problems (database errors) are returned as errors.
 func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions, stage func(string)) (ImportResult, error) {
@@ -156,7 +141,7 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 	if info.Size() > MaxFileBytes {
 		return fail(parsed.CodeTooLarge, fmt.Sprintf("the file is %d MiB; Cairn imports files up to %d MiB", info.Size()>>20, MaxFileBytes>>20))
 	}
-	hash, err := hashFile(path)
+	hash, err := kb.HashFile(path)
 	if err != nil {
 		return fail("not_found", "cannot read: "+errText(err))
 	}
@@ -276,7 +261,7 @@ func ocrMessage(pages []kb.Page) string {
 func (p *Project) storeCopy(src, hash, name string) (string, error) {
 	rel := filepath.Join(FilesDir, hash[:12]+"-"+safeName(name))
 	dst := filepath.Join(p.dir, rel)
-	if h, err := hashFile(dst); err == nil && h == hash {
+	if h, err := kb.HashFile(dst); err == nil && h == hash {
 		return filepath.ToSlash(rel), nil
 	}
 	in, err := os.Open(src)

@@ -175,7 +175,7 @@ func (p *Project) Check(ctx context.Context) ([]string, error) {
 			problems = append(problems, fmt.Sprintf("document %d: stored path %q leaves the project", d.ID, d.StoredPath))
 			continue
 		}
-		h, err := hashFile(filepath.Join(p.dir, d.StoredPath))
+		h, err := kb.HashFile(filepath.Join(p.dir, d.StoredPath))
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("document %d (%s): stored copy missing: %v", d.ID, d.FileName, err))
 		} else if h != d.Hash {
