@@ -13,7 +13,7 @@ APT_BUILD := pkg-config gcc libgtk-3-dev libwebkit2gtk-4.1-dev
 # (Chromium), CJK fonts for readable screenshots, and the readers' tools
 # (poppler, tesseract with Chinese and Japanese).
 APT_TEST := xvfb xauth xdotool imagemagick x11-utils chromium fonts-wqy-microhei \
-	poppler-utils tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-jpn
+	poppler-utils poppler-data tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-jpn
 
 DESKTOP_BIN := build/bin/cairn-desktop
 CLI_BIN     := build/bin/cairn
