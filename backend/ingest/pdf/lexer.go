@@ -206,12 +206,13 @@ func (l *lexer) number() float64 {
 }
 
 // parseLooseNumber reads numbers such as "--5", "4.-2" or "1.2.3" the way
-// tolerant PDF readers do: the longest valid prefix after extra signs.
+// tolerant PDF readers do: the longest valid prefix after the signs, negative
+// if any sign is a minus.
 func parseLooseNumber(s string) float64 {
 	neg := false
 	i := 0
 	for i < len(s) && (s[i] == '-' || s[i] == '+') {
-		neg = neg != (s[i] == '-')
+		neg = neg || s[i] == '-'
 		i++
 	}
 	j := i

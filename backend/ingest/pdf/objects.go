@@ -106,7 +106,16 @@ func refsOf(v lp.Value) map[string]uint64 {
 		return out
 	}
 	var s string
-	if guard(func() { s = v.String() }) != nil || !strings.HasPrefix(s, "<<") {
+	if guard(func() { s = v.String() }) != nil {
+		return out
+	}
+	return refsFromString(s)
+}
+
+// refsFromString parses the library's String form of a dictionary.
+func refsFromString(s string) map[string]uint64 {
+	out := map[string]uint64{}
+	if !strings.HasPrefix(s, "<<") {
 		return out
 	}
 	s = s[2:]

@@ -239,11 +239,22 @@ func (rd *reading) retryWithIum(pages []pageOut, results []pageResult, verdicts 
 	}
 }
 
-// plausibleTitle rejects metadata titles that are mostly non-letters,
-// which is what a wrongly decrypted /Title looks like.
+// plausibleTitle rejects metadata titles that look like noise, which is
+// what a wrongly decrypted /Title looks like: damaged characters, few
+// letters, or mostly one-letter "words".
 func plausibleTitle(t string) bool {
 	st := measure(t)
-	return st.runes > 0 && st.bad == 0 && 2*st.letters >= st.runes
+	if st.runes == 0 || st.bad > 0 || 10*st.letters < 6*st.runes {
+		return false
+	}
+	words, wordy := 0, 0
+	for _, w := range strings.Fields(t) {
+		words++
+		if measure(w).letters >= 2 {
+			wordy++
+		}
+	}
+	return 2*wordy >= words
 }
 
 // readAllWithIum reads the whole file with PDFium, after the first reader

@@ -1,0 +1,283 @@
+package pdf
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"cairn/backend/ingest/parsed"
+)
+
+func TestLexer(t *testing.T) {
+	lx := lexer{data: []byte(`BT /F1 12 Tf [(Hel\)lo) -250 <576f> 3.5] TJ % comment
+	(a\
+b\101) ' /N#20x BI /W 1 /H 1 ID ` + "\x00EI\xffEI" + ` EI Q --5 true null ET`)}
+	var got []string
+	for {
+		op, args, ok, err := lx.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			break
+		}
+		var parts []string
+		for _, a := range args {
+			switch a.kind {
+			case kNum:
+				parts = append(parts, strconv.FormatFloat(a.num, 'f', -1, 64))
+			case kStr:
+				parts = append(parts, "("+a.str+")")
+			case kName:
+				parts = append(parts, "/"+a.str)
+			case kArray:
+				parts = append(parts, "[", "]")
+			case kBool:
+				parts = append(parts, "bool")
+			case kNull:
+				parts = append(parts, "null")
+			}
+		}
+		got = append(got, op+":"+strings.Join(parts, ","))
+	}
+	want := []string{"BT:", "Tf:/F1,12", "TJ:[,]", "':(abA)", "Q:/N x", "ET:-5,bool,null"}
+	if strings.Join(got, " | ") != strings.Join(want, " | ") {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+func TestLexerNesting(t *testing.T) {
+	lx := lexer{data: []byte("BT (before) Tj ET " + strings.Repeat("[", 100000))}
+	ops := 0
+	for {
+		_, _, ok, err := lx.next()
+		if err != nil {
+			if err != errNesting {
+				t.Fatal(err)
+			}
+			break
+		}
+		if !ok {
+			t.Fatal("nesting bomb not detected")
+		}
+		ops++
+	}
+	if ops != 3 {
+		t.Errorf("want 3 operators before the bomb, got %d", ops)
+	}
+}
+
+func TestGlyphText(t *testing.T) {
+	for name, want := range map[string]string{
+		"A": "A", "eacute": "é", "Scaron": "Š", "uni0041": "A", "uni00410042": "AB",
+		"u1F600": "😀", "f_i": "fi", "a.sc": "a", "quoteright": "’", "g123": "",
+		"cid42": "", "ugrave": "ù", "zero": "0", "germandbls": "ß", "union": "∪",
+	} {
+		if got := glyphText(name); got != want {
+			t.Errorf("glyphText(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestEncodings(t *testing.T) {
+	if winAnsiEncoding[0x93] != "“" || winAnsiEncoding['A'] != "A" || winAnsiEncoding[0xe9] != "é" {
+		t.Error("WinAnsi")
+	}
+	if macRomanEncoding[0x8e] != "é" {
+		t.Errorf("MacRoman 0x8e = %q", macRomanEncoding[0x8e])
+	}
+	if standardEncoding[0x27] != "’" || standardEncoding[0xae] != "ﬁ" {
+		t.Error("Standard")
+	}
+	if symbolEncoding['a'] != "α" || symbolEncoding['W'] != "Ω" {
+		t.Error("Symbol")
+	}
+}
+
+func TestCMapHelpers(t *testing.T) {
+	if got := utf16Text("\x00A\xd8\x3d\xde\x00"); got != "A😀" {
+		t.Errorf("utf16Text = %q", got)
+	}
+	if got := utf16Text(addToLast("\x00A", 2)); got != "C" {
+		t.Errorf("addToLast = %q", got)
+	}
+	m := &cmap{spaces: []codeRange{{n: 1, lo: [4]byte{0x00}, hi: [4]byte{0x80}}, {n: 2, lo: [4]byte{0x81, 0x40}, hi: [4]byte{0xfe, 0xfe}}}}
+	if n := m.split("\x41\x81\x50", 2); n != 1 {
+		t.Errorf("split 1-byte = %d", n)
+	}
+	if n := m.split("\x81\x50", 2); n != 2 {
+		t.Errorf("split 2-byte = %d", n)
+	}
+	m.ranges = []rangeMap{{n: 2, lo: 0x0010, hi: 0x0020, dst: "\x4e\x00"}}
+	m.chars = map[uint64]string{codeKey(1, 0x41): "\x00Z"}
+	if s, ok := m.lookup(2, 0x0012); !ok || s != "\u4e02" {
+		t.Errorf("range lookup = %q %v", s, ok)
+	}
+	if s, ok := m.lookup(1, 0x41); !ok || s != "Z" {
+		t.Errorf("char lookup = %q %v", s, ok)
+	}
+	if _, ok := m.lookup(2, 0x0030); ok {
+		t.Error("lookup outside ranges")
+	}
+}
+
+func TestJudge(t *testing.T) {
+	ok := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 20)
+	cases := map[string]struct {
+		text string
+		bad  bool
+	}{
+		"english":   {ok, false},
+		"chinese":   {strings.Repeat("知识图谱是较为典型的多学科交叉领域。", 10), false},
+		"glued":     {strings.Repeat("Thequickbrownfoxjumpsoverthelazydog. ", 20), true},
+		"mojibake":  {strings.Repeat("Ã¤Â¸Â­Ã¦Â–Â‡ ", 30), true},
+		"fffd":      {strings.Repeat("ab\uFFFD\uFFFD ", 30), true},
+		"symbols":   {strings.Repeat("#$%&*+ ", 30), true},
+		"numbers":   {strings.Repeat("12,345.67 8.90 ", 30), false},
+		"short-odd": {"\uFFFD", false},
+	}
+	for name, c := range cases {
+		v := judge(&pageResult{}, c.text)
+		if (v != "") != c.bad {
+			t.Errorf("%s: verdict %q", name, v)
+		}
+	}
+	if v := judge(&pageResult{glyphs: 100, undecodable: 10, unmappedCID: 10}, ok); v == "" {
+		t.Error("undecodable glyphs not flagged")
+	}
+	if v := judge(&pageResult{glyphs: 1000, undecodable: 1, unmappedCID: 1}, ok); v != minorUnmapped {
+		t.Errorf("one unmapped glyph: %q", v)
+	}
+}
+
+func TestLayoutSpacesAndLines(t *testing.T) {
+	var lo layout
+	x := 0.0
+	put := func(s string, gap float64) {
+		x += gap
+		for _, r := range s {
+			lo.add(glyph{text: string(r), x: x, y: 700, dx: 5, ux: 1, size: 10})
+			x += 5
+		}
+	}
+	put("Hello", 0)
+	put("world", 3) // 0.3 em gap: a space
+	put("s", 0.5)   // 0.05 em: kerning, no space
+	lo.add(glyph{text: "N", x: 0, y: 688, dx: 5, ux: 1, size: 10})
+	lo.add(glyph{text: "N", x: 0.2, y: 688, dx: 5, ux: 1, size: 10}) // fake bold duplicate
+	ps := lo.paragraphs()
+	if len(ps) != 1 || ps[0].text != "Hello worlds\nN" {
+		t.Errorf("paragraphs = %+v", ps)
+	}
+}
+
+func TestJoinLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"dense re-|trieval": "dense retrieval",
+		"open-|Domain":      "open-\nDomain",
+		"pages 3-|4":        "pages 3-\n4",
+		"plain|line":        "plain\nline",
+		"使用说明|钥匙功能":         "使用说明\n钥匙功能",
+	} {
+		if got := joinLines(strings.Split(in, "|")); got != want {
+			t.Errorf("joinLines(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNormalise(t *testing.T) {
+	pdf := "%PDF-1.4\n1 0 obj\n...\n%%EOF\n"
+	if got := string(normalise([]byte(pdf))); got != pdf {
+		t.Errorf("clean file changed: %q", got)
+	}
+	if got := string(normalise([]byte("junk\x00\x01" + pdf))); got != pdf {
+		t.Errorf("junk before header kept: %q", got)
+	}
+	if got := string(normalise([]byte(pdf + "trailing garbage"))); got != strings.TrimSuffix(pdf, "\n") {
+		t.Errorf("trailing garbage kept: %q", got)
+	}
+	if got := string(normalise([]byte("%PDF-2.0\n%%EOF"))); got != "%PDF-1.7\n%%EOF" {
+		t.Errorf("PDF 2.0 header: %q", got)
+	}
+	if !looksTruncated([]byte("%PDF-1.4\n1 0 obj")) || looksTruncated([]byte(pdf)) {
+		t.Error("looksTruncated")
+	}
+}
+
+func TestCleanText(t *testing.T) {
+	if got := cleanIumText("ef\uFFFE\r\nficient\x00 x\x02"); got != "ef-\nficient x-" {
+		t.Errorf("cleanIumText = %q", got)
+	}
+	if got := cleanText("a\uFFFDb\x07c \u2f64\u2ecb"); got != "abc 用车" {
+		t.Errorf("cleanText = %q", got)
+	}
+	if got := cleanOCR("中 文 text\f"); got != "中文 text\n" {
+		t.Errorf("cleanOCR = %q", got)
+	}
+}
+
+func TestOCRLangs(t *testing.T) {
+	langs := parseLangList("List of available languages in \"/usr/share/tessdata/\" (4):\nchi_sim\neng\njpn\nosd\n")
+	if strings.Join(langs, "+") != "chi_sim+eng+jpn" {
+		t.Errorf("parseLangList = %q", langs)
+	}
+	many := []string{"afr", "ara", "chi_sim", "deu", "eng", "fra", "jpn", "kor", "rus"}
+	if got := chooseLangs(many); got != "eng+chi_sim+jpn+kor+deu+fra" {
+		t.Errorf("chooseLangs = %q", got)
+	}
+}
+
+func TestRefsOf(t *testing.T) {
+	for in, want := range map[string]map[string]uint64{
+		`<</F1 5 0 R /F2 12 3 R>>`:                   {"F1": 5 << 16, "F2": 12<<16 | 3},
+		`<</A <</X 7 0 R>> /B [1 2 3 R] /C 9 0 R>>`:  {"C": 9 << 16},
+		`<</S "a \"<<\" b" /T 4 0 R>>`:               {"T": 4 << 16},
+		`<</Font <</F1 <</Type /Font>>>> /G 1 0 R>>`: {"G": 1 << 16},
+	} {
+		got := refsFromString(in)
+		if len(got) != len(want) {
+			t.Errorf("%s: got %v, want %v", in, got, want)
+			continue
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s: %s = %d, want %d", in, k, got[k], v)
+			}
+		}
+	}
+}
+
+func TestXMPTitle(t *testing.T) {
+	x := `<x:xmpmeta><rdf:RDF><rdf:Description><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Caf&amp;é  report</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta>`
+	if got := xmpTitle(x); got != "Caf&é report" {
+		t.Errorf("xmpTitle = %q", got)
+	}
+	if cleanTitle("  Untitled ") != "" || !plausibleTitle("Annual Report 2022") || plausibleTitle("i (` k Bt ! H~ P F") {
+		t.Error("title checks")
+	}
+}
+
+func TestRadicals(t *testing.T) {
+	if got := normalizeRadicals("使⽤说明 ⻋⻔"); got != "使用说明 车门" {
+		t.Errorf("normalizeRadicals = %q", got)
+	}
+}
+
+func TestHeadings(t *testing.T) {
+	body := para{text: strings.Repeat("body text ", 30), size: 10, lines: 4, runes: 300, upright: true}
+	pages := []pageOut{{info: parsed.PageInfo{Number: 1}, paras: []para{
+		{text: "Big Title", size: 20, lines: 1, runes: 9, upright: true},
+		body,
+		{text: "Section", size: 14, lines: 1, runes: 7, upright: true},
+		body, body,
+		{text: "arXiv stamp 2020", size: 20, lines: 1, runes: 16, upright: false},
+	}}}
+	bs := buildBlocks(pages)
+	kinds := ""
+	for _, b := range bs {
+		kinds += string(b.Kind[0]) + strconv.Itoa(b.Level)
+	}
+	if kinds != "h1p0h2p0p0p0" {
+		t.Errorf("blocks %s", kinds)
+	}
+}
