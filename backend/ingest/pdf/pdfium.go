@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/enums"
@@ -216,17 +217,23 @@ func (d *ium) text(i int) (string, error) {
 	return cleanIumText(out), err
 }
 
-// cleanIumText normalises PDFium's text: CRLF line ends become "\n", the
-// U+FFFE / U+0002 markers PDFium puts where a word was hyphenated at a line
-// end become a hyphen, and NUL and other control characters are dropped.
+// cleanIumText normalises PDFium's text: CRLF line ends become "\n"; the
+// U+FFFE (or U+0002) marker PDFium puts where a word was hyphenated at a
+// line end is dropped when the word continues right after it ("ef\uFFFEficient")
+// and becomes a hyphen before a line break (joinLines then undoes it); NUL
+// and other control characters are dropped.
 func cleanIumText(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range s {
+	rs := []rune(s)
+	for i, r := range rs {
 		switch {
 		case r == '\r':
 			continue
 		case r == 0xFFFE || r == 0x02:
+			if i+1 < len(rs) && unicode.IsLetter(rs[i+1]) {
+				continue
+			}
 			b.WriteByte('-')
 		case r == '\n' || r == '\t':
 			b.WriteRune(r)

@@ -205,7 +205,7 @@ func TestNormalise(t *testing.T) {
 }
 
 func TestCleanText(t *testing.T) {
-	if got := cleanIumText("ef\uFFFE\r\nficient\x00 x\x02"); got != "ef-\nficient x-" {
+	if got := cleanIumText("ef\uFFFE\r\nficient\x00 x\x02 ef\uFFFEficient"); got != "ef-\nficient x- efficient" {
 		t.Errorf("cleanIumText = %q", got)
 	}
 	if got := cleanText("a\uFFFDb\x07c \u2f64\u2ecb"); got != "abc 用车" {
