@@ -3,113 +3,17 @@ package pdf
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
-	"time"
 	"unicode"
 
-	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/enums"
 	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
-	"github.com/klippa-app/go-pdfium/webassembly"
-	"github.com/tetratelabs/wazero"
 
 	"cairn/backend/ingest/parsed"
 )
 
-// engine is the process-wide PDFium (WebAssembly) instance. PDFium is
-// single-threaded, so all calls go through mu.
-type engine struct {
-	mu   sync.Mutex
-	pool pdfium.Pool
-	inst pdfium.Pdfium
-	// StartTime is how long the lazy start-up took (wasm compile or cache
-	// load plus instantiation).
-	startTime time.Duration
-}
-
-var (
-	engineOnce sync.Once
-	engineVal  *engine
-	engineErr  error
-)
-
-// CacheDir returns the directory of the on-disk wazero compilation cache:
-// $CAIRN_CACHE_DIR if set, else <user cache dir>/cairn/wazero, else a
-// directory under the system temp dir.
-func CacheDir() string {
-	if d := os.Getenv("CAIRN_CACHE_DIR"); d != "" {
-		return d
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "cairn", "wazero")
-	}
-	return filepath.Join(os.TempDir(), "cairn-wazero")
-}
-
-// getEngine starts PDFium on first use. The first start in a fresh cache
-// directory compiles the 4 MB wasm module (tens of seconds); later starts
-// load the compiled code from the cache.
-func getEngine() (*engine, error) {
-	engineOnce.Do(func() {
-		t0 := time.Now()
-		engineVal, engineErr = startEngine()
-		if engineVal != nil {
-			engineVal.startTime = time.Since(t0)
-		}
-	})
-	return engineVal, engineErr
-}
-
-// EngineStartTime reports how long PDFium's start-up took in this process
-// (zero if it has not been started).
-func EngineStartTime() time.Duration {
-	if engineVal == nil {
-		return 0
-	}
-	return engineVal.startTime
-}
-
-func startEngine() (e *engine, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			e, err = nil, fmt.Errorf("pdfium start-up panicked: %v", r)
-		}
-	}()
-	rc := wazero.NewRuntimeConfig()
-	dir := CacheDir()
-	if mkErr := os.MkdirAll(dir, 0o755); mkErr == nil {
-		if cache, cErr := wazero.NewCompilationCacheWithDir(dir); cErr == nil {
-			rc = rc.WithCompilationCache(cache)
-		}
-	}
-	pool, err := webassembly.Init(webassembly.Config{
-		MinIdle:       1,
-		MaxIdle:       1,
-		MaxTotal:      1,
-		RuntimeConfig: rc,
-		FSConfig:      wazero.NewFSConfig(), // no host file system access
-		Stdout:        io.Discard,
-		Stderr:        io.Discard,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("starting pdfium: %w", err)
-	}
-	inst, err := pool.GetInstance(5 * time.Minute)
-	if err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("starting pdfium instance: %w", err)
-	}
-	return &engine{pool: pool, inst: inst}, nil
-}
-
-// ium is one document opened in PDFium. Its methods lock the engine and
-// recover from panics in the binding.
 type ium struct {
 	e     *engine
 	doc   references.FPDF_DOCUMENT

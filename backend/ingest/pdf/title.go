@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	lp "github.com/ledongthuc/pdf"
+
+	"cairn/backend/ingest/parsed"
 )
 
 // infoTitle reads /Title from the Info dictionary, else dc:title from the
@@ -62,4 +64,35 @@ func cleanTitle(t string) string {
 		return ""
 	}
 	return t
+}
+
+// plausibleTitle rejects metadata titles that look like noise, which is
+// what a wrongly decrypted /Title looks like: damaged characters, few
+// letters, or mostly one-letter "words".
+func plausibleTitle(t string) bool {
+	st := measure(t)
+	if st.runes == 0 || st.bad > 0 || 10*st.letters < 6*st.runes {
+		return false
+	}
+	words, wordy := 0, 0
+	for _, w := range strings.Fields(t) {
+		words++
+		if measure(w).letters >= 2 {
+			wordy++
+		}
+	}
+	return 2*wordy >= words
+}
+
+// firstHeading returns the text of the first heading on page 1.
+func firstHeading(blocks []parsed.Block) string {
+	for _, b := range blocks {
+		if b.Page > 1 {
+			break
+		}
+		if b.Kind == parsed.BlockHeading {
+			return b.Text
+		}
+	}
+	return ""
 }

@@ -1,0 +1,140 @@
+package pdf
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+
+	lp "github.com/ledongthuc/pdf"
+)
+
+// loadSimpleEncoding fills f.enc from /Encoding, the font's built-in
+// encoding and /Differences.
+func loadSimpleEncoding(f *font, fd lp.Value, budget *int64) {
+	base := key(fd, "BaseFont").Name()
+	desc := key(fd, "FontDescriptor")
+	flags, _ := num(key(desc, "Flags"))
+	symbolic := int(flags)&4 != 0 && int(flags)&32 == 0
+	enc := key(fd, "Encoding")
+	var table *byteEncoding
+	var diffs lp.Value
+	switch enc.Kind() {
+	case lp.Name:
+		table = namedEncoding(enc.Name())
+	case lp.Dict:
+		table = namedEncoding(key(enc, "BaseEncoding").Name())
+		diffs = key(enc, "Differences")
+	}
+	switch {
+	case table != nil:
+		f.enc = *table
+	case isSymbolFont(base):
+		f.enc = symbolEncoding
+	default:
+		if builtin, ok := type1BuiltinEncoding(desc, budget); ok {
+			f.enc = builtin
+		} else if symbolic || f.type3 {
+			f.enc = asciiBase()
+		} else {
+			f.enc = standardEncoding
+		}
+	}
+	for i, code, n := 0, -1, diffs.Len(); i < n && i < 4096; i++ {
+		v := index(diffs, i)
+		switch v.Kind() {
+		case lp.Integer:
+			code = int(v.Int64())
+		case lp.Name:
+			if code >= 0 && code < 256 {
+				if t := glyphText(v.Name()); t != "" {
+					f.enc[code] = t
+				} else if !f.type3 {
+					f.enc[code] = "" // unknown glyph: don't trust the base
+				}
+			}
+			code++
+		}
+	}
+}
+
+func isSymbolFont(base string) bool {
+	if i := strings.IndexByte(base, '+'); i == 6 {
+		base = base[7:]
+	}
+	return base == "Symbol" || strings.HasPrefix(base, "Symbol,") || strings.HasPrefix(base, "Symbol-")
+}
+
+var dupPut = regexp.MustCompile(`dup\s+(\d+)\s*/([^\s/\[\]{}()<>]+)\s+put`)
+
+// type1BuiltinEncoding reads the encoding vector from the clear-text part
+// of an embedded Type 1 font program ("dup 65 /A put" lines).
+func type1BuiltinEncoding(desc lp.Value, budget *int64) (byteEncoding, bool) {
+	ff := key(desc, "FontFile")
+	if ff.Kind() != lp.Stream {
+		return byteEncoding{}, false
+	}
+	n, _ := num(key(ff, "Length1"))
+	limit := int64(n)
+	if limit <= 0 || limit > 256<<10 {
+		limit = 256 << 10
+	}
+	if *budget < limit {
+		return byteEncoding{}, false
+	}
+	data, _ := readStream(ff, limit)
+	*budget -= int64(len(data))
+	if i := bytes.Index(data, []byte("eexec")); i >= 0 {
+		data = data[:i]
+	}
+	if bytes.Contains(data, []byte("/Encoding StandardEncoding")) {
+		return standardEncoding, true
+	}
+	var e byteEncoding
+	found := false
+	for _, m := range dupPut.FindAllSubmatch(data, 512) {
+		c, err := strconv.Atoi(string(m[1]))
+		if err != nil || c < 0 || c > 255 {
+			continue
+		}
+		if t := glyphText(string(m[2])); t != "" {
+			e[c] = t
+			found = true
+		}
+	}
+	return e, found
+}
+
+// loadSimpleWidths reads /Widths (or standard-font metrics).
+func loadSimpleWidths(f *font, fd lp.Value) {
+	desc := key(fd, "FontDescriptor")
+	if mw, ok := num(key(desc, "MissingWidth")); ok && mw > 0 {
+		f.missing = mw * f.scale
+	}
+	w := key(fd, "Widths")
+	first, _ := num(key(fd, "FirstChar"))
+	if w.Kind() == lp.Array && w.Len() > 0 {
+		for i, n := 0, w.Len(); i < n && i < 256; i++ {
+			c := int(first) + i
+			if c < 0 || c > 255 {
+				continue
+			}
+			if v, ok := num(index(w, i)); ok {
+				f.widths[c] = v * f.scale
+				f.hasW[c] = true
+			}
+		}
+		if f.missing == 0 {
+			f.missing = 0.5
+		}
+		return
+	}
+	std := standardWidths(key(fd, "BaseFont").Name())
+	for c := 0; c < 256; c++ {
+		if w := std(f.enc[c]); w > 0 {
+			f.widths[c] = w / 1000
+			f.hasW[c] = true
+		}
+	}
+	f.missing = 0.5
+}
