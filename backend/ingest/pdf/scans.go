@@ -1,5 +1,9 @@
 package pdf
 
+import (
+	"strings"
+)
+
 // flagAndOCR OCRs image-only pages when tesseract is available, and
 // otherwise warns about them.
 func (rd *reading) flagAndOCR(pages []pageOut) {
@@ -26,9 +30,12 @@ func (rd *reading) flagAndOCR(pages []pageOut) {
 					rd.warn("Only the first %d image-only pages were OCRed.", maxOCRPages)
 					break
 				}
-				t, err := sess.page(i)
+				t, ok, err := sess.page(i)
 				if err != nil {
 					rd.warn("OCR failed: %v.", err)
+					continue
+				}
+				if !ok || strings.TrimSpace(t) == "" {
 					continue
 				}
 				pages[i].paras = parasFromPlain(t)
@@ -41,7 +48,7 @@ func (rd *reading) flagAndOCR(pages []pageOut) {
 	switch {
 	case left == 0:
 	case ocrEnabled():
-		rd.warn("%d pages have no text layer and could not be OCRed.", left)
+		rd.warn("%d pages have no text layer and OCR found no reliable text on them.", left)
 	case ocrSwitchedOff():
 		rd.warn("%d pages have no text layer; OCR is switched off (CAIRN_OCR=0).", left)
 	default:

@@ -211,7 +211,7 @@ func TestCleanText(t *testing.T) {
 	if got := cleanText("a\uFFFDb\x07c \u2f64\u2ecb"); got != "abc 用车" {
 		t.Errorf("cleanText = %q", got)
 	}
-	if got := cleanOCR("中 文 text\f"); got != "中文 text\n" {
+	if got := cleanOCR("中 文 ， 或 text\f"); got != "中文，或 text\n" {
 		t.Errorf("cleanOCR = %q", got)
 	}
 }
@@ -224,6 +224,26 @@ func TestOCRLangs(t *testing.T) {
 	many := []string{"afr", "ara", "chi_sim", "deu", "eng", "fra", "jpn", "kor", "rus"}
 	if got := chooseLangs(many); got != "eng+chi_sim+jpn+kor+deu+fra" {
 		t.Errorf("chooseLangs = %q", got)
+	}
+}
+
+func TestTesseractOutput(t *testing.T) {
+	tsv := "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n" +
+		"1\t1\t0\t0\t0\t0\t0\t0\t100\t100\t-1\t\n" +
+		"5\t1\t1\t1\t1\t1\t0\t0\t1\t1\t90\tHello\n" +
+		"5\t1\t1\t1\t1\t2\t0\t0\t1\t1\t80\tworld\n" +
+		"5\t1\t1\t1\t2\t1\t0\t0\t1\t1\t70\tagain\n" +
+		"5\t1\t2\t1\t1\t1\t0\t0\t1\t1\t10\tx\n"
+	r := parseTSV(tsv)
+	if r.text != "Hello world\nagain\n\nx" {
+		t.Errorf("parseTSV text %q", r.text)
+	}
+	if want := (90*5 + 80*5 + 70*5 + 10) / 16.0; r.conf < want-0.01 || r.conf > want+0.01 {
+		t.Errorf("parseTSV conf %v, want %v", r.conf, want)
+	}
+	script, conf := parseOSD("Page number: 0\nOrientation in degrees: 0\nScript: Han\nScript confidence: 1.43\n")
+	if script != "Han" || conf != 1.43 {
+		t.Errorf("parseOSD = %q %v", script, conf)
 	}
 }
 
