@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/klippa-app/go-pdfium"
@@ -19,15 +20,13 @@ type engine struct {
 	mu   sync.Mutex
 	pool pdfium.Pool
 	inst pdfium.Pdfium
-	// StartTime is how long the lazy start-up took (wasm compile or cache
-	// load plus instantiation).
-	startTime time.Duration
 }
 
 var (
-	engineOnce sync.Once
-	engineVal  *engine
-	engineErr  error
+	engineOnce  sync.Once
+	engineVal   *engine
+	engineErr   error
+	engineStart atomic.Int64 // nanoseconds the start-up took
 )
 
 // CacheDir returns the directory of the on-disk wazero compilation cache:
@@ -50,9 +49,7 @@ func getEngine() (*engine, error) {
 	engineOnce.Do(func() {
 		t0 := time.Now()
 		engineVal, engineErr = startEngine()
-		if engineVal != nil {
-			engineVal.startTime = time.Since(t0)
-		}
+		engineStart.Store(int64(time.Since(t0)))
 	})
 	return engineVal, engineErr
 }
@@ -60,10 +57,7 @@ func getEngine() (*engine, error) {
 // EngineStartTime reports how long PDFium's start-up took in this process
 // (zero if it has not been started).
 func EngineStartTime() time.Duration {
-	if engineVal == nil {
-		return 0
-	}
-	return engineVal.startTime
+	return time.Duration(engineStart.Load())
 }
 
 func startEngine() (e *engine, err error) {
