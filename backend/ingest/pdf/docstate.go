@@ -13,6 +13,12 @@ type docState struct {
 	streams     map[uint64][]byte
 	streamBytes int64
 	fontBudget  int64
+	ops, bytes  int64 // work done so far, against maxOpsPerDoc / maxBytesPerDoc
+}
+
+// exhausted reports whether the document has used up its work budget.
+func (d *docState) exhausted() bool {
+	return d.ops > maxOpsPerDoc || d.bytes > maxBytesPerDoc
 }
 
 func newDocState() *docState {

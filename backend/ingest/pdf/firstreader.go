@@ -76,6 +76,11 @@ func (rd *reading) walk(r *lp.Reader) []pageOut {
 	verdicts := make([]verdict, len(tree.pages))
 	var failing []int
 	for i, p := range tree.pages {
+		if ds.exhausted() {
+			rd.warn("Reading stopped after %d of %d pages: the drawing instructions exceed the work limit.", i, len(tree.pages))
+			pages, results, verdicts = pages[:i], results[:i], verdicts[:i]
+			break
+		}
 		results[i] = walkPage(ds, p)
 		pages[i] = pageOut{info: parsed.PageInfo{Number: i + 1, Engine: EngineWalker}, paras: results[i].paras}
 		if verdicts[i] = judge(&results[i], results[i].text()); verdicts[i] != "" {

@@ -11,6 +11,8 @@ import (
 // Work caps for one page.
 const (
 	maxOpsPerPage    = 2_000_000 // operators, including those in forms
+	maxOpsPerDoc     = 100_000_000
+	maxBytesPerDoc   = 2 << 30 // decoded content lexed per document
 	maxFormDepth     = 8         // nested Form XObjects
 	maxFormCalls     = 2000      // Form XObject invocations per page
 	maxGStateDepth   = 256       // q nesting
@@ -96,6 +98,7 @@ func walkPage(doc *docState, p pageRef) (res pageResult) {
 		}
 	}
 	w.bytes = int64(len(data))
+	defer func() { doc.ops += int64(w.ops); doc.bytes += w.bytes }()
 	gs := gstate{ctm: identity, th: 1}
 	w.run(data, doc.resources(p.resources), gs, 0)
 	return
