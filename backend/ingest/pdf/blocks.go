@@ -90,11 +90,15 @@ func buildBlocks(pages []pageOut) []parsed.Block {
 	return blocks
 }
 
+// ligatures spells out the Latin ligature characters (U+FB00-U+FB06).
+var ligatures = strings.NewReplacer("ﬀ", "ff", "ﬁ", "fi", "ﬂ", "fl", "ﬃ", "ffi", "ﬄ", "ffl", "ﬅ", "st", "ﬆ", "st")
+
 // cleanText prepares extracted text for the index: it drops replacement
 // characters (glyphs no engine could map), byte-order and non-character
-// marks and control characters other than tab and newline, and turns CJK
-// radicals into ordinary ideographs.
+// marks and control characters other than tab and newline, spells out
+// ligatures and turns CJK radicals into ordinary ideographs.
 func cleanText(s string) string {
+	s = ligatures.Replace(s)
 	s = strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n' || r == '\t':

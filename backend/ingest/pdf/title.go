@@ -53,6 +53,7 @@ func xmpTitle(x string) string {
 
 // cleanTitle trims a metadata title and drops placeholders.
 func cleanTitle(t string) string {
+	t = ligatures.Replace(t)
 	t = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0xFFFD || r == 0xFEFF {
 			return ' '

@@ -208,7 +208,7 @@ func TestCleanText(t *testing.T) {
 	if got := cleanIumText("ef\uFFFE\r\nficient\x00 x\x02 ef\uFFFEficient"); got != "ef-\nficient x- efficient" {
 		t.Errorf("cleanIumText = %q", got)
 	}
-	if got := cleanText("a\uFFFDb\x07c \u2f64\u2ecb"); got != "abc 用车" {
+	if got := cleanText("a\uFFFDb\x07c \u2f64\u2ecb ﬂow"); got != "abc 用车 flow" {
 		t.Errorf("cleanText = %q", got)
 	}
 	if got := cleanOCR("中 文 ， 或 text\f"); got != "中文，或 text\n" {
