@@ -133,6 +133,8 @@ func bodySize(pages []pageOut) float64 {
 	return best
 }
 
+// isHeading reports whether a paragraph looks like a heading: upright,
+// short, clearly larger than the body text and made of words.
 func isHeading(q para, body float64) bool {
 	if body <= 0 || !q.upright || q.size < body*headingSizeRatio || q.runes > maxHeadingRunes || q.lines > maxHeadingLines {
 		return false

@@ -43,6 +43,7 @@ const (
 	maxCMapBytes   = 16 << 20
 )
 
+// codeKey packs a code and its byte length into one map key.
 func codeKey(n int, code uint32) uint64 { return uint64(n)<<32 | uint64(code) }
 
 // bytesCode packs up to 4 bytes big-endian.

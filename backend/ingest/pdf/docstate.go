@@ -21,6 +21,7 @@ func (d *docState) exhausted() bool {
 	return d.ops > maxOpsPerDoc || d.bytes > maxBytesPerDoc
 }
 
+// newDocState returns the empty caches of a new document.
 func newDocState() *docState {
 	return &docState{fonts: map[uint64]*font{}, res: map[uint64]*resources{}, streams: map[uint64][]byte{}, fontBudget: fontProgramBytes}
 }
@@ -69,9 +70,8 @@ type resources struct {
 	xc      map[string]lp.Value
 }
 
+// newResources prepares the lookups of one resource dictionary.
 func newResources(v lp.Value) *resources {
 	fonts := key(v, "Font")
 	return &resources{v: v, fonts: fonts, fontRef: refsOf(fonts), xobjs: key(v, "XObject"), fc: map[string]*font{}, xc: map[string]lp.Value{}}
 }
-
-// gstate is the part of the graphics state the text walker needs.

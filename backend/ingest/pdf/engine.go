@@ -60,6 +60,7 @@ func EngineStartTime() time.Duration {
 	return time.Duration(engineStart.Load())
 }
 
+// startEngine compiles (or loads from the cache) and instantiates PDFium.
 func startEngine() (e *engine, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -92,6 +93,3 @@ func startEngine() (e *engine, err error) {
 	}
 	return &engine{pool: pool, inst: inst}, nil
 }
-
-// ium is one document opened in PDFium. Its methods lock the engine and
-// recover from panics in the binding.

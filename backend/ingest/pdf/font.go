@@ -120,6 +120,8 @@ func (f *font) text(n int, code uint32, raw string) (string, bool) {
 	return "", false
 }
 
+// allNUL reports whether s consists of NUL bytes only (a ToUnicode
+// entry that maps to nothing).
 func allNUL(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] != 0 {
@@ -165,6 +167,7 @@ func (f *font) advance(n int, code uint32) float64 {
 	return f.dwFor()
 }
 
+// dwFor is the default advance in the font's writing direction.
 func (f *font) dwFor() float64 {
 	if f.vertical {
 		return f.dw2
@@ -300,6 +303,7 @@ func legacyEncoding(name string) encoding.Encoding {
 	return nil
 }
 
+// abs is the absolute value of x.
 func abs(x float64) float64 {
 	if x < 0 {
 		return -x

@@ -58,6 +58,7 @@ func loadSimpleEncoding(f *font, fd lp.Value, budget *int64) {
 	}
 }
 
+// isSymbolFont reports the standard Symbol font (possibly subset-tagged).
 func isSymbolFont(base string) bool {
 	if i := strings.IndexByte(base, '+'); i == 6 {
 		base = base[7:]

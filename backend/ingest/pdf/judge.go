@@ -58,6 +58,7 @@ func measure(s string) textStats {
 	return st
 }
 
+// isPrivateUse reports code points of the Private Use Areas.
 func isPrivateUse(r rune) bool {
 	return r >= 0xE000 && r <= 0xF8FF || r >= 0xF0000
 }

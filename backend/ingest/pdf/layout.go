@@ -35,6 +35,7 @@ type line struct {
 	glyphs  int
 }
 
+// size is the mean font size of the line's glyphs.
 func (l *line) size() float64 {
 	if l.glyphs == 0 {
 		return 0
@@ -53,6 +54,7 @@ type para struct {
 	upright bool
 }
 
+// dupKey is a cell of the duplicate-glyph grid.
 type dupKey struct {
 	text   string
 	cx, cy int32
@@ -119,6 +121,7 @@ func (lo *layout) add(g glyph) {
 	lo.pendingSpace = false
 }
 
+// newLine starts a line at glyph g.
 func (lo *layout) newLine(g glyph) {
 	lo.cur = &line{x: g.x, y: g.y, ux: g.ux, uy: g.uy}
 	lo.lines = append(lo.lines, lo.cur)
@@ -227,6 +230,7 @@ func hyphenated(l string) bool {
 	return unicode.IsLetter(before)
 }
 
+// breaksParagraph reports whether line l starts a new paragraph after prev.
 func (lo *layout) breaksParagraph(prev, l *line, runes int) bool {
 	if runes > maxParaRunes {
 		return true

@@ -81,6 +81,7 @@ func (l *lexer) next() (op string, args []operand, ok bool, err error) {
 	}
 }
 
+// push adds an operand, dropping the pending ones if there are absurdly many.
 func (l *lexer) push(v operand) {
 	limit := l.maxOps
 	if limit == 0 {
@@ -157,6 +158,7 @@ func (l *lexer) collection(depth int, closer byte, kind objKind) (operand, error
 	}
 }
 
+// peek returns the byte off positions ahead, or 0 at the end.
 func (l *lexer) peek(off int) byte {
 	if l.pos+off < len(l.data) {
 		return l.data[l.pos+off]
@@ -164,6 +166,7 @@ func (l *lexer) peek(off int) byte {
 	return 0
 }
 
+// skipSpace skips white-space and comments.
 func (l *lexer) skipSpace() {
 	for l.pos < len(l.data) {
 		c := l.data[l.pos]
@@ -180,6 +183,7 @@ func (l *lexer) skipSpace() {
 	}
 }
 
+// keyword reads a run of regular characters.
 func (l *lexer) keyword() string {
 	start := l.pos
 	for l.pos < len(l.data) && isRegular(l.data[l.pos]) {
@@ -191,6 +195,7 @@ func (l *lexer) keyword() string {
 	return string(l.data[start:l.pos])
 }
 
+// number reads a numeric operand.
 func (l *lexer) number() float64 {
 	start := l.pos
 	l.pos++
@@ -228,6 +233,7 @@ func parseLooseNumber(s string) float64 {
 	return f
 }
 
+// name reads a /Name, decoding #xx escapes.
 func (l *lexer) name() string {
 	l.pos++ // '/'
 	var b []byte
@@ -246,6 +252,7 @@ func (l *lexer) name() string {
 	return string(b)
 }
 
+// literalString reads a (string) with nested parentheses and escapes.
 func (l *lexer) literalString() string {
 	l.pos++ // '('
 	var b []byte
@@ -303,6 +310,7 @@ func (l *lexer) literalString() string {
 	return string(b)
 }
 
+// hexString reads a <hex string>; an odd final digit counts as followed by 0.
 func (l *lexer) hexString() string {
 	l.pos++ // '<'
 	var b []byte
@@ -357,6 +365,7 @@ func (l *lexer) skipInlineImage() {
 	l.pos = len(l.data)
 }
 
+// isSpace reports PDF white-space characters.
 func isSpace(c byte) bool {
 	switch c {
 	case 0, '\t', '\n', '\f', '\r', ' ':
@@ -365,6 +374,7 @@ func isSpace(c byte) bool {
 	return false
 }
 
+// isDelimiter reports PDF delimiter characters.
 func isDelimiter(c byte) bool {
 	switch c {
 	case '(', ')', '<', '>', '[', ']', '{', '}', '/', '%':
@@ -373,12 +383,15 @@ func isDelimiter(c byte) bool {
 	return false
 }
 
+// isRegular reports characters that can be part of a keyword or number.
 func isRegular(c byte) bool { return !isSpace(c) && !isDelimiter(c) }
 
+// isNumberStart reports characters that can start a number.
 func isNumberStart(c byte) bool {
 	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.'
 }
 
+// hexVal decodes one hex digit.
 func hexVal(c byte) (int, bool) {
 	switch {
 	case c >= '0' && c <= '9':
@@ -391,12 +404,14 @@ func hexVal(c byte) (int, bool) {
 	return 0, false
 }
 
+// hexByte decodes two hex digits.
 func hexByte(a, b byte) (byte, bool) {
 	x, ok1 := hexVal(a)
 	y, ok2 := hexVal(b)
 	return byte(x<<4 | y), ok1 && ok2
 }
 
+// b2f converts a boolean to 0 or 1.
 func b2f(b bool) float64 {
 	if b {
 		return 1

@@ -32,6 +32,7 @@ type ocrSession struct {
 	dir string
 }
 
+// newOCRSession creates the session's temporary directory.
 func newOCRSession(d *ium) (*ocrSession, error) {
 	dir, err := os.MkdirTemp("", "cairn-ocr-")
 	if err != nil {
@@ -40,6 +41,7 @@ func newOCRSession(d *ium) (*ocrSession, error) {
 	return &ocrSession{d: d, dir: dir}, nil
 }
 
+// close removes the temporary directory.
 func (s *ocrSession) close() { os.RemoveAll(s.dir) }
 
 // page renders page i with PDFium at up to ocrDPI and reads it with

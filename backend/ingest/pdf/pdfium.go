@@ -14,6 +14,8 @@ import (
 	"cairn/backend/ingest/parsed"
 )
 
+// ium is one document opened in PDFium. Its methods lock the engine and
+// recover from panics in the binding.
 type ium struct {
 	e     *engine
 	doc   references.FPDF_DOCUMENT

@@ -89,6 +89,7 @@ type reading struct {
 	noIum    bool
 }
 
+// warn records a warning for the document.
 func (rd *reading) warn(format string, args ...any) {
 	rd.warnings = append(rd.warnings, fmt.Sprintf(format, args...))
 }
@@ -105,6 +106,7 @@ func (rd *reading) openIum() (*ium, error) {
 	return rd.ium, rd.iumErr
 }
 
+// closeIum closes the PDFium document, if one was opened.
 func (rd *reading) closeIum() {
 	if rd.ium != nil {
 		rd.ium.close()

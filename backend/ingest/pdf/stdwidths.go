@@ -28,6 +28,7 @@ var (
 	timesWidths     = parseWidthTable(timesASCII)
 )
 
+// parseWidthTable reads widths listed from the space character onwards.
 func parseWidthTable(s string) map[rune]float64 {
 	m := map[rune]float64{}
 	r := rune(' ')

@@ -8,18 +8,18 @@ import (
 	lp "github.com/ledongthuc/pdf"
 )
 
-// Work caps for one page.
+// Work caps for one page and one document.
 const (
-	maxOpsPerPage    = 2_000_000 // operators, including those in forms
-	maxOpsPerDoc     = 100_000_000
-	maxBytesPerDoc   = 2 << 30 // decoded content lexed per document
-	maxFormDepth     = 8         // nested Form XObjects
-	maxFormCalls     = 2000      // Form XObject invocations per page
-	maxGStateDepth   = 256       // q nesting
-	maxPageBytes     = 64 << 20  // decoded content per page, forms included
-	maxStreamBytes   = 64 << 20  // one decoded stream
-	streamCacheBytes = 32 << 20  // decoded streams kept for reuse across pages
-	fontProgramBytes = 16 << 20  // font-program bytes read per document
+	maxOpsPerPage    = 2_000_000   // operators, including those in forms
+	maxOpsPerDoc     = 100_000_000 // operators in all pages
+	maxBytesPerDoc   = 2 << 30     // decoded content lexed in all pages
+	maxFormDepth     = 8           // nested Form XObjects
+	maxFormCalls     = 2000        // Form XObject invocations per page
+	maxGStateDepth   = 256         // q nesting
+	maxPageBytes     = 64 << 20    // decoded content per page, forms included
+	maxStreamBytes   = 64 << 20    // one decoded stream
+	streamCacheBytes = 32 << 20    // decoded streams kept for reuse across pages
+	fontProgramBytes = 16 << 20    // font-program bytes read per document
 )
 
 var (
@@ -27,6 +27,7 @@ var (
 	errPageTooLarge = errors.New("page content too large")
 )
 
+// gstate is the part of the graphics state the text walker needs.
 type gstate struct {
 	ctm            matrix
 	font           *font
@@ -203,12 +204,14 @@ func (w *walker) run(data []byte, res *resources, gs gstate, depth int) {
 	}
 }
 
+// fail records the first reason the walk stopped early.
 func (w *walker) fail(err error) {
 	if w.res.err == nil {
 		w.res.err = err
 	}
 }
 
+// lastNum returns the last operand as a finite number, or def.
 func lastNum(args []operand, def float64) float64 {
 	if len(args) == 0 || args[len(args)-1].kind != kNum {
 		return def

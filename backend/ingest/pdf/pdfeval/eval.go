@@ -51,6 +51,7 @@ func ReferencePages(path string) ([]string, error) {
 	return pages, nil
 }
 
+// firstLine returns the first line of s.
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]

@@ -68,6 +68,7 @@ func main() {
 		s.Elapsed.Seconds(), len(rs), pdf.EngineStartTime().Seconds(), time.Since(t0).Seconds())
 }
 
+// oneLine makes s fit in one Markdown table cell.
 func oneLine(s string) string {
 	s = strings.ReplaceAll(s, "|", "/")
 	return strings.Join(strings.Fields(s), " ")
