@@ -35,18 +35,22 @@ type command struct {
 
 var commands []command
 
+// register adds commands; the files that own them call it in init, and
+// Usage lists them in registration order (cli.go's first, then by file name).
+func register(c ...command) { commands = append(commands, c...) }
+
 func init() {
-	commands = []command{
-		{"import", "import --project DIR [--json] [--password PW] PATH...   import files or folders; one result per file", cmdImport},
-		{"docs", "docs --project DIR [--json]                             list documents: id, title, status, pages, chunks, error", cmdDocs},
-		{"remove", "remove --project DIR DOC_ID...                          delete documents and everything derived from them", cmdRemove},
-		{"search", "search --project DIR [--k N] [--json] QUERY              hybrid passage search (BM25 + vectors, fused)", cmdSearch},
-		{"text", "text --project DIR [--page N] DOC_ID                     the extracted text, page by page", cmdText},
-		{"check", "check --project DIR                                     integrity check; exits non-zero on problems", cmdCheck},
-		{"serve", "serve --project DIR [--addr 127.0.0.1:PORT]            serve the app to a browser on loopback (token in the URL)", cmdServe},
-		{"eval-retrieve", "eval-retrieve                                        ../shared/eval scoring interface: question on stdin, EVAL_CORPUS set", cmdEvalRetrieve},
-		{"eval-score", "eval-score [--json] DATASET_DIR...                   Recall@2/@5 of eval-retrieve's ranking on a dataset's questions", cmdEvalScore},
-	}
+	register(
+		command{"import", "import --project DIR [--json] [--password PW] PATH...   import files or folders; one result per file", cmdImport},
+		command{"docs", "docs --project DIR [--json]                             list documents: id, title, status, pages, chunks, error", cmdDocs},
+		command{"remove", "remove --project DIR DOC_ID...                          delete documents and everything derived from them", cmdRemove},
+		command{"search", "search --project DIR [--k N] [--json] QUERY              hybrid passage search (BM25 + vectors, fused)", cmdSearch},
+		command{"text", "text --project DIR [--page N] DOC_ID                     the extracted text, page by page", cmdText},
+		command{"check", "check --project DIR                                     integrity check; exits non-zero on problems", cmdCheck},
+		command{"serve", "serve --project DIR [--addr 127.0.0.1:PORT]            serve the app to a browser on loopback (token in the URL)", cmdServe},
+		command{"eval-retrieve", "eval-retrieve                                        ../shared/eval scoring interface: question on stdin, EVAL_CORPUS set", cmdEvalRetrieve},
+		command{"eval-score", "eval-score [--json] DATASET_DIR...                   Recall@2/@5 of eval-retrieve's ranking on a dataset's questions", cmdEvalScore},
+	)
 }
 
 // Usage prints the command list.

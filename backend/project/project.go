@@ -11,10 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"cairn/backend/embed"
 	"cairn/backend/ingest"
 	"cairn/backend/kb"
+	"cairn/backend/llm"
 	"cairn/backend/search"
 	"cairn/backend/store"
 )
@@ -62,6 +64,9 @@ type Project struct {
 	store    *store.Store
 	embedder embed.Embedder
 	limits   ingest.Limits
+
+	mu       sync.RWMutex
+	provider llm.Provider // the language model, or llm.Offline
 }
 
 // Open opens the project in dir, creating the folder, database and files/
@@ -83,8 +88,27 @@ func Open(dir string) (*Project, error) {
 		st.Close()
 		return nil, fmt.Errorf("open project %s: %w", abs, err)
 	}
-	return &Project{dir: abs, store: st, embedder: e, limits: ingest.DefaultLimits()}, nil
+	return &Project{dir: abs, store: st, embedder: e, limits: ingest.DefaultLimits(),
+		provider: llm.Offline{Embedder: e}}, nil
 }
+
+// SetProvider sets the language model the pipelines use (llm.Offline when
+// none is reachable). Safe to call while the project is in use.
+func (p *Project) SetProvider(lp llm.Provider) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.provider = lp
+}
+
+// Provider is the language model the pipelines use now.
+func (p *Project) Provider() llm.Provider {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.provider
+}
+
+// Embedder is the embedder that made (and queries) the project's vectors.
+func (p *Project) Embedder() embed.Embedder { return p.embedder }
 
 // SetReadLimits changes how files are read (time, memory, isolation).
 func (p *Project) SetReadLimits(l ingest.Limits) { p.limits = l }

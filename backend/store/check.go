@@ -67,6 +67,9 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 			add("%d chunks but no vector table", n)
 		}
 	}
+	for _, c := range registeredChecks {
+		counts = append(counts, struct{ what, q string }{c.What, c.Query})
+	}
 	for _, c := range counts {
 		var n int
 		if err := s.DB.QueryRowContext(ctx, c.q).Scan(&n); err != nil {
@@ -119,6 +122,16 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 	}
 	return problems, nil
 }
+
+// Invariant is one of Cairn's own consistency rules: Query counts the rows
+// that break it (0 means it holds); What describes those rows.
+type Invariant struct{ What, Query string }
+
+var registeredChecks []Invariant
+
+// registerCheck adds invariants that Check verifies; the files that own a
+// table (graph, mind maps, answers) register theirs in init.
+func registerCheck(inv ...Invariant) { registeredChecks = append(registeredChecks, inv...) }
 
 // DocumentText joins page texts the way chunk char spans address them.
 func DocumentText(pages []kb.Page) string {

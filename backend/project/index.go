@@ -1,0 +1,62 @@
+package project
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+)
+
+// Indexing is everything derived after import: knowledge-graph extraction,
+// mind maps, fusion. Each is a stage that finds its own pending work in the
+// database (so a restart resumes where it stopped) and registers itself here
+// from the file that owns it.
+
+// IndexProgress reports one stage's progress.
+type IndexProgress struct {
+	Stage string        `json:"stage"`
+	DocID int64         `json:"doc_id,omitempty"`
+	Done  int           `json:"done"`
+	Total int           `json:"total"`
+	ETA   time.Duration `json:"eta_ns,omitempty"`
+	Note  string        `json:"note,omitempty"`
+}
+
+// IndexStage is one resumable step of indexing. Run does the stage's pending
+// work and reports progress; it must leave the database consistent when ctx
+// is cancelled at any moment.
+type IndexStage struct {
+	Name  string
+	Order int // stages run in ascending Order
+	Run   func(ctx context.Context, p *Project, progress func(IndexProgress)) error
+}
+
+var indexStages []IndexStage
+
+// registerIndexStage adds a stage; called from init in the file owning it.
+func registerIndexStage(s IndexStage) {
+	indexStages = append(indexStages, s)
+	sort.SliceStable(indexStages, func(i, j int) bool { return indexStages[i].Order < indexStages[j].Order })
+}
+
+// IndexStages names the registered stages in the order they run.
+func IndexStages() []string {
+	out := make([]string, len(indexStages))
+	for i, s := range indexStages {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// Index runs every stage's pending work in order. progress may be nil.
+func (p *Project) Index(ctx context.Context, progress func(IndexProgress)) error {
+	if progress == nil {
+		progress = func(IndexProgress) {}
+	}
+	for _, s := range indexStages {
+		if err := s.Run(ctx, p, progress); err != nil {
+			return fmt.Errorf("%s: %w", s.Name, err)
+		}
+	}
+	return nil
+}
