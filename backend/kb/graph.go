@@ -49,3 +49,10 @@ const (
 	ExtractEmpty   ExtractStatus = "empty"  // the extractor ran and found nothing (reason recorded)
 	ExtractFailed  ExtractStatus = "failed" // the model call failed; reason recorded; retried on the next run
 )
+
+// Graph is a set of entities and the relations between them: the whole
+// knowledge graph (export) or a neighbourhood of it (explorer, answers).
+type Graph struct {
+	Entities  []Entity   `json:"entities"`
+	Relations []Relation `json:"relations"`
+}

@@ -1,0 +1,47 @@
+package kb
+
+import "encoding/json"
+
+// Citation is one cited passage of an answer; N is the [n] marker used in
+// the answer text.
+type Citation struct {
+	N int `json:"n"`
+	Source
+	DocTitle string `json:"doc_title,omitempty"`
+	Text     string `json:"text"`
+}
+
+// PathEdge is one step of a reasoning path, with the passage that states it.
+type PathEdge struct {
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Predicate string `json:"predicate"`
+	Relation  int64  `json:"relation,omitempty"` // relation id, when the edge is a graph relation
+	Source    Source `json:"source"`
+}
+
+// Path is an ordered chain of facts from the question towards the answer,
+// scored by the rethinking step (higher is more important).
+type Path struct {
+	Score      float64    `json:"score"`
+	Semantic   float64    `json:"semantic,omitempty"`
+	Structural float64    `json:"structural,omitempty"`
+	Chosen     bool       `json:"chosen,omitempty"`
+	Nodes      []string   `json:"nodes"`
+	Edges      []PathEdge `json:"edges"`
+}
+
+// Answer is what the user gets back for a question: the text with [n]
+// markers, its citations and paths, and the full trace (plan, steps,
+// subgraph, timings, LLM usage) kept with it.
+type Answer struct {
+	ID        int64           `json:"id,omitempty"`
+	Question  string          `json:"question"`
+	Answer    string          `json:"answer"`
+	Declined  bool            `json:"declined"`
+	Mode      string          `json:"mode"` // "quick" or "deep"
+	Citations []Citation      `json:"citations"`
+	Paths     []Path          `json:"paths"`
+	Trace     json.RawMessage `json:"trace"`
+	AskedAt   string          `json:"asked_at,omitempty"`
+}
