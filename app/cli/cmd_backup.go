@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"cairn/backend/project"
+)
+
+func init() {
+	register(
+		command{"export", "export --project DIR OUT.zip                            back up a project (consistent snapshot, safe while the app runs)", cmdExport},
+		command{"import-project", "import-project BACKUP.zip DIR                          restore a backup into a new, empty folder and check it", cmdImportProject},
+	)
+}
+
+func cmdExport(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("export")
+	dir := fs.String("project", "", "project folder")
+	rest, ok := env.parse(fs, args)
+	if !ok {
+		return 2
+	}
+	if len(rest) != 1 {
+		fmt.Fprintln(env.Stderr, "usage: cairn export --project DIR OUT.zip")
+		return 2
+	}
+	p, code := openProject(env, *dir)
+	if p == nil {
+		return code
+	}
+	defer p.Close()
+	if err := p.Export(ctx, rest[0]); err != nil {
+		return env.fail(err)
+	}
+	fmt.Fprintln(env.Stdout, "exported", p.Dir(), "to", rest[0])
+	return 0
+}
+
+func cmdImportProject(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("import-project")
+	rest, ok := env.parse(fs, args)
+	if !ok {
+		return 2
+	}
+	if len(rest) != 2 {
+		fmt.Fprintln(env.Stderr, "usage: cairn import-project BACKUP.zip DIR")
+		return 2
+	}
+	p, err := project.Restore(ctx, rest[0], rest[1])
+	if err != nil {
+		return env.fail(err)
+	}
+	defer p.Close()
+	n, c, _ := p.Counts(ctx)
+	fmt.Fprintf(env.Stdout, "restored %s: %d documents, %d chunks; check passed\n", p.Dir(), n, c)
+	return 0
+}
