@@ -47,6 +47,13 @@ func (p *Project) ImportWith(ctx context.Context, paths []string, opt ImportOpti
 		progress = func(Progress) {}
 	}
 	files, skipped := expand(paths)
+	unlock, err := p.lockWriter(ctx, func(holder string) {
+		progress(Progress{Stage: "waiting", File: "waiting for " + holder + " to finish"})
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	var results []ImportResult
 	for _, r := range skipped {
 		results = append(results, r)

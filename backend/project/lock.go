@@ -1,0 +1,76 @@
+package project
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The writer lock: one process at a time imports into or indexes a project.
+// Readers (search, browsing, answers) never take it — SQLite's WAL lets them
+// run beside the writer. A second app window or CLI on the same project
+// waits for the lock (saying so through onWait) instead of racing the first
+// one; the lock is released by the kernel if the holder dies, so a crash
+// never leaves the project locked.
+
+// LockName is the lock file inside a project folder.
+const LockName = ".cairn-writer.lock"
+
+// lockPoll is how often a waiting writer retries.
+const lockPoll = 200 * time.Millisecond
+
+// lockWriter takes the project's writer lock, waiting while another process
+// (or another writer in this one) holds it. onWait, if set, is called once
+// with a description of the holder when waiting starts.
+func (p *Project) lockWriter(ctx context.Context, onWait func(holder string)) (unlock func(), err error) {
+	path := filepath.Join(p.dir, LockName)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("project lock: %w", err)
+	}
+	waited := false
+	for {
+		ok, err := tryLockFile(f)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("project lock: %w", err)
+		}
+		if ok {
+			break
+		}
+		if !waited && onWait != nil {
+			onWait(lockHolder(path))
+		}
+		waited = true
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(lockPoll):
+		}
+	}
+	f.Truncate(0)
+	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	return func() {
+		f.Truncate(0)
+		unlockFile(f)
+		f.Close()
+	}, nil
+}
+
+// lockHolder describes who holds the lock, from the pid it wrote.
+func lockHolder(path string) string {
+	b, _ := os.ReadFile(path)
+	pid := strings.TrimSpace(string(b))
+	if pid == "" {
+		return "another Cairn process"
+	}
+	if pid == strconv.Itoa(os.Getpid()) {
+		return "another task in this window"
+	}
+	return "another Cairn process (pid " + pid + ")"
+}
