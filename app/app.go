@@ -100,6 +100,7 @@ type App struct {
 	cancel context.CancelFunc
 	pick   func(ctx context.Context) ([]string, error) // native file dialog; nil outside the desktop
 	status ImportStatus
+	index  IndexState // library.go
 	subs   map[int]func(name string, data any)
 	nextID int
 	ready  []func()
@@ -253,6 +254,15 @@ func (a *App) PickAndImport() ([]project.ImportResult, error) {
 }
 
 func (a *App) runImport(ctx context.Context, paths []string) ([]project.ImportResult, error) {
+	return a.runImportWith(ctx, paths, a.proj.Import)
+}
+
+// importFunc is project.Import or an ImportWith bound to options.
+type importFunc func(ctx context.Context, paths []string, progress func(project.Progress)) ([]project.ImportResult, error)
+
+// runImportWith runs one import through do, holding the import token and
+// emitting the import events; afterwards it starts indexing (library.go).
+func (a *App) runImportWith(ctx context.Context, paths []string, do importFunc) ([]project.ImportResult, error) {
 	select {
 	case a.importSem <- struct{}{}:
 	case <-ctx.Done():
@@ -266,7 +276,7 @@ func (a *App) runImport(ctx context.Context, paths []string) ([]project.ImportRe
 	a.mu.Unlock()
 	a.emit(EventImportStarted, started)
 
-	results, err := a.proj.Import(ctx, paths, func(p project.Progress) {
+	results, err := do(ctx, paths, func(p project.Progress) {
 		a.mu.Lock()
 		last := p
 		a.status.Last = &last
@@ -286,6 +296,7 @@ func (a *App) runImport(ctx context.Context, paths []string) ([]project.ImportRe
 	a.mu.Unlock()
 	a.emit(EventImportDone, done)
 	a.emit(EventLibraryChanged, nil)
+	a.indexAfterImport(results)
 	return results, err
 }
 

@@ -92,7 +92,7 @@ func TestBoundMethods(t *testing.T) {
 		got = append(got, strings.TrimPrefix(name, "App."))
 	}
 	slices.Sort(got)
-	want := []string{"DocumentPages", "ImportPaths", "ImportStatus", "ListDocuments", "Mode", "PickAndImport", "ProjectInfo", "RemoveDocuments", "Search"}
+	want := []string{"DocumentFile", "DocumentPages", "ImportPaths", "ImportStatus", "IndexStatus", "ListDocuments", "Mode", "PickAndImport", "ProjectInfo", "Reindex", "RemoveDocuments", "RetryDocument", "Search"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("bound methods = %v, want %v", got, want)
 	}

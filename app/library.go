@@ -1,0 +1,226 @@
+package app
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"cairn/backend/kb"
+	"cairn/backend/project"
+)
+
+// Library verbs beyond import and removal: retrying a document (with a
+// password for encrypted PDFs), indexing (knowledge graph, mind maps) with
+// progress events, and the original file's bytes for the source viewer.
+
+// Index events.
+const (
+	// EventIndexStarted has no payload.
+	EventIndexStarted = "index:started"
+	// EventIndexProgress carries a project.IndexProgress.
+	EventIndexProgress = "index:progress"
+	// EventIndexDone carries IndexDone.
+	EventIndexDone = "index:done"
+)
+
+// IndexDone is the payload of EventIndexDone.
+type IndexDone struct {
+	Error   string `json:"error,omitempty"`
+	Seconds int64  `json:"seconds"`
+}
+
+// IndexState says whether indexing runs and how far it has got, for a UI
+// that connects in the middle of it.
+type IndexState struct {
+	Running bool                   `json:"running"`
+	Last    *project.IndexProgress `json:"last,omitempty"`
+	Done    *IndexDone             `json:"done,omitempty"`
+}
+
+// DocumentFile is an original file as imported: its bytes, base64-encoded,
+// for the source viewer (pdf.js renders PDFs from them).
+type DocumentFile struct {
+	DocID  int64  `json:"doc_id"`
+	Name   string `json:"name"`
+	Kind   string `json:"kind"`
+	Bytes  int64  `json:"bytes"`
+	Base64 string `json:"base64"`
+}
+
+// maxViewBytes caps DocumentFile: the viewer needs the whole file in memory.
+const maxViewBytes = 200 << 20
+
+// openProject is the *project.Project behind a, for the verbs that need
+// more than the backend interface.
+func (a *App) openProject() (*project.Project, error) {
+	if pb, ok := a.proj.(projectBackend); ok && pb.p != nil {
+		return pb.p, nil
+	}
+	return nil, errors.New("no project is open")
+}
+
+// document finds one document by id.
+func (a *App) document(ctx context.Context, docID int64) (kb.Document, error) {
+	if docID <= 0 {
+		return kb.Document{}, fmt.Errorf("invalid document id %d", docID)
+	}
+	docs, err := a.proj.Documents(ctx)
+	if err != nil {
+		return kb.Document{}, err
+	}
+	for _, d := range docs {
+		if d.ID == docID {
+			return d, nil
+		}
+	}
+	return kb.Document{}, fmt.Errorf("document %d is not in this project", docID)
+}
+
+// storedPath is the absolute path of a document's stored copy; it must lie
+// inside the project folder.
+func (a *App) storedPath(d kb.Document) (string, error) {
+	if d.StoredPath == "" {
+		return "", fmt.Errorf("document %d has no stored copy", d.ID)
+	}
+	root := a.proj.Dir()
+	p := filepath.Join(root, filepath.FromSlash(d.StoredPath))
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("document %d: stored path %q is outside the project", d.ID, d.StoredPath)
+	}
+	return p, nil
+}
+
+// DocumentFile returns the stored original of a document, so the viewer can
+// render PDF pages exactly as printed.
+func (a *App) DocumentFile(docID int64) (DocumentFile, error) {
+	ctx := a.context()
+	d, err := a.document(ctx, docID)
+	if err != nil {
+		return DocumentFile{}, err
+	}
+	p, err := a.storedPath(d)
+	if err != nil {
+		return DocumentFile{}, err
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		return DocumentFile{}, fmt.Errorf("the stored copy of %s is missing: %w", d.FileName, err)
+	}
+	if st.Size() > maxViewBytes {
+		return DocumentFile{}, fmt.Errorf("%s is %d MiB, too large to show (limit %d MiB)", d.FileName, st.Size()>>20, maxViewBytes>>20)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return DocumentFile{}, fmt.Errorf("read the stored copy of %s: %w", d.FileName, err)
+	}
+	return DocumentFile{DocID: d.ID, Name: d.FileName, Kind: d.Kind, Bytes: int64(len(b)), Base64: base64.StdEncoding.EncodeToString(b)}, nil
+}
+
+// RetryDocument reads a document again from its stored copy: after a
+// failure, an interrupted import, or with the password of an encrypted PDF
+// (password may be empty). Progress and results arrive as import events.
+func (a *App) RetryDocument(docID int64, password string) ([]project.ImportResult, error) {
+	ctx := a.context()
+	d, err := a.document(ctx, docID)
+	if err != nil {
+		return nil, err
+	}
+	switch d.Status {
+	case kb.StatusOK, kb.StatusNeedsOCR:
+		return nil, fmt.Errorf("%s is already imported; nothing to retry", d.FileName)
+	}
+	p, err := a.storedPath(d)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(p); err != nil {
+		return nil, fmt.Errorf("the stored copy of %s is missing; import the original again", d.FileName)
+	}
+	do := a.proj.Import
+	if password != "" {
+		pr, err := a.openProject()
+		if err != nil {
+			return nil, err
+		}
+		opt := project.ImportOptions{Password: password}
+		do = func(ctx context.Context, paths []string, progress func(project.Progress)) ([]project.ImportResult, error) {
+			return pr.ImportWith(ctx, paths, opt, progress)
+		}
+	}
+	return a.runImportWith(ctx, []string{p}, do)
+}
+
+// IndexStatus reports the indexing in progress, or the last one's outcome.
+func (a *App) IndexStatus() IndexState {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.index
+}
+
+// Reindex runs every pending indexing stage (knowledge graph, mind maps,
+// fusion) now and returns when it is done; progress is emitted as
+// EventIndexProgress. It waits for a running import to finish first.
+func (a *App) Reindex() error {
+	return a.runIndex(a.context())
+}
+
+// indexAfterImport starts indexing in the background when an import added
+// anything to index.
+func (a *App) indexAfterImport(results []project.ImportResult) {
+	if _, err := a.openProject(); err != nil {
+		return
+	}
+	any := false
+	for _, r := range results {
+		if r.Status == kb.StatusOK || r.Status == kb.StatusNeedsOCR {
+			any = true
+		}
+	}
+	if !any {
+		return
+	}
+	ctx := a.context()
+	go func() { _ = a.runIndex(ctx) }()
+}
+
+func (a *App) runIndex(ctx context.Context) error {
+	pr, err := a.openProject()
+	if err != nil {
+		return err
+	}
+	select {
+	case a.importSem <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-a.importSem }()
+
+	a.mu.Lock()
+	a.index = IndexState{Running: true}
+	a.mu.Unlock()
+	a.emit(EventIndexStarted, nil)
+	t0 := time.Now()
+	err = pr.Index(ctx, func(p project.IndexProgress) {
+		a.mu.Lock()
+		last := p
+		a.index.Last = &last
+		a.mu.Unlock()
+		a.emit(EventIndexProgress, p)
+	})
+	done := IndexDone{Seconds: int64(time.Since(t0).Seconds())}
+	if err != nil {
+		done.Error = err.Error()
+	}
+	a.mu.Lock()
+	a.index = IndexState{Done: &done}
+	a.mu.Unlock()
+	a.emit(EventIndexDone, done)
+	a.emit(EventLibraryChanged, nil)
+	return err
+}

@@ -1,0 +1,141 @@
+package app
+
+import (
+	"bytes"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cairn/backend/ingest"
+	"cairn/backend/kb"
+	"cairn/backend/project"
+)
+
+// TestMain lets the test binary act as the isolated file reader that
+// project imports start (see backend/ingest/isolate.go).
+func TestMain(m *testing.M) {
+	ingest.MaybeRunWorker()
+	os.Exit(m.Run())
+}
+
+func openReal(t *testing.T) (*App, *project.Project) {
+	t.Helper()
+	p, err := project.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return New(p), p
+}
+
+// waitIndexIdle waits for the background indexing an import starts.
+func waitIndexIdle(t *testing.T, a *App) IndexState {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		s := a.IndexStatus()
+		if !s.Running && s.Done != nil {
+			return s
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("indexing did not finish")
+	return IndexState{}
+}
+
+func TestDocumentFileReturnsTheStoredOriginal(t *testing.T) {
+	a, _ := openReal(t)
+	src := filepath.Join("..", "assets", "sample", "en-report-dmca-summary.pdf")
+	res, err := a.ImportPaths([]string{src})
+	if err != nil || len(res) != 1 || res[0].Status != kb.StatusOK {
+		t.Fatalf("import: %v %+v", err, res)
+	}
+	f, err := a.DocumentFile(res[0].DocID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := base64.StdEncoding.DecodeString(f.Base64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(src)
+	if !bytes.Equal(got, want) || f.Bytes != int64(len(want)) || f.Kind != "pdf" || f.Name != "en-report-dmca-summary.pdf" {
+		t.Fatalf("DocumentFile = %d bytes kind %q name %q; want the original's %d bytes", len(got), f.Kind, f.Name, len(want))
+	}
+	if _, err := a.DocumentFile(9999); err == nil || !strings.Contains(err.Error(), "not in this project") {
+		t.Fatalf("unknown document: err = %v", err)
+	}
+	if _, err := a.DocumentFile(0); err == nil {
+		t.Fatal("document 0 must be refused")
+	}
+	// The import started indexing; it ends with an outcome.
+	if s := waitIndexIdle(t, a); s.Done.Error != "" {
+		t.Fatalf("index after import: %s", s.Done.Error)
+	}
+}
+
+func TestStoredPathStaysInsideTheProject(t *testing.T) {
+	a, _ := openReal(t)
+	for _, bad := range []string{"../outside.pdf", "files/../../x", ""} {
+		if _, err := a.storedPath(kb.Document{ID: 1, StoredPath: bad}); err == nil {
+			t.Errorf("stored path %q accepted", bad)
+		}
+	}
+	if _, err := a.storedPath(kb.Document{ID: 1, StoredPath: "files/ab/x.pdf"}); err != nil {
+		t.Errorf("a path inside files/ refused: %v", err)
+	}
+}
+
+func TestRetryDocumentWithPassword(t *testing.T) {
+	a, _ := openReal(t)
+	get := record(a)
+	src := filepath.Join("..", "..", "shared", "docs", "bad", "encrypted-rc4-userpw.pdf")
+	if _, err := os.Stat(src); err != nil {
+		t.Skip("../shared/docs/bad is not here")
+	}
+	res, err := a.ImportPaths([]string{src})
+	if err != nil || len(res) != 1 || res[0].Status != kb.StatusNeedsPassword {
+		t.Fatalf("import: %v %+v", err, res)
+	}
+	id := res[0].DocID
+	// A wrong password leaves it waiting for the right one.
+	res, err = a.RetryDocument(id, "wrong")
+	if err != nil || len(res) != 1 || res[0].Status != kb.StatusNeedsPassword {
+		t.Fatalf("wrong password: %v %+v", err, res)
+	}
+	res, err = a.RetryDocument(id, "secret")
+	if err != nil || len(res) != 1 || res[0].Status != kb.StatusOK || res[0].DocID != id || res[0].Chunks == 0 {
+		t.Fatalf("right password: %v %+v", err, res)
+	}
+	docs, _ := a.ListDocuments()
+	if len(docs) != 1 || docs[0].Status != kb.StatusOK {
+		t.Fatalf("after retry: %+v", docs)
+	}
+	if _, err := a.RetryDocument(id, ""); err == nil || !strings.Contains(err.Error(), "nothing to retry") {
+		t.Fatalf("retrying a ready document: err = %v", err)
+	}
+	waitIndexIdle(t, a)
+	var names []string
+	for _, e := range get() {
+		names = append(names, e.name)
+	}
+	joined := strings.Join(names, " ")
+	for _, want := range []string{EventImportStarted, EventImportDone, EventIndexStarted, EventIndexDone} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no %s event in %v", want, names)
+		}
+	}
+}
+
+func TestReindexOutsideAProject(t *testing.T) {
+	a := newApp(&fakeBackend{})
+	if err := a.Reindex(); err == nil {
+		t.Fatal("Reindex without a project must fail")
+	}
+	if s := a.IndexStatus(); s.Running {
+		t.Fatal("index running")
+	}
+}
