@@ -167,6 +167,7 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 			return res, nil
 		}
 		docID = existing.ID // failed, pending or locked before: read it again
+		name = existing.FileName
 	}
 	stored, err := p.storeCopy(path, hash, name)
 	if err != nil {
@@ -377,4 +378,19 @@ func plausibleTitle(t string) bool {
 		return false
 	}
 	return true
+}
+
+// Retry reads documents again from their stored copies: for files that
+// failed, were interrupted (pending) or need a password (opt.Password).
+// Documents already indexed come back as duplicates, untouched.
+func (p *Project) Retry(ctx context.Context, ids []int64, opt ImportOptions, progress func(Progress)) ([]ImportResult, error) {
+	var paths []string
+	for _, id := range ids {
+		d, err := p.store.Document(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, filepath.Join(p.dir, filepath.FromSlash(d.StoredPath)))
+	}
+	return p.ImportWith(ctx, paths, opt, progress)
 }

@@ -55,6 +55,7 @@ func (p *Project) lockWriter(ctx context.Context, onWait func(holder string)) (u
 	}
 	f.Truncate(0)
 	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	p.removeIncoming()
 	return func() {
 		f.Truncate(0)
 		unlockFile(f)
@@ -73,4 +74,13 @@ func lockHolder(path string) string {
 		return "another task in this window"
 	}
 	return "another Cairn process (pid " + pid + ")"
+}
+
+// removeIncoming deletes partial copies (files/.incoming-*) a killed writer
+// left behind. Only called with the writer lock held, so no live copy is hit.
+func (p *Project) removeIncoming() {
+	leftovers, _ := filepath.Glob(filepath.Join(p.dir, FilesDir, ".incoming-*"))
+	for _, f := range leftovers {
+		os.Remove(f)
+	}
 }

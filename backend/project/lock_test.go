@@ -3,6 +3,7 @@ package project
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,4 +48,37 @@ func TestWriterLockSerialisesWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 	u2()
+}
+
+func TestRetryRereadsFromStoredCopy(t *testing.T) {
+	ctx := context.Background()
+	p, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	pdf := shared(t, "bad/encrypted-rc4-userpw.pdf")
+	res, err := p.Import(ctx, []string{pdf}, nil)
+	if err != nil || len(res) != 1 {
+		t.Fatal(err, res)
+	}
+	if res[0].Status != "needs_password" {
+		t.Skipf("encrypted sample gave %s", res[0].Status)
+	}
+	// Leftover partial copies from a killed writer are swept when the next writer starts.
+	junk := filepath.Join(p.Dir(), FilesDir, ".incoming-123")
+	if err := os.WriteFile(junk, []byte("partial"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, err := p.Retry(ctx, []int64{res[0].DocID}, ImportOptions{}, nil)
+	if err != nil || len(again) != 1 || again[0].DocID != res[0].DocID || again[0].Status != "needs_password" {
+		t.Fatalf("retry without password: %v %+v", err, again)
+	}
+	if _, err := os.Stat(junk); !os.IsNotExist(err) {
+		t.Errorf("partial copy not swept: %v", err)
+	}
+	d, _ := p.Store().Document(ctx, res[0].DocID)
+	if d.FileName != filepath.Base(pdf) {
+		t.Errorf("retry renamed the document: %q", d.FileName)
+	}
 }
