@@ -20,7 +20,7 @@ CLI_BIN     := build/bin/cairn
 FRONTEND_SRC := $(shell find frontend/src frontend/wailsjs frontend/public -type f 2>/dev/null) \
 	frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json
 
-.PHONY: deps deps-build deps-test build run cli frontend test test-frontend test-go e2e smoke bench fmt clean
+.PHONY: deps deps-build deps-test build run cli frontend test test-frontend test-go e2e smoke bench fuzz fmt clean
 
 ## deps: every system and npm package the build and the tests need (installs only what is missing)
 deps: deps-build deps-test
@@ -92,6 +92,16 @@ smoke: build
 ## bench: benchmarks (not timed tests)
 bench: frontend
 	$(GO) test -run '^$$' -bench . ./...
+
+## fuzz: run every Go fuzz target for FUZZTIME each (seed corpora also run in `make test`)
+FUZZTIME ?= 20s
+fuzz: frontend
+	@set -e; for pkg in $$($(GO) list ./backend/... ./app/...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "== $$pkg $$f ($(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
