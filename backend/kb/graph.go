@@ -56,3 +56,21 @@ type Graph struct {
 	Entities  []Entity   `json:"entities"`
 	Relations []Relation `json:"relations"`
 }
+
+// Fact is an atomic, self-contained statement extracted from one chunk,
+// with the span of the sentence it paraphrases (mind maps are built from
+// these).
+type Fact struct {
+	ID      int64  `json:"id"`
+	Ordinal int    `json:"ordinal"` // order inside its chunk
+	Text    string `json:"text"`
+	Source  Source `json:"source"`
+}
+
+// ExtractCounts are the numbers of chunks per extraction status.
+type ExtractCounts struct {
+	OK      int `json:"ok"`
+	Empty   int `json:"empty"`
+	Failed  int `json:"failed"`
+	Pending int `json:"pending"`
+}
