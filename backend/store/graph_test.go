@@ -85,10 +85,10 @@ func TestGraphSaveReadRemove(t *testing.T) {
 		Facts:     []kb.Fact{{Text: "Frodo lives in the Shire", Source: src(t, s, ca[0], "Frodo Baggins lives in the Shire.")}}})
 	// "Frodo" resolves through the alias given in chunk 0.
 	save(ChunkGraph{ChunkID: ca[1], Status: kb.ExtractOK, Extractor: "m",
-		Entities: []GraphEntity{ent(t, s, ca[1], "Alû", "person", "an elf"), ent(t, s, ca[1], "Frodo", "person", "")},
+		Entities:  []GraphEntity{ent(t, s, ca[1], "Alû", "person", "an elf"), ent(t, s, ca[1], "Frodo", "person", "")},
 		Relations: []GraphRelation{{Subject: 0, Object: 1, Predicate: "met", Statement: "Alû met Frodo in Bree.", Confidence: 0.7, Source: src(t, s, ca[1], "Alû met Frodo in Bree.")}}})
 	save(ChunkGraph{ChunkID: cb[0], Status: kb.ExtractOK, Extractor: "m",
-		Entities: []GraphEntity{ent(t, s, cb[0], "Frodo", "person", "ring-bearer"), ent(t, s, cb[0], "Mordor", "location", "")},
+		Entities:  []GraphEntity{ent(t, s, cb[0], "Frodo", "person", "ring-bearer"), ent(t, s, cb[0], "Mordor", "location", "")},
 		Relations: []GraphRelation{{Subject: 0, Object: 1, Predicate: "went to", Statement: "Frodo carried the Ring to Mordor.", Confidence: 0.8, Source: src(t, s, cb[0], "Frodo carried the Ring to Mordor.")}}})
 	mustCheck(t, s)
 
