@@ -20,7 +20,7 @@ CLI_BIN     := build/bin/cairn
 FRONTEND_SRC := $(shell find frontend/src frontend/wailsjs frontend/public -type f 2>/dev/null) \
 	frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json
 
-.PHONY: deps deps-build deps-test build run cli frontend test test-frontend test-go e2e smoke bench fuzz fmt clean
+.PHONY: deps deps-build deps-test build run cli frontend test test-frontend test-go e2e smoke bench fuzz reliability fmt clean
 
 ## deps: every system and npm package the build and the tests need (installs only what is missing)
 deps: deps-build deps-test
@@ -92,6 +92,10 @@ smoke: build
 ## bench: benchmarks (not timed tests)
 bench: frontend
 	$(GO) test -run '^$$' -bench . ./...
+
+## reliability: the full fault suite (30 SIGKILLs during import + index, every resume checked)
+reliability: frontend
+	CAIRN_CRASH_KILLS=30 $(GO) test -count=1 -run 'Crash|Fingerprint' -v ./backend/project
 
 ## fuzz: run every Go fuzz target for FUZZTIME each (seed corpora also run in `make test`)
 FUZZTIME ?= 20s

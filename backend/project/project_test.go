@@ -11,9 +11,11 @@ import (
 	"cairn/backend/kb"
 )
 
-// TestMain lets this test binary act as the isolated reader process.
+// TestMain lets this test binary act as the isolated reader process and as
+// the crash test's victim.
 func TestMain(m *testing.M) {
 	ingest.MaybeRunWorker()
+	maybeRunCrashChild()
 	os.Exit(m.Run())
 }
 
