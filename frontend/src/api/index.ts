@@ -18,6 +18,8 @@ export type ImportStatus = app.ImportStatus;
 export type ImportDone = Pick<app.ImportDone, "results" | "error">;
 
 export * from "./events";
+export type * from "./types";
+import type { Answer, DocumentFile, EntityDetail, Graph, IndexState, MindMap, ProjectEntry } from "./types";
 
 type Transport = "desktop" | "http" | "none";
 
@@ -41,6 +43,27 @@ export const transport: Transport = detect();
 /** The native file dialog exists only in the desktop window. */
 export const canPickFiles = transport === "desktop";
 
+// Methods that are called by name: those added after the generated
+// bindings (frontend/wailsjs) were last regenerated, and those whose backend
+// may not exist in this build (knowledge graph, mind maps, answers). has()
+// tells whether the running Cairn offers one, so views can say plainly what
+// is not available instead of failing.
+function bound(): Record<string, (...args: unknown[]) => Promise<unknown>> {
+  return ((window as unknown as Record<string, any>).go?.app?.App ?? {}) as Record<string, (...args: unknown[]) => Promise<unknown>>;
+}
+
+/** Whether the running Cairn has App.<method>. */
+export function has(method: string): boolean {
+  return typeof bound()[method] === "function";
+}
+
+/** Calls App.<method> by name; rejects with a sentence when it does not exist. */
+export function call<T>(method: string, ...args: unknown[]): Promise<T> {
+  const fn = bound()[method];
+  if (typeof fn !== "function") return Promise.reject(`This version of Cairn has no ${method}.`);
+  return fn(...args) as Promise<T>;
+}
+
 export const api = {
   mode: () => App.Mode(),
   projectInfo: () => App.ProjectInfo(),
@@ -51,6 +74,25 @@ export const api = {
   removeDocuments: (ids: number[]) => App.RemoveDocuments(ids),
   search: (query: string, k = 20) => App.Search(query, k),
   documentPages: (docID: number) => App.DocumentPages(docID),
+  documentFile: (docID: number) => call<DocumentFile>("DocumentFile", docID),
+  retryDocument: (docID: number, password: string) => call<ImportResult[]>("RetryDocument", docID, password),
+  reindex: () => call<void>("Reindex"),
+  indexStatus: () => call<IndexState>("IndexStatus"),
+  // Projects (app/projects.go).
+  listProjects: () => call<ProjectEntry[]>("ListProjects"),
+  createProject: (name: string) => call<ProjectEntry>("CreateProject", name),
+  openProject: (name: string) => call<ProjectInfo>("OpenProject", name),
+  renameProject: (from: string, to: string) => call<ProjectEntry>("RenameProject", from, to),
+  deleteProject: (name: string) => call<void>("DeleteProject", name),
+  // Knowledge graph, mind maps, answers (app/views.go, app/ask.go).
+  graph: () => call<Graph>("Graph"),
+  neighbourhood: (entityID: number, hops: number, limit: number) => call<Graph>("Neighbourhood", entityID, hops, limit),
+  entity: (nameOrID: string) => call<EntityDetail>("Entity", nameOrID),
+  mindMap: (docID: number) => call<MindMap>("MindMap", docID),
+  fusedMindMap: () => call<MindMap>("FusedMindMap"),
+  ask: (question: string, deep: boolean) => call<Answer>("Ask", question, deep),
+  answers: () => call<Answer[]>("Answers"),
+  answer: (id: number) => call<Answer>("Answer", id),
 };
 
 export type Api = typeof api;

@@ -1,0 +1,141 @@
+// JSON shapes of the app facade that the generated bindings do not (yet)
+// describe. They mirror backend/kb/graph.go, mindmap.go, answer.go and
+// app/library.go, app/projects.go field for field (json tags).
+
+/** Where a derived fact came from (kb.Source): byte spans in the document text. */
+export interface Source {
+  doc_id: number;
+  chunk_id: number;
+  page_start: number;
+  page_end: number;
+  char_start: number;
+  char_end: number;
+}
+
+export interface Entity {
+  id: number;
+  name: string;
+  type: string;
+  semantic_type?: string;
+  description?: string;
+  aliases: string[] | null;
+  mentions: Source[] | null;
+}
+
+export interface Relation {
+  id: number;
+  subject: number;
+  predicate: string;
+  object: number;
+  subject_name?: string;
+  object_name?: string;
+  statement: string;
+  confidence: number;
+  sources: Source[] | null;
+}
+
+export interface Graph {
+  entities: Entity[] | null;
+  relations: Relation[] | null;
+}
+
+/** App.Entity's reply: the entity and its relations. */
+export interface EntityDetail {
+  entity: Entity;
+  relations: Relation[] | null;
+}
+
+export type MindKind = "topic" | "route" | "fact";
+
+export interface MindNode {
+  id: number;
+  parent: number;
+  kind: MindKind;
+  label: string;
+  doc_id: number;
+  supernode?: number;
+  chunk_id?: number;
+  page_start?: number;
+  page_end?: number;
+  char_start?: number;
+  char_end?: number;
+}
+
+export interface Supernode {
+  id: number;
+  label: string;
+  kind: MindKind;
+  members: number[] | null;
+  doc_ids: number[] | null;
+}
+
+export interface MindMap {
+  nodes: MindNode[] | null;
+  supernodes: Supernode[] | null;
+}
+
+export interface Citation extends Source {
+  n: number;
+  doc_title?: string;
+  text: string;
+}
+
+export interface PathEdge {
+  from: string;
+  to: string;
+  predicate: string;
+  relation?: number;
+  source: Source;
+}
+
+export interface Path {
+  score: number;
+  semantic?: number;
+  structural?: number;
+  chosen?: boolean;
+  nodes: string[] | null;
+  edges: PathEdge[] | null;
+}
+
+export interface Answer {
+  id?: number;
+  question: string;
+  answer: string;
+  declined: boolean;
+  mode: string;
+  citations: Citation[] | null;
+  paths: Path[] | null;
+  trace: unknown;
+  asked_at?: string;
+}
+
+export interface DocumentFile {
+  doc_id: number;
+  name: string;
+  kind: string;
+  bytes: number;
+  base64: string;
+}
+
+export interface IndexProgress {
+  stage: string;
+  doc_id?: number;
+  done: number;
+  total: number;
+  eta_ns?: number;
+  note?: string;
+}
+
+export interface IndexState {
+  running: boolean;
+  last?: IndexProgress;
+  done?: { error?: string; seconds: number };
+}
+
+export interface ProjectEntry {
+  name: string;
+  dir: string;
+  open: boolean;
+  documents: number;
+  modified?: string;
+}
