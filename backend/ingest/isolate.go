@@ -111,7 +111,7 @@ func ReadFile(path, name string, opt parsed.Options) (doc *parsed.Document, err 
 // under lim. A child that crashes, runs out of memory or time yields a typed
 // error (CodeCrashed, CodeTooLarge, CodeTimeout) and nothing else is affected.
 func ReadIsolated(ctx context.Context, path, name string, opt parsed.Options, lim Limits) (*parsed.Document, error) {
-	if lim.InProcess {
+	if lim.InProcess || smallPlainText(path, name) {
 		return ReadFile(path, name, opt)
 	}
 	exe, err := os.Executable()
@@ -235,4 +235,25 @@ func lastLine(s string) string {
 		}
 	}
 	return ""
+}
+
+// inProcessTextMax is the size under which a plain-text or Markdown file is
+// read in this process: their reader is linear in time and memory, so the
+// child process (tens of milliseconds each) would only slow down a folder of
+// thousands of notes.
+const inProcessTextMax = 4 << 20
+
+// smallPlainText reports whether path is a small file whose bytes sniff as
+// plain text or Markdown.
+func smallPlainText(path, name string) bool {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > inProcessTextMax {
+		return false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) > inProcessTextMax {
+		return false
+	}
+	kind, err := Sniff(data, name)
+	return err == nil && (kind == parsed.KindTXT || kind == parsed.KindMD)
 }
