@@ -1,0 +1,97 @@
+package reason
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/template"
+
+	"cairn/backend/llm"
+)
+
+//go:embed prompts/*
+var promptFS embed.FS
+
+var tmplFuncs = template.FuncMap{"inc": func(i int) int { return i + 1 }}
+
+func promptText(name string) string {
+	b, err := promptFS.ReadFile("prompts/" + name)
+	if err != nil {
+		panic(err) // embedded at build time: a missing file is a build bug
+	}
+	return string(b)
+}
+
+// schema returns the named embedded JSON schema.
+func schema(name string) llm.Schema {
+	return llm.Schema{Name: name, Schema: json.RawMessage(promptText(name + ".schema.json"))}
+}
+
+// fence keeps document text from closing the <<< >>> fence around it.
+func fence(s string) string {
+	s = strings.ReplaceAll(s, "<<<", "‹‹‹")
+	return strings.ReplaceAll(s, ">>>", "›››")
+}
+
+// messages renders task's system prompt and its user template with data;
+// all document text goes in the user message, fenced.
+func messages(task string, data any) ([]llm.Message, error) {
+	t, err := template.New(task).Funcs(tmplFuncs).Parse(promptText(task + ".user.tmpl"))
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		return nil, fmt.Errorf("render %s prompt: %w", task, err)
+	}
+	return []llm.Message{{Role: "system", Content: promptText(task + ".system.txt")}, {Role: "user", Content: b.String()}}, nil
+}
+
+// promptPassage is a passage as the prompts show it.
+type promptPassage struct {
+	N     int
+	Title string
+	Text  string
+}
+
+func passagesOf(ev []Evidence) []promptPassage {
+	out := make([]promptPassage, len(ev))
+	for i, e := range ev {
+		out[i] = promptPassage{N: e.N, Title: fence(e.Hit.DocTitle), Text: fence(e.Hit.Text)}
+	}
+	return out
+}
+
+type promptRelation struct {
+	ID   int64
+	Text string
+}
+
+type rerankData struct {
+	Question  string
+	Relations []promptRelation
+}
+
+type answerData struct {
+	Question string
+	Memory   []string
+	Paths    []string
+	Passages []promptPassage
+}
+
+type planData struct {
+	Question string
+	Memory   []string
+}
+
+type stepData struct {
+	Question string
+	Passages []promptPassage
+}
+
+type deduceData struct {
+	Question string
+	Values   []string
+}

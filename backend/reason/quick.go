@@ -1,0 +1,356 @@
+package reason
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"cairn/backend/kb"
+	"cairn/backend/llm"
+	"cairn/backend/retrieve"
+)
+
+// DeclineText is the answer when the documents do not support one.
+const DeclineText = "The documents do not answer this question. The closest passages are listed below."
+
+// Quick answers with retrieval, at most one rerank call and one streamed
+// answer call (none offline). onToken may be nil.
+func (r *Reasoner) Quick(ctx context.Context, question string, onToken func(string)) (kb.Answer, error) {
+	u := r.newRun(question, "quick")
+	a, err := u.quick(ctx, onToken, nil)
+	if err != nil {
+		return kb.Answer{}, err
+	}
+	return a, u.finish(&a)
+}
+
+// gathered is the evidence and paths for one answer.
+type gathered struct {
+	res      *retrieve.Result
+	evidence []Evidence
+	paths    []kb.Path
+	declined bool
+}
+
+// gather retrieves, checks support, reranks (model) and builds paths.
+func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
+	k := u.set.K
+	res, err := u.r.Retriever.Retrieve(ctx, question, max(k, 10))
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: %w", err)
+	}
+	u.lap("retrieve")
+	g := &gathered{res: res}
+	u.trace.Retrieval = RetrievalTrace{Lists: res.Lists, Linked: res.Linked, Candidates: res.Candidates, Timings: res.Timings}
+	u.trace.Subgraph = res.Subgraph
+	cov, err := support(ctx, u.r.Store, question, res.Hits[:min(len(res.Hits), k)])
+	if err != nil {
+		return nil, err
+	}
+	u.trace.Support = SupportTrace{Coverage: round3(cov), Threshold: u.set.Abstain, Declined: cov < u.set.Abstain}
+	u.lap("support")
+	hits := res.Hits
+	var chains []Chain
+	var chosen []int64
+	if !u.trace.Support.Declined && !u.r.offline() && !u.noRerank && len(res.Subgraph.Relations) > 0 {
+		chosen, chains = u.rerank(ctx, question, res.Subgraph)
+		u.lap("rerank")
+		if len(chosen) > 0 {
+			hits, err = u.promote(ctx, hits, res.Subgraph, chosen)
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i, h := range hits[:min(len(hits), k)] {
+		g.evidence = append(g.evidence, Evidence{N: i + 1, Hit: h})
+		u.trace.Retrieval.Evidence = append(u.trace.Retrieval.Evidence, h.ID)
+	}
+	if u.trace.Support.Declined {
+		g.declined = true
+		return g, nil
+	}
+	g.paths = u.paths(question, res, g.evidence, chains, chosen)
+	u.lap("paths")
+	return g, nil
+}
+
+// rerank is the KG-RAG call: the model picks the useful relations of the
+// subgraph (ordered) and proposes relation chains. Failures are recorded
+// and leave the retrieval order as it was.
+func (u *run) rerank(ctx context.Context, question string, sub kb.Graph) ([]int64, []Chain) {
+	rels := sub.Relations
+	if len(rels) > u.set.MaxRerank {
+		rels = rels[:u.set.MaxRerank]
+	}
+	valid := map[int64]bool{}
+	data := rerankData{Question: fence(question)}
+	for _, r := range rels {
+		valid[r.ID] = true
+		text := r.Statement
+		if text == "" {
+			text = r.SubjectName + " " + r.Predicate + " " + r.ObjectName
+		}
+		data.Relations = append(data.Relations, promptRelation{ID: r.ID, Text: fence(oneLine(text))})
+	}
+	msgs, err := messages("rerank", data)
+	if err != nil {
+		u.failed("rerank", err)
+		return nil, nil
+	}
+	var reply struct {
+		Thought   string     `json:"thought"`
+		Relations []int64    `json:"relations"`
+		Chains    [][]string `json:"chains"`
+	}
+	rep, err := u.r.Provider.ChatJSON(ctx, llm.JSONRequest{Task: "rerank", Messages: msgs, Schema: schema("rerank"),
+		Validate: func(raw json.RawMessage) error {
+			var v struct {
+				Relations []int64 `json:"relations"`
+			}
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return err
+			}
+			for _, id := range v.Relations {
+				if !valid[id] {
+					return fmt.Errorf("relation id %d is not in the list", id)
+				}
+			}
+			return nil
+		}})
+	if err != nil {
+		u.failed("rerank", err)
+		u.trace.Rerank = &RerankTrace{Error: err.Error(), Relations: []int64{}}
+		return nil, nil
+	}
+	u.meter.Add("rerank", rep.Usage)
+	if err := json.Unmarshal(rep.Raw, &reply); err != nil {
+		u.failed("rerank", err)
+		return nil, nil
+	}
+	var chosen []int64
+	seen := map[int64]bool{}
+	for _, id := range reply.Relations {
+		if valid[id] && !seen[id] {
+			seen[id] = true
+			chosen = append(chosen, id)
+		}
+	}
+	u.trace.Rerank = &RerankTrace{Thought: reply.Thought, Relations: chosen}
+	var chains []Chain
+	for _, c := range reply.Chains {
+		var preds []string
+		for _, p := range c {
+			if p = strings.TrimSpace(p); p != "" {
+				preds = append(preds, p)
+			}
+		}
+		if len(preds) > 0 {
+			chains = append(chains, Chain{Predicates: preds})
+		}
+	}
+	u.trace.Semantic = chains
+	return chosen, chains
+}
+
+// promote puts the chunks stating the chosen relations first, in the order
+// chosen, then the rest of the hits.
+func (u *run) promote(ctx context.Context, hits []kb.Hit, sub kb.Graph, chosen []int64) ([]kb.Hit, error) {
+	byRel := map[int64]kb.Relation{}
+	for _, r := range sub.Relations {
+		byRel[r.ID] = r
+	}
+	have := map[int64]kb.Hit{}
+	for _, h := range hits {
+		have[h.ID] = h
+	}
+	var order []int64
+	seen := map[int64]bool{}
+	var missing []int64
+	for _, id := range chosen {
+		for _, s := range byRel[id].Sources {
+			if !seen[s.ChunkID] {
+				seen[s.ChunkID] = true
+				order = append(order, s.ChunkID)
+				if _, ok := have[s.ChunkID]; !ok {
+					missing = append(missing, s.ChunkID)
+				}
+			}
+		}
+	}
+	more, err := u.r.Store.ChunkHits(ctx, missing)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range more {
+		have[h.ID] = h
+	}
+	var out []kb.Hit
+	for _, id := range order {
+		if h, ok := have[id]; ok {
+			out = append(out, h)
+		}
+	}
+	for _, h := range hits {
+		if !seen[h.ID] {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// paths builds structural and semantic paths and rethinks them.
+func (u *run) paths(question string, res *retrieve.Result, ev []Evidence, chains []Chain, chosen []int64) []kb.Path {
+	if len(res.Subgraph.Relations) == 0 {
+		return nil
+	}
+	eg := newEntityGraph(res.Subgraph)
+	evSet := map[int64]bool{}
+	for _, e := range ev {
+		evSet[e.Hit.ID] = true
+	}
+	var from []int64
+	isQ := map[int64]bool{}
+	for _, l := range res.Linked {
+		from = append(from, l.Entity)
+		isQ[l.Entity] = true
+	}
+	// Candidate answers: the retriever's (by walk mass), plus the far ends
+	// of the relations the model chose.
+	var to []int64
+	for _, c := range res.Candidates {
+		if len(to) >= 8 {
+			break
+		}
+		to = append(to, c)
+	}
+	byRel := map[int64]kb.Relation{}
+	for _, r := range res.Subgraph.Relations {
+		byRel[r.ID] = r
+	}
+	for _, id := range chosen {
+		r := byRel[id]
+		for _, e := range []int64{r.Subject, r.Object} {
+			if !isQ[e] {
+				to = append(to, e)
+			}
+		}
+	}
+	all := structuralPaths(eg, from, to, evSet, u.set.MaxPaths*2)
+	all = append(all, groundChains(u.r.hashed(), eg, chains, from, evSet, 0.4)...)
+	out := Rethink(u.r.hashed(), question, all, u.set.Lambda1, u.set.Lambda2, u.set.Theta, u.set.MaxPaths)
+	for i := range out {
+		for _, e := range out[i].Edges {
+			if evSet[e.Source.ChunkID] {
+				out[i].Chosen = true
+			}
+		}
+	}
+	return out
+}
+
+// quick answers from gathered evidence; memory (deep mode's intermediate
+// results) goes into the answer prompt.
+func (u *run) quick(ctx context.Context, onToken func(string), memory []string) (kb.Answer, error) {
+	g, err := u.gather(ctx, u.question)
+	if err != nil {
+		return kb.Answer{}, err
+	}
+	return u.answer(ctx, g, onToken, memory)
+}
+
+func (u *run) answer(ctx context.Context, g *gathered, onToken func(string), memory []string) (kb.Answer, error) {
+	a := kb.Answer{Question: u.question, Paths: g.paths}
+	if g.declined {
+		a.Declined = true
+		a.Answer = DeclineText
+		for _, e := range g.evidence {
+			a.Citations = append(a.Citations, citation(e, 0, 0))
+		}
+		a.Paths = nil
+		if onToken != nil {
+			onToken(a.Answer)
+		}
+		return a, nil
+	}
+	if !u.r.offline() {
+		var pathLines []string
+		for _, p := range g.paths {
+			pathLines = append(pathLines, fence(pathText(p)))
+		}
+		var mem []string
+		for _, m := range memory {
+			mem = append(mem, fence(m))
+		}
+		msgs, err := messages("answer", answerData{Question: fence(u.question), Memory: mem, Paths: pathLines, Passages: passagesOf(g.evidence)})
+		if err != nil {
+			return a, err
+		}
+		rep, err := u.r.Provider.ChatStream(ctx, llm.ChatRequest{Task: "answer", Messages: msgs}, onToken)
+		if err == nil && strings.TrimSpace(rep.Text) != "" {
+			u.meter.Add("answer", rep.Usage)
+			u.lap("answer")
+			a.Answer = strings.TrimSpace(rep.Text)
+			a.Citations = citedOnly(a.Answer, g.evidence)
+			return a, nil
+		}
+		if err == nil {
+			err = fmt.Errorf("empty answer")
+		}
+		if ctx.Err() != nil {
+			return a, ctx.Err()
+		}
+		u.failed("answer", err)
+	}
+	return u.extractive(ctx, g, onToken, memory)
+}
+
+// extractive answers with the best-supported sentences of the evidence,
+// each cited to its exact span.
+func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string), memory []string) (kb.Answer, error) {
+	a := kb.Answer{Question: u.question, Paths: g.paths}
+	var boost []string
+	for _, p := range g.paths {
+		if len(p.Nodes) > 0 {
+			boost = append(boost, p.Nodes[len(p.Nodes)-1])
+		}
+	}
+	boost = append(boost, memory...)
+	sents, err := extract(ctx, u.r.Store, u.question, g.evidence, boost, u.set.Sentences)
+	if err != nil {
+		return a, err
+	}
+	var b strings.Builder
+	if len(memory) > 0 {
+		b.WriteString(strings.Join(memory, "; "))
+		b.WriteString(". ")
+	}
+	for i, s := range sents {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		// Each sentence is its own citation, narrowed to its span.
+		e := g.evidence[s.ev]
+		fmt.Fprintf(&b, "%s [%d]", strings.TrimSpace(s.text), i+1)
+		c := citation(e, s.start, s.end)
+		c.N = i + 1
+		a.Citations = append(a.Citations, c)
+	}
+	if len(sents) == 0 {
+		a.Declined = true
+		a.Answer = DeclineText
+		for _, e := range g.evidence {
+			a.Citations = append(a.Citations, citation(e, 0, 0))
+		}
+	} else {
+		a.Answer = b.String()
+	}
+	u.lap("extract")
+	if onToken != nil {
+		onToken(a.Answer)
+	}
+	return a, nil
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

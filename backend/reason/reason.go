@@ -1,0 +1,256 @@
+package reason
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"cairn/backend/chunk"
+	"cairn/backend/embed"
+	"cairn/backend/kb"
+	"cairn/backend/llm"
+	"cairn/backend/retrieve"
+	"cairn/backend/store"
+)
+
+// Settings tune answering. Defaults were measured on the DEV sets (README).
+type Settings struct {
+	K         int     // evidence passages given to the answer
+	Abstain   float64 // minimum IDF-weighted question coverage of the best passage
+	Lambda1   float64 // weight of the semantic score of a path
+	Lambda2   float64 // weight of the structural score of a path
+	Theta     float64 // paths scoring below this are dropped
+	MaxPaths  int     // paths kept after rethinking
+	MaxRounds int     // deep mode reflection rounds (≤ 3)
+	MaxRerank int     // relations shown to the rerank call
+	Sentences int     // sentences in an extractive answer
+}
+
+// DefaultSettings are the measured defaults.
+func DefaultSettings() Settings {
+	return Settings{K: 5, Abstain: 0.5, Lambda1: 0.5, Lambda2: 0.5, Theta: 0.2, MaxPaths: 5, MaxRounds: 3, MaxRerank: 40, Sentences: 2}
+}
+
+// Reasoner answers questions over one project.
+type Reasoner struct {
+	Store     *store.Store
+	Retriever *retrieve.Retriever
+	Provider  llm.Provider
+	Settings  Settings
+
+	emb *embed.Hashed
+}
+
+// New returns a reasoner with default settings.
+func New(st *store.Store, r *retrieve.Retriever, p llm.Provider) *Reasoner {
+	return &Reasoner{Store: st, Retriever: r, Provider: p, Settings: DefaultSettings()}
+}
+
+func (r *Reasoner) hashed() *embed.Hashed {
+	if r.emb == nil {
+		r.emb = embed.NewHashed(embed.DefaultDim)
+	}
+	return r.emb
+}
+
+func (r *Reasoner) offline() bool {
+	return r.Provider == nil || r.Provider.Mode() == llm.ModeOffline
+}
+
+// run carries one question's state.
+type run struct {
+	r        *Reasoner
+	question string
+	set      Settings
+	meter    *llm.Meter
+	trace    *Trace
+	start    time.Time
+	lapStart time.Time
+	noRerank bool // deep mode's final retrieval: the plan already chose
+}
+
+func (r *Reasoner) newRun(question, mode string) *run {
+	set := r.Settings
+	if set.K == 0 {
+		set = DefaultSettings()
+	}
+	now := time.Now()
+	return &run{r: r, question: question, set: set, meter: &llm.Meter{}, start: now, lapStart: now,
+		trace: &Trace{Mode: mode, Offline: r.offline(), Timings: map[string]int64{}, Subgraph: kb.Graph{Entities: []kb.Entity{}, Relations: []kb.Relation{}}}}
+}
+
+func (u *run) lap(name string) {
+	u.trace.Timings[name] += time.Since(u.lapStart).Milliseconds()
+	u.lapStart = time.Now()
+}
+
+func (u *run) failed(task string, err error) {
+	u.trace.Errors = append(u.trace.Errors, fmt.Sprintf("%s: %v", task, err))
+	var ce *llm.CallError
+	if errors.As(err, &ce) {
+		u.meter.Add(task, ce.Usage)
+	}
+}
+
+// finish fills the answer's trace JSON.
+func (u *run) finish(a *kb.Answer) error {
+	u.trace.Timings["total"] = time.Since(u.start).Milliseconds()
+	u.trace.Usage = u.meter.Total()
+	u.trace.ByTask = u.meter.ByTask()
+	raw, err := json.Marshal(u.trace)
+	if err != nil {
+		return err
+	}
+	a.Trace = raw
+	a.Mode = u.trace.Mode
+	if a.Citations == nil {
+		a.Citations = []kb.Citation{}
+	}
+	if a.Paths == nil {
+		a.Paths = []kb.Path{}
+	}
+	return nil
+}
+
+// Evidence is one passage given to the answer, numbered from 1.
+type Evidence struct {
+	N   int
+	Hit kb.Hit
+}
+
+// support measures how much of the question the best of the hits covers:
+// the IDF-weighted share of the question's words found in the passage
+// (title and headings included). Words unknown to the corpus weigh most.
+func support(ctx context.Context, st *store.Store, question string, hits []kb.Hit) (float64, error) {
+	qw := embed.Words(question)
+	if len(qw) == 0 || len(hits) == 0 {
+		return 0, nil
+	}
+	df, n, err := st.TermDF(ctx, qw)
+	if err != nil {
+		return 0, err
+	}
+	idf := func(w string) float64 { return math.Log(1 + float64(n+1)/float64(df[w]+1)) }
+	var total float64
+	for _, w := range qw {
+		total += idf(w)
+	}
+	best := 0.0
+	for _, h := range hits {
+		have := map[string]bool{}
+		for _, w := range embed.Words(h.DocTitle + "\n" + strings.Join(h.HeadingPath, "\n") + "\n" + h.Text) {
+			have[w] = true
+		}
+		var got float64
+		for _, w := range qw {
+			if have[w] {
+				got += idf(w)
+			}
+		}
+		best = max(best, got/total)
+	}
+	return best, nil
+}
+
+// Support is the abstention measure on its own (for evaluation): the
+// IDF-weighted coverage of question by the best of hits.
+func Support(ctx context.Context, st *store.Store, question string, hits []kb.Hit) (float64, error) {
+	return support(ctx, st, question, hits)
+}
+
+// sentence is a candidate sentence of an extractive answer.
+type sentence struct {
+	ev         int // evidence index
+	start, end int // byte span inside the chunk text
+	text       string
+	score      float64
+}
+
+// extract picks the best-supported sentences of the evidence: question word
+// overlap (IDF-weighted), passage rank, and mentions of path entities.
+func extract(ctx context.Context, st *store.Store, question string, ev []Evidence, boost []string, n int) ([]sentence, error) {
+	qw := embed.Words(question)
+	df, total, err := st.TermDF(ctx, qw)
+	if err != nil {
+		return nil, err
+	}
+	idf := map[string]float64{}
+	var sum float64
+	for _, w := range qw {
+		idf[w] = math.Log(1 + float64(total+1)/float64(df[w]+1))
+		sum += idf[w]
+	}
+	var all []sentence
+	for i, e := range ev {
+		text := e.Hit.Text
+		for _, sp := range chunk.Sentences(text) {
+			s := text[sp[0]:sp[1]]
+			if len(strings.Fields(s)) < 3 && len([]rune(s)) < 8 {
+				continue
+			}
+			have := map[string]bool{}
+			for _, w := range embed.Words(e.Hit.DocTitle + " " + s) {
+				have[w] = true
+			}
+			var got float64
+			for _, w := range qw {
+				if have[w] {
+					got += idf[w]
+				}
+			}
+			score := 0.0
+			if sum > 0 {
+				score = got / sum
+			}
+			score += 0.3 / float64(i+1)
+			low := strings.ToLower(s)
+			for _, b := range boost {
+				if b != "" && strings.Contains(low, strings.ToLower(b)) {
+					score += 0.2
+				}
+			}
+			all = append(all, sentence{ev: i, start: sp[0], end: sp[1], text: s, score: score})
+		}
+	}
+	sort.SliceStable(all, func(a, b int) bool { return all[a].score > all[b].score })
+	if len(all) > n {
+		all = all[:n]
+	}
+	return all, nil
+}
+
+// citation builds the citation of evidence e, narrowed to [start,end) of the
+// chunk text when end > start.
+func citation(e Evidence, start, end int) kb.Citation {
+	h := e.Hit
+	src := kb.Source{DocID: h.DocID, ChunkID: h.ID, PageStart: h.PageStart, PageEnd: h.PageEnd, CharStart: h.CharStart, CharEnd: h.CharEnd}
+	text := h.Text
+	if end > start && end <= len(h.Text) {
+		src.CharStart = h.CharStart + start
+		src.CharEnd = h.CharStart + end
+		text = h.Text[start:end]
+	}
+	return kb.Citation{N: e.N, Source: src, DocTitle: h.DocTitle, Text: text}
+}
+
+// citedOnly keeps the citations whose [n] appears in text (all when the
+// text cites none), in order of n.
+func citedOnly(text string, ev []Evidence) []kb.Citation {
+	var out []kb.Citation
+	for _, e := range ev {
+		if strings.Contains(text, fmt.Sprintf("[%d]", e.N)) {
+			out = append(out, citation(e, 0, 0))
+		}
+	}
+	if len(out) == 0 {
+		for _, e := range ev {
+			out = append(out, citation(e, 0, 0))
+		}
+	}
+	return out
+}

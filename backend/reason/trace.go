@@ -1,0 +1,82 @@
+// Package reason answers a question from retrieved evidence and shows how:
+// quick answers (retrieve → one KG-RAG rerank call → a streamed answer with
+// [n] citations), deep answers (a JSON plan of retrieval, sort, math, deduce
+// and output steps executed in Go, graph first with a passage fallback, with
+// up to three reflection rounds), reasoning paths (structural paths between
+// question and candidate answer entities scored by random-walk mass from
+// both ends, semantic paths proposed by the model and grounded on the graph,
+// ordered by the rethinking score S = λ1·semantic + λ2·structural), and
+// trust: abstention when the evidence is weak, extractive answers offline.
+// Everything it did is recorded in a Trace kept with the answer.
+package reason
+
+import (
+	"cairn/backend/kb"
+	"cairn/backend/llm"
+	"cairn/backend/retrieve"
+)
+
+// Trace is everything behind one answer, stored as JSON with it.
+type Trace struct {
+	Mode     string `json:"mode"`
+	Offline  bool   `json:"offline"`
+	Fallback string `json:"fallback,omitempty"` // why deep mode fell back to quick
+
+	Retrieval RetrievalTrace `json:"retrieval"`
+	Rerank    *RerankTrace   `json:"rerank,omitempty"`
+	Semantic  []Chain        `json:"semantic_chains,omitempty"`
+	Support   SupportTrace   `json:"support"`
+
+	Plan   *Plan        `json:"plan,omitempty"`
+	Rounds []RoundTrace `json:"rounds,omitempty"`
+
+	Subgraph kb.Graph             `json:"subgraph"`
+	Timings  map[string]int64     `json:"timings_ms"`
+	Usage    llm.Usage            `json:"usage"`
+	ByTask   map[string]llm.Usage `json:"usage_by_task,omitempty"`
+	Errors   []string             `json:"errors,omitempty"` // model failures that were worked around
+}
+
+// RetrievalTrace summarises retrieval: the lists, the linked question
+// entities and the evidence passages kept.
+type RetrievalTrace struct {
+	Lists      []retrieve.List   `json:"lists"`
+	Linked     []retrieve.Linked `json:"linked"`
+	Evidence   []int64           `json:"evidence"` // chunk ids, in the order given to the answer
+	Candidates []int64           `json:"candidates,omitempty"`
+	Timings    map[string]int64  `json:"timings_ms"`
+}
+
+// RerankTrace is the KG-RAG rerank call's outcome.
+type RerankTrace struct {
+	Thought   string  `json:"thought"`
+	Relations []int64 `json:"relations"`
+	Error     string  `json:"error,omitempty"`
+}
+
+// SupportTrace is the abstention decision: how much of the question the
+// best passage covers (IDF-weighted) against the threshold.
+type SupportTrace struct {
+	Coverage  float64 `json:"coverage"`
+	Threshold float64 `json:"threshold"`
+	Declined  bool    `json:"declined"`
+}
+
+// RoundTrace is one planning/execution round of a deep answer.
+type RoundTrace struct {
+	Question string      `json:"question"`
+	Steps    []StepTrace `json:"steps"`
+	Answered bool        `json:"answered"`
+}
+
+// StepTrace is one executed plan step.
+type StepTrace struct {
+	ID       int      `json:"id"`
+	Op       string   `json:"op"`
+	Query    string   `json:"query,omitempty"` // the step with references filled in
+	By       string   `json:"by"`              // graph, passages, model, go, none
+	Values   []string `json:"values"`
+	Evidence []int64  `json:"evidence,omitempty"` // chunk ids
+	Note     string   `json:"note,omitempty"`
+	MS       int64    `json:"ms"`
+}

@@ -1,0 +1,785 @@
+// Package retrieve finds the evidence for a question: several ranked lists
+// of passages, fused by weighted reciprocal rank (search.Fuse).
+//
+//   - passage: hybrid passage search (BM25 + vectors, package search);
+//   - entity: entities named in the question (alias lookup of its n-grams,
+//     nearest entities by vector for its name-like spans) → the chunks that
+//     mention them (the mutual index), rarer entities first;
+//   - relation: the question's nearest relation statements by vector → the
+//     chunks that state them;
+//   - expand: the 1–2 hop subgraph around the question entities and
+//     recalled relations → the chunks stating its relations;
+//   - ppr: personalised PageRank over the local entity–passage graph seeded
+//     by the question entities (HippoRAG/KAG style);
+//   - pseudo: the mind-map pseudo-graph walk (pgwalk.go), when present.
+//
+// Besides the ranked passages it returns the subgraph it looked at (for the
+// reranker, reasoning paths and the UI) and candidate answer entities. A
+// project without a knowledge graph gets the passage list alone. Weights are
+// settings; the defaults were measured on the DEV sets of ../shared/eval
+// (README, "Retrieval quality").
+package retrieve
+
+import (
+	"context"
+	"math"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"cairn/backend/analyze"
+	"cairn/backend/embed"
+	"cairn/backend/graph/walk"
+	"cairn/backend/kb"
+	"cairn/backend/search"
+	"cairn/backend/store"
+)
+
+// Settings tune retrieval.
+type Settings struct {
+	Search search.Settings
+	RRFK   float64 // reciprocal-rank constant of the final fusion
+	Depth  int     // passages read from each list
+
+	PassageWeight  float64
+	EntityWeight   float64
+	RelationWeight float64
+	ExpandWeight   float64
+	PPRWeight      float64
+	PseudoWeight   float64
+
+	EntityK        int     // nearest entities per question span
+	EntityMinSim   float64 // cosine needed for a vector-linked entity
+	MaxSeedChunks  int     // an entity in more chunks than this is too generic to seed
+	RelationK      int     // nearest relations to the question
+	Hops           int     // subgraph expansion (1 or 2)
+	MaxRelations   int     // relations kept in the subgraph
+	PPR            walk.PPROptions
+	PPRPassageSeed float64 // seed weight of the top passages in PPR (HippoRAG 2 style); 0 = entities only
+}
+
+// DefaultSettings are the measured defaults.
+func DefaultSettings() Settings {
+	return Settings{
+		Search: search.DefaultSettings(), RRFK: 10, Depth: 50,
+		PassageWeight: 1, EntityWeight: 0.3, RelationWeight: 0.2, ExpandWeight: 0.2, PPRWeight: 0.6, PseudoWeight: 0.3,
+		EntityK: 3, EntityMinSim: 0.75, MaxSeedChunks: 50, RelationK: 30, Hops: 1, MaxRelations: 80,
+		PPR: walk.DefaultPPR(), PPRPassageSeed: 0.5,
+	}
+}
+
+// List is one retriever's ranked chunk ids (kept in the trace).
+type List struct {
+	Name   string  `json:"name"`
+	Weight float64 `json:"weight"`
+	IDs    []int64 `json:"ids"`
+}
+
+// Linked is a question entity: the span of the question it came from and
+// how it was linked ("alias" or "vector").
+type Linked struct {
+	Entity int64   `json:"entity"`
+	Name   string  `json:"name"`
+	Span   string  `json:"span"`
+	By     string  `json:"by"`
+	Score  float64 `json:"score"`
+	Chunks int     `json:"chunks"` // how many chunks mention it
+}
+
+// Result is what retrieval found.
+type Result struct {
+	Hits       []kb.Hit          `json:"hits"`
+	Lists      []List            `json:"lists"`
+	Linked     []Linked          `json:"linked"`
+	Subgraph   kb.Graph          `json:"subgraph"`
+	Candidates []int64           `json:"candidates"` // candidate answer entities, best first
+	EntityMass map[int64]float64 `json:"-"`          // PPR mass per entity (structural paths)
+	Timings    map[string]int64  `json:"timings_ms"`
+}
+
+// PseudoFunc is the pseudo-graph walk: chunk ids best first.
+type PseudoFunc func(ctx context.Context, question string, k int) ([]int64, error)
+
+// Retriever runs retrieval over one project store.
+type Retriever struct {
+	Store    *store.Store
+	Embedder embed.Embedder // the project's chunk embedder
+	Settings Settings
+	// Pseudo, when set, adds the pseudo-graph walk list.
+	Pseudo PseudoFunc
+
+	graphEmb *embed.Hashed // entities_vec / relations_vec are always built-in vectors
+}
+
+// New returns a retriever with the default settings.
+func New(st *store.Store, e embed.Embedder) *Retriever {
+	return &Retriever{Store: st, Embedder: e, Settings: DefaultSettings()}
+}
+
+// Retrieve returns the k best passages for question, the subgraph and the
+// lists behind them.
+func (r *Retriever) Retrieve(ctx context.Context, question string, k int) (*Result, error) {
+	set := r.Settings
+	if set.Depth == 0 {
+		set = DefaultSettings()
+	}
+	if k <= 0 {
+		k = 10
+	}
+	if r.graphEmb == nil {
+		r.graphEmb = embed.NewHashed(embed.DefaultDim)
+	}
+	res := &Result{Timings: map[string]int64{}, Subgraph: kb.Graph{Entities: []kb.Entity{}, Relations: []kb.Relation{}}}
+	t0 := time.Now()
+	lap := func(name string) {
+		res.Timings[name] = time.Since(t0).Milliseconds()
+		t0 = time.Now()
+	}
+	depth := max(set.Depth, k)
+	searcher := &search.Searcher{Store: r.Store, Embedder: r.Embedder, Settings: set.Search}
+	passHits, err := searcher.Search(ctx, question, depth)
+	if err != nil {
+		return nil, err
+	}
+	passage := make([]int64, len(passHits))
+	for i, h := range passHits {
+		passage[i] = h.ID
+	}
+	lists := []List{{Name: "passage", Weight: set.PassageWeight, IDs: passage}}
+	lap("passage")
+
+	hasGraph, err := r.Store.HasGraph(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if hasGraph {
+		gl, err := r.graphLists(ctx, question, passage, set, res, lap)
+		if err != nil {
+			return nil, err
+		}
+		lists = append(lists, gl...)
+	}
+	if r.Pseudo != nil && set.PseudoWeight > 0 {
+		ids, err := r.Pseudo(ctx, question, depth)
+		if err != nil {
+			return nil, err
+		}
+		lists = append(lists, List{Name: "pseudo", Weight: set.PseudoWeight, IDs: ids})
+		lap("pseudo")
+	}
+	var ranked []search.Ranked
+	for _, l := range lists {
+		if l.Weight > 0 && len(l.IDs) > 0 {
+			ranked = append(ranked, search.Ranked{Name: l.Name, Weight: l.Weight, IDs: l.IDs})
+		}
+	}
+	fused, score, ranks := search.Fuse(set.RRFK, ranked...)
+	if len(fused) > k {
+		fused = fused[:k]
+	}
+	hits, err := r.Store.ChunkHits(ctx, fused)
+	if err != nil {
+		return nil, err
+	}
+	for i := range hits {
+		hits[i].Score = score[hits[i].ID]
+		hits[i].Ranks = ranks[hits[i].ID]
+		hits[i].Snippet = search.Snippet(hits[i].Text, question, 240)
+	}
+	res.Hits = hits
+	res.Lists = lists
+	lap("fuse")
+	return res, nil
+}
+
+// graphLists builds the entity, relation, expand and ppr lists and fills
+// res.Linked, res.Subgraph, res.Candidates.
+func (r *Retriever) graphLists(ctx context.Context, question string, passage []int64, set Settings, res *Result, lap func(string)) ([]List, error) {
+	linked, err := r.link(ctx, question, set)
+	if err != nil {
+		return nil, err
+	}
+	res.Linked = linked
+	lap("link")
+	// Seeds: specific entities weigh more (HippoRAG's node specificity).
+	seed := map[int64]float64{}
+	var seedIDs []int64
+	for _, l := range linked {
+		if l.Chunks == 0 || l.Chunks > set.MaxSeedChunks {
+			continue
+		}
+		w := l.Score / math.Log(1+float64(l.Chunks)+1)
+		if w > seed[l.Entity] {
+			if seed[l.Entity] == 0 {
+				seedIDs = append(seedIDs, l.Entity)
+			}
+			seed[l.Entity] = w
+		}
+	}
+	var lists []List
+	// entity list: chunks mentioning the seeds, by summed seed weight.
+	ent2chunks, err := r.Store.EntityChunks(ctx, seedIDs)
+	if err != nil {
+		return nil, err
+	}
+	chunkScore := map[int64]float64{}
+	for e, cs := range ent2chunks {
+		for _, c := range cs {
+			chunkScore[c] += seed[e]
+		}
+	}
+	lists = append(lists, List{Name: "entity", Weight: set.EntityWeight, IDs: topByScore(chunkScore, set.Depth, passage)})
+	lap("entity")
+
+	// relation list: nearest relation statements to the question.
+	qv, err := search.IDFQueryVector(ctx, r.Store, r.graphEmb, question)
+	if err != nil {
+		return nil, err
+	}
+	var relIDs []int64
+	relScore := map[int64]float64{}
+	if !zero(qv) && set.RelationK > 0 {
+		near, err := r.Store.NearestRelations(ctx, qv, set.RelationK)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range near {
+			relIDs = append(relIDs, n.ID)
+			relScore[n.ID] = n.Score
+		}
+	}
+	recalled, err := r.Store.RelationsByID(ctx, relIDs)
+	if err != nil {
+		return nil, err
+	}
+	var relChunks []int64
+	seenChunk := map[int64]bool{}
+	for _, rel := range recalled {
+		for _, s := range rel.Sources {
+			if !seenChunk[s.ChunkID] {
+				seenChunk[s.ChunkID] = true
+				relChunks = append(relChunks, s.ChunkID)
+			}
+		}
+	}
+	lists = append(lists, List{Name: "relation", Weight: set.RelationWeight, IDs: relChunks})
+	lap("relation")
+
+	// expand: relations within Hops of the seeds and of the recalled
+	// relations' endpoints.
+	frontier := append([]int64(nil), seedIDs...)
+	inFrontier := map[int64]bool{}
+	for _, e := range frontier {
+		inFrontier[e] = true
+	}
+	for _, rel := range recalled {
+		for _, e := range []int64{rel.Subject, rel.Object} {
+			if !inFrontier[e] {
+				inFrontier[e] = true
+				frontier = append(frontier, e)
+			}
+		}
+	}
+	relSet := map[int64]bool{}
+	var subRel []int64
+	for _, id := range relIDs {
+		relSet[id] = true
+		subRel = append(subRel, id)
+	}
+	for hop := 0; hop < max(1, set.Hops) && len(subRel) < set.MaxRelations; hop++ {
+		ids, err := r.Store.RelationsTouching(ctx, frontier, set.MaxRelations)
+		if err != nil {
+			return nil, err
+		}
+		var added []int64
+		for _, id := range ids {
+			if !relSet[id] && len(subRel) < set.MaxRelations {
+				relSet[id] = true
+				subRel = append(subRel, id)
+				added = append(added, id)
+			}
+		}
+		rels, err := r.Store.RelationsByID(ctx, added)
+		if err != nil {
+			return nil, err
+		}
+		frontier = frontier[:0]
+		for _, rel := range rels {
+			for _, e := range []int64{rel.Subject, rel.Object} {
+				if !inFrontier[e] {
+					inFrontier[e] = true
+					frontier = append(frontier, e)
+				}
+			}
+		}
+	}
+	subgraph, err := r.Store.RelationsByID(ctx, subRel)
+	if err != nil {
+		return nil, err
+	}
+	// Expand list: chunks stating subgraph relations, relations touching a
+	// seed (or recalled) first.
+	expandScore := map[int64]float64{}
+	for _, rel := range subgraph {
+		w := 0.1 + relScore[rel.ID]
+		if seed[rel.Subject] > 0 {
+			w += 1
+		}
+		if seed[rel.Object] > 0 {
+			w += 1
+		}
+		for _, s := range rel.Sources {
+			expandScore[s.ChunkID] += w
+		}
+	}
+	lists = append(lists, List{Name: "expand", Weight: set.ExpandWeight, IDs: topByScore(expandScore, set.Depth, passage)})
+	res.Subgraph.Relations = subgraph
+	lap("expand")
+
+	// ppr over the local entity–passage graph.
+	pprList, mass, err := r.ppr(ctx, seed, passage, subgraph, set)
+	if err != nil {
+		return nil, err
+	}
+	res.EntityMass = mass
+	lists = append(lists, List{Name: "ppr", Weight: set.PPRWeight, IDs: pprList})
+	lap("ppr")
+
+	// Subgraph entities: every relation endpoint plus the linked entities.
+	entSet := map[int64]bool{}
+	var entIDs []int64
+	addE := func(id int64) {
+		if !entSet[id] {
+			entSet[id] = true
+			entIDs = append(entIDs, id)
+		}
+	}
+	for _, l := range linked {
+		addE(l.Entity)
+	}
+	for _, rel := range subgraph {
+		addE(rel.Subject)
+		addE(rel.Object)
+	}
+	ents, err := r.Store.EntitiesByID(ctx, entIDs, 3)
+	if err != nil {
+		return nil, err
+	}
+	res.Subgraph.Entities = ents
+	// Candidates: non-question entities by PPR mass.
+	isQ := map[int64]bool{}
+	for _, l := range linked {
+		isQ[l.Entity] = true
+	}
+	cand := map[int64]float64{}
+	for id, m := range mass {
+		if !isQ[id] && m > 0 {
+			cand[id] = m
+		}
+	}
+	res.Candidates = topByScore(cand, 20, nil)
+	lap("subgraph")
+	return lists, nil
+}
+
+// link finds the question's entities: n-grams of the question looked up as
+// aliases, then name-like spans matched by vector.
+func (r *Retriever) link(ctx context.Context, question string, set Settings) ([]Linked, error) {
+	words := strings.Fields(question)
+	var grams []string
+	gramSpan := map[string]string{}
+	for i := range words {
+		for n := 1; n <= 6 && i+n <= len(words); n++ {
+			span := strings.Join(words[i:i+n], " ")
+			key := kb.NormKey(span)
+			if key == "" || (n == 1 && (analyze.IsStop(key) || len([]rune(key)) < 2)) {
+				continue
+			}
+			if _, ok := gramSpan[key]; !ok {
+				gramSpan[key] = strings.Trim(span, " ?!.,;:\"'()")
+				grams = append(grams, key)
+			}
+		}
+	}
+	byAlias, err := r.Store.EntitiesByAlias(ctx, grams)
+	if err != nil {
+		return nil, err
+	}
+	var out []Linked
+	seen := map[int64]bool{}
+	// Longer matches first: "New York City" before "York".
+	sort.SliceStable(grams, func(a, b int) bool { return len(grams[a]) > len(grams[b]) })
+	covered := map[string]bool{}
+	for _, g := range grams {
+		ids := byAlias[g]
+		if len(ids) == 0 {
+			continue
+		}
+		// A single word inside a longer matched span adds nothing.
+		if !strings.Contains(g, " ") && coveredBy(g, covered) {
+			continue
+		}
+		covered[g] = true
+		for _, id := range ids {
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, Linked{Entity: id, Span: gramSpan[g], By: "alias", Score: 1})
+			}
+		}
+	}
+	// Vector linking of name-like spans (capitalised runs, quotes).
+	if set.EntityK > 0 {
+		for _, span := range NameSpans(question) {
+			near, err := r.Store.NearestEntities(ctx, r.graphEmb.QueryVector(span, nil), set.EntityK)
+			if err != nil {
+				return nil, err
+			}
+			for _, n := range near {
+				if n.Score >= set.EntityMinSim && !seen[n.ID] {
+					seen[n.ID] = true
+					out = append(out, Linked{Entity: n.ID, Span: span, By: "vector", Score: n.Score})
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(out))
+	for i, l := range out {
+		ids[i] = l.Entity
+	}
+	counts, err := r.Store.EntityChunkCounts(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := r.Store.EntitiesByID(ctx, ids, 0)
+	if err != nil {
+		return nil, err
+	}
+	name := map[int64]string{}
+	for _, e := range ents {
+		name[e.ID] = e.Name
+	}
+	for i := range out {
+		out[i].Chunks = counts[out[i].Entity]
+		out[i].Name = name[out[i].Entity]
+	}
+	return out, nil
+}
+
+func coveredBy(word string, covered map[string]bool) bool {
+	for c := range covered {
+		for _, w := range strings.Fields(c) {
+			if w == word {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NameSpans returns the name-like spans of a question: runs of capitalised
+// words (joined across "of", "the", "de", "von", ...), quoted strings and CJK
+// runs. The first word of the question counts only when it is not a
+// question word.
+func NameSpans(q string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		s = strings.Trim(s, " ?!.,;:\"'()“”‘’")
+		if len([]rune(s)) >= 2 && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, quoted := range quotedSpans(q) {
+		add(quoted)
+	}
+	words := strings.Fields(q)
+	var run []string
+	flush := func() {
+		for len(run) > 0 && isJoiner(run[len(run)-1]) {
+			run = run[:len(run)-1]
+		}
+		if len(run) > 0 {
+			add(strings.Join(run, " "))
+		}
+		run = nil
+	}
+	for i, w := range words {
+		clean := strings.Trim(w, "?!.,;:\"'()“”‘’")
+		if clean == "" {
+			flush()
+			continue
+		}
+		first, _ := firstRune(clean)
+		capital := unicode.IsUpper(first) || unicode.IsDigit(first) && len(run) > 0
+		if i == 0 && analyze.IsStop(strings.ToLower(clean)) {
+			capital = false
+		}
+		switch {
+		case capital:
+			run = append(run, clean)
+		case len(run) > 0 && isJoiner(clean):
+			run = append(run, clean)
+		default:
+			flush()
+		}
+		if strings.ContainsAny(w, ",;:?!") {
+			flush()
+		}
+	}
+	flush()
+	for _, t := range analyze.Tokens(q) {
+		if t.CJK {
+			add(t.Text)
+		}
+	}
+	return out
+}
+
+func firstRune(s string) (rune, bool) {
+	for _, r := range s {
+		return r, true
+	}
+	return 0, false
+}
+
+func isJoiner(w string) bool {
+	switch strings.ToLower(w) {
+	case "of", "the", "de", "da", "del", "von", "van", "der", "la", "le", "and", "&", "for", "in", "on":
+		return true
+	}
+	return false
+}
+
+func quotedSpans(q string) []string {
+	var out []string
+	for _, pair := range [][2]string{{`"`, `"`}, {"“", "”"}, {"'", "'"}} {
+		rest := q
+		for {
+			i := strings.Index(rest, pair[0])
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(pair[0]):]
+			j := strings.Index(rest, pair[1])
+			if j < 0 {
+				break
+			}
+			if j > 0 && j < 120 {
+				out = append(out, rest[:j])
+			}
+			rest = rest[j+len(pair[1]):]
+		}
+	}
+	return out
+}
+
+// ppr runs personalised PageRank on the local entity–passage graph: the
+// seeds, the chunks mentioning them, the top passages, the entities of all
+// those chunks and the chunks mentioning those entities (capped per entity),
+// plus the subgraph's relations as entity–entity edges.
+func (r *Retriever) ppr(ctx context.Context, seed map[int64]float64, passage []int64, subgraph []kb.Relation, set Settings) ([]int64, map[int64]float64, error) {
+	if len(seed) == 0 && set.PPRPassageSeed == 0 {
+		return nil, nil, nil
+	}
+	b := newBipartite()
+	var seedIDs []int64
+	for e := range seed {
+		seedIDs = append(seedIDs, e)
+	}
+	sort.Slice(seedIDs, func(i, j int) bool { return seedIDs[i] < seedIDs[j] })
+	e2c, err := r.Store.EntityChunks(ctx, seedIDs)
+	if err != nil {
+		return nil, nil, err
+	}
+	chunkSet := map[int64]bool{}
+	var chunks []int64
+	addC := func(c int64) {
+		if !chunkSet[c] {
+			chunkSet[c] = true
+			chunks = append(chunks, c)
+		}
+	}
+	for _, e := range seedIDs {
+		for _, c := range e2c[e] {
+			addC(c)
+		}
+	}
+	topN := min(len(passage), 20)
+	for _, c := range passage[:topN] {
+		addC(c)
+	}
+	c2e, err := r.Store.ChunkEntities(ctx, chunks)
+	if err != nil {
+		return nil, nil, err
+	}
+	entSet := map[int64]bool{}
+	var ents []int64
+	for _, c := range chunks {
+		for _, e := range c2e[c] {
+			b.link(e, c, 1)
+			if !entSet[e] {
+				entSet[e] = true
+				ents = append(ents, e)
+			}
+		}
+	}
+	// second ring: chunks of those entities, skipping generic ones.
+	counts, err := r.Store.EntityChunkCounts(ctx, ents)
+	if err != nil {
+		return nil, nil, err
+	}
+	var specific []int64
+	for _, e := range ents {
+		if counts[e] <= set.MaxSeedChunks {
+			specific = append(specific, e)
+		}
+	}
+	e2c2, err := r.Store.EntityChunks(ctx, specific)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range specific {
+		for _, c := range e2c2[e] {
+			b.link(e, c, 1)
+		}
+	}
+	for _, rel := range subgraph {
+		b.relate(rel.Subject, rel.Object, rel.ID)
+	}
+	seeds := map[int]float64{}
+	var tot float64
+	for e, w := range seed {
+		if v, ok := b.ent[e]; ok {
+			seeds[v] += w
+			tot += w
+		}
+	}
+	if set.PPRPassageSeed > 0 {
+		// Top passages seed too (scaled so they weigh PPRPassageSeed of the
+		// entity seeds, or stand alone without entities).
+		share := set.PPRPassageSeed
+		if tot == 0 {
+			share, tot = 1, 1
+		}
+		var norm float64
+		for i := range passage[:topN] {
+			norm += 1 / float64(i+1)
+		}
+		for i, c := range passage[:topN] {
+			if v, ok := b.chunk[c]; ok {
+				seeds[v] += share * tot * (1 / float64(i+1)) / norm
+			}
+		}
+	}
+	if len(seeds) == 0 {
+		return nil, nil, nil
+	}
+	mass, _ := walk.PPR(b.g, seeds, set.PPR)
+	chunkMass := map[int64]float64{}
+	for c, v := range b.chunk {
+		chunkMass[c] = mass[v]
+	}
+	entMass := map[int64]float64{}
+	for e, v := range b.ent {
+		entMass[e] = mass[v]
+	}
+	return topByScore(chunkMass, set.Depth, passage), entMass, nil
+}
+
+type bipartite struct {
+	g     *walk.Graph
+	ent   map[int64]int
+	chunk map[int64]int
+	edge  map[[2]int]bool
+}
+
+func newBipartite() *bipartite {
+	return &bipartite{g: walk.NewGraph(0), ent: map[int64]int{}, chunk: map[int64]int{}, edge: map[[2]int]bool{}}
+}
+
+func (b *bipartite) entNode(e int64) int {
+	if v, ok := b.ent[e]; ok {
+		return v
+	}
+	v := b.g.AddNode()
+	b.ent[e] = v
+	return v
+}
+
+func (b *bipartite) chunkNode(c int64) int {
+	if v, ok := b.chunk[c]; ok {
+		return v
+	}
+	v := b.g.AddNode()
+	b.chunk[c] = v
+	return v
+}
+
+func (b *bipartite) link(e, c int64, w float64) {
+	u, v := b.entNode(e), b.chunkNode(c)
+	if !b.edge[[2]int{u, v}] {
+		b.edge[[2]int{u, v}] = true
+		b.g.AddEdge(u, v, w, 0)
+	}
+}
+
+func (b *bipartite) relate(s, o, rel int64) {
+	u, v := b.entNode(s), b.entNode(o)
+	if u > v {
+		u, v = v, u
+	}
+	if !b.edge[[2]int{u, v}] {
+		b.edge[[2]int{u, v}] = true
+		b.g.AddEdge(u, v, 1, rel)
+	}
+}
+
+// topByScore returns up to n ids by descending score; ties go to the id that
+// ranks earlier in tiebreak, then the smaller id.
+func topByScore(score map[int64]float64, n int, tiebreak []int64) []int64 {
+	pos := map[int64]int{}
+	for i, id := range tiebreak {
+		pos[id] = i + 1
+	}
+	ids := make([]int64, 0, len(score))
+	for id, s := range score {
+		if s > 0 {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(a, b int) bool {
+		sa, sb := score[ids[a]], score[ids[b]]
+		if sa != sb {
+			return sa > sb
+		}
+		pa, pb := pos[ids[a]], pos[ids[b]]
+		if pa != pb {
+			if pa == 0 {
+				return false
+			}
+			if pb == 0 {
+				return true
+			}
+			return pa < pb
+		}
+		return ids[a] < ids[b]
+	})
+	if n > 0 && len(ids) > n {
+		ids = ids[:n]
+	}
+	return ids
+}
+
+func zero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,325 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strings"
+
+	"cairn/backend/kb"
+)
+
+// Read queries for question answering over the knowledge graph (tables of
+// migration 0003): vector recall of entities and relations, alias lookup,
+// the mutual index in both directions, and relations with their sources.
+
+// IDScore is a row id with a score (higher is better).
+type IDScore struct {
+	ID    int64
+	Score float64
+}
+
+func rtPlaceholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
+
+func rtInt64Args(ids []int64) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
+}
+
+func rtStrArgs(xs []string) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+// HasGraph says whether the project has any entity.
+func (s *Store) HasGraph(ctx context.Context) (bool, error) {
+	var n int
+	err := s.DB.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM entities)").Scan(&n)
+	return n == 1, err
+}
+
+func (s *Store) nearest(ctx context.Context, table, col string, q []float32, k int) ([]IDScore, error) {
+	if k <= 0 {
+		return nil, nil
+	}
+	rows, err := s.DB.QueryContext(ctx, "SELECT "+col+", distance FROM "+table+" WHERE embedding MATCH ? AND k = ? ORDER BY distance", encodeVector(q), k)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []IDScore
+	for rows.Next() {
+		var r IDScore
+		var d float64
+		if err := rows.Scan(&r.ID, &d); err != nil {
+			return nil, err
+		}
+		r.Score = 1 - d
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// NearestEntities returns the k entities whose vectors (built-in embedder,
+// 1024 dims) are closest to q; Score is cosine similarity.
+func (s *Store) NearestEntities(ctx context.Context, q []float32, k int) ([]IDScore, error) {
+	return s.nearest(ctx, "entities_vec", "entity_id", q, k)
+}
+
+// NearestRelations returns the k relations whose statement vectors are
+// closest to q.
+func (s *Store) NearestRelations(ctx context.Context, q []float32, k int) ([]IDScore, error) {
+	return s.nearest(ctx, "relations_vec", "relation_id", q, k)
+}
+
+// EntitiesByAlias maps each normalised surface form to the entities known by
+// it (entity_aliases).
+func (s *Store) EntitiesByAlias(ctx context.Context, norms []string) (map[string][]int64, error) {
+	out := map[string][]int64{}
+	for start := 0; start < len(norms); start += 500 {
+		part := norms[start:min(len(norms), start+500)]
+		rows, err := s.DB.QueryContext(ctx, "SELECT alias_norm, entity_id FROM entity_aliases WHERE alias_norm IN ("+rtPlaceholders(len(part))+")", rtStrArgs(part)...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var a string
+			var id int64
+			if err := rows.Scan(&a, &id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[a] = append(out[a], id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) pairs(ctx context.Context, q string, ids []int64) (map[int64][]int64, error) {
+	out := map[int64][]int64{}
+	for start := 0; start < len(ids); start += 500 {
+		part := ids[start:min(len(ids), start+500)]
+		rows, err := s.DB.QueryContext(ctx, strings.Replace(q, "(?)", "("+rtPlaceholders(len(part))+")", 1), rtInt64Args(part)...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var a, b int64
+			if err := rows.Scan(&a, &b); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[a] = append(out[a], b)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// EntityChunks maps each entity to the distinct chunks that mention it
+// (ascending chunk id).
+func (s *Store) EntityChunks(ctx context.Context, entityIDs []int64) (map[int64][]int64, error) {
+	return s.pairs(ctx, "SELECT DISTINCT entity_id, chunk_id FROM mentions WHERE entity_id IN (?) ORDER BY entity_id, chunk_id", entityIDs)
+}
+
+// ChunkEntities maps each chunk to the distinct entities it mentions.
+func (s *Store) ChunkEntities(ctx context.Context, chunkIDs []int64) (map[int64][]int64, error) {
+	return s.pairs(ctx, "SELECT DISTINCT chunk_id, entity_id FROM mentions WHERE chunk_id IN (?) ORDER BY chunk_id, entity_id", chunkIDs)
+}
+
+// EntityChunkCounts returns how many distinct chunks mention each entity
+// (its specificity: rarer entities are better seeds).
+func (s *Store) EntityChunkCounts(ctx context.Context, entityIDs []int64) (map[int64]int, error) {
+	out := map[int64]int{}
+	for start := 0; start < len(entityIDs); start += 500 {
+		part := entityIDs[start:min(len(entityIDs), start+500)]
+		rows, err := s.DB.QueryContext(ctx, "SELECT entity_id, count(DISTINCT chunk_id) FROM mentions WHERE entity_id IN ("+rtPlaceholders(len(part))+") GROUP BY entity_id", rtInt64Args(part)...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var n int
+			if err := rows.Scan(&id, &n); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = n
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// RelationsTouching returns the ids of relations with an endpoint among
+// entityIDs (at most limit, highest confidence first).
+func (s *Store) RelationsTouching(ctx context.Context, entityIDs []int64, limit int) ([]int64, error) {
+	if len(entityIDs) == 0 || limit <= 0 {
+		return nil, nil
+	}
+	if len(entityIDs) > 400 {
+		entityIDs = entityIDs[:400]
+	}
+	ph := rtPlaceholders(len(entityIDs))
+	args := append(rtInt64Args(entityIDs), rtInt64Args(entityIDs)...)
+	args = append(args, limit)
+	rows, err := s.DB.QueryContext(ctx, "SELECT id FROM relations WHERE subject_id IN ("+ph+") OR object_id IN ("+ph+") ORDER BY confidence DESC, id LIMIT ?", args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// RelationsByID loads relations with their endpoint names and every source
+// (chunk, page span, char span), in the order of ids.
+func (s *Store) RelationsByID(ctx context.Context, ids []int64) ([]kb.Relation, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	byID := map[int64]*kb.Relation{}
+	for start := 0; start < len(ids); start += 500 {
+		part := ids[start:min(len(ids), start+500)]
+		ph := rtPlaceholders(len(part))
+		rows, err := s.DB.QueryContext(ctx, `SELECT r.id, r.subject_id, r.predicate, r.object_id, se.name, oe.name, r.statement, r.confidence
+			FROM relations r JOIN entities se ON se.id = r.subject_id JOIN entities oe ON oe.id = r.object_id WHERE r.id IN (`+ph+`)`, rtInt64Args(part)...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			r := &kb.Relation{Sources: []kb.Source{}}
+			if err := rows.Scan(&r.ID, &r.Subject, &r.Predicate, &r.Object, &r.SubjectName, &r.ObjectName, &r.Statement, &r.Confidence); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			byID[r.ID] = r
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		rows, err = s.DB.QueryContext(ctx, `SELECT relation_id, doc_id, chunk_id, page_start, page_end, char_start, char_end
+			FROM relation_sources WHERE relation_id IN (`+ph+`) ORDER BY relation_id, chunk_id, char_start`, rtInt64Args(part)...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var rid int64
+			var src kb.Source
+			if err := rows.Scan(&rid, &src.DocID, &src.ChunkID, &src.PageStart, &src.PageEnd, &src.CharStart, &src.CharEnd); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if r := byID[rid]; r != nil {
+				r.Sources = append(r.Sources, src)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]kb.Relation, 0, len(ids))
+	for _, id := range ids {
+		if r := byID[id]; r != nil {
+			out = append(out, *r)
+		}
+	}
+	return out, nil
+}
+
+// EntitiesByID loads entities (name, type, description, aliases) with at
+// most perEntity mentions each, in the order of ids.
+func (s *Store) EntitiesByID(ctx context.Context, ids []int64, perEntity int) ([]kb.Entity, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	byID := map[int64]*kb.Entity{}
+	for start := 0; start < len(ids); start += 500 {
+		part := ids[start:min(len(ids), start+500)]
+		ph := rtPlaceholders(len(part))
+		rows, err := s.DB.QueryContext(ctx, "SELECT id, name, type, semantic_type, description, aliases FROM entities WHERE id IN ("+ph+")", rtInt64Args(part)...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			e := &kb.Entity{Aliases: []string{}, Mentions: []kb.Source{}}
+			var al string
+			if err := rows.Scan(&e.ID, &e.Name, &e.Type, &e.SemanticType, &e.Description, &al); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			_ = json.Unmarshal([]byte(al), &e.Aliases)
+			byID[e.ID] = e
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		if perEntity > 0 {
+			rows, err = s.DB.QueryContext(ctx, `SELECT entity_id, doc_id, chunk_id, page_start, page_end, char_start, char_end FROM
+				(SELECT m.*, row_number() OVER (PARTITION BY entity_id ORDER BY chunk_id, char_start) AS rn FROM mentions m WHERE entity_id IN (`+ph+`))
+				WHERE rn <= ?`, append(rtInt64Args(part), perEntity)...)
+			if err != nil {
+				return nil, err
+			}
+			for rows.Next() {
+				var eid int64
+				var src kb.Source
+				if err := rows.Scan(&eid, &src.DocID, &src.ChunkID, &src.PageStart, &src.PageEnd, &src.CharStart, &src.CharEnd); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				if e := byID[eid]; e != nil {
+					e.Mentions = append(e.Mentions, src)
+				}
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out := make([]kb.Entity, 0, len(ids))
+	for _, id := range ids {
+		if e := byID[id]; e != nil {
+			out = append(out, *e)
+		}
+	}
+	return out, nil
+}
+
+// ChunkSource returns the provenance of a whole chunk.
+func (s *Store) ChunkSource(ctx context.Context, chunkID int64) (kb.Source, error) {
+	src := kb.Source{ChunkID: chunkID}
+	err := s.DB.QueryRowContext(ctx, "SELECT doc_id, page_start, page_end, char_start, char_end FROM chunks WHERE id = ?", chunkID).
+		Scan(&src.DocID, &src.PageStart, &src.PageEnd, &src.CharStart, &src.CharEnd)
+	if err == sql.ErrNoRows {
+		return src, err
+	}
+	return src, err
+}
