@@ -91,7 +91,7 @@ smoke: build
 
 ## bench: benchmarks (not timed tests)
 bench: frontend
-	$(GO) test -run '^$$' -bench . ./...
+	$(GO) run ./backend/bench/cmd/cairnbench
 
 ## reliability: the full fault suite (30 SIGKILLs during import + index, every resume checked)
 reliability: frontend

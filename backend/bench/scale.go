@@ -1,0 +1,190 @@
+package bench
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"cairn/backend/embed"
+	"cairn/backend/evalset"
+	"cairn/backend/kb"
+	"cairn/backend/store"
+)
+
+// The query-latency corpora are built from ../shared/eval: the passages of
+// hotpotqa, musique and 2wikimultihopqa in that order (11,830 passages),
+// one document and one chunk per passage as evalset.Build makes them,
+// repeated as disjoint copies (ids suffixed "~copyN", same text) up to the
+// chunk count. Each scale is a prefix of the next, so the 100k corpus is
+// built once on top of the 10k one. They are cached by content under
+// CacheDir.
+
+var scaleDatasets = []string{"hotpotqa", "musique", "2wikimultihopqa"}
+
+// scaleBuilderVersion changes the cache key when the recipe changes.
+const scaleBuilderVersion = "1"
+
+type scaleCorpus struct {
+	Chunks  int
+	Dir     string        // project folder holding cairn.db
+	Built   time.Duration // time to build the chunks added in this run (0: cached)
+	Added   int           // chunks added in this run
+	Queries []evalset.Question
+}
+
+// DB is the corpus' database file.
+func (s *scaleCorpus) DB() string { return filepath.Join(s.Dir, "cairn.db") }
+
+// scaleBase loads the eval passages and questions and the cache key.
+func scaleBase(evalDir string, e embed.Embedder) ([]evalset.Passage, []evalset.Question, string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "scale v%s schema %d embedder %s/%d\n", scaleBuilderVersion, store.SchemaVersion(), e.Info().Model, e.Info().Dim)
+	var ps []evalset.Passage
+	var qs []evalset.Question
+	for _, ds := range scaleDatasets {
+		cp := filepath.Join(evalDir, ds, "corpus.jsonl")
+		sum, err := kb.HashFile(cp)
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("scale corpora need ../shared/eval: %w", err)
+		}
+		fmt.Fprintf(h, "%s %s\n", ds, sum)
+		c, err := evalset.LoadCorpus(cp)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		q, err := evalset.LoadQuestions(filepath.Join(evalDir, ds, "questions.jsonl"))
+		if err != nil {
+			return nil, nil, "", err
+		}
+		ps, qs = append(ps, c...), append(qs, q...)
+	}
+	return ps, qs, hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// ScalePassages returns the first n passages of the scale corpus built from
+// base: base in order, then disjoint copies with ids suffixed "~copyN".
+func ScalePassages(base []evalset.Passage, from, to int) []evalset.Passage {
+	out := make([]evalset.Passage, 0, max(0, to-from))
+	for i := from; i < to; i++ {
+		p := base[i%len(base)]
+		if c := i / len(base); c > 0 {
+			p.ID = fmt.Sprintf("%s~copy%d", p.ID, c)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// scaleCorpora returns the configured scales, building (or reusing) them.
+func (env *Env) scaleCorpora(ctx context.Context) ([]*scaleCorpus, error) {
+	sizes := append([]int(nil), env.Scales...)
+	sort.Ints(sizes)
+	var out []*scaleCorpus
+	missing := false
+	for _, n := range sizes {
+		if s := env.scales[n]; s != nil {
+			out = append(out, s)
+		} else {
+			missing = true
+		}
+	}
+	if !missing {
+		return out, nil
+	}
+	e := embed.NewHashed(embed.DefaultDim)
+	base, qs, key, err := scaleBase(env.EvalDir, e)
+	if err != nil {
+		return nil, err
+	}
+	root := filepath.Join(env.CacheDir, "scale-"+key)
+	dir := func(n int) string { return filepath.Join(root, fmt.Sprint(n)) }
+	cached := func(n int) bool {
+		_, err := os.Stat(filepath.Join(dir(n), "cairn.db"))
+		return err == nil
+	}
+	out = out[:0]
+	prev := 0
+	for _, n := range sizes {
+		s := &scaleCorpus{Chunks: n, Dir: dir(n), Queries: qs}
+		if !cached(n) {
+			if err := buildScale(ctx, env, e, base, prev, dir(prev), s); err != nil {
+				return nil, fmt.Errorf("build %d-chunk corpus: %w", n, err)
+			}
+		}
+		env.scales[n] = s
+		out = append(out, s)
+		prev = n
+	}
+	return out, nil
+}
+
+// buildScale makes s from the prefix corpus in prevDir (prev chunks; none
+// when prev is 0) plus passages prev..s.Chunks, in a temporary folder
+// renamed into place when complete.
+func buildScale(ctx context.Context, env *Env, e embed.Embedder, base []evalset.Passage, prev int, prevDir string, s *scaleCorpus) error {
+	if err := os.MkdirAll(filepath.Dir(s.Dir), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(s.Dir), "building-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	db := filepath.Join(tmp, "cairn.db")
+	if prev > 0 {
+		if err := copyFile(filepath.Join(prevDir, "cairn.db"), db); err != nil {
+			return err
+		}
+	}
+	env.Logf("building the %d-chunk corpus (from %d) in %s", s.Chunks, prev, s.Dir)
+	st, err := store.Open(db)
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	const batch = 2000
+	for i := prev; i < s.Chunks; i += batch {
+		if err := evalset.Build(ctx, st, e, ScalePassages(base, i, min(i+batch, s.Chunks))); err != nil {
+			st.Close()
+			return err
+		}
+		if d := time.Since(t0); i > prev && (i-prev)%20000 == 0 {
+			env.Logf("  %d/%d chunks, %.0f chunks/s", i, s.Chunks, Rate(float64(i-prev), d))
+		}
+	}
+	s.Built, s.Added = time.Since(t0), s.Chunks-prev
+	if _, n, err := st.Counts(ctx); err != nil || n != s.Chunks {
+		st.Close()
+		return fmt.Errorf("built %d chunks, want %d (%v)", n, s.Chunks, err)
+	}
+	if err := st.Close(); err != nil {
+		return err
+	}
+	if err := os.Mkdir(filepath.Join(tmp, "files"), 0o755); err != nil {
+		return err
+	}
+	return os.Rename(tmp, s.Dir)
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

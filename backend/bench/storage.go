@@ -1,0 +1,90 @@
+package bench
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"strings"
+
+	"cairn/backend/store"
+)
+
+// Storage: database bytes per 1k chunks and the share of each part (vectors,
+// lexical index, chunk text, ...) from SQLite's dbstat virtual table.
+
+// StoragePart names the part of the schema a table or index belongs to.
+func StoragePart(name string) string {
+	switch {
+	case strings.HasPrefix(name, "chunks_vec"):
+		return "vectors (vec0)"
+	case strings.HasPrefix(name, "chunks_fts"):
+		return "lexical index (FTS5)"
+	case name == "chunks" || strings.HasPrefix(name, "sqlite_autoindex_chunks"):
+		return "chunks"
+	case name == "pages" || strings.HasPrefix(name, "sqlite_autoindex_pages"):
+		return "pages"
+	case name == "term_df" || strings.HasPrefix(name, "sqlite_autoindex_term_df"):
+		return "term frequencies"
+	case name == "documents" || strings.HasPrefix(name, "sqlite_autoindex_documents"):
+		return "documents"
+	}
+	return "other (graph, mind maps, schema, ...)"
+}
+
+// storageParts sums dbstat page bytes per part.
+func storageParts(ctx context.Context, db *sql.DB) (map[string]int64, int64, error) {
+	rows, err := db.QueryContext(ctx, "SELECT name, sum(pgsize) FROM dbstat GROUP BY name")
+	if err != nil {
+		return nil, 0, fmt.Errorf("dbstat: %w", err)
+	}
+	defer rows.Close()
+	parts := map[string]int64{}
+	var total int64
+	for rows.Next() {
+		var name string
+		var n int64
+		if err := rows.Scan(&name, &n); err != nil {
+			return nil, 0, err
+		}
+		parts[StoragePart(name)] += n
+		total += n
+	}
+	return parts, total, rows.Err()
+}
+
+func measureStorage(ctx context.Context, env *Env) ([]Figure, error) {
+	scales, err := env.scaleCorpora(ctx)
+	if err != nil {
+		return nil, err
+	}
+	const group = "5. Storage"
+	var figs []Figure
+	for _, s := range scales {
+		size := fileBytes(s.DB())
+		st, err := store.Open(s.DB())
+		if err != nil {
+			return figs, err
+		}
+		parts, total, err := storageParts(ctx, st.DB)
+		st.Close()
+		if err != nil {
+			return figs, err
+		}
+		per1k := float64(size) / (float64(s.Chunks) / 1000)
+		figs = append(figs, Figure{ID: fmt.Sprintf("storage.%d.mb_per_1k_chunks", s.Chunks), Group: group,
+			Name: fmt.Sprintf("database size per 1k chunks, %d-chunk eval corpus (%.1f MB file; one document and page per chunk)", s.Chunks, float64(size)/1e6),
+			Unit: "MB", Stat: Stat{Runs: []float64{per1k / 1e6}}})
+		names := make([]string, 0, len(parts))
+		for n := range parts {
+			names = append(names, n)
+		}
+		sort.Slice(names, func(i, j int) bool { return parts[names[i]] > parts[names[j]] })
+		for _, n := range names {
+			figs = append(figs, Figure{ID: fmt.Sprintf("storage.%d.share.%s", s.Chunks, strings.Fields(n)[0]), Group: group,
+				Name: fmt.Sprintf("  share: %s (%.1f MB)", n, float64(parts[n])/1e6), Unit: "%",
+				Stat: Stat{Runs: []float64{100 * float64(parts[n]) / float64(max(total, 1))}}})
+		}
+	}
+	return figs, nil
+}
