@@ -52,6 +52,8 @@ type JSONRequest struct {
 	// example that names occur in the source text); an error triggers the
 	// one repair attempt.
 	Validate func(raw json.RawMessage) error
+	// MaxTokens caps the reply (num_predict); 0: the provider's default.
+	MaxTokens int
 }
 
 // JSONReply is a validated structured reply.
@@ -65,6 +67,10 @@ type ChatRequest struct {
 	Task     string
 	Model    string
 	Messages []Message
+	// Temperature of sampling; 0 (the default) is deterministic.
+	Temperature float64
+	// MaxTokens caps the reply (num_predict); 0: the provider's default.
+	MaxTokens int
 }
 
 // ChatReply is the full streamed reply.
