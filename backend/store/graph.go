@@ -776,9 +776,18 @@ func (s *Store) FactsByDocument(ctx context.Context, docID int64) ([]kb.Fact, er
 	return out, rows.Err()
 }
 
+func isZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // nearest is the vec0 KNN used inside a transaction (alignment candidates).
 func nearest(ctx context.Context, q queryer, table, col string, v []float32, k int) ([]IDScore, error) {
-	if k <= 0 {
+	if k <= 0 || isZero(v) {
 		return nil, nil
 	}
 	rows, err := q.QueryContext(ctx, "SELECT "+col+", distance FROM "+table+" WHERE embedding MATCH ? AND k = ? ORDER BY distance", encodeVector(v), k)
@@ -789,11 +798,14 @@ func nearest(ctx context.Context, q queryer, table, col string, v []float32, k i
 	var out []IDScore
 	for rows.Next() {
 		var sc IDScore
-		var d float64
+		var d sql.NullFloat64
 		if err := rows.Scan(&sc.ID, &d); err != nil {
 			return nil, err
 		}
-		sc.Score = 1 - d
+		if !d.Valid {
+			continue // a zero vector has no direction
+		}
+		sc.Score = 1 - d.Float64
 		out = append(out, sc)
 	}
 	return out, rows.Err()

@@ -1,0 +1,552 @@
+package extract
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"cairn/backend/chunk"
+	"cairn/backend/kb"
+)
+
+// Limits of the offline extractor per chunk.
+const (
+	maxSpanTokens      = 6  // longest capitalised span
+	maxMentionsPerName = 5  // mentions recorded per entity and chunk
+	maxFactsPerChunk   = 5  // salient sentences kept as facts
+	maxCJKPhrases      = 10 // CJK key phrases per chunk
+	maxRelPerSentence  = 6
+)
+
+// connectors may join capitalised words inside one name ("Bank of America",
+// "Department of the Treasury", "Ludwig van Beethoven").
+var connectors = map[string]bool{"of": true, "the": true, "de": true, "von": true, "van": true, "la": true, "le": true,
+	"del": true, "du": true, "der": true, "da": true, "di": true, "for": true, "and": true, "y": true, "des": true}
+
+// leadStop are capitalised words that start sentences but not names.
+var leadStop = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`the a an this that these those in on at for if when while it its we our you your he she
+	they their there however and but or as by to from with each all any some no not see also under after before during such
+	other many most his her what which who how why where note i yes because since although though unless until upon
+	then thus therefore here every both either neither one two three first second third new use using used enter line
+	do does did is are was were be been can could may might must shall should will would have has had my me us them
+	about above below between into over than so nor only just very more less same own page part chapter section table figure
+	january february march april may june july august september october november december
+	monday tuesday wednesday thursday friday saturday sunday`) {
+		leadStop[w] = true
+	}
+}
+
+// cjkStop are characters that do not start or end a CJK key phrase.
+const cjkStop = "的了是在和与及或等也就都而以于之为这那有个们中上下不其此被把将对从到由向给所及并且但如若则即可应该会能要已"
+
+type token struct {
+	a, b int // byte span in the chunk text
+	text string
+}
+
+// tokens are the words of s (letters, digits, marks, with inner ' - . &).
+func tokens(s string) []token {
+	var out []token
+	start := -1
+	for i, r := range s {
+		w := isWordRune(r) && !isCJK(r)
+		inner := start >= 0 && (r == '\'' || r == '’' || r == '-' || r == '.' || r == '&') && i+utf8.RuneLen(r) < len(s)
+		if inner {
+			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+			inner = isWordRune(next) && !isCJK(next)
+		}
+		switch {
+		case w || inner:
+			if start < 0 {
+				start = i
+			}
+		default:
+			if start >= 0 {
+				out = append(out, token{start, i, s[start:i]})
+				start = -1
+			}
+		}
+	}
+	if start >= 0 {
+		out = append(out, token{start, len(s), s[start:]})
+	}
+	return out
+}
+
+func capitalised(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r) || unicode.IsTitle(r)
+}
+
+func allCaps(w string) bool {
+	n := 0
+	for _, r := range w {
+		if unicode.IsLower(r) {
+			return false
+		}
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n > 0
+}
+
+func onlySpace(s string) bool { return strings.TrimSpace(s) == "" && !strings.Contains(s, "\n\n") && !strings.Contains(s, kb.PageSeparator) }
+
+type candidate struct {
+	name         string
+	typ, sem     string
+	priority     int // title 3, file name 2, heading 1, span 0
+	aliases      []string
+	concepts     []string
+	sentenceHead bool
+}
+
+// capitalisedSpans finds name candidates in one sentence.
+func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candidate {
+	s := text[sent[0]:sent[1]]
+	toks := tokens(s)
+	var out []candidate
+	for i := 0; i < len(toks); {
+		if !capitalised(toks[i].text) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && j-i < maxSpanTokens+2 {
+			gap := s[toks[j-1].b:toks[j].a]
+			if !onlySpace(gap) {
+				break
+			}
+			if capitalised(toks[j].text) {
+				j++
+				continue
+			}
+			if connectors[strings.ToLower(toks[j].text)] && j+1 < len(toks) && capitalised(toks[j+1].text) && onlySpace(s[toks[j].b:toks[j+1].a]) {
+				j += 2
+				continue
+			}
+			break
+		}
+		run := toks[i:j]
+		head := i == 0
+		i = j
+		for len(run) > 0 && leadStop[strings.ToLower(run[0].text)] {
+			run = run[1:]
+			head = false
+		}
+		for len(run) > 0 && connectors[strings.ToLower(run[len(run)-1].text)] {
+			run = run[:len(run)-1]
+		}
+		if len(run) == 0 || len(run) > maxSpanTokens {
+			continue
+		}
+		caps := true
+		for _, t := range run {
+			caps = caps && allCaps(t.text)
+		}
+		if caps && len(run) > 3 {
+			continue // a heading or a shouted line, not a name
+		}
+		name := s[run[0].a:run[len(run)-1].b]
+		if len(run) == 1 {
+			w := run[0].text
+			lw := strings.ToLower(w)
+			if utf8.RuneCountInString(w) < 2 || leadStop[lw] || (head && lower[lw]) || (head && !allCaps(w) && lower[lw]) {
+				continue
+			}
+			if !allCaps(w) && lower[lw] {
+				continue // a common word capitalised for emphasis or at a line start
+			}
+			if isNumberLike(w) {
+				continue
+			}
+		}
+		typ, sem := classify(name)
+		c := candidate{name: name, typ: typ, sem: sem, sentenceHead: head}
+		// "Internal Revenue Service (IRS)", "北京 (Beijing)": the bracket names an alias
+		rest := s[run[len(run)-1].b:]
+		if a := bracketAlias(rest); a != "" {
+			c.aliases = append(c.aliases, a)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func isNumberLike(w string) bool {
+	for _, r := range w {
+		if unicode.IsLetter(r) && !strings.ContainsRune("IVXLCDM", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// bracketAlias returns X when s starts with " (X)" and X is a short name.
+func bracketAlias(s string) string {
+	t := strings.TrimLeft(s, " ")
+	var open, close string
+	switch {
+	case strings.HasPrefix(t, "("):
+		open, close = "(", ")"
+	case strings.HasPrefix(t, "（"):
+		open, close = "（", "）"
+	default:
+		return ""
+	}
+	t = t[len(open):]
+	end := strings.Index(t, close)
+	if end <= 0 {
+		return ""
+	}
+	a := strings.TrimSpace(t[:end])
+	if n := len(strings.Fields(a)); n == 0 || n > 5 || utf8.RuneCountInString(a) > 60 || isNumberLike(a) {
+		return ""
+	}
+	if r, _ := utf8.DecodeRuneInString(a); !(unicode.IsUpper(r) || isCJK(r)) {
+		return ""
+	}
+	return a
+}
+
+// classify gives a coarse and a semantic type from the words of a name.
+func classify(name string) (string, string) {
+	ws := strings.Fields(strings.ToLower(name))
+	if len(ws) == 0 {
+		return "other", ""
+	}
+	last, first := strings.Trim(ws[len(ws)-1], ".,"), strings.Trim(ws[0], ".,")
+	for _, r := range []struct {
+		words []string
+		typ   string
+		first bool
+	}{
+		{[]string{"inc", "ltd", "llc", "corp", "corporation", "company", "co", "university", "institute", "agency", "service", "department",
+			"bank", "association", "commission", "council", "ministry", "committee", "court", "office", "board", "foundation", "society",
+			"organization", "organisation", "bureau", "administration", "authority", "college", "school", "party", "group", "press", "congress", "senate"}, "organization", false},
+		{[]string{"act", "code", "regulation", "regulations", "treaty", "convention", "directive", "agreement", "law", "constitution", "rule", "rules", "statute"}, "law", false},
+		{[]string{"form", "schedule", "publication", "pub", "report", "handbook", "manual", "guide"}, "work", true},
+		{[]string{"river", "lake", "mount", "city", "county", "state", "states", "republic", "kingdom", "island", "islands", "province", "street", "avenue"}, "location", false},
+		{[]string{"mr", "mrs", "ms", "dr", "prof", "professor", "sir", "king", "queen", "president", "judge", "senator"}, "person", true},
+		{[]string{"war", "conference", "summit", "election", "revolution", "olympics"}, "event", false},
+	} {
+		for _, w := range r.words {
+			if last == w || (r.first && first == w) || (r.typ == "location" && first == w && len(ws) > 1) {
+				return r.typ, w
+			}
+		}
+	}
+	return "other", ""
+}
+
+// cjkPhrases returns key phrases of the CJK runs of text: n-grams (2–4
+// characters) seen at least twice in the chunk, maximal (not inside a longer
+// phrase seen as often), not starting or ending with a function character;
+// plus anything in title brackets 《》「」.
+func cjkPhrases(text string) []candidate {
+	var out []candidate
+	seen := map[string]bool{}
+	for _, br := range [][2]string{{"《", "》"}, {"「", "」"}, {"『", "』"}} {
+		for rest := text; ; {
+			a := strings.Index(rest, br[0])
+			if a < 0 {
+				break
+			}
+			rest = rest[a+len(br[0]):]
+			b := strings.Index(rest, br[1])
+			if b < 0 {
+				break
+			}
+			in := strings.TrimSpace(rest[:b])
+			if n := utf8.RuneCountInString(in); n >= 2 && n <= 30 && !seen[in] && !strings.Contains(in, "\n") {
+				seen[in] = true
+				out = append(out, candidate{name: in, typ: "work", sem: "title"})
+			}
+			rest = rest[b:]
+		}
+	}
+	count := map[string]int{}
+	var runs [][]rune
+	var cur []rune
+	for _, r := range text {
+		if unicode.Is(unicode.Han, r) || unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			cur = append(cur, r)
+			continue
+		}
+		if len(cur) > 1 {
+			runs = append(runs, cur)
+		}
+		cur = nil
+	}
+	if len(cur) > 1 {
+		runs = append(runs, cur)
+	}
+	for _, run := range runs {
+		for n := 2; n <= 4; n++ {
+			for i := 0; i+n <= len(run); i++ {
+				g := run[i : i+n]
+				if strings.ContainsRune(cjkStop, g[0]) || strings.ContainsRune(cjkStop, g[n-1]) {
+					continue
+				}
+				count[string(g)]++
+			}
+		}
+	}
+	type ph struct {
+		s string
+		n int
+	}
+	var phs []ph
+	for g, n := range count {
+		if n < 2 {
+			continue
+		}
+		maximal := true
+		for g2, n2 := range count {
+			if n2 == n && len(g2) > len(g) && strings.Contains(g2, g) {
+				maximal = false
+				break
+			}
+		}
+		if maximal {
+			phs = append(phs, ph{g, n})
+		}
+	}
+	sort.Slice(phs, func(i, j int) bool {
+		si, sj := phs[i].n*utf8.RuneCountInString(phs[i].s), phs[j].n*utf8.RuneCountInString(phs[j].s)
+		if si != sj {
+			return si > sj
+		}
+		return phs[i].s < phs[j].s
+	})
+	for _, p := range phs {
+		if len(out) >= maxCJKPhrases {
+			break
+		}
+		if !seen[p.s] {
+			seen[p.s] = true
+			out = append(out, candidate{name: p.s, typ: "concept", sem: "keyphrase"})
+		}
+	}
+	return out
+}
+
+type mention struct {
+	entity int
+	a, b   int // in chunk text
+}
+
+// ExtractOffline is the deterministic extractor.
+func ExtractOffline(in Input) Result {
+	c := in.Chunk
+	text := c.Text
+	r := Result{Extractor: Offline, Entities: []Entity{}, Relations: []Relation{}, Facts: []kb.Fact{}}
+	f := fold(text)
+	lower := map[string]bool{} // words seen in lower case in this chunk
+	for _, t := range tokens(text) {
+		if r, _ := utf8.DecodeRuneInString(t.text); unicode.IsLower(r) {
+			lower[t.text] = true
+		}
+	}
+	sents := chunk.Sentences(text)
+
+	var cands []candidate
+	if t := strings.TrimSpace(in.DocTitle); t != "" && utf8.RuneCountInString(t) <= 120 {
+		cands = append(cands, candidate{name: t, typ: "work", sem: "document", priority: 3})
+	}
+	if fn := strings.TrimSpace(strings.TrimSuffix(filepath.Base(in.FileName), filepath.Ext(in.FileName))); fn != "" {
+		fn = strings.Join(strings.FieldsFunc(fn, func(r rune) bool { return r == '_' || r == '-' || unicode.IsSpace(r) }), " ")
+		cands = append(cands, candidate{name: fn, typ: "work", sem: "document", priority: 2})
+	}
+	for _, h := range c.HeadingPath {
+		h = oneLine(h)
+		if n := len(strings.Fields(h)); n > 0 && n <= 12 && utf8.RuneCountInString(h) <= 80 {
+			cands = append(cands, candidate{name: h, typ: "concept", sem: "topic", priority: 1})
+		}
+	}
+	for _, s := range sents {
+		cands = append(cands, capitalisedSpans(text, s, lower)...)
+	}
+	cands = append(cands, cjkPhrases(text)...)
+
+	// one entity per normalised name; the highest-priority candidate names it
+	byKey := map[string]int{}
+	var ents []candidate
+	for _, cd := range cands {
+		k := kb.NormKey(cd.name)
+		if k == "" || isNumberLike(k) {
+			continue
+		}
+		if i, ok := byKey[k]; ok {
+			if cd.priority > ents[i].priority {
+				cd.aliases = append(cd.aliases, ents[i].aliases...)
+				ents[i] = cd
+			} else {
+				ents[i].aliases = append(ents[i].aliases, cd.aliases...)
+			}
+			continue
+		}
+		byKey[k] = len(ents)
+		ents = append(ents, cd)
+	}
+
+	// mentions: every occurrence, longest names first claim their bytes
+	order := make([]int, len(ents))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return len(ents[order[a]].name) > len(ents[order[b]].name) })
+	claimed := make([]bool, len(text)+1)
+	var ms []mention
+	for _, i := range order {
+		n := 0
+		for _, sp := range findAll(text, f, ents[i].name, 0) {
+			free := true
+			for k := sp[0]; k < sp[1]; k++ {
+				if claimed[k] {
+					free = false
+					break
+				}
+			}
+			if !free {
+				continue
+			}
+			for k := sp[0]; k < sp[1]; k++ {
+				claimed[k] = true
+			}
+			if n < maxMentionsPerName {
+				ms = append(ms, mention{i, sp[0], sp[1]})
+			}
+			n++
+		}
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].a < ms[j].a })
+	// number entities in order of first mention
+	idx := map[int]int{}
+	for _, m := range ms {
+		if _, ok := idx[m.entity]; ok {
+			continue
+		}
+		cd := ents[m.entity]
+		idx[m.entity] = len(r.Entities)
+		e := Entity{Name: text[m.a:m.b], Type: cd.typ, SemanticType: cd.sem, Aliases: dedupe(cd.aliases, cd.name)}
+		if cd.sem != "" && cd.sem != "document" && cd.sem != "keyphrase" && cd.sem != "title" {
+			e.Concepts = []string{cd.sem, cd.typ}
+		}
+		r.Entities = append(r.Entities, e)
+	}
+	for _, m := range ms {
+		e := &r.Entities[idx[m.entity]]
+		e.Mentions = append(e.Mentions, source(c, m.a, m.b))
+	}
+
+	// relations and facts, sentence by sentence
+	type scored struct {
+		s     [2]int
+		score int
+	}
+	var salient []scored
+	for _, s := range sents {
+		var in []mention
+		for _, m := range ms {
+			if m.a >= s[0] && m.b <= s[1] {
+				in = append(in, m)
+			}
+		}
+		distinct := map[int]bool{}
+		for _, m := range in {
+			distinct[m.entity] = true
+		}
+		nrel := 0
+		for k := 0; k+1 < len(in) && nrel < maxRelPerSentence; k++ {
+			a, b := in[k], in[k+1]
+			if a.entity == b.entity {
+				continue
+			}
+			pred, conf := predicate(text[a.b:b.a])
+			r.Relations = append(r.Relations, Relation{Subject: idx[a.entity], Object: idx[b.entity], Predicate: pred,
+				Statement: oneLine(text[s[0]:s[1]]), Confidence: conf, Source: source(c, s[0], s[1])})
+			nrel++
+		}
+		if len(distinct) > 0 && factLike(text[s[0]:s[1]]) {
+			salient = append(salient, scored{s, len(distinct)})
+		}
+	}
+	sort.SliceStable(salient, func(i, j int) bool { return salient[i].score > salient[j].score })
+	if len(salient) > maxFactsPerChunk {
+		salient = salient[:maxFactsPerChunk]
+	}
+	sort.Slice(salient, func(i, j int) bool { return salient[i].s[0] < salient[j].s[0] })
+	for i, s := range salient {
+		r.Facts = append(r.Facts, kb.Fact{Ordinal: i, Text: oneLine(text[s.s[0]:s.s[1]]), Source: source(c, s.s[0], s.s[1])})
+	}
+	r.setStatus("no names, key phrases or salient sentences found")
+	return r
+}
+
+func dedupe(xs []string, name string) []string {
+	key := kb.NormKey(name)
+	seen := map[string]bool{key: true}
+	var out []string
+	for _, x := range xs {
+		k := kb.NormKey(x)
+		if k != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// predicate turns the text between two mentions into a relation label: the
+// connecting phrase when it is short and has a word in it, else a plain
+// co-occurrence.
+func predicate(between string) (string, float64) {
+	p := oneLine(strings.Trim(between, " \t\n\f,;:()[]\"'“”‘’-–—·•、，；：（）"))
+	ws := strings.Fields(strings.ToLower(p))
+	for len(ws) > 0 && (ws[len(ws)-1] == "the" || ws[len(ws)-1] == "a" || ws[len(ws)-1] == "an") {
+		ws = ws[:len(ws)-1]
+	}
+	p = strings.Join(ws, " ")
+	hasLetter := strings.IndexFunc(p, unicode.IsLetter) >= 0
+	cjk := strings.IndexFunc(p, isCJK) >= 0
+	switch {
+	case p == "" || !hasLetter || p == "and" || p == "or" || p == "和" || p == "与" || p == "及":
+		return "co-occurs with", 0.3
+	case strings.ContainsAny(p, ".;:!?。；！？()（）"):
+		return "co-occurs with", 0.3
+	case cjk && utf8.RuneCountInString(p) <= 8:
+		return p, 0.5
+	case !cjk && len(ws) <= 6:
+		return p, 0.5
+	}
+	return "co-occurs with", 0.3
+}
+
+// factLike says whether a sentence can stand as a fact: long enough, not a
+// heading line, not mostly numbers.
+func factLike(s string) bool {
+	ws := strings.Fields(s)
+	cjk := 0
+	letters, digits := 0, 0
+	for _, r := range s {
+		if isCJK(r) {
+			cjk++
+		}
+		if unicode.IsLetter(r) {
+			letters++
+		} else if unicode.IsDigit(r) {
+			digits++
+		}
+	}
+	if cjk >= 12 {
+		return digits*2 < letters
+	}
+	return len(ws) >= 6 && len(ws) <= 80 && digits*3 < letters
+}

@@ -1,0 +1,165 @@
+package project
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"cairn/backend/embed"
+	"cairn/backend/extract"
+	"cairn/backend/graph"
+	"cairn/backend/jobs"
+	"cairn/backend/kb"
+	"cairn/backend/store"
+)
+
+// The knowledge graph of a project: the indexing stage that builds it
+// (Order 10) and the reads the UI and CLI use.
+
+func init() {
+	registerIndexStage(IndexStage{Name: "graph", Order: 10, Run: func(ctx context.Context, p *Project, progress func(IndexProgress)) error {
+		_, err := p.BuildGraph(ctx, nil, func(e jobs.Event) {
+			progress(IndexProgress{Stage: "graph", DocID: e.DocID, Done: e.Done, Total: e.Total, ETA: e.ETA,
+				Note: fmt.Sprintf("%s: ok %d, empty %d, failed %d", e.Extractor, e.OK, e.Empty, e.Failed)})
+		})
+		return err
+	}})
+}
+
+// graphVectors embeds entity and relation texts with the built-in hashed
+// embedder, whatever the project's chunk embedder: the graph's vectors
+// never need a model (see store/migrations/0003_graph.sql).
+var graphVectors = sync.OnceValue(func() func(string) []float32 {
+	h := embed.NewHashed(embed.DefaultDim)
+	return h.Vector
+})
+
+// GraphJob is the extraction job for the project's current provider; ctl
+// may be nil. The UI runs it to pause, resume and cancel.
+func (p *Project) GraphJob(ctl *jobs.Control, progress func(jobs.Event)) *jobs.Extraction {
+	return &jobs.Extraction{Store: p.store, Extractor: &extract.Extractor{Provider: p.Provider()}, Vectorize: graphVectors(),
+		Control: ctl, Progress: progress}
+}
+
+// BuildGraph extracts every pending chunk into the knowledge graph
+// (resumable; see backend/jobs).
+func (p *Project) BuildGraph(ctx context.Context, ctl *jobs.Control, progress func(jobs.Event)) (jobs.Summary, error) {
+	return p.GraphJob(ctl, progress).Run(ctx)
+}
+
+// Graph returns the whole knowledge graph, mentions and sources filled.
+func (p *Project) Graph(ctx context.Context) (kb.Graph, error) {
+	ents, err := p.store.GraphEntities(ctx, nil)
+	if err != nil {
+		return kb.Graph{}, err
+	}
+	rels, err := p.store.GraphRelations(ctx, nil)
+	if err != nil {
+		return kb.Graph{}, err
+	}
+	if ents == nil {
+		ents = []kb.Entity{}
+	}
+	if rels == nil {
+		rels = []kb.Relation{}
+	}
+	return kb.Graph{Entities: ents, Relations: rels}, nil
+}
+
+// Neighbourhood returns the entities within hops relation steps of one
+// entity (at most limit, the entity first) and the relations among them.
+func (p *Project) Neighbourhood(ctx context.Context, entityID int64, hops int, limit int) (kb.Graph, error) {
+	if hops < 0 {
+		hops = 0
+	}
+	g, err := p.store.Neighbourhood(ctx, entityID, hops, limit)
+	if err != nil {
+		return g, err
+	}
+	if len(g.Entities) == 0 {
+		return g, fmt.Errorf("entity %d: %w", entityID, ErrNoEntity)
+	}
+	return g, nil
+}
+
+// ErrNoEntity is returned for an unknown entity id or name.
+var ErrNoEntity = fmt.Errorf("no such entity")
+
+// Entity finds an entity by id (digits) or by name or alias (normalised,
+// see kb.NormKey) and returns it with the relations it takes part in.
+func (p *Project) Entity(ctx context.Context, nameOrID string) (kb.Entity, []kb.Relation, error) {
+	s := strings.TrimSpace(nameOrID)
+	var e kb.Entity
+	found := false
+	if id, err := strconv.ParseInt(s, 10, 64); err == nil {
+		es, err := p.store.GraphEntities(ctx, []int64{id})
+		if err != nil {
+			return e, nil, err
+		}
+		if len(es) == 1 {
+			e, found = es[0], true
+		}
+	}
+	if !found {
+		var err error
+		e, found, err = p.store.EntityByName(ctx, s)
+		if err != nil {
+			return e, nil, err
+		}
+	}
+	if !found {
+		return e, nil, fmt.Errorf("%q: %w", s, ErrNoEntity)
+	}
+	rels, err := p.store.RelationsOf(ctx, []int64{e.ID})
+	if rels == nil {
+		rels = []kb.Relation{}
+	}
+	return e, rels, err
+}
+
+// EntityConcepts returns the classes an entity belongs to, most specific first.
+func (p *Project) EntityConcepts(ctx context.Context, entityID int64) ([]string, error) {
+	return p.store.EntityConcepts(ctx, entityID)
+}
+
+// ExtractionCounts counts chunks by extraction status: "ok", "empty",
+// "failed" and "pending" (for the current provider: with a model, chunks
+// extracted offline are pending re-extraction).
+func (p *Project) ExtractionCounts(ctx context.Context) (map[string]int, error) {
+	c, err := p.store.ExtractionCounts(ctx, extract.ModelName(p.Provider()))
+	if err != nil {
+		return nil, err
+	}
+	return map[string]int{"ok": c.OK, "empty": c.Empty, "failed": c.Failed, "pending": c.Pending}, nil
+}
+
+// ExtractionUsage sums the model usage recorded for extraction.
+func (p *Project) ExtractionUsage(ctx context.Context) (store.ExtractionUsage, error) {
+	return p.store.ExtractionUsage(ctx)
+}
+
+// Facts returns a document's atomic facts in reading order.
+func (p *Project) Facts(ctx context.Context, docID int64) ([]kb.Fact, error) {
+	return p.store.FactsByDocument(ctx, docID)
+}
+
+// GraphML writes the whole graph as GraphML.
+func (p *Project) GraphML(ctx context.Context, w io.Writer) error {
+	g, err := p.Graph(ctx)
+	if err != nil {
+		return err
+	}
+	return graph.WriteGraphML(w, g)
+}
+
+// GraphJSON writes the whole graph in the stable export format.
+func (p *Project) GraphJSON(ctx context.Context, w io.Writer) error {
+	g, err := p.Graph(ctx)
+	if err != nil {
+		return err
+	}
+	return graph.WriteJSON(w, g)
+}
