@@ -96,7 +96,9 @@ func allCaps(w string) bool {
 	return n > 0
 }
 
-func onlySpace(s string) bool { return strings.TrimSpace(s) == "" && !strings.Contains(s, "\n\n") && !strings.Contains(s, kb.PageSeparator) }
+func onlySpace(s string) bool {
+	return strings.TrimSpace(s) == "" && !strings.Contains(s, "\n\n") && !strings.Contains(s, kb.PageSeparator)
+}
 
 type candidate struct {
 	name         string

@@ -93,7 +93,6 @@ func cosine(a, b []float32) float64 {
 	return dot / (math.Sqrt(na) * math.Sqrt(nb))
 }
 
-
 var digitsRe = regexp.MustCompile(`\d+`)
 
 // SimilarNames is the string-side guard on a vector merge: same numbers,
