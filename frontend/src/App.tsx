@@ -1,14 +1,26 @@
-import { useEffect, useState } from "react";
-import { canPickFiles, type Document, type Hit } from "./api";
+import { useCallback, useEffect, useState } from "react";
+import { canPickFiles, type Document, type Hit, type Source } from "./api";
 import { Icon, Logo } from "./components/ui";
 import { count } from "./lib/format";
 import { queryTerms } from "./lib/highlight";
 import { useLibrary } from "./library";
+import AskView, { type GraphHighlight } from "./views/Ask";
+import GraphView, { benchSize } from "./views/Graph";
 import LibraryView from "./views/Library";
+import MindMapView from "./views/MindMap";
 import SearchView, { emptySearch, type SearchState } from "./views/Search";
 import SourceView, { type SourceTarget } from "./views/Source";
 
-type View = { name: "library" | "search" } | { name: "source"; target: SourceTarget; from: "library" | "search" };
+type Main = "library" | "ask" | "mindmap" | "graph" | "search";
+type View = { name: Main } | { name: "source"; target: SourceTarget; from: Main };
+
+const BACK: Record<Main, string> = {
+  library: "Back to library",
+  ask: "Back to the answer",
+  mindmap: "Back to the mind map",
+  graph: "Back to the graph",
+  search: "Back to results",
+};
 
 function modeLabel(mode: string): string {
   return mode === "ollama" ? "Ollama" : "Offline";
@@ -16,7 +28,28 @@ function modeLabel(mode: string): string {
 
 export default function App() {
   const lib = useLibrary();
-  const [view, setView] = useState<View>({ name: "library" });
+  const [view, setView] = useState<View>({ name: benchSize(window.location.hash) ? "graph" : "library" });
+  const [highlight, setHighlight] = useState<GraphHighlight | null>(null);
+  const [askFocus, setAskFocus] = useState(0);
+  // Views stay mounted while the source is open, so going back keeps their state.
+  const [seen, setSeen] = useState<Set<Main>>(new Set(["library"]));
+  const current: Main = view.name === "source" ? view.from : view.name;
+  useEffect(() => setSeen((s) => (s.has(current) ? s : new Set(s).add(current))), [current]);
+
+  // Keyboard: Ctrl/⌘-K asks, Esc closes the source panel.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        setView({ name: "ask" });
+        setAskFocus((n) => n + 1);
+      } else if (e.key === "Escape" && !document.querySelector(".scrim")) {
+        setView((v) => (v.name === "source" ? { name: v.from } : v));
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
   const [search, setSearch] = useState<SearchState>(emptySearch);
   const [dragging, setDragging] = useState(false);
 
@@ -74,7 +107,39 @@ export default function App() {
   const openDoc = (d: Document) =>
     setView({ name: "source", from: "library", target: { docId: d.id, title: d.title || d.file_name, kind: d.kind } });
 
-  const active = view.name === "source" ? view.from : view.name;
+  const docs = lib.docs;
+  const openSource = useCallback(
+    (s: Source, opts?: { title?: string; label?: string }) => {
+      const d = docs.find((x) => x.id === s.doc_id);
+      setView((v) => ({
+        name: "source",
+        from: v.name === "source" ? v.from : v.name,
+        target: {
+          docId: s.doc_id,
+          title: opts?.title || d?.title || d?.file_name || `Document ${s.doc_id}`,
+          kind: d?.kind,
+          charStart: s.char_end > s.char_start ? s.char_start : undefined,
+          charEnd: s.char_end > s.char_start ? s.char_end : undefined,
+          pageStart: s.page_start || undefined,
+          pageEnd: s.page_end || undefined,
+        },
+      }));
+    },
+    [docs],
+  );
+  const showInGraph = (h: GraphHighlight) => {
+    setHighlight(h);
+    setView({ name: "graph" });
+  };
+
+  const active = current;
+  const nav = (name: Main, label: string, icon: string, extra?: React.ReactNode) => (
+    <button className={`nav-item${active === name ? " active" : ""}`} onClick={() => setView({ name })} data-testid={`nav-${name}`} aria-current={active === name ? "page" : undefined}>
+      <Icon name={icon} />
+      <span>{label}</span>
+      {extra}
+    </button>
+  );
 
   return (
     <div className="shell">
@@ -84,15 +149,11 @@ export default function App() {
           <span>Cairn</span>
         </div>
         <nav className="nav" aria-label="Views">
-          <button className={`nav-item${active === "library" ? " active" : ""}`} onClick={() => setView({ name: "library" })}>
-            <Icon name="library" />
-            <span>Library</span>
-            <span className="nav-count tabular">{count(lib.docs.length)}</span>
-          </button>
-          <button className={`nav-item${active === "search" ? " active" : ""}`} onClick={() => setView({ name: "search" })}>
-            <Icon name="search" />
-            <span>Search</span>
-          </button>
+          {nav("library", "Library", "library", <span className="nav-count tabular">{count(lib.docs.length)}</span>)}
+          {nav("ask", "Ask", "ask", <kbd className="nav-kbd">Ctrl K</kbd>)}
+          {nav("mindmap", "Mind maps", "mindmap")}
+          {nav("graph", "Graph", "graph")}
+          {nav("search", "Search", "search")}
         </nav>
         <div className="sidebar-foot">
           <div className="project-name" title={lib.info?.dir}>
@@ -107,15 +168,24 @@ export default function App() {
         </div>
       </aside>
 
-      <main className="main">
-        {view.name === "library" && <LibraryView lib={lib} onOpen={openDoc} />}
+      <main className={`main${active === "graph" && view.name !== "source" ? " main-fill" : ""}`}>
+        <div hidden={view.name !== "library"} className="pane">
+          <LibraryView lib={lib} onOpen={openDoc} />
+        </div>
+        {seen.has("ask") && (
+          <div hidden={view.name !== "ask"} className="pane">
+            <AskView onOpenSource={openSource} onShowInGraph={showInGraph} focusKey={askFocus} />
+          </div>
+        )}
+        {seen.has("mindmap") && (
+          <div hidden={view.name !== "mindmap"} className="pane">
+            <MindMapView docs={lib.docs} onOpenSource={openSource} />
+          </div>
+        )}
+        {view.name === "graph" && <GraphView docs={lib.docs} onOpenSource={openSource} highlight={highlight} />}
         {view.name === "search" && <SearchView state={search} setState={setSearch} hasDocuments={lib.docs.length > 0} onOpen={openHit} />}
         {view.name === "source" && (
-          <SourceView
-            target={view.target}
-            backLabel={view.from === "search" ? "Back to results" : "Back to library"}
-            onBack={() => setView({ name: view.from })}
-          />
+          <SourceView target={view.target} backLabel={BACK[view.from]} onBack={() => setView({ name: view.from })} />
         )}
       </main>
 

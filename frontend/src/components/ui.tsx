@@ -27,6 +27,43 @@ const paths: Record<string, ReactNode> = {
     </>
   ),
   back: <path d="M14.5 6 8.5 12l6 6" />,
+  ask: (
+    <>
+      <path d="M5 5.5h14v10H10l-4 3.5v-3.5H5z" />
+      <path d="M9.5 9.2a2.5 2.5 0 1 1 3.2 2.4c-.5.2-.7.5-.7 1" />
+      <circle cx="12" cy="14" r=".4" />
+    </>
+  ),
+  mindmap: (
+    <>
+      <rect x="3.5" y="10" width="5" height="4" rx="1.2" />
+      <path d="M8.5 12h2.5M11 6.5v11M11 6.5h3M11 12h3M11 17.5h3" />
+      <rect x="14" y="4.5" width="6.5" height="4" rx="1.2" />
+      <rect x="14" y="10" width="6.5" height="4" rx="1.2" />
+      <rect x="14" y="15.5" width="6.5" height="4" rx="1.2" />
+    </>
+  ),
+  graph: (
+    <>
+      <circle cx="6" cy="7" r="2.2" />
+      <circle cx="17.5" cy="6" r="2.2" />
+      <circle cx="12" cy="17" r="2.2" />
+      <path d="M8.1 7.6 15.3 6.4M7.1 9 10.9 15M16.6 8 13 15" />
+    </>
+  ),
+  retry: (
+    <>
+      <path d="M5 12a7 7 0 1 0 2.1-5" />
+      <path d="M5 4.5V8h3.5" />
+    </>
+  ),
+  key: (
+    <>
+      <circle cx="8" cy="14" r="3.5" />
+      <path d="m10.5 11.5 8-8M16 6l2.5 2.5M14 8l2 2" />
+    </>
+  ),
+  folder: <path d="M3.5 6.5h6l2 2h9v10h-17z" />,
   file: (
     <>
       <path d="M7 3.5h7l4 4v13H7z" />

@@ -1,9 +1,13 @@
-import { useEffect, useMemo, useRef, useState } from "react";
-import { api, errorMessage, type Page } from "../api";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { api, errorMessage, has, type Page } from "../api";
 import { Icon, Marked, Notice } from "../components/ui";
 import { kindLabel, pageSpan, plainError } from "../lib/format";
 import { highlight, splitRanges, type Segment } from "../lib/highlight";
 import { locateSpan } from "../lib/offsets";
+import type { SpanMatch } from "../lib/pdfspan";
+
+// pdf.js is large: load it only when a PDF is shown.
+const PdfPages = lazy(() => import("../components/PdfPages"));
 
 export interface SourceTarget {
   docId: number;
@@ -29,6 +33,31 @@ export function pageSegments(text: string, span: { start: number; end: number } 
 export default function SourceView({ target, onBack, backLabel }: { target: SourceTarget; onBack: () => void; backLabel: string }) {
   const [pages, setPages] = useState<Page[] | null>(null);
   const [error, setError] = useState("");
+  const canPdf = target.kind === "pdf" && has("DocumentFile");
+  const [layout, setLayout] = useState<"pages" | "text">(canPdf ? "pages" : "text");
+  const [pdf, setPdf] = useState<string | null>(null);
+  const [pdfError, setPdfError] = useState("");
+  const [match, setMatch] = useState<SpanMatch["quality"] | "">("");
+
+  useEffect(() => {
+    setLayout(canPdf ? "pages" : "text");
+    setPdf(null);
+    setPdfError("");
+    setMatch("");
+    if (!canPdf) return;
+    let live = true;
+    api.documentFile(target.docId).then(
+      (f) => live && setPdf(f.base64),
+      (e) => {
+        if (!live) return;
+        setPdfError(errorMessage(e));
+        setLayout("text");
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [target.docId, canPdf]);
   const firstMark = useRef<HTMLElement | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
 
@@ -50,21 +79,27 @@ export default function SourceView({ target, onBack, backLabel }: { target: Sour
     return new Map(locateSpan(pages, target.charStart, target.charEnd).map((s) => [s.page, s]));
   }, [pages, target.charStart, target.charEnd]);
 
+  const pdfHighlights = useMemo(() => {
+    if (!pages) return [];
+    const byNum = new Map(pages.map((p) => [p.number, p]));
+    return [...spans.entries()].map(([page, sp]) => ({ page, text: byNum.get(page)?.text.slice(sp.start, sp.end) ?? "" })).filter((h) => h.text.trim());
+  }, [pages, spans]);
+
   // Scroll to the passage, or to the hit's first page when the span is unknown.
   useEffect(() => {
-    if (!pages) return;
+    if (!pages || layout !== "text") return;
     const el =
       firstMark.current ??
       (target.pageStart ? document.getElementById(`page-${target.pageStart}`) : null);
     if (el) el.scrollIntoView({ block: firstMark.current ? "center" : "start" });
     else scroller.current?.scrollTo?.({ top: 0 });
-  }, [pages, spans, target.pageStart]);
+  }, [pages, spans, target.pageStart, layout]);
 
   firstMark.current = null;
   const span = pageSpan(target.pageStart, target.pageEnd);
 
   return (
-    <div className="view source-view">
+    <div className="view source-view" data-testid="source">
       <header className="view-head source-head">
         <div>
           <button className="link back" onClick={onBack}>
@@ -92,8 +127,33 @@ export default function SourceView({ target, onBack, backLabel }: { target: Sour
         </div>
       </header>
 
+      {canPdf && (
+        <div className="segmented" role="tablist" aria-label="Show">
+          <button role="tab" aria-selected={layout === "pages"} className={layout === "pages" ? "on" : ""} onClick={() => setLayout("pages")} disabled={!!pdfError}>
+            Pages
+          </button>
+          <button role="tab" aria-selected={layout === "text"} className={layout === "text" ? "on" : ""} onClick={() => setLayout("text")}>
+            Extracted text
+          </button>
+          {layout === "pages" && match && match !== "exact" && (
+            <span className="subtle seg-note">{match === "none" ? "The passage could not be located on the page image; see Extracted text." : "The passage is marked approximately on the page image."}</span>
+          )}
+        </div>
+      )}
       {error && <Notice tone="bad">{plainError(error)}</Notice>}
+      {pdfError && <Notice tone="warn">The page images are not available: {plainError(pdfError)} Showing the extracted text.</Notice>}
 
+      {layout === "pages" && canPdf ? (
+        <div data-testid="source-pdf">
+          {pdf && pages ? (
+            <Suspense fallback={<p className="subtle">Loading the PDF viewer…</p>}>
+              <PdfPages base64={pdf} targetPage={target.pageStart ?? pdfHighlights[0]?.page} highlights={pdfHighlights} onMatched={(_, m) => setMatch(m.quality)} />
+            </Suspense>
+          ) : (
+            <p className="subtle">Opening the PDF…</p>
+          )}
+        </div>
+      ) : (
       <div className="pages" ref={scroller} data-testid="source-pages">
         {pages?.map((p) => {
           const parts = pageSegments(p.text, spans.get(p.number), target.terms ?? []);
@@ -129,6 +189,7 @@ export default function SourceView({ target, onBack, backLabel }: { target: Sour
         })}
         {pages && pages.length === 0 && !error && <p className="subtle">No text was extracted from this document.</p>}
       </div>
+      )}
     </div>
   );
 }

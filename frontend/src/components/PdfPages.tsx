@@ -1,0 +1,164 @@
+// PDF pages rendered by pdf.js (canvas + text layer), scrolled to the cited
+// page with the cited passage marked in the text layer. The worker is
+// bundled by Vite (no network). Pages are drawn when they come near the
+// viewport, so long documents open quickly.
+import * as pdfjs from "pdfjs-dist";
+import type { PDFDocumentProxy } from "pdfjs-dist";
+import workerUrl from "pdfjs-dist/build/pdf.worker.min.mjs?url";
+import "pdfjs-dist/web/pdf_viewer.css";
+import { useEffect, useRef, useState } from "react";
+import { matchSpan, type SpanMatch } from "../lib/pdfspan";
+
+pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
+
+export interface PdfHighlight {
+  page: number;
+  /** The passage's text on that page (as Cairn extracted it). */
+  text: string;
+}
+
+function decodeBase64(b64: string): Uint8Array {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+export default function PdfPages({ base64, targetPage, highlights, onMatched }: { base64: string; targetPage?: number; highlights: PdfHighlight[]; onMatched?: (page: number, m: SpanMatch) => void }) {
+  const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
+  const [sizes, setSizes] = useState<{ w: number; h: number }[]>([]);
+  const [error, setError] = useState("");
+  const box = useRef<HTMLDivElement>(null);
+  const width = useRef(820);
+
+  useEffect(() => {
+    let live = true;
+    let loaded: PDFDocumentProxy | null = null;
+    setDoc(null);
+    setError("");
+    const task = pdfjs.getDocument({ data: decodeBase64(base64), isEvalSupported: false });
+    task.promise.then(
+      async (d) => {
+        loaded = d;
+        if (!live) return;
+        width.current = Math.min(900, Math.max(480, (box.current?.clientWidth ?? 860) - 8));
+        // Page sizes first, so the scroll position is right before drawing.
+        const s: { w: number; h: number }[] = [];
+        for (let i = 1; i <= d.numPages; i++) {
+          const p = await d.getPage(i);
+          const v = p.getViewport({ scale: 1 });
+          s.push({ w: width.current, h: (v.height / v.width) * width.current });
+        }
+        if (!live) return;
+        setSizes(s);
+        setDoc(d);
+      },
+      (e) => live && setError(String(e?.message ?? e)),
+    );
+    return () => {
+      live = false;
+      task.destroy();
+      loaded?.destroy();
+    };
+  }, [base64]);
+
+  useEffect(() => {
+    if (!doc || !targetPage) return;
+    const el = box.current?.querySelector(`[data-page="${targetPage}"]`);
+    el?.scrollIntoView({ block: "start" });
+  }, [doc, targetPage]);
+
+  if (error) return <p className="subtle">This PDF could not be drawn: {error}</p>;
+  if (!doc) return <p className="subtle pdf-loading">Opening the PDF…</p>;
+  return (
+    <div className="pdf-pages" ref={box} data-testid="pdf-pages">
+      {sizes.map((s, i) => (
+        <PdfPage key={i} doc={doc} number={i + 1} size={s} eager={targetPage !== undefined && Math.abs(i + 1 - targetPage) <= 1} highlight={highlights.filter((h) => h.page === i + 1)} onMatched={onMatched} />
+      ))}
+    </div>
+  );
+}
+
+function PdfPage({ doc, number, size, eager, highlight, onMatched }: { doc: PDFDocumentProxy; number: number; size: { w: number; h: number }; eager: boolean; highlight: PdfHighlight[]; onMatched?: (page: number, m: SpanMatch) => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [visible, setVisible] = useState(eager);
+  const [state, setState] = useState<"idle" | "drawn">("idle");
+
+  useEffect(() => {
+    if (visible || !ref.current) return;
+    const io = new IntersectionObserver((es) => es.some((e) => e.isIntersecting) && setVisible(true), { rootMargin: "600px 0px" });
+    io.observe(ref.current);
+    return () => io.disconnect();
+  }, [visible]);
+
+  const hlKey = highlight.map((h) => h.text).join("\u0000");
+  useEffect(() => {
+    if (!visible || !ref.current) return;
+    let live = true;
+    const host = ref.current;
+    let renderTask: { cancel(): void; promise: Promise<unknown> } | null = null;
+    let textLayer: pdfjs.TextLayer | null = null;
+    (async () => {
+      const page = await doc.getPage(number);
+      if (!live) return;
+      const base = page.getViewport({ scale: 1 });
+      const scale = size.w / base.width;
+      const viewport = page.getViewport({ scale });
+      const ratio = window.devicePixelRatio || 1;
+      const canvas = document.createElement("canvas");
+      canvas.width = Math.floor(viewport.width * ratio);
+      canvas.height = Math.floor(viewport.height * ratio);
+      canvas.style.width = `${viewport.width}px`;
+      canvas.style.height = `${viewport.height}px`;
+      canvas.className = "pdf-canvas";
+      const layer = document.createElement("div");
+      layer.className = "textLayer";
+      host.querySelectorAll(".pdf-canvas, .textLayer").forEach((n) => n.remove());
+      host.append(canvas, layer);
+      host.style.setProperty("--scale-factor", String(scale));
+      host.style.setProperty("--total-scale-factor", String(scale));
+      renderTask = page.render({ canvas, canvasContext: canvas.getContext("2d")!, viewport, transform: ratio !== 1 ? [ratio, 0, 0, ratio, 0, 0] : undefined });
+      await renderTask.promise;
+      if (!live) return;
+      textLayer = new pdfjs.TextLayer({ textContentSource: page.streamTextContent(), container: layer, viewport });
+      await textLayer.render();
+      if (!live) return;
+      for (const h of highlight) {
+        const m = matchSpan(textLayer.textContentItemsStr, h.text);
+        markItems(textLayer.textDivs, textLayer.textContentItemsStr, m);
+        onMatched?.(number, m);
+      }
+      setState("drawn");
+    })().catch((e) => {
+      if (live && e?.name !== "RenderingCancelledException") console.warn("pdf page", number, e);
+    });
+    return () => {
+      live = false;
+      renderTask?.cancel();
+      textLayer?.cancel();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [visible, doc, number, size.w, hlKey]);
+
+  return (
+    <section ref={ref} data-page={number} data-drawn={state === "drawn" ? "1" : "0"} className={`pdf-page${highlight.length ? " page-hit" : ""}`} style={{ width: size.w, height: size.h }} aria-label={`Page ${number}`}>
+      <div className="pdf-page-label">{number}</div>
+    </section>
+  );
+}
+
+/** Wraps the matched characters of each text-layer div in <mark class="pdf-mark">. */
+function markItems(divs: HTMLElement[], strs: string[], m: SpanMatch) {
+  let first: HTMLElement | null = null;
+  for (const r of m.ranges) {
+    const div = divs[r.item];
+    const s = strs[r.item];
+    if (!div || s === undefined || div.textContent !== s) continue;
+    const mark = document.createElement("mark");
+    mark.className = "pdf-mark";
+    mark.textContent = s.slice(r.start, r.end);
+    div.replaceChildren(document.createTextNode(s.slice(0, r.start)), mark, document.createTextNode(s.slice(r.end)));
+    first ??= mark;
+  }
+  first?.scrollIntoView({ block: "center" });
+}

@@ -1,0 +1,323 @@
+import { useEffect, useMemo, useRef, useState } from "react";
+import { api, ASK_TOKEN, errorMessage, has, onEvent, type Answer, type Citation, type Path, type Source } from "../api";
+import { Icon, Notice } from "../components/ui";
+import { parseCitations } from "../lib/citations";
+import { pageSpan, plainError } from "../lib/format";
+import { buildPathGraph, pathChain, pathScore, type PathGraph } from "../lib/pathgraph";
+
+export interface OpenSource {
+  (s: Source, opts?: { title?: string; label?: string }): void;
+}
+
+/** What "show in graph" hands the explorer. */
+export interface GraphHighlight {
+  names: string[];
+  relations: number[];
+}
+
+interface Turn {
+  question: string;
+  deep: boolean;
+  streamed: string;
+  answer: Answer | null;
+  error: string;
+}
+
+/** Plan steps of a deep answer, read from its trace (whatever shape the reasoner stored). */
+export function planSteps(trace: unknown): string[] {
+  if (!trace || typeof trace !== "object") return [];
+  const t = trace as Record<string, unknown>;
+  const plan = (t.plan ?? t.steps ?? (t.planner as Record<string, unknown> | undefined)?.steps) as unknown;
+  const list = Array.isArray(plan) ? plan : plan && typeof plan === "object" && Array.isArray((plan as Record<string, unknown>).steps) ? ((plan as Record<string, unknown>).steps as unknown[]) : [];
+  return list
+    .map((s) => {
+      if (typeof s === "string") return s;
+      if (s && typeof s === "object") {
+        const o = s as Record<string, unknown>;
+        const text = o.text ?? o.description ?? o.question ?? o.goal;
+        const op = o.op ?? o.operator ?? o.kind;
+        if (typeof text === "string" && text) return typeof op === "string" && op ? `${op}: ${text}` : text;
+        if (typeof op === "string") return `${op}${o.args ? " " + JSON.stringify(o.args) : ""}`;
+      }
+      return "";
+    })
+    .filter(Boolean);
+}
+
+export default function AskView({ onOpenSource, onShowInGraph, focusKey }: { onOpenSource: OpenSource; onShowInGraph: (h: GraphHighlight) => void; focusKey: number }) {
+  const available = has("Ask");
+  const [question, setQuestion] = useState("");
+  const [deep, setDeep] = useState(false);
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [history, setHistory] = useState<Answer[]>([]);
+  const [selected, setSelected] = useState<number>(-1);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const streamTo = useRef<number>(-1);
+
+  useEffect(() => {
+    input.current?.focus();
+  }, [focusKey]);
+
+  const loadHistory = () => {
+    if (has("Answers")) api.answers().then((a) => setHistory(a ?? []), () => {});
+  };
+  useEffect(loadHistory, []);
+
+  useEffect(
+    () =>
+      onEvent<{ token?: string } | string>(ASK_TOKEN, (d) => {
+        const tok = typeof d === "string" ? d : (d?.token ?? "");
+        const i = streamTo.current;
+        if (i < 0 || !tok) return;
+        setTurns((ts) => ts.map((t, j) => (j === i ? { ...t, streamed: t.streamed + tok } : t)));
+      }),
+    [],
+  );
+
+  const ask = async (e?: React.FormEvent) => {
+    e?.preventDefault();
+    const q = question.trim();
+    if (!q || busy) return;
+    const i = turns.length;
+    streamTo.current = i;
+    setTurns((ts) => [...ts, { question: q, deep, streamed: "", answer: null, error: "" }]);
+    setSelected(i);
+    setQuestion("");
+    setBusy(true);
+    try {
+      const a = await api.ask(q, deep);
+      setTurns((ts) => ts.map((t, j) => (j === i ? { ...t, answer: a } : t)));
+      loadHistory();
+    } catch (err) {
+      setTurns((ts) => ts.map((t, j) => (j === i ? { ...t, error: errorMessage(err) } : t)));
+    } finally {
+      streamTo.current = -1;
+      setBusy(false);
+    }
+  };
+
+  const openPast = async (a: Answer) => {
+    let full = a;
+    if (a.id && has("Answer")) full = await api.answer(a.id).catch(() => a);
+    setTurns((ts) => [...ts, { question: full.question, deep: full.mode === "deep", streamed: "", answer: full, error: "" }]);
+    setSelected(turns.length);
+  };
+
+  const current = selected >= 0 ? turns[selected] : turns[turns.length - 1];
+
+  return (
+    <div className="ask-layout" data-testid="ask">
+      <div className="ask-main">
+        <header className="view-head">
+          <div>
+            <div className="eyebrow">Ask</div>
+            <h1>Ask your documents</h1>
+            <p className="subtle">Answers cite the passages they rest on; the reasoning path is drawn on the right.</p>
+          </div>
+        </header>
+        {!available && <Notice tone="info">Answering is not part of this build of Cairn yet. Search finds the passages meanwhile.</Notice>}
+
+        <div className="turns">
+          {turns.map((t, i) => (
+            <TurnView key={i} turn={t} active={t === current} onSelect={() => setSelected(i)} onOpenSource={onOpenSource} />
+          ))}
+          {turns.length === 0 && history.length > 0 && (
+            <div className="card history">
+              <div className="eyebrow">Earlier questions</div>
+              <ul>
+                {history.slice(0, 12).map((a, i) => (
+                  <li key={a.id ?? i}>
+                    <button className="link" onClick={() => openPast(a)}>
+                      {a.question}
+                    </button>
+                    {a.asked_at && <span className="subtle"> · {a.asked_at.slice(0, 16).replace("T", " ")}</span>}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </div>
+
+        <form className="ask-box card" onSubmit={ask}>
+          <textarea
+            ref={input}
+            rows={2}
+            value={question}
+            data-testid="ask-input"
+            placeholder="Ask a question about this project…"
+            onChange={(e) => setQuestion(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && !e.shiftKey) ask(e);
+            }}
+            disabled={!available}
+          />
+          <div className="ask-actions">
+            <label className="toggle" title="Deep answers plan several steps and check them; slower.">
+              <input type="checkbox" checked={deep} onChange={(e) => setDeep(e.target.checked)} /> Deep
+            </label>
+            <span className="subtle kbd-hint">Enter to ask · Shift+Enter for a new line</span>
+            <button className="btn btn-primary" type="submit" disabled={!available || busy || !question.trim()} data-testid="ask-submit">
+              {busy ? "Answering…" : "Ask"}
+            </button>
+          </div>
+        </form>
+      </div>
+      <ReasoningPanel answer={current?.answer ?? null} onOpenSource={onOpenSource} onShowInGraph={onShowInGraph} />
+    </div>
+  );
+}
+
+function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active: boolean; onSelect: () => void; onOpenSource: OpenSource }) {
+  const a = turn.answer;
+  const cites = useMemo(() => new Map((a?.citations ?? []).map((c) => [c.n, c])), [a]);
+  const text = a ? a.answer : turn.streamed;
+  const segs = useMemo(() => parseCitations(text, cites.keys()), [text, cites]);
+  const open = (c: Citation) => onOpenSource(c, { title: c.doc_title, label: `[${c.n}]` });
+  return (
+    <article className={`turn card${active ? " active" : ""}`} onClick={onSelect}>
+      <div className="turn-q">
+        <span className="eyebrow">{turn.deep ? "Deep question" : "Question"}</span>
+        <div>{turn.question}</div>
+      </div>
+      {turn.error ? (
+        <Notice tone="bad">{plainError(turn.error)}</Notice>
+      ) : (
+        <div className={`turn-a${a?.declined ? " declined" : ""}`} data-testid="answer">
+          {!text && !a && <span className="subtle typing">Thinking…</span>}
+          {segs.map((s, i) =>
+            s.kind === "text" ? (
+              <span key={i}>{s.text}</span>
+            ) : (
+              <span key={i} className="cites">
+                {s.n.map((n) => (
+                  <button key={n} className="cite" data-testid="citation" title={cites.get(n)?.doc_title ? `${cites.get(n)!.doc_title}, ${pageSpan(cites.get(n)!.page_start, cites.get(n)!.page_end)}` : undefined} onClick={(e) => (e.stopPropagation(), open(cites.get(n)!))}>
+                    {n}
+                  </button>
+                ))}
+              </span>
+            ),
+          )}
+          {a && !a.declined && (a.citations?.length ?? 0) > 0 && (
+            <div className="evidence">
+              {(a.citations ?? []).map((c) => (
+                <button key={c.n} className="evidence-card" onClick={(e) => (e.stopPropagation(), open(c))} data-testid="evidence">
+                  <span className="cite static">{c.n}</span>
+                  <span className="evidence-body">
+                    <span className="evidence-src">
+                      {c.doc_title || `Document ${c.doc_id}`} · {pageSpan(c.page_start, c.page_end)}
+                    </span>
+                    <span className="evidence-text">{c.text}</span>
+                  </span>
+                </button>
+              ))}
+            </div>
+          )}
+          {a && <div className="subtle turn-meta">{a.mode === "deep" ? "Deep answer" : "Quick answer"}{a.declined ? " · Cairn declined: the documents do not say" : ""}</div>}
+        </div>
+      )}
+    </article>
+  );
+}
+
+export function ReasoningPanel({ answer, onOpenSource, onShowInGraph }: { answer: Answer | null; onOpenSource: OpenSource; onShowInGraph: (h: GraphHighlight) => void }) {
+  const g = useMemo(() => buildPathGraph(answer?.paths), [answer]);
+  const steps = useMemo(() => planSteps(answer?.trace), [answer]);
+  const paths: Path[] = answer?.paths ?? [];
+  const show = () => {
+    const chosen = g.chosen >= 0 ? paths[g.chosen] : undefined;
+    if (!chosen) return;
+    onShowInGraph({ names: pathChain(chosen), relations: (chosen.edges ?? []).map((e) => e.relation ?? 0).filter(Boolean) });
+  };
+  return (
+    <aside className="reasoning" data-testid="reasoning" aria-label="Reasoning">
+      <div className="reasoning-head">
+        <div className="eyebrow">Reasoning</div>
+        {g.chosen >= 0 && (
+          <button className="btn btn-small" onClick={show} data-testid="show-in-graph">
+            Show in graph
+          </button>
+        )}
+      </div>
+      {!answer && <p className="subtle">Ask a question to see how the answer was reached: the paths through your documents, scored, with the chosen one emphasised.</p>}
+      {answer && paths.length === 0 && <p className="subtle">This answer rests on passages directly; no multi-step path was needed.</p>}
+      {g.nodes.length > 0 && <PathDrawing g={g} onOpenSource={onOpenSource} />}
+      {paths.length > 0 && (
+        <ol className="path-list">
+          {g.order.map((pi) => (
+            <li key={pi} className={pi === g.chosen ? "chosen" : ""}>
+              <span className="path-score tabular">{pathScore(paths[pi])}</span>
+              <span className="path-chain">{pathChain(paths[pi]).join(" → ")}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {steps.length > 0 && (
+        <div className="plan">
+          <div className="eyebrow">Plan</div>
+          <ol>
+            {steps.map((s, i) => (
+              <li key={i}>{s}</li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </aside>
+  );
+}
+
+function PathDrawing({ g, onOpenSource }: { g: PathGraph; onOpenSource: OpenSource }) {
+  const pos = new Map(g.nodes.map((n) => [n.key, n]));
+  const w = Math.max(g.width, 280);
+  const h = Math.max(g.height, 80);
+  return (
+    <div className="path-drawing">
+      <svg viewBox={`0 0 ${w} ${h}`} width={w} height={h} role="img" aria-label="Reasoning paths" data-testid="path-graph">
+        <defs>
+          <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <path d="M0 0 10 5 0 10z" fill="#9aa2a7" />
+          </marker>
+          <marker id="arrow-chosen" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <path d="M0 0 10 5 0 10z" fill="#2b5866" />
+          </marker>
+        </defs>
+        {g.edges.map((e) => {
+          const a = pos.get(e.from)!;
+          const b = pos.get(e.to)!;
+          const dx = b.x - a.x;
+          const dy = b.y - a.y;
+          const len = Math.hypot(dx, dy) || 1;
+          const r = 9;
+          const x1 = a.x + (dx / len) * r;
+          const y1 = a.y + (dy / len) * r;
+          const x2 = b.x - (dx / len) * (r + 2);
+          const y2 = b.y - (dy / len) * (r + 2);
+          const self = e.from === e.to;
+          return (
+            <g key={e.key} className={`pedge${e.chosen ? " chosen" : ""}`} onClick={() => onOpenSource(e.source, { label: e.label })} role="button" tabIndex={0} onKeyDown={(ev) => ev.key === "Enter" && onOpenSource(e.source, { label: e.label })} data-testid="path-edge">
+              <title>{`${e.label} — open the passage (${pageSpan(e.source.page_start, e.source.page_end)})`}</title>
+              {self ? <path d={`M${a.x} ${a.y - r} c 20 -30, 40 0, 10 10`} /> : <line x1={x1} y1={y1} x2={x2} y2={y2} markerEnd={`url(#${e.chosen ? "arrow-chosen" : "arrow"})`} />}
+              <line className="hit" x1={x1} y1={y1} x2={x2} y2={y2} />
+              <text x={(a.x + b.x) / 2} y={(a.y + b.y) / 2 - 7} textAnchor="middle">
+                {e.label.length > 26 ? e.label.slice(0, 25) + "…" : e.label}
+              </text>
+            </g>
+          );
+        })}
+        {g.nodes.map((n) => (
+          <g key={n.key} className={`pnode${n.chosen ? " chosen" : ""}`} transform={`translate(${n.x} ${n.y})`}>
+            <circle r={8} />
+            <text y={24} textAnchor="middle">
+              {n.label.length > 24 ? n.label.slice(0, 23) + "…" : n.label}
+            </text>
+            <title>{n.label}</title>
+          </g>
+        ))}
+      </svg>
+    </div>
+  );
+}
+
+export function AskIcon() {
+  return <Icon name="ask" />;
+}
