@@ -1,12 +1,3 @@
-// Package llm is Cairn's language-model layer: one Provider interface that
-// every pipeline (extraction, mind maps, answers) calls, served either by a
-// local Ollama or by the built-in offline provider.
-//
-// The interface is deliberately small and typed. A pipeline asks for a JSON
-// reply constrained by a schema (ChatJSON), a streamed free-text reply
-// (ChatStream) or embeddings (Embed). The offline provider answers the chat
-// calls with ErrOffline, which is each pipeline's signal to take its
-// deterministic offline path; it never returns an empty "success".
 package llm
 
 import (

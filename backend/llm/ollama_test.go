@@ -12,8 +12,8 @@ import (
 
 	"cairn/backend/embed"
 	"cairn/backend/ingest/docx"
-	"cairn/backend/kb"
 	"cairn/backend/ingest/parsed"
+	"cairn/backend/kb"
 	"cairn/backend/llm"
 	"cairn/backend/llm/fakeollama"
 )

@@ -20,13 +20,14 @@ func RepairPrompt(problem error) string {
 		for _, p := range se.Problems {
 			b.WriteString("- " + p + "\n")
 		}
-	case errors.As(problem, &me), errors.Is(problem, ErrNoJSON):
-		b.WriteString("It is not valid JSON (" + oneLine(problem.Error()) + ").\n")
+	case errors.As(problem, &me):
+		b.WriteString("It is not valid JSON (" + oneLine(me.Err.Error()) + ").\n")
+	case errors.Is(problem, ErrNoJSON):
+		b.WriteString("It holds no JSON object.\n")
 	default:
 		b.WriteString("Problem: " + oneLine(problem.Error()) + "\n")
 	}
 	b.WriteString("Reply again with the complete answer as a single JSON object that matches the schema. " +
-		"Use only facts from the text you were given. " +
 		"Write no explanation, no Markdown and no code fences: only the JSON.")
 	return b.String()
 }
