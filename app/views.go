@@ -1,0 +1,94 @@
+package app
+
+import (
+	"fmt"
+
+	"cairn/backend/kb"
+)
+
+// The knowledge graph and the mind maps, for the explorer and mind-map views.
+// Each returns the project's data as is; nothing here invents content.
+
+// graphLimit caps a neighbourhood request from the UI.
+const graphLimit = 2000
+
+// EntityDetail is App.Entity's reply: one entity and its relations.
+type EntityDetail struct {
+	Entity    kb.Entity     `json:"entity"`
+	Relations []kb.Relation `json:"relations"`
+}
+
+// Graph returns the whole knowledge graph: every entity with its mentions,
+// every relation with its sources.
+func (a *App) Graph() (kb.Graph, error) {
+	p, err := a.openProject()
+	if err != nil {
+		return kb.Graph{}, err
+	}
+	return p.Graph(a.context())
+}
+
+// Neighbourhood returns the entities within hops (0–3) of an entity and the
+// relations between them, at most limit entities (1–2000; 0 means 300).
+func (a *App) Neighbourhood(entityID int64, hops, limit int) (kb.Graph, error) {
+	p, err := a.openProject()
+	if err != nil {
+		return kb.Graph{}, err
+	}
+	if entityID <= 0 {
+		return kb.Graph{}, fmt.Errorf("invalid entity id %d", entityID)
+	}
+	hops = min(max(hops, 0), 3)
+	switch {
+	case limit <= 0:
+		limit = 300
+	case limit > graphLimit:
+		limit = graphLimit
+	}
+	return p.Neighbourhood(a.context(), entityID, hops, limit)
+}
+
+// Entity finds an entity by id or name, with its relations.
+func (a *App) Entity(nameOrID string) (EntityDetail, error) {
+	p, err := a.openProject()
+	if err != nil {
+		return EntityDetail{}, err
+	}
+	e, rels, err := p.Entity(a.context(), nameOrID)
+	if rels == nil {
+		rels = []kb.Relation{}
+	}
+	return EntityDetail{Entity: e, Relations: rels}, err
+}
+
+// MindMap returns one document's mind map (topic → routes → facts).
+func (a *App) MindMap(docID int64) (kb.MindMap, error) {
+	p, err := a.openProject()
+	if err != nil {
+		return kb.MindMap{}, err
+	}
+	if docID <= 0 {
+		return kb.MindMap{}, fmt.Errorf("invalid document id %d", docID)
+	}
+	return p.MindMap(a.context(), docID)
+}
+
+// FusedMindMap returns the collection's fused map: every document's map,
+// with the nodes shared across documents grouped under supernodes.
+func (a *App) FusedMindMap() (kb.MindMap, error) {
+	p, err := a.openProject()
+	if err != nil {
+		return kb.MindMap{}, err
+	}
+	return p.FusedMindMap(a.context())
+}
+
+// ExtractionCounts reports knowledge-graph extraction per chunk status
+// (pending, ok, empty, failed), for the Library's indexing summary.
+func (a *App) ExtractionCounts() (map[string]int, error) {
+	p, err := a.openProject()
+	if err != nil {
+		return nil, err
+	}
+	return p.ExtractionCounts(a.context())
+}

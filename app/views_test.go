@@ -1,0 +1,118 @@
+package app
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cairn/backend/kb"
+)
+
+// TestViewsOverARealProject imports a real PDF, indexes it offline and
+// checks what the graph, mind-map and ask views receive: real entities with
+// their sources, a mind map whose facts point at pages, and a streamed,
+// cited answer.
+func TestViewsOverARealProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports and indexes a real document")
+	}
+	a, _ := openReal(t)
+	get := record(a)
+	res, err := a.ImportPaths([]string{filepath.Join("..", "assets", "sample", "en-report-dmca-summary.pdf")})
+	if err != nil || len(res) != 1 || res[0].Status != kb.StatusOK {
+		t.Fatalf("import: %v %+v", err, res)
+	}
+	if s := waitIndexIdle(t, a); s.Done.Error != "" {
+		t.Fatalf("index: %s", s.Done.Error)
+	}
+	doc := res[0].DocID
+
+	g, err := a.Graph()
+	if err != nil || len(g.Entities) == 0 || len(g.Relations) == 0 {
+		t.Fatalf("graph: %v, %d entities, %d relations", err, len(g.Entities), len(g.Relations))
+	}
+	for _, e := range g.Entities[:min(20, len(g.Entities))] {
+		if len(e.Mentions) == 0 || e.Mentions[0].DocID != doc || e.Mentions[0].PageStart < 1 {
+			t.Fatalf("entity %q without a sourced mention: %+v", e.Name, e.Mentions)
+		}
+	}
+	n, err := a.Neighbourhood(g.Relations[0].Subject, 1, 0)
+	if err != nil || len(n.Entities) == 0 {
+		t.Fatalf("neighbourhood: %v %d", err, len(n.Entities))
+	}
+	if _, err := a.Neighbourhood(0, 1, 10); err == nil {
+		t.Fatal("entity 0 accepted")
+	}
+	d, err := a.Entity(g.Entities[0].Name)
+	if err != nil || d.Entity.ID == 0 {
+		t.Fatalf("entity by name: %v %+v", err, d)
+	}
+
+	m, err := a.MindMap(doc)
+	if err != nil || len(m.Nodes) == 0 {
+		t.Fatalf("mind map: %v, %d nodes", err, len(m.Nodes))
+	}
+	facts := 0
+	for _, nd := range m.Nodes {
+		if nd.Kind == kb.MindFact {
+			facts++
+			if nd.ChunkID == 0 || nd.PageStart < 1 || nd.CharEnd <= nd.CharStart {
+				t.Fatalf("fact without a source: %+v", nd)
+			}
+		}
+	}
+	if facts == 0 {
+		t.Fatal("mind map has no facts")
+	}
+	// The fused map keeps every document's topic (and the nodes shared
+	// across documents; with one document there are none).
+	f, err := a.FusedMindMap()
+	if err != nil || len(f.Nodes) == 0 || f.Nodes[0].Kind != kb.MindTopic || f.Nodes[0].DocID != doc {
+		t.Fatalf("fused map: %v, %+v", err, f.Nodes)
+	}
+	if _, err := a.MindMap(0); err == nil {
+		t.Fatal("document 0 accepted")
+	}
+
+	ans, err := a.Ask("What does the DMCA say about circumvention of copyright protection systems?", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.ID == 0 || len(ans.Citations) == 0 || !strings.Contains(ans.Answer, "[") {
+		t.Fatalf("answer: id %d, %d citations, %q", ans.ID, len(ans.Citations), ans.Answer)
+	}
+	var streamed strings.Builder
+	for _, e := range get() {
+		if e.name == EventAskToken {
+			streamed.WriteString(e.data.(AskToken).Token)
+		}
+	}
+	if streamed.String() != ans.Answer {
+		t.Fatalf("streamed %q, answer %q", streamed.String(), ans.Answer)
+	}
+	past, err := a.Answers()
+	if err != nil || len(past) != 1 || past[0].Question != ans.Question {
+		t.Fatalf("answers: %v %+v", err, past)
+	}
+	one, err := a.Answer(ans.ID)
+	if err != nil || !json.Valid(one.Trace) {
+		t.Fatalf("answer %d: %v", ans.ID, err)
+	}
+	if _, err := a.Ask("  ", false); err == nil {
+		t.Fatal("empty question accepted")
+	}
+}
+
+func TestViewsWithoutAProject(t *testing.T) {
+	a := newApp(&fakeBackend{})
+	if _, err := a.Graph(); err == nil {
+		t.Fatal("Graph without a project")
+	}
+	if _, err := a.MindMap(1); err == nil {
+		t.Fatal("MindMap without a project")
+	}
+	if _, err := a.Ask("q", false); err == nil {
+		t.Fatal("Ask without a project")
+	}
+}
