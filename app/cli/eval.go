@@ -3,6 +3,8 @@ package cli
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,21 +16,30 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/evalset"
 	"cairn/backend/kb"
+	"cairn/backend/project"
+	"cairn/backend/retrieve"
 	"cairn/backend/search"
 	"cairn/backend/store"
 )
 
-// evalStore opens the cached project built from the corpus file, building it
-// on first use. The cache key is the corpus file's hash and the embedder.
-func evalStore(ctx context.Context, corpusPath string, e embed.Embedder, log io.Writer) (*store.Store, error) {
+// evalProject opens the cached project built from the corpus file, building
+// and indexing it (knowledge graph, mind maps) on first use. The cache key is
+// the corpus file's hash, the embedder, the schema version and the index
+// stages.
+func evalProject(ctx context.Context, corpusPath string, log io.Writer) (*project.Project, error) {
 	sum, err := kb.HashFile(corpusPath)
 	if err != nil {
 		return nil, fmt.Errorf("EVAL_CORPUS: %w", err)
 	}
-	dir := filepath.Join(cacheDir(), "eval", sum[:16]+"-"+e.Info().Model+"-s"+fmt.Sprint(store.SchemaVersion()))
-	db := filepath.Join(dir, "cairn.db")
-	if _, err := os.Stat(db); err == nil {
-		return store.Open(db)
+	e := embed.NewHashed(embed.DefaultDim)
+	key := sum[:16] + "-" + e.Info().Model + "-s" + fmt.Sprint(store.SchemaVersion())
+	if st := evalset.IndexKey(); st != "" {
+		h := sha256.Sum256([]byte(st))
+		key += "-i" + hex.EncodeToString(h[:4])
+	}
+	dir := filepath.Join(cacheDir(), "eval", key)
+	if _, err := os.Stat(filepath.Join(dir, project.DBName)); err == nil {
+		return project.Open(dir)
 	}
 	corpus, err := evalset.LoadCorpus(corpusPath)
 	if err != nil {
@@ -43,24 +54,20 @@ func evalStore(ctx context.Context, corpusPath string, e embed.Embedder, log io.
 	}
 	defer os.RemoveAll(tmp)
 	start := time.Now()
-	st, err := store.Open(filepath.Join(tmp, "cairn.db"))
+	p, err := evalset.BuildProject(ctx, tmp, corpus, nil)
 	if err != nil {
 		return nil, err
 	}
-	if err := evalset.Build(ctx, st, e, corpus); err != nil {
-		st.Close()
-		return nil, err
-	}
-	if err := st.Close(); err != nil {
+	if err := p.Close(); err != nil {
 		return nil, err
 	}
 	if err := os.Rename(tmp, dir); err != nil && !os.IsExist(err) {
-		if _, serr := os.Stat(db); serr != nil { // lost a race to another builder: fine if theirs exists
+		if _, serr := os.Stat(filepath.Join(dir, project.DBName)); serr != nil { // lost a race to another builder: fine if theirs exists
 			return nil, err
 		}
 	}
-	fmt.Fprintf(log, "cairn: built eval index of %d passages in %s (%s)\n", len(corpus), time.Since(start).Round(time.Millisecond), dir)
-	return store.Open(db)
+	fmt.Fprintf(log, "cairn: built and indexed eval project of %d passages in %s (%s)\n", len(corpus), time.Since(start).Round(time.Millisecond), dir)
+	return project.Open(dir)
 }
 
 func cacheDir() string {
@@ -78,6 +85,7 @@ func cacheDir() string {
 func cmdEvalRetrieve(ctx context.Context, env *Env, args []string) int {
 	fs := env.flags("eval-retrieve")
 	k := fs.Int("k", 20, "how many passage ids to print")
+	passagesOnly := fs.Bool("passages-only", false, "passage search alone (no knowledge-graph lists)")
 	if _, ok := env.parse(fs, args); !ok {
 		return 2
 	}
@@ -90,13 +98,12 @@ func cmdEvalRetrieve(ctx context.Context, env *Env, args []string) int {
 		return env.fail(err)
 	}
 	q = strings.TrimSpace(q)
-	e := embed.NewHashed(embed.DefaultDim)
-	st, err := evalStore(ctx, corpus, e, env.Stderr)
+	p, err := evalProject(ctx, corpus, env.Stderr)
 	if err != nil {
 		return env.fail(err)
 	}
-	defer st.Close()
-	ids, err := retrievePassages(ctx, st, e, q, *k)
+	defer p.Close()
+	ids, err := retrievePassages(ctx, p, q, *k, *passagesOnly)
 	if err != nil {
 		return env.fail(err)
 	}
@@ -106,13 +113,25 @@ func cmdEvalRetrieve(ctx context.Context, env *Env, args []string) int {
 	return 0
 }
 
-func retrievePassages(ctx context.Context, st *store.Store, e embed.Embedder, q string, k int) ([]string, error) {
-	s := &search.Searcher{Store: st, Embedder: e, Settings: search.DefaultSettings()}
-	hits, err := s.Search(ctx, q, k)
+// retrievePassages ranks passage ids for q: the full retrieval (passages,
+// knowledge-graph lists, PPR) unless passagesOnly.
+func retrievePassages(ctx context.Context, p *project.Project, q string, k int, passagesOnly bool) ([]string, error) {
+	var hits []kb.Hit
+	var err error
+	if passagesOnly {
+		s := &search.Searcher{Store: p.Store(), Embedder: p.Embedder(), Settings: search.DefaultSettings()}
+		hits, err = s.Search(ctx, q, k)
+	} else {
+		var res *retrieve.Result
+		res, err = p.Retriever().Retrieve(ctx, q, k)
+		if res != nil {
+			hits = res.Hits
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	return evalset.PassageIDs(ctx, st, hits)
+	return evalset.PassageIDs(ctx, p.Store(), hits)
 }
 
 // cmdEvalScore scores eval-retrieve's ranking on every question of a dataset
@@ -121,6 +140,7 @@ func retrievePassages(ctx context.Context, st *store.Store, e embed.Embedder, q 
 func cmdEvalScore(ctx context.Context, env *Env, args []string) int {
 	fs := env.flags("eval-score")
 	asJSON := fs.Bool("json", false, "print one JSON object per dataset")
+	passagesOnly := fs.Bool("passages-only", false, "passage search alone (no knowledge-graph lists)")
 	rest, ok := env.parse(fs, args)
 	if !ok || len(rest) == 0 {
 		fmt.Fprintln(env.Stderr, "usage: cairn eval-score [--json] DATASET_DIR...")
@@ -128,7 +148,7 @@ func cmdEvalScore(ctx context.Context, env *Env, args []string) int {
 	}
 	e := embed.NewHashed(embed.DefaultDim)
 	for _, dir := range rest {
-		st, err := evalStore(ctx, filepath.Join(dir, "corpus.jsonl"), e, env.Stderr)
+		st, err := evalProject(ctx, filepath.Join(dir, "corpus.jsonl"), env.Stderr)
 		if err != nil {
 			return env.fail(err)
 		}
@@ -140,7 +160,7 @@ func cmdEvalScore(ctx context.Context, env *Env, args []string) int {
 		var r2, r5 float64
 		start := time.Now()
 		for _, q := range qs {
-			ids, err := retrievePassages(ctx, st, e, q.Question, 5)
+			ids, err := retrievePassages(ctx, st, q.Question, 5, *passagesOnly)
 			if err != nil {
 				st.Close()
 				return env.fail(err)
@@ -151,7 +171,7 @@ func cmdEvalScore(ctx context.Context, env *Env, args []string) int {
 		st.Close()
 		n := float64(len(qs))
 		res := map[string]any{"dataset": filepath.Base(filepath.Clean(dir)), "questions": len(qs), "recall@2": round1(100 * r2 / n), "recall@5": round1(100 * r5 / n),
-			"ms_per_question": round1(float64(time.Since(start).Milliseconds()) / n), "embedder": e.Info().Model}
+			"ms_per_question": round1(float64(time.Since(start).Milliseconds()) / n), "embedder": e.Info().Model, "passages_only": *passagesOnly}
 		if *asJSON {
 			json.NewEncoder(env.Stdout).Encode(res)
 		} else {

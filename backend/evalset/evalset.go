@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unicode"
 
 	"cairn/backend/analyze"
 	"cairn/backend/embed"
@@ -145,4 +146,66 @@ func Recall(ranked, gold []string, k int) float64 {
 		}
 	}
 	return float64(n) / float64(len(gold))
+}
+
+// NormalizeAnswer lowercases, removes punctuation and the articles a, an,
+// the, and collapses spaces (the usual SQuAD/HotpotQA normalisation).
+func NormalizeAnswer(s string) string {
+	s = strings.ToLower(s)
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsPunct(r) || unicode.IsSymbol(r) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	var words []string
+	for _, w := range strings.Fields(b.String()) {
+		if w != "a" && w != "an" && w != "the" {
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// ExactMatch is 1 when the normalised prediction equals a normalised gold
+// answer.
+func ExactMatch(pred string, golds []string) float64 {
+	p := NormalizeAnswer(pred)
+	for _, g := range golds {
+		if p == NormalizeAnswer(g) {
+			return 1
+		}
+	}
+	return 0
+}
+
+// F1 is the best token F1 of the prediction against the gold answers.
+func F1(pred string, golds []string) float64 {
+	pt := strings.Fields(NormalizeAnswer(pred))
+	best := 0.0
+	for _, g := range golds {
+		gt := strings.Fields(NormalizeAnswer(g))
+		if len(pt) == 0 || len(gt) == 0 {
+			continue
+		}
+		count := map[string]int{}
+		for _, t := range gt {
+			count[t]++
+		}
+		same := 0
+		for _, t := range pt {
+			if count[t] > 0 {
+				count[t]--
+				same++
+			}
+		}
+		if same == 0 {
+			continue
+		}
+		prec := float64(same) / float64(len(pt))
+		rec := float64(same) / float64(len(gt))
+		best = max(best, 2*prec*rec/(prec+rec))
+	}
+	return best
 }

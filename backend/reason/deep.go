@@ -407,16 +407,16 @@ func dedupe(xs []string) []string {
 
 var numRe = regexp.MustCompile(`[-+]?\d[\d,]*(?:\.\d+)?`)
 
-var dateLayouts = []string{"2006-01-02", "2 January 2006", "January 2, 2006", "January 2 2006", "2 Jan 2006", "Jan 2, 2006", "January 2006", "2006"}
+var dateLayouts = []string{"2006-01-02", "2 January 2006", "January 2, 2006", "January 2 2006", "2 Jan 2006", "Jan 2, 2006", "January 2006"}
 
-// Quantity reads a value as a number: a date (days since 1970, so dates
-// compare and subtract) or the first number in the text (thousands commas
-// removed; units ignored).
+// Quantity reads a value as a number: a date as a fractional year (so
+// "12 March 1990" and "1985" compare, and years subtract to years) or the
+// first number in the text (thousands commas removed; units ignored).
 func Quantity(s string) (float64, bool) {
 	t := strings.TrimSpace(strings.Trim(s, ".,;"))
 	for _, l := range dateLayouts {
 		if d, err := time.Parse(l, t); err == nil {
-			return float64(d.Unix()) / 86400, true
+			return float64(d.Year()) + float64(d.YearDay()-1)/365.25, true
 		}
 	}
 	m := numRe.FindString(t)

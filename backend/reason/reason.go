@@ -33,7 +33,7 @@ type Settings struct {
 
 // DefaultSettings are the measured defaults.
 func DefaultSettings() Settings {
-	return Settings{K: 5, Abstain: 0.5, Lambda1: 0.5, Lambda2: 0.5, Theta: 0.2, MaxPaths: 5, MaxRounds: 3, MaxRerank: 40, Sentences: 2}
+	return Settings{K: 5, Abstain: 0.4, Lambda1: 0.5, Lambda2: 0.5, Theta: 0.2, MaxPaths: 5, MaxRounds: 3, MaxRerank: 40, Sentences: 2}
 }
 
 // Reasoner answers questions over one project.

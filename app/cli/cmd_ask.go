@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"cairn/backend/evalset"
+	"cairn/backend/kb"
+	"cairn/backend/llm"
+	"cairn/backend/project"
+	"cairn/backend/reason"
+)
+
+func init() {
+	register(
+		command{"ask", "ask --project DIR [--deep] [--json] [--k N] QUESTION      answer with citations and reasoning paths (stored with its trace)", cmdAsk},
+		command{"eval", "eval --dataset DIR [--mode quick|deep] [--json] [--corpus FILE] [--limit N]   Recall@2/5 of the answers' evidence, EM/F1 with a model, decline rate", cmdEval},
+	)
+}
+
+// askProvider is the model the project's pipelines use for this command.
+var askProvider = func(ctx context.Context, env *Env, p *project.Project) llm.Provider { return p.Provider() }
+
+func cmdAsk(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("ask")
+	dir := fs.String("project", "", "project folder")
+	deep := fs.Bool("deep", false, "plan multi-step questions (needs a model)")
+	asJSON := fs.Bool("json", false, "print the answer as one JSON object")
+	k := fs.Int("k", 0, "evidence passages (default 5)")
+	rest, ok := env.parse(fs, args)
+	if !ok {
+		return 2
+	}
+	q := strings.TrimSpace(strings.Join(rest, " "))
+	if q == "" {
+		fmt.Fprintln(env.Stderr, "usage: cairn ask --project DIR [--deep] [--json] QUESTION")
+		return 2
+	}
+	p, code := openProject(env, *dir)
+	if p == nil {
+		return code
+	}
+	defer p.Close()
+	p.SetProvider(askProvider(ctx, env, p))
+	var onToken func(string)
+	if !*asJSON {
+		onToken = func(t string) { fmt.Fprint(env.Stdout, t) }
+	}
+	a, err := p.Ask(ctx, q, project.AskOptions{Deep: *deep, K: *k}, onToken)
+	if err != nil {
+		return env.fail(err)
+	}
+	if *asJSON {
+		if err := json.NewEncoder(env.Stdout).Encode(a); err != nil {
+			return env.fail(err)
+		}
+		return 0
+	}
+	fmt.Fprintln(env.Stdout)
+	printAnswer(env, a)
+	return 0
+}
+
+// printAnswer prints citations and paths under a streamed answer.
+func printAnswer(env *Env, a kb.Answer) {
+	if len(a.Citations) > 0 {
+		fmt.Fprintln(env.Stdout)
+		if a.Declined {
+			fmt.Fprintln(env.Stdout, "Closest passages:")
+		} else {
+			fmt.Fprintln(env.Stdout, "Sources:")
+		}
+	}
+	for _, c := range a.Citations {
+		pages := fmt.Sprintf("p. %d", c.PageStart)
+		if c.PageEnd > c.PageStart {
+			pages = fmt.Sprintf("pp. %d-%d", c.PageStart, c.PageEnd)
+		}
+		fmt.Fprintf(env.Stdout, "  [%d] %s, %s (doc %d, chunk %d, chars %d-%d): %s\n", c.N, c.DocTitle, pages, c.DocID, c.ChunkID, c.CharStart, c.CharEnd, clip(oneLine(c.Text), 160))
+	}
+	if len(a.Paths) > 0 {
+		fmt.Fprintln(env.Stdout)
+		fmt.Fprintln(env.Stdout, "Reasoning paths (most important first):")
+	}
+	for _, p := range a.Paths {
+		var parts []string
+		for _, e := range p.Edges {
+			parts = append(parts, fmt.Sprintf("%s -[%s]-> %s (chunk %d, p. %d)", e.From, e.Predicate, e.To, e.Source.ChunkID, e.Source.PageStart))
+		}
+		fmt.Fprintf(env.Stdout, "  %.2f  %s\n", p.Score, strings.Join(parts, "; "))
+	}
+	fmt.Fprintf(env.Stdout, "\n(answer %d, %s mode)\n", a.ID, a.Mode)
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// cmdEval answers a dataset's questions and scores the answers' evidence
+// (Recall@2/5 of the passages given to the answer), the answers themselves
+// (EM/F1, with a model) and how often it declined. With --corpus the
+// questions are asked against another dataset's corpus (abstention check).
+func cmdEval(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("eval")
+	dataset := fs.String("dataset", "", "dataset folder (questions.jsonl, corpus.jsonl)")
+	mode := fs.String("mode", "quick", "quick or deep")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	corpus := fs.String("corpus", "", "ask against this corpus.jsonl instead of the dataset's (abstention)")
+	limit := fs.Int("limit", 0, "only the first N questions")
+	abstain := fs.Float64("abstain", -1, "override the abstention threshold (question coverage); tuning only")
+	if _, ok := env.parse(fs, args); !ok {
+		return 2
+	}
+	if *dataset == "" || (*mode != "quick" && *mode != "deep") {
+		fmt.Fprintln(env.Stderr, "usage: cairn eval --dataset DIR [--mode quick|deep] [--json] [--corpus FILE] [--limit N]")
+		return 2
+	}
+	corpusPath := filepath.Join(*dataset, "corpus.jsonl")
+	if *corpus != "" {
+		corpusPath = *corpus
+	}
+	qs, err := evalset.LoadQuestions(filepath.Join(*dataset, "questions.jsonl"))
+	if err != nil {
+		return env.fail(err)
+	}
+	if *limit > 0 && *limit < len(qs) {
+		qs = qs[:*limit]
+	}
+	p, err := evalProject(ctx, corpusPath, env.Stderr)
+	if err != nil {
+		return env.fail(err)
+	}
+	defer p.Close()
+	prov := askProvider(ctx, env, p)
+	r := reason.New(p.Store(), p.Retriever(), prov)
+	if *abstain >= 0 {
+		r.Settings.Abstain = *abstain
+	}
+	var r2, r5, em, f1 float64
+	declined := 0
+	start := time.Now()
+	for _, q := range qs {
+		var a kb.Answer
+		if *mode == "deep" {
+			a, err = r.Deep(ctx, q.Question, nil)
+		} else {
+			a, err = r.Quick(ctx, q.Question, nil)
+		}
+		if err != nil {
+			return env.fail(fmt.Errorf("question %s: %w", q.ID, err))
+		}
+		if a.Declined {
+			declined++
+		}
+		var tr reason.Trace
+		if err := json.Unmarshal(a.Trace, &tr); err != nil {
+			return env.fail(err)
+		}
+		hits, err := p.Store().ChunkHits(ctx, tr.Retrieval.Evidence)
+		if err != nil {
+			return env.fail(err)
+		}
+		ids, err := evalset.PassageIDs(ctx, p.Store(), hits)
+		if err != nil {
+			return env.fail(err)
+		}
+		r2 += evalset.Recall(ids, q.SupportingIDs, 2)
+		r5 += evalset.Recall(ids, q.SupportingIDs, 5)
+		if prov.Mode() != llm.ModeOffline {
+			em += evalset.ExactMatch(a.Answer, q.Answers)
+			f1 += evalset.F1(a.Answer, q.Answers)
+		}
+	}
+	n := float64(max(1, len(qs)))
+	res := map[string]any{"dataset": filepath.Base(filepath.Clean(*dataset)), "corpus": corpusPath, "mode": *mode, "questions": len(qs),
+		"recall@2": round1(100 * r2 / n), "recall@5": round1(100 * r5 / n), "declined": round1(100 * float64(declined) / n),
+		"model": string(prov.Mode()), "ms_per_question": round1(float64(time.Since(start).Milliseconds()) / n)}
+	if prov.Mode() != llm.ModeOffline {
+		res["em"], res["f1"] = round1(100*em/n), round1(100*f1/n)
+	}
+	if *asJSON {
+		json.NewEncoder(env.Stdout).Encode(res)
+		return 0
+	}
+	fmt.Fprintf(env.Stdout, "%-18s %s questions %4d  R@2 %5.1f  R@5 %5.1f  declined %5.1f%%", res["dataset"], *mode, len(qs), res["recall@2"], res["recall@5"], res["declined"])
+	if v, ok := res["em"]; ok {
+		fmt.Fprintf(env.Stdout, "  EM %5.1f  F1 %5.1f", v, res["f1"])
+	}
+	fmt.Fprintf(env.Stdout, "  (%.1f ms/question, %s)\n", res["ms_per_question"], res["model"])
+	return 0
+}

@@ -1,0 +1,64 @@
+package project
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"cairn/backend/kb"
+	"cairn/backend/reason"
+	"cairn/backend/retrieve"
+)
+
+// AskOptions choose how a question is answered.
+type AskOptions struct {
+	Deep bool // plan multi-step questions (needs a model; else quick with the reason recorded)
+	K    int  // evidence passages (0: default)
+}
+
+// Retriever returns the project's full retriever (passages, knowledge
+// graph lists, personalised PageRank) with default settings.
+func (p *Project) Retriever() *retrieve.Retriever {
+	return retrieve.New(p.store, p.embedder)
+}
+
+// Ask answers question from the project's documents, streaming the answer
+// text to onToken (may be nil), and stores the answer with its trace.
+func (p *Project) Ask(ctx context.Context, question string, opt AskOptions, onToken func(string)) (kb.Answer, error) {
+	question = strings.TrimSpace(question)
+	if question == "" {
+		return kb.Answer{}, errors.New("the question is empty")
+	}
+	r := reason.New(p.store, p.Retriever(), p.Provider())
+	if opt.K > 0 {
+		r.Settings.K = opt.K
+	}
+	var a kb.Answer
+	var err error
+	if opt.Deep {
+		a, err = r.Deep(ctx, question, onToken)
+	} else {
+		a, err = r.Quick(ctx, question, onToken)
+	}
+	if err != nil {
+		return kb.Answer{}, err
+	}
+	a.AskedAt = time.Now().UTC().Format(time.RFC3339Nano)
+	id, err := p.store.SaveAnswer(ctx, a)
+	if err != nil {
+		return a, err
+	}
+	a.ID = id
+	return a, nil
+}
+
+// Answers lists the stored answers, newest first (without traces).
+func (p *Project) Answers(ctx context.Context) ([]kb.Answer, error) {
+	return p.store.Answers(ctx)
+}
+
+// Answer returns one stored answer with its trace.
+func (p *Project) Answer(ctx context.Context, id int64) (kb.Answer, error) {
+	return p.store.Answer(ctx, id)
+}
