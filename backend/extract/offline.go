@@ -2,6 +2,7 @@ package extract
 
 import (
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -165,7 +166,7 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 			if !allCaps(w) && lower[lw] {
 				continue // a common word capitalised for emphasis or at a line start
 			}
-			if isNumberLike(w) {
+			if isNumberLike(w) || typeWords[strings.ToLower(w)] {
 				continue
 			}
 		}
@@ -217,6 +218,8 @@ func bracketAlias(s string) string {
 	return a
 }
 
+func typeWordsOnce(w string) { typeWords[w] = true }
+
 // classify gives a coarse and a semantic type from the words of a name.
 func classify(name string) (string, string) {
 	ws := strings.Fields(strings.ToLower(name))
@@ -239,6 +242,7 @@ func classify(name string) (string, string) {
 		{[]string{"war", "conference", "summit", "election", "revolution", "olympics"}, "event", false},
 	} {
 		for _, w := range r.words {
+			typeWordsOnce(w)
 			if last == w || (r.first && first == w) || (r.typ == "location" && first == w && len(ws) > 1) {
 				return r.typ, w
 			}
@@ -273,7 +277,12 @@ func cjkPhrases(text string) []candidate {
 			rest = rest[b:]
 		}
 	}
+	// accessor variety: a string is a word candidate when it occurs at least
+	// twice and is preceded and followed by at least two different
+	// characters (a run boundary counts as a new one each time)
 	count := map[string]int{}
+	left := map[string]map[rune]bool{}
+	right := map[string]map[rune]bool{}
 	var runs [][]rune
 	var cur []rune
 	for _, r := range text {
@@ -289,6 +298,7 @@ func cjkPhrases(text string) []candidate {
 	if len(cur) > 1 {
 		runs = append(runs, cur)
 	}
+	boundary := rune(-1)
 	for _, run := range runs {
 		for n := 2; n <= 4; n++ {
 			for i := 0; i+n <= len(run); i++ {
@@ -296,8 +306,29 @@ func cjkPhrases(text string) []candidate {
 				if strings.ContainsRune(cjkStop, g[0]) || strings.ContainsRune(cjkStop, g[n-1]) {
 					continue
 				}
-				count[string(g)]++
+				k := string(g)
+				count[k]++
+				if left[k] == nil {
+					left[k], right[k] = map[rune]bool{}, map[rune]bool{}
+				}
+				if i > 0 {
+					left[k][run[i-1]] = true
+				} else {
+					left[k][boundary] = true
+					boundary--
+				}
+				if i+n < len(run) {
+					right[k][run[i+n]] = true
+				} else {
+					right[k][boundary] = true
+					boundary--
+				}
 			}
+		}
+	}
+	for k := range count {
+		if len(left[k]) < 2 || len(right[k]) < 2 {
+			delete(count, k)
 		}
 	}
 	type ph struct {
@@ -344,6 +375,29 @@ type mention struct {
 	a, b   int // in chunk text
 }
 
+var pageHeaderRe = regexp.MustCompile(`(?i)^(page|seite|página|p\.)\s*\d|\d{1,2}:\d{2}|^\d+$`)
+
+// headingLike rejects running headers and footers that the chunker took
+// for headings ("Page 13 of 48 Instructions for Form 1040NR 7:48 - ...").
+func headingLike(h string) bool {
+	if pageHeaderRe.MatchString(h) {
+		return false
+	}
+	letters, digits := 0, 0
+	for _, r := range h {
+		if unicode.IsLetter(r) {
+			letters++
+		} else if unicode.IsDigit(r) {
+			digits++
+		}
+	}
+	return letters > 0 && digits*4 <= letters
+}
+
+// typeWords are the words classify reads types from: alone they are
+// generic nouns ("Department", "Code"), not names.
+var typeWords = map[string]bool{}
+
 // ExtractOffline is the deterministic extractor.
 func ExtractOffline(in Input) Result {
 	c := in.Chunk
@@ -368,7 +422,7 @@ func ExtractOffline(in Input) Result {
 	}
 	for _, h := range c.HeadingPath {
 		h = oneLine(h)
-		if n := len(strings.Fields(h)); n > 0 && n <= 12 && utf8.RuneCountInString(h) <= 80 {
+		if n := len(strings.Fields(h)); n > 0 && n <= 12 && utf8.RuneCountInString(h) <= 80 && headingLike(h) {
 			cands = append(cands, candidate{name: h, typ: "concept", sem: "topic", priority: 1})
 		}
 	}

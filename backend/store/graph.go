@@ -85,12 +85,12 @@ type ChunkGraph struct {
 	Facts     []kb.Fact
 }
 
-// Candidate is an existing entity that a new one might be the same as: found
-// by one of its normalised names (ByName) or by vector similarity (Score).
+// Candidate is an existing entity that a new one might be the same as:
+// known by one of its normalised names (ByName), or by a name that begins
+// like it (a similarity candidate for the aligner to judge).
 type Candidate struct {
 	kb.Entity
 	ByName bool
-	Score  float64
 }
 
 // Aligner decides which existing entity (if any) a new mention is: it
@@ -137,6 +137,11 @@ func (s *Store) SaveChunkGraph(ctx context.Context, g ChunkGraph, vec Vectorizer
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("chunk %d: no such chunk (document removed?)", g.ChunkID)
 		}
+		return err
+	}
+	// the vector tables are large blobs: a bigger page cache for this
+	// connection saves re-reading them for every chunk
+	if _, err := tx.ExecContext(ctx, "PRAGMA cache_size = -65536"); err != nil {
 		return err
 	}
 	if err := clearChunkGraph(ctx, tx, g.ChunkID); err != nil {
@@ -287,7 +292,7 @@ func resolveEntity(ctx context.Context, tx *sql.Tx, e GraphEntity, vec Vectorize
 		align = sameTypeByName
 	}
 	{
-		cands, err := candidates(ctx, tx, e, vec)
+		cands, err := candidates(ctx, tx, e)
 		if err != nil {
 			return 0, err
 		}
@@ -324,10 +329,11 @@ func sameTypeByName(e GraphEntity, cands []Candidate) int64 {
 	return 0
 }
 
-// candidateVectorK is how many nearest entities by vector an aligner sees.
-const candidateVectorK = 8
+// candidatePrefixK is how many entities with a name of the same beginning
+// an aligner sees besides the exact name matches.
+const candidatePrefixK = 20
 
-func candidates(ctx context.Context, tx *sql.Tx, e GraphEntity, vec Vectorizer) ([]Candidate, error) {
+func candidates(ctx context.Context, tx *sql.Tx, e GraphEntity) ([]Candidate, error) {
 	keys := []any{kb.NormKey(e.Name)}
 	for _, a := range e.Aliases {
 		if k := kb.NormKey(a); k != "" {
@@ -346,23 +352,33 @@ func candidates(ctx context.Context, tx *sql.Tx, e GraphEntity, vec Vectorizer) 
 			rows.Close()
 			return nil, err
 		}
-		byID[id] = &Candidate{ByName: true, Score: 1}
+		byID[id] = &Candidate{ByName: true}
 		order = append(order, id)
 	}
 	rows.Close()
-	if vec != nil {
-		near, err := nearest(ctx, tx, "entities_vec", "entity_id", vec(EntityVectorText(e.Name, e.Description)), candidateVectorK)
+	// Blocking for similarity merges: entities known by a name that starts
+	// like this one (first 4 characters of the normalised key). A k-NN over
+	// entities_vec per new entity costs O(entities) and made indexing
+	// quadratic; the aligner compares name vectors of these few itself.
+	key := kb.NormKey(e.Name)
+	if r := []rune(key); len(r) >= 4 {
+		prefix := string(r[:4])
+		rows, err := tx.QueryContext(ctx, "SELECT DISTINCT entity_id FROM entity_aliases WHERE alias_norm >= ? AND alias_norm < ? LIMIT ?", prefix, prefix+"\U0010FFFF", candidatePrefixK)
 		if err != nil {
 			return nil, err
 		}
-		for _, n := range near {
-			if c, ok := byID[n.ID]; ok {
-				c.Score = max(c.Score, n.Score)
-				continue
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
 			}
-			byID[n.ID] = &Candidate{Score: n.Score}
-			order = append(order, n.ID)
+			if _, ok := byID[id]; !ok {
+				byID[id] = &Candidate{}
+				order = append(order, id)
+			}
 		}
+		rows.Close()
 	}
 	return fillCandidates(ctx, tx, byID, order)
 }
@@ -436,16 +452,17 @@ type execQueryer interface {
 	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
 }
 
-// refreshVectors re-embeds every entity and relation whose text changed.
+// refreshVectors re-embeds every entity and relation marked stale whose
+// text differs from the text its vector was made from.
 func refreshVectors(ctx context.Context, tx execQueryer, vec Vectorizer) error {
 	if vec == nil {
 		return errors.New("graph vectors: no vectorizer")
 	}
 	type item struct {
-		id   int64
-		text string
+		id         int64
+		text, have string
 	}
-	load := func(q string) ([]item, error) {
+	load := func(q string, relation bool) ([]item, error) {
 		rows, err := tx.QueryContext(ctx, q)
 		if err != nil {
 			return nil, err
@@ -455,42 +472,42 @@ func refreshVectors(ctx context.Context, tx execQueryer, vec Vectorizer) error {
 		for rows.Next() {
 			var it item
 			var a, b, c, d string
-			if err := rows.Scan(&it.id, &a, &b, &c, &d); err != nil {
+			if err := rows.Scan(&it.id, &a, &b, &c, &d, &it.have); err != nil {
 				return nil, err
 			}
-			if c == "" && d == "" {
-				it.text = EntityVectorText(a, b)
-			} else {
+			if relation {
 				it.text = RelationVectorText(a, b, c, d)
+			} else {
+				it.text = EntityVectorText(a, b)
 			}
 			out = append(out, it)
 		}
 		return out, rows.Err()
 	}
-	ents, err := load("SELECT id, name, description, '', '' FROM entities WHERE vec_stale = 1")
-	if err != nil {
-		return err
-	}
-	for _, it := range ents {
-		if err := putVector(ctx, tx, "entities_vec", "entity_id", it.id, vec(it.text)); err != nil {
+	for _, t := range []struct {
+		table, vtable, col, q string
+		relation              bool
+	}{
+		{"entities", "entities_vec", "entity_id", "SELECT id, name, description, '', '', vec_text FROM entities WHERE vec_stale = 1", false},
+		{"relations", "relations_vec", "relation_id", `SELECT r.id, s.name, r.predicate, o.name, r.statement, r.vec_text FROM relations r
+			JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id WHERE r.vec_stale = 1`, true},
+	} {
+		items, err := load(t.q, t.relation)
+		if err != nil {
 			return err
 		}
-	}
-	if _, err := tx.ExecContext(ctx, "UPDATE entities SET vec_stale = 0 WHERE vec_stale = 1"); err != nil {
-		return err
-	}
-	rels, err := load(`SELECT r.id, s.name, r.predicate, o.name, r.statement || ' ' FROM relations r
-		JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id WHERE r.vec_stale = 1`)
-	if err != nil {
-		return err
-	}
-	for _, it := range rels {
-		if err := putVector(ctx, tx, "relations_vec", "relation_id", it.id, vec(strings.TrimSpace(it.text))); err != nil {
-			return err
+		for _, it := range items {
+			if it.text != it.have {
+				if err := putVector(ctx, tx, t.vtable, t.col, it.id, vec(it.text)); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.ExecContext(ctx, "UPDATE "+t.table+" SET vec_stale = 0, vec_text = ? WHERE id = ?", it.text, it.id); err != nil {
+				return err
+			}
 		}
 	}
-	_, err = tx.ExecContext(ctx, "UPDATE relations SET vec_stale = 0 WHERE vec_stale = 1")
-	return err
+	return nil
 }
 
 func putVector(ctx context.Context, tx execQueryer, table, col string, id int64, v []float32) error {

@@ -24,6 +24,7 @@ CREATE TABLE entities (
   description   TEXT    NOT NULL DEFAULT '',
   aliases       TEXT    NOT NULL DEFAULT '[]', -- JSON array, sorted, without name
   vec_stale     INTEGER NOT NULL DEFAULT 0,
+  vec_text      TEXT    NOT NULL DEFAULT '',   -- the text entities_vec holds the embedding of
   UNIQUE (norm_key, type)
 );
 
@@ -65,6 +66,7 @@ CREATE TABLE relations (
   statement  TEXT    NOT NULL DEFAULT '',
   confidence REAL    NOT NULL DEFAULT 0,
   vec_stale  INTEGER NOT NULL DEFAULT 0,
+  vec_text   TEXT    NOT NULL DEFAULT '',
   UNIQUE (subject_id, predicate, object_id)
 );
 CREATE INDEX relations_object ON relations(object_id);
