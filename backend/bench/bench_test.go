@@ -39,7 +39,7 @@ func headLines(t *testing.T, src, dst string, n int) {
 }
 
 // smokeConfig is a tiny corpus: two sample documents (a PDF and a DOCX),
-// 120 passages and 15 questions of each eval set.
+// 60 passages and 10 questions of each eval set.
 func smokeConfig(t *testing.T) Config {
 	root, _ := filepath.Abs("../..")
 	docs := t.TempDir()
@@ -56,17 +56,20 @@ func smokeConfig(t *testing.T) Config {
 	for _, ds := range scaleDatasets {
 		os.MkdirAll(filepath.Join(eval, ds), 0o755)
 		src := filepath.Join(root, "..", "shared", "eval", ds)
-		headLines(t, filepath.Join(src, "corpus.jsonl"), filepath.Join(eval, ds, "corpus.jsonl"), 120)
-		headLines(t, filepath.Join(src, "questions.jsonl"), filepath.Join(eval, ds, "questions.jsonl"), 15)
+		headLines(t, filepath.Join(src, "corpus.jsonl"), filepath.Join(eval, ds, "corpus.jsonl"), 60)
+		headLines(t, filepath.Join(src, "questions.jsonl"), filepath.Join(eval, ds, "questions.jsonl"), 10)
 	}
 	return Config{Root: root, DocsDir: docs, EvalDir: eval, CacheDir: t.TempDir(), Quick: true, Runs: 1,
-		Scales: []int{200, 500}, Queries: 10}
+		Scales: []int{60, 150}, Queries: 8}
 }
 
 // TestSuiteSmoke runs every measurement once on the tiny corpus and checks
 // the figures and both reports.
 func TestSuiteSmoke(t *testing.T) {
 	cfg := smokeConfig(t)
+	if testing.Verbose() {
+		cfg.Log = os.Stderr
+	}
 	ctx := context.Background()
 	res, err := Run(ctx, cfg)
 	if err != nil {
@@ -97,10 +100,10 @@ func TestSuiteSmoke(t *testing.T) {
 	positive := []string{
 		"import.pdf.pages_per_s", "import.pdf.isolated_pages_per_s", "import.docx.mb_per_s",
 		"index.e2e.pages_per_s", "index.peak_rss_mb", "index.pipeline.chunks_per_s",
-		"index.scale.200.chunks_per_s", "index.scale.500.chunks_per_s",
-		"query.search.200.p50_ms", "query.search.500.p95_ms", "query.knn.500.p50_ms", "query.lexical.500.p50_ms",
-		"vector.bandwidth_gb_s", "vector.vec0.500.median_ms", "vector.goscan.500.median_ms",
-		"storage.500.mb_per_1k_chunks", "storage.500.share.vectors", "storage.realdocs.mb_per_1k_chunks",
+		"index.scale.60.chunks_per_s", "index.scale.150.chunks_per_s",
+		"query.search.60.p50_ms", "query.search.150.p95_ms", "query.hybrid.150.p50_ms", "query.lexical.150.p50_ms",
+		"vector.bandwidth_gb_s", "vector.vec0.150.p50_ms", "vector.vec0.150.p95_ms", "vector.goscan.150.median_ms",
+		"storage.150.mb_per_1k_chunks", "storage.150.share.chunk_vectors", "storage.realdocs.mb_per_1k_chunks",
 	}
 	for _, id := range positive {
 		f, ok := byID[id]
@@ -115,8 +118,9 @@ func TestSuiteSmoke(t *testing.T) {
 	if f := byID["index.peak_rss_mb"]; f.Median < 5 || f.Median > 4096 {
 		t.Errorf("peak RSS %v MiB is implausible", f.Median)
 	}
-	if f := byID["storage.500.share.vectors"]; f.Median < 20 || f.Median > 95 {
-		t.Errorf("vectors' share %v%% is implausible for 1024-dim float vectors", f.Median)
+	vec := byID["storage.150.share.chunk_vectors"].Median + byID["storage.150.share.graph_vectors"].Median + byID["storage.150.share.mind_map_vectors"].Median
+	if vec < 20 || vec > 99 {
+		t.Errorf("vectors' share %v%% is implausible for 1024-dim float vectors", vec)
 	}
 	if f := byID["import.docx.mb_per_s"]; f.Reference == nil || f.Ratio <= 0 {
 		t.Errorf("DOCX figure has no reference: %+v", f)
@@ -208,19 +212,32 @@ func TestBruteForce(t *testing.T) {
 
 func TestStoragePart(t *testing.T) {
 	cases := map[string]string{
-		"chunks_vec_vector_chunks00": "vectors (vec0)",
-		"chunks_vec_rowids":          "vectors (vec0)",
-		"chunks_fts_data":            "lexical index (FTS5)",
-		"chunks":                     "chunks",
-		"sqlite_autoindex_chunks_1":  "chunks",
-		"term_df":                    "term frequencies",
-		"pages":                      "pages",
-		"sqlite_schema":              "other (graph, mind maps, schema, ...)",
+		"chunks_vec_vector_chunks00":         "chunk vectors (vec0)",
+		"sqlite_autoindex_chunks_vec_info_1": "chunk vectors (vec0)",
+		"entities_vec_rowids":                "graph vectors (vec0)",
+		"relations_vec_chunks":               "graph vectors (vec0)",
+		"mind_vec_vector_chunks00":           "mind-map vectors (vec0)",
+		"chunks_fts_data":                    "chunk lexical index (FTS5)",
+		"mind_fts_idx":                       "mind-map lexical index (FTS5)",
+		"chunks":                             "chunks",
+		"sqlite_autoindex_chunks_1":          "chunks",
+		"term_df":                            "term frequencies",
+		"pages":                              "pages",
+		"mentions_chunk":                     "knowledge graph tables",
+		"relation_sources":                   "knowledge graph tables",
+		"entity_aliases":                     "knowledge graph tables",
+		"concept_isa_parent":                 "knowledge graph tables",
+		"mind_nodes":                         "mind-map tables",
+		"supernode_members":                  "mind-map tables",
+		"sqlite_schema":                      "other (schema, meta, answers, ...)",
 	}
 	for name, want := range cases {
 		if got := StoragePart(name); got != want {
 			t.Errorf("StoragePart(%q) = %q, want %q", name, got, want)
 		}
+	}
+	if got := partSlug("mind-map vectors (vec0)"); got != "mind_map_vectors" {
+		t.Errorf("partSlug = %q", got)
 	}
 }
 

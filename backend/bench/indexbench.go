@@ -105,27 +105,31 @@ func runIndexChild(out *os.File) error {
 	if err := p.Store().DB.QueryRowContext(ctx, "SELECT coalesce(sum(tokens), 0) FROM chunks").Scan(&r.ChunkTokens); err != nil {
 		return err
 	}
-	// Per-stage time: from a stage's first progress report to the next
-	// stage's (a stage with no pending work may report nothing).
+	// Per-stage time: stages report progress after doing work, so a stage
+	// runs from the previous stage's last report (or the start) to its own
+	// last report; the last stage ends with Index.
 	r.StageNames = project.IndexStages()
-	var cur string
-	var curStart time.Time
 	t1 := time.Now()
+	lastAt := map[string]time.Time{}
+	var order []string
 	err = p.Index(ctx, func(pr project.IndexProgress) {
-		if pr.Stage == cur {
-			return
+		if _, seen := lastAt[pr.Stage]; !seen {
+			order = append(order, pr.Stage)
 		}
-		now := time.Now()
-		if cur != "" {
-			r.Stages = append(r.Stages, stageTime{cur, now.Sub(curStart).Seconds()})
-		}
-		cur, curStart = pr.Stage, now
+		lastAt[pr.Stage] = time.Now()
 	})
 	if err != nil {
 		return err
 	}
-	if cur != "" {
-		r.Stages = append(r.Stages, stageTime{cur, time.Since(curStart).Seconds()})
+	end := time.Now()
+	prev := t1
+	for i, name := range order {
+		at := lastAt[name]
+		if i == len(order)-1 {
+			at = end
+		}
+		r.Stages = append(r.Stages, stageTime{name, at.Sub(prev).Seconds()})
+		prev = at
 	}
 	r.IndexS = time.Since(t1).Seconds()
 	if err := p.Close(); err != nil {
@@ -206,7 +210,7 @@ func measureIndex(ctx context.Context, env *Env) ([]Figure, error) {
 			indexChunksPerS = append(indexChunksPerS, float64(res.Chunks)/res.IndexS)
 		}
 		for _, s := range res.Stages {
-			stageRuns[s.Name] = append(stageRuns[s.Name], float64(res.Chunks)/max(s.Seconds, 1e-9))
+			stageRuns[s.Name] = append(stageRuns[s.Name], s.Seconds)
 		}
 		rssMB = append(rssMB, float64(rss)/(1<<20))
 		last = res
@@ -229,7 +233,7 @@ func measureIndex(ctx context.Context, env *Env) ([]Figure, error) {
 		figs = append(figs, Figure{ID: "index.stages.chunks_per_s", Group: group, Name: "project.Index, all stages (" + stages + ")", Unit: "chunks/s", Stat: Stat{Runs: indexChunksPerS}})
 		for _, name := range last.StageNames {
 			if runs := stageRuns[name]; len(runs) > 0 {
-				figs = append(figs, Figure{ID: "index.stage." + name + ".chunks_per_s", Group: group, Name: "index stage " + name, Unit: "chunks/s", Stat: Stat{Runs: runs}})
+				figs = append(figs, Figure{ID: "index.stage." + name + ".s", Group: group, Name: fmt.Sprintf("  index stage %s, time for the %d chunks", name, last.Chunks), Unit: "s", Stat: Stat{Runs: runs}})
 			}
 		}
 	} else {

@@ -2,17 +2,37 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
+	"strings"
 	"time"
 
 	"cairn/backend/embed"
 	"cairn/backend/evalset"
+	"cairn/backend/graph/walk"
+	"cairn/backend/kb"
 	"cairn/backend/project"
+	"cairn/backend/retrieve"
 	"cairn/backend/search"
+	"cairn/backend/store"
 )
 
+// entityCount is the number of knowledge-graph entities in a corpus.
+func entityCount(ctx context.Context, s *scaleCorpus) (int, error) {
+	st, err := store.Open(s.DB())
+	if err != nil {
+		return 0, err
+	}
+	defer st.Close()
+	var n int
+	err = st.DB.QueryRowContext(ctx, "SELECT count(*) FROM entities").Scan(&n)
+	return n, err
+}
+
 // Query latency without a model, per scale: project.Search (hybrid BM25 +
-// vec0 KNN, fused, hits loaded with snippets) and its two retrievers alone.
+// vec0 KNN, fused, hits loaded with snippets), BM25 alone, full hybrid
+// retrieval and path finding (vec0 alone is in vector.go).
 // Questions are the eval DEV questions (an even spread when Queries limits
 // them); each run times every question once after a warm-up pass over 20.
 
@@ -25,7 +45,87 @@ type queryLatencyMeasure struct {
 var queryMeasures = []queryLatencyMeasure{
 	{"search", "passage search, project.Search k=10 (BM25 + vec0 KNN depth 50, fused)", prepareSearch},
 	{"lexical", "  FTS5 BM25 alone (depth 50)", prepareLexical},
-	{"knn", "  vec0 KNN alone (k=50, question vector precomputed)", prepareKNN},
+	{"hybrid", "full hybrid retrieval, retrieve.Retrieve k=10 (passage, entity, relation, expansion and PPR lists, fused)", prepareHybrid},
+	{"paths", "path finding, walk.Structural over the retrieved subgraph (question entities → candidate answers, PPR agreement)", preparePaths},
+}
+
+func prepareHybrid(ctx context.Context, p *project.Project, qs []string) (func(context.Context, int) error, error) {
+	r := retrieve.New(p.Store(), p.Embedder())
+	return func(ctx context.Context, i int) error {
+		_, err := r.Retrieve(ctx, qs[i], 10)
+		return err
+	}, nil
+}
+
+// preparePaths retrieves each question's subgraph (untimed), then times
+// the structural path search reasoning paths start from. Questions with no
+// linked entity or no candidate are skipped; none at all is errNoGraph.
+func preparePaths(ctx context.Context, p *project.Project, qs []string) (func(context.Context, int) error, error) {
+	r := retrieve.New(p.Store(), p.Embedder())
+	type job struct {
+		g        *walk.Graph
+		from, to []int
+	}
+	var jobs []job
+	for _, q := range qs {
+		res, err := r.Retrieve(ctx, q, 10)
+		if err != nil {
+			return nil, err
+		}
+		g, node := SubgraphWalk(res.Subgraph)
+		var from, to []int
+		for _, l := range res.Linked {
+			if v, ok := node[l.Entity]; ok {
+				from = append(from, v)
+			}
+		}
+		for _, c := range res.Candidates {
+			if v, ok := node[c]; ok {
+				to = append(to, v)
+			}
+		}
+		if len(from) > 0 && len(to) > 0 {
+			jobs = append(jobs, job{g, from, to})
+		}
+	}
+	if len(jobs) == 0 {
+		return nil, errNoGraph
+	}
+	opt := walk.DefaultPaths()
+	return func(ctx context.Context, i int) error {
+		j := jobs[i%len(jobs)]
+		walk.Structural(j.g, j.from, j.to, walk.DefaultPPR(), opt)
+		return nil
+	}, nil
+}
+
+// errNoGraph says the corpus has no knowledge graph to find paths in.
+var errNoGraph = errors.New("no question has linked entities and candidate answers in its subgraph (no knowledge graph)")
+
+// SubgraphWalk turns a retrieved subgraph into a walk.Graph with one node
+// per entity and an edge per sourced relation (weight: confidence, at least
+// 0.1), as reasoning paths use it; node maps entity ids to nodes.
+func SubgraphWalk(sub kb.Graph) (*walk.Graph, map[int64]int) {
+	g := walk.NewGraph(0)
+	node := map[int64]int{}
+	add := func(id int64) int {
+		if v, ok := node[id]; ok {
+			return v
+		}
+		v := g.AddNode()
+		node[id] = v
+		return v
+	}
+	for _, e := range sub.Entities {
+		add(e.ID)
+	}
+	for _, rel := range sub.Relations {
+		if len(rel.Sources) == 0 {
+			continue
+		}
+		g.AddEdge(add(rel.Subject), add(rel.Object), math.Max(rel.Confidence, 0.1), rel.ID)
+	}
+	return g, node
 }
 
 func prepareSearch(ctx context.Context, p *project.Project, qs []string) (func(context.Context, int) error, error) {
@@ -39,17 +139,6 @@ func prepareLexical(ctx context.Context, p *project.Project, qs []string) (func(
 	w := search.DefaultSettings().ColumnWeights
 	return func(ctx context.Context, i int) error {
 		_, err := p.Store().LexicalSearch(ctx, search.MatchExpr(qs[i]), w, 50)
-		return err
-	}, nil
-}
-
-func prepareKNN(ctx context.Context, p *project.Project, qs []string) (func(context.Context, int) error, error) {
-	vecs, err := queryVectors(ctx, p, qs)
-	if err != nil {
-		return nil, err
-	}
-	return func(ctx context.Context, i int) error {
-		_, err := p.Store().NearestChunks(ctx, vecs[i], 50)
 		return err
 	}, nil
 }
@@ -69,6 +158,18 @@ func queryVectors(ctx context.Context, p *project.Project, qs []string) ([][]flo
 		out[i] = v
 	}
 	return out, nil
+}
+
+// questionsFor is how many questions a latency run asks at n chunks: a
+// third (at least 50) above 20k chunks, where one question takes long.
+func (c Config) questionsFor(n int) int {
+	if n > 20000 && c.Queries > 0 {
+		return max(50, c.Queries/3)
+	}
+	if n > 20000 {
+		return 100
+	}
+	return c.Queries
 }
 
 // pickQuestions spreads n questions evenly over qs (all when n ≤ 0 or ≥ len).
@@ -108,14 +209,26 @@ func measureQuery(ctx context.Context, env *Env) ([]Figure, error) {
 			figs = append(figs, Figure{ID: fmt.Sprintf("index.scale.%d.chunks_per_s", s.Chunks), Group: "2. Offline indexing",
 				Name: fmt.Sprintf("building the %d-chunk eval corpus (evalset.Build: FTS + built-in embedding + SQLite, one transaction per passage; %d chunks added this run, one run)", s.Chunks, s.Added),
 				Unit: "chunks/s", Stat: Stat{Runs: []float64{Rate(float64(s.Added), s.Built)}}})
+			if s.Indexed > 0 {
+				figs = append(figs, Figure{ID: fmt.Sprintf("index.scale.%d.index_chunks_per_s", s.Chunks), Group: "2. Offline indexing",
+					Name: fmt.Sprintf("  project.Index on those %d chunks, offline (%s), one run", s.Added, strings.Join(project.IndexStages(), ", ")),
+					Unit: "chunks/s", Stat: Stat{Runs: []float64{Rate(float64(s.Added), s.Indexed)}}})
+			}
+		}
+		if n, err := entityCount(ctx, s); err == nil && n == 0 {
+			env.Notef("the %d-chunk corpus has no knowledge graph (no extraction stage registered): hybrid retrieval there is the passage list plus empty graph look-ups", s.Chunks)
 		}
 		p, err := project.Open(s.Dir)
 		if err != nil {
 			return figs, err
 		}
-		qs := pickQuestions(s.Queries, env.Queries)
+		qs := pickQuestions(s.Queries, env.questionsFor(s.Chunks))
 		for _, m := range queryMeasures {
 			f, err := m.prepare(ctx, p, qs)
+			if errors.Is(err, errNoGraph) {
+				env.Notef("%s at %d chunks not measured: %v", m.id, s.Chunks, err)
+				continue
+			}
 			if err != nil {
 				p.Close()
 				return figs, err

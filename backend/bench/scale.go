@@ -9,11 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"cairn/backend/embed"
 	"cairn/backend/evalset"
 	"cairn/backend/kb"
+	"cairn/backend/project"
 	"cairn/backend/store"
 )
 
@@ -34,6 +36,7 @@ type scaleCorpus struct {
 	Chunks  int
 	Dir     string        // project folder holding cairn.db
 	Built   time.Duration // time to build the chunks added in this run (0: cached)
+	Indexed time.Duration // time project.Index took on them
 	Added   int           // chunks added in this run
 	Queries []evalset.Question
 }
@@ -44,7 +47,7 @@ func (s *scaleCorpus) DB() string { return filepath.Join(s.Dir, "cairn.db") }
 // scaleBase loads the eval passages and questions and the cache key.
 func scaleBase(evalDir string, e embed.Embedder) ([]evalset.Passage, []evalset.Question, string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "scale v%s schema %d embedder %s/%d\n", scaleBuilderVersion, store.SchemaVersion(), e.Info().Model, e.Info().Dim)
+	fmt.Fprintf(h, "scale v%s schema %d embedder %s/%d stages %s\n", scaleBuilderVersion, store.SchemaVersion(), e.Info().Model, e.Info().Dim, strings.Join(project.IndexStages(), "+"))
 	var ps []evalset.Passage
 	var qs []evalset.Question
 	for _, ds := range scaleDatasets {
@@ -143,15 +146,16 @@ func buildScale(ctx context.Context, env *Env, e embed.Embedder, base []evalset.
 		}
 	}
 	env.Logf("building the %d-chunk corpus (from %d) in %s", s.Chunks, prev, s.Dir)
-	st, err := store.Open(db)
+	p, err := project.Open(tmp)
 	if err != nil {
 		return err
 	}
+	defer p.Close()
+	st := p.Store()
 	t0 := time.Now()
 	const batch = 2000
 	for i := prev; i < s.Chunks; i += batch {
 		if err := evalset.Build(ctx, st, e, ScalePassages(base, i, min(i+batch, s.Chunks))); err != nil {
-			st.Close()
 			return err
 		}
 		if d := time.Since(t0); i > prev && (i-prev)%20000 == 0 {
@@ -160,13 +164,24 @@ func buildScale(ctx context.Context, env *Env, e embed.Embedder, base []evalset.
 	}
 	s.Built, s.Added = time.Since(t0), s.Chunks-prev
 	if _, n, err := st.Counts(ctx); err != nil || n != s.Chunks {
-		st.Close()
 		return fmt.Errorf("built %d chunks, want %d (%v)", n, s.Chunks, err)
 	}
-	if err := st.Close(); err != nil {
-		return err
+	// The knowledge graph and mind maps, offline, when their stages exist.
+	if len(project.IndexStages()) > 0 {
+		t1 := time.Now()
+		last := time.Now()
+		err := p.Index(ctx, func(pr project.IndexProgress) {
+			if time.Since(last) > 30*time.Second {
+				last = time.Now()
+				env.Logf("  index %s %d/%d", pr.Stage, pr.Done, pr.Total)
+			}
+		})
+		if err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+		s.Indexed = time.Since(t1)
 	}
-	if err := os.Mkdir(filepath.Join(tmp, "files"), 0o755); err != nil {
+	if err := p.Close(); err != nil {
 		return err
 	}
 	return os.Rename(tmp, s.Dir)

@@ -13,23 +13,50 @@ import (
 // Storage: database bytes per 1k chunks and the share of each part (vectors,
 // lexical index, chunk text, ...) from SQLite's dbstat virtual table.
 
-// StoragePart names the part of the schema a table or index belongs to.
+// StoragePart names the part of the schema a table or index belongs to
+// (SQLite names indexes and vec0/FTS5 shadow tables after their table).
 func StoragePart(name string) string {
-	switch {
-	case strings.HasPrefix(name, "chunks_vec"):
-		return "vectors (vec0)"
-	case strings.HasPrefix(name, "chunks_fts"):
-		return "lexical index (FTS5)"
-	case name == "chunks" || strings.HasPrefix(name, "sqlite_autoindex_chunks"):
-		return "chunks"
-	case name == "pages" || strings.HasPrefix(name, "sqlite_autoindex_pages"):
-		return "pages"
-	case name == "term_df" || strings.HasPrefix(name, "sqlite_autoindex_term_df"):
-		return "term frequencies"
-	case name == "documents" || strings.HasPrefix(name, "sqlite_autoindex_documents"):
-		return "documents"
+	n := strings.TrimPrefix(name, "sqlite_autoindex_")
+	has := func(prefixes ...string) bool {
+		for _, p := range prefixes {
+			if strings.HasPrefix(n, p) {
+				return true
+			}
+		}
+		return false
 	}
-	return "other (graph, mind maps, schema, ...)"
+	switch {
+	case has("chunks_vec"):
+		return "chunk vectors (vec0)"
+	case has("entities_vec", "relations_vec"):
+		return "graph vectors (vec0)"
+	case has("mind_vec"):
+		return "mind-map vectors (vec0)"
+	case has("chunks_fts"):
+		return "chunk lexical index (FTS5)"
+	case has("mind_fts"):
+		return "mind-map lexical index (FTS5)"
+	case has("chunks"):
+		return "chunks"
+	case has("pages"):
+		return "pages"
+	case has("term_df"):
+		return "term frequencies"
+	case has("documents"):
+		return "documents"
+	case has("entit", "mentions", "relation", "facts", "chunk_extractions", "concept"):
+		return "knowledge graph tables"
+	case has("mind_", "supernode"):
+		return "mind-map tables"
+	}
+	return "other (schema, meta, answers, ...)"
+}
+
+// partSlug is a figure id fragment for a part ("chunk vectors (vec0)" →
+// "chunk_vectors").
+func partSlug(part string) string {
+	base, _, _ := strings.Cut(part, " (")
+	return strings.NewReplacer(" ", "_", "-", "_").Replace(base)
 }
 
 // storageParts sums dbstat page bytes per part.
@@ -81,7 +108,7 @@ func measureStorage(ctx context.Context, env *Env) ([]Figure, error) {
 		}
 		sort.Slice(names, func(i, j int) bool { return parts[names[i]] > parts[names[j]] })
 		for _, n := range names {
-			figs = append(figs, Figure{ID: fmt.Sprintf("storage.%d.share.%s", s.Chunks, strings.Fields(n)[0]), Group: group,
+			figs = append(figs, Figure{ID: fmt.Sprintf("storage.%d.share.%s", s.Chunks, partSlug(n)), Group: group,
 				Name: fmt.Sprintf("  share: %s (%.1f MB)", n, float64(parts[n])/1e6), Unit: "%",
 				Stat: Stat{Runs: []float64{100 * float64(parts[n]) / float64(max(total, 1))}}})
 		}
