@@ -218,7 +218,30 @@ func bracketAlias(s string) string {
 	return a
 }
 
-func typeWordsOnce(w string) { typeWords[w] = true }
+// typeRules read a coarse type from a name's last word (or first, when
+// first is set): "Internal Revenue Service" is an organization.
+var typeRules = []struct {
+	words []string
+	typ   string
+	first bool
+}{
+	{[]string{"inc", "ltd", "llc", "corp", "corporation", "company", "co", "university", "institute", "agency", "service", "department",
+		"bank", "association", "commission", "council", "ministry", "committee", "court", "office", "board", "foundation", "society",
+		"organization", "organisation", "bureau", "administration", "authority", "college", "school", "party", "group", "press", "congress", "senate"}, "organization", false},
+	{[]string{"act", "code", "regulation", "regulations", "treaty", "convention", "directive", "agreement", "law", "constitution", "rule", "rules", "statute"}, "law", false},
+	{[]string{"form", "schedule", "publication", "pub", "report", "handbook", "manual", "guide"}, "work", true},
+	{[]string{"river", "lake", "mount", "city", "county", "state", "states", "republic", "kingdom", "island", "islands", "province", "street", "avenue"}, "location", false},
+	{[]string{"mr", "mrs", "ms", "dr", "prof", "professor", "sir", "king", "queen", "president", "judge", "senator"}, "person", true},
+	{[]string{"war", "conference", "summit", "election", "revolution", "olympics"}, "event", false},
+}
+
+func init() {
+	for _, r := range typeRules {
+		for _, w := range r.words {
+			typeWords[w] = true
+		}
+	}
+}
 
 // classify gives a coarse and a semantic type from the words of a name.
 func classify(name string) (string, string) {
@@ -227,22 +250,8 @@ func classify(name string) (string, string) {
 		return "other", ""
 	}
 	last, first := strings.Trim(ws[len(ws)-1], ".,"), strings.Trim(ws[0], ".,")
-	for _, r := range []struct {
-		words []string
-		typ   string
-		first bool
-	}{
-		{[]string{"inc", "ltd", "llc", "corp", "corporation", "company", "co", "university", "institute", "agency", "service", "department",
-			"bank", "association", "commission", "council", "ministry", "committee", "court", "office", "board", "foundation", "society",
-			"organization", "organisation", "bureau", "administration", "authority", "college", "school", "party", "group", "press", "congress", "senate"}, "organization", false},
-		{[]string{"act", "code", "regulation", "regulations", "treaty", "convention", "directive", "agreement", "law", "constitution", "rule", "rules", "statute"}, "law", false},
-		{[]string{"form", "schedule", "publication", "pub", "report", "handbook", "manual", "guide"}, "work", true},
-		{[]string{"river", "lake", "mount", "city", "county", "state", "states", "republic", "kingdom", "island", "islands", "province", "street", "avenue"}, "location", false},
-		{[]string{"mr", "mrs", "ms", "dr", "prof", "professor", "sir", "king", "queen", "president", "judge", "senator"}, "person", true},
-		{[]string{"war", "conference", "summit", "election", "revolution", "olympics"}, "event", false},
-	} {
+	for _, r := range typeRules {
 		for _, w := range r.words {
-			typeWordsOnce(w)
 			if last == w || (r.first && first == w) || (r.typ == "location" && first == w && len(ws) > 1) {
 				return r.typ, w
 			}

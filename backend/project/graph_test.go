@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,4 +82,73 @@ func TestGraphOfflineSample(t *testing.T) {
 			t.Log(l)
 		}
 	}
+}
+
+// TestGraphAddRemove: graph(A+B) − B == graph(A), content compared
+// (names, types, descriptions, aliases, mentions and sources with their
+// chunk, page and char spans).
+func TestGraphAddRemove(t *testing.T) {
+	ctx := context.Background()
+	a, _ := filepath.Abs("../../assets/sample/en-report-dmca-summary.pdf")
+	b, _ := filepath.Abs("../../assets/sample/en-report-3col-federal-register.pdf")
+
+	pa := open(t)
+	importAll(t, pa, a)
+	if _, err := pa.BuildGraph(ctx, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	ga, _ := pa.Graph(ctx)
+
+	pab := open(t)
+	importAll(t, pab, a)
+	if _, err := pab.BuildGraph(ctx, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	importAll(t, pab, b)
+	if _, err := pab.BuildGraph(ctx, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	gab, _ := pab.Graph(ctx)
+	docs, _ := pab.Documents(ctx)
+	if len(docs) != 2 || len(gab.Entities) <= len(ga.Entities) {
+		t.Fatalf("A+B: %d docs, %d entities (A alone %d)", len(docs), len(gab.Entities), len(ga.Entities))
+	}
+	shared := 0
+	for _, e := range gab.Entities {
+		d := map[int64]bool{}
+		for _, m := range e.Mentions {
+			d[m.DocID] = true
+		}
+		if len(d) == 2 {
+			shared++
+		}
+	}
+	if shared == 0 {
+		t.Fatal("no entity shared by A and B: the test would not exercise recomputation")
+	}
+	if err := pab.Remove(ctx, docs[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	check(t, pab)
+	gr, _ := pab.Graph(ctx)
+	want, got := graph.Content(ga), graph.Content(gr)
+	if strings.Join(want, "\n") != strings.Join(got, "\n") {
+		for i := 0; i < max(len(want), len(got)); i++ {
+			var w, g string
+			if i < len(want) {
+				w = want[i]
+			}
+			if i < len(got) {
+				g = got[i]
+			}
+			if w != g {
+				if os.Getenv("CAIRN_GRAPH_DUMP") != "" {
+					os.WriteFile("/tmp/ga.txt", []byte(strings.Join(want, "\n")), 0o644)
+					os.WriteFile("/tmp/gr.txt", []byte(strings.Join(got, "\n")), 0o644)
+				}
+				t.Fatalf("graph(A+B)-B differs from graph(A) at line %d (%d vs %d lines):\nA:     %s\nA+B-B: %s", i, len(want), len(got), w, g)
+			}
+		}
+	}
+	t.Logf("graph(A): %d entities, %d relations; %d entities shared with B; equal after removing B", len(ga.Entities), len(ga.Relations), shared)
 }
