@@ -4,6 +4,11 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import {
   api,
   errorMessage,
+  has,
+  INDEX_DONE,
+  INDEX_PROGRESS,
+  INDEX_STARTED,
+  type IndexProgress,
   IMPORT_DONE,
   IMPORT_PROGRESS,
   IMPORT_STARTED,
@@ -15,6 +20,7 @@ import {
   type Progress,
   type ProjectInfo,
 } from "./api";
+import { etaSeconds, nsToSeconds, type Sample } from "./lib/eta";
 
 export interface ImportState {
   running: boolean;
@@ -24,7 +30,16 @@ export interface ImportState {
   finished: number;
 }
 
+export interface IndexingState {
+  running: boolean;
+  last: IndexProgress | null;
+  /** Seconds left: the backend's estimate, else from the observed rate. */
+  eta: number | null;
+  error: string;
+}
+
 export interface Library {
+  indexing: IndexingState;
   info: ProjectInfo | null;
   mode: string;
   docs: Document[];
@@ -53,6 +68,8 @@ export function useLibrary(): Library {
   const [importing, setImporting] = useState<ImportState>(idle);
   const [lastDone, setLastDone] = useState<ImportDone | null>(null);
   const seq = useRef(0);
+  const [indexing, setIndexing] = useState<IndexingState>({ running: false, last: null, eta: null, error: "" });
+  const samples = useRef<Sample[]>([]);
 
   const reload = useCallback(async () => {
     const n = ++seq.current;
@@ -75,6 +92,8 @@ export function useLibrary(): Library {
   useEffect(() => {
     reload();
     api.mode().then(setMode, () => {});
+    if (has("IndexStatus"))
+      api.indexStatus().then((s) => s?.running && setIndexing({ running: true, last: s.last ?? null, eta: nsToSeconds(s.last?.eta_ns), error: "" }), () => {});
     api.importStatus().then((s: ImportStatus) => {
       if (s?.running) setImporting({ running: true, files: s.files ?? [], last: s.last ?? null, finished: 0 });
       else if (s?.done && (s.done.error || s.done.results?.some((r) => r.status !== "ok"))) {
@@ -102,9 +121,21 @@ export function useLibrary(): Library {
         reload();
       }),
       onEvent(LIBRARY_CHANGED, () => reload()),
+      onEvent(INDEX_STARTED, () => {
+        samples.current = [];
+        setIndexing({ running: true, last: null, eta: null, error: "" });
+      }),
+      onEvent<IndexProgress>(INDEX_PROGRESS, (p) => {
+        if (!p) return;
+        const last = samples.current[samples.current.length - 1];
+        if (last && (p.stage !== (last as Sample & { stage?: string }).stage)) samples.current = [];
+        samples.current.push({ t: performance.now(), done: p.done, total: p.total, stage: p.stage } as Sample);
+        setIndexing({ running: true, last: p, eta: nsToSeconds(p.eta_ns) ?? etaSeconds(samples.current), error: "" });
+      }),
+      onEvent<{ error?: string }>(INDEX_DONE, (d) => setIndexing({ running: false, last: null, eta: null, error: d?.error ?? "" })),
     ];
     return () => offs.forEach((off) => off());
   }, [reload]);
 
-  return { info, mode, docs, loaded, error, importing, lastDone, dismissDone: () => setLastDone(null), reload };
+  return { indexing, info, mode, docs, loaded, error, importing, lastDone, dismissDone: () => setLastDone(null), reload };
 }

@@ -37,7 +37,9 @@ export function planSteps(trace: unknown): string[] {
         const text = o.text ?? o.description ?? o.question ?? o.goal;
         const op = o.op ?? o.operator ?? o.kind;
         if (typeof text === "string" && text) return typeof op === "string" && op ? `${op}: ${text}` : text;
-        if (typeof op === "string") return `${op}${o.args ? " " + JSON.stringify(o.args) : ""}`;
+        const triple = [o.subject, o.predicate, o.object].filter((x) => typeof x === "string" && x).join(" · ");
+        const body = triple || (typeof o.expr === "string" ? o.expr : "");
+        if (typeof op === "string") return body ? `${op}: ${body}` : op;
       }
       return "";
     })

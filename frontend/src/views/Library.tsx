@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { api, canPickFiles, errorMessage, type Document, type ImportDone } from "../api";
+import { api, canPickFiles, errorMessage, has, type Document, type ImportDone } from "../api";
+import { etaText, stageText } from "../lib/eta";
 import { Chip, ConfirmDialog, Icon, Notice, ProgressBar, StatusChip } from "../components/ui";
 import { count, importFraction, kindLabel, plainError, progressText, statusLabel } from "../lib/format";
 import type { Library } from "../library";
@@ -26,6 +27,14 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
   const [callError, setCallError] = useState("");
   const [toRemove, setToRemove] = useState<Document | null>(null);
   const [removing, setRemoving] = useState(false);
+  const [pwFor, setPwFor] = useState(0);
+  const [password, setPassword] = useState("");
+
+  const retry = (d: Document, pw = "") => {
+    setPwFor(0);
+    setPassword("");
+    startImport(() => api.retryDocument(d.id, pw));
+  };
 
   const startImport = async (run: () => Promise<unknown>) => {
     setCallError("");
@@ -74,7 +83,7 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
   const pages = lib.docs.reduce((n, d) => n + (d.pages ?? 0), 0);
 
   return (
-    <div className="view">
+    <div className="view" data-testid="library">
       <header className="view-head">
         <div>
           <div className="eyebrow">Project</div>
@@ -84,6 +93,12 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
           </p>
         </div>
         <div className="head-actions">
+          {has("Reindex") && lib.docs.length > 0 && (
+            <button className="btn" onClick={() => startImport(() => api.reindex())} disabled={lib.indexing.running || importing.running} title="Build what is missing of the knowledge graph and mind maps" data-testid="reindex-button">
+              <Icon name="retry" size={16} />
+              Re-index
+            </button>
+          )}
           <button className="btn btn-primary" onClick={onImportClick} disabled={importing.running && canPickFiles} data-testid="import-button">
             <Icon name="import" size={16} />
             {canPickFiles ? "Import files…" : "Import"}
@@ -123,6 +138,23 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
           <ProgressBar value={importFraction(importing.last)} label="Import progress" />
         </div>
       )}
+
+      {lib.indexing.running && (
+        <div className="card import-card index-card" data-testid="index-progress">
+          <div className="import-line">
+            <span>
+              {stageText(lib.indexing.last?.stage ?? "")}
+              {lib.indexing.last?.note ? ` · ${lib.indexing.last.note}` : ""}
+            </span>
+            <span className="subtle tabular">
+              {lib.indexing.last?.total ? `${lib.indexing.last.done} of ${lib.indexing.last.total}` : "starting…"}
+              {lib.indexing.eta !== null && lib.indexing.eta !== undefined ? ` · ${etaText(lib.indexing.eta)}` : ""}
+            </span>
+          </div>
+          <ProgressBar value={lib.indexing.last?.total ? lib.indexing.last.done / lib.indexing.last.total : 0} label="Indexing progress" />
+        </div>
+      )}
+      {lib.indexing.error && !lib.indexing.running && <Notice tone="bad">Indexing stopped: {plainError(lib.indexing.error)}</Notice>}
 
       {callError && (
         <Notice tone="bad" onClose={() => setCallError("")}>
@@ -184,6 +216,36 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
                         </button>
                         {d.title && d.file_name && d.title !== d.file_name && <div className="file-name">{d.file_name}</div>}
                         {d.status !== "ok" && (err || statusLabel(d.status).help) && <div className="doc-error">{err || statusLabel(d.status).help}</div>}
+                        {importing.running && importing.last && importing.last.file.split(/[\\/]/).pop() === d.file_name && importing.last.stage !== "done" && (
+                          <div className="doc-progress">
+                            <span>{importing.last.stage}…</span>
+                          </div>
+                        )}
+                        {lib.indexing.running && lib.indexing.last?.doc_id === d.id && (
+                          <div className="doc-progress" data-testid="doc-index-progress">
+                            <span>
+                              {stageText(lib.indexing.last.stage)} {lib.indexing.last.total ? `${lib.indexing.last.done}/${lib.indexing.last.total}` : ""} {etaText(lib.indexing.eta)}
+                            </span>
+                            <ProgressBar value={lib.indexing.last.total ? lib.indexing.last.done / lib.indexing.last.total : 0} label={`Indexing ${d.title}`} />
+                          </div>
+                        )}
+                        {pwFor === d.id && (
+                          <form
+                            className="pw-form"
+                            onSubmit={(e) => {
+                              e.preventDefault();
+                              if (password) retry(d, password);
+                            }}
+                          >
+                            <input className="input" type="password" autoFocus placeholder="PDF password" value={password} onChange={(e) => setPassword(e.target.value)} aria-label={`Password for ${d.file_name}`} data-testid="password-input" />
+                            <button className="btn btn-small btn-primary" type="submit" disabled={!password}>
+                              Unlock
+                            </button>
+                            <button className="btn btn-small" type="button" onClick={() => setPwFor(0)}>
+                              Cancel
+                            </button>
+                          </form>
+                        )}
                         {d.status === "ok" && d.warnings && d.warnings.length > 0 && (
                           <div className="doc-warn">
                             {d.warnings.length === 1 ? plainError(d.warnings[0]) : `${d.warnings.length} warnings while reading; the text may be incomplete.`}
@@ -199,6 +261,16 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
                       <td className="num tabular">{count(d.pages)}</td>
                       <td className="num tabular">{count(d.chunks)}</td>
                       <td className="row-actions">
+                        {has("RetryDocument") && d.status === "needs_password" && (
+                          <button className="icon-btn" title="Enter the password" aria-label={`Enter the password of ${d.file_name}`} onClick={() => setPwFor(d.id)}>
+                            <Icon name="key" size={16} />
+                          </button>
+                        )}
+                        {has("RetryDocument") && (d.status === "failed" || d.status === "pending") && (
+                          <button className="icon-btn" title="Try reading it again" aria-label={`Retry ${d.file_name}`} onClick={() => retry(d)} disabled={importing.running}>
+                            <Icon name="retry" size={16} />
+                          </button>
+                        )}
                         <button className="icon-btn" title={`Remove ${d.title || d.file_name}`} aria-label={`Remove ${d.title || d.file_name}`} onClick={() => setToRemove(d)}>
                           <Icon name="trash" size={16} />
                         </button>

@@ -7,6 +7,8 @@ const fake = vi.hoisted(() => ({
   documentPages: vi.fn(),
   search: vi.fn(),
   importPaths: vi.fn(async () => []),
+  retryDocument: vi.fn(async () => []),
+  reindex: vi.fn(async () => undefined),
 }));
 
 vi.mock("../api", () => ({
@@ -15,6 +17,7 @@ vi.mock("../api", () => ({
   transport: "http",
   errorMessage: (e: unknown) => String(e),
   onEvent: () => () => {},
+  has: (m: string) => m === "RetryDocument" || m === "Reindex",
 }));
 
 import LibraryView, { splitPaths, summarise } from "./Library";
@@ -29,6 +32,7 @@ function lib(over: Partial<Library> = {}): Library {
   return {
     info: { name: "Sample", dir: "/p", documents: 2, chunks: 10, embedder: { model: "", dim: 0 } } as Library["info"],
     mode: "offline",
+    indexing: { running: false, last: null, eta: null, error: "" },
     docs: [
       { id: 1, title: "Instructions for Form 1040NR", file_name: "i1040nr.pdf", kind: "pdf", status: "ok", pages: 50, chunks: 312 },
       { id: 2, title: "scan.pdf", file_name: "scan.pdf", kind: "pdf", status: "needs_ocr", pages: 8, chunks: 0, error: "" },
@@ -167,5 +171,40 @@ describe("SourceView", () => {
       [true, "cd"],
       [false, "ef"],
     ]);
+  });
+});
+
+describe("LibraryView: retry and passwords", () => {
+  it("asks for the password of an encrypted PDF and retries with it", async () => {
+    const docs = [{ id: 7, title: "locked.pdf", file_name: "locked.pdf", kind: "pdf", status: "needs_password", pages: 0, chunks: 0 }] as Library["docs"];
+    render(<LibraryView lib={lib({ docs })} onOpen={() => {}} />);
+    fireEvent.click(screen.getByLabelText("Enter the password of locked.pdf"));
+    fireEvent.change(screen.getByTestId("password-input"), { target: { value: "secret" } });
+    fireEvent.click(screen.getByRole("button", { name: "Unlock" }));
+    await waitFor(() => expect(fake.retryDocument).toHaveBeenCalledWith(7, "secret"));
+  });
+  it("retries a failed document without a password", async () => {
+    const docs = [{ id: 3, title: "broken.pdf", file_name: "broken.pdf", kind: "pdf", status: "failed", pages: 0, chunks: 0 }] as Library["docs"];
+    render(<LibraryView lib={lib({ docs })} onOpen={() => {}} />);
+    fireEvent.click(screen.getByLabelText("Retry broken.pdf"));
+    await waitFor(() => expect(fake.retryDocument).toHaveBeenCalledWith(3, ""));
+  });
+  it("shows indexing progress with a time estimate", () => {
+    render(<LibraryView lib={lib({ indexing: { running: true, last: { stage: "mindmap", done: 3, total: 12 }, eta: 200, error: "" } })} onOpen={() => {}} />);
+    const card = screen.getByTestId("index-progress");
+    expect(card.textContent).toContain("Drawing mind maps");
+    expect(card.textContent).toContain("3 of 12");
+    expect(card.textContent).toContain("about 3 min left");
+  });
+});
+
+import { planSteps } from "./Ask";
+describe("planSteps", () => {
+  it("reads the reasoner's plan (op with a question or a triple) and tolerates other shapes", () => {
+    const trace = { plan: { steps: [{ id: 1, op: "retrieval", subject: "DMCA", predicate: "enacted in", object: "?" }, { id: 2, op: "output", question: "When was it enacted?" }, { id: 3, op: "math", expr: "a-b" }] } };
+    expect(planSteps(trace)).toEqual(["retrieval: DMCA · enacted in · ?", "output: When was it enacted?", "math: a-b"]);
+    expect(planSteps({ steps: ["look up", 3] })).toEqual(["look up"]);
+    expect(planSteps(null)).toEqual([]);
+    expect(planSteps({ mode: "quick" })).toEqual([]);
   });
 });
