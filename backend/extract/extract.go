@@ -110,6 +110,9 @@ func ModelName(p llm.Provider) string {
 			return m
 		}
 	}
+	if c, ok := p.(interface{ Config() llm.OllamaConfig }); ok && c.Config().ChatModel != "" {
+		return c.Config().ChatModel
+	}
 	return "llm"
 }
 
