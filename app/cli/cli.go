@@ -41,7 +41,7 @@ func register(c ...command) { commands = append(commands, c...) }
 
 func init() {
 	register(
-		command{"import", "import --project DIR [--json] [--password PW] PATH...   import files or folders; one result per file", cmdImport},
+		command{"import", "import --project DIR [--json] [--password PW] [--no-index] PATH...   import files or folders, then index; one result per file", cmdImport},
 		command{"docs", "docs --project DIR [--json]                             list documents: id, title, status, pages, chunks, error", cmdDocs},
 		command{"remove", "remove --project DIR DOC_ID...                          delete documents and everything derived from them", cmdRemove},
 		command{"search", "search --project DIR [--k N] [--json] QUERY              hybrid passage search (BM25 + vectors, fused)", cmdSearch},

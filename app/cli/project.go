@@ -27,6 +27,7 @@ func cmdImport(ctx context.Context, env *Env, args []string) int {
 	dir := fs.String("project", "", "project folder (created if missing)")
 	asJSON := fs.Bool("json", false, "one JSON object per file")
 	password := fs.String("password", "", "password for encrypted PDFs")
+	noIndex := fs.Bool("no-index", false, "do not run pending indexing (knowledge graph, mind maps) after importing")
 	paths, ok := env.parse(fs, args)
 	if !ok {
 		return 2
@@ -65,6 +66,14 @@ func cmdImport(ctx context.Context, env *Env, args []string) int {
 	})
 	if err != nil {
 		return env.fail(err)
+	}
+	if !*noIndex {
+		// indexing reports on stderr: stdout stays one result per file
+		rep, err := runIndex(ctx, env, p, env.Stderr, false)
+		printIndexReport(env.Stderr, rep, false)
+		if err != nil {
+			return env.fail(fmt.Errorf("indexing: %w", err))
+		}
 	}
 	if failed {
 		return 1

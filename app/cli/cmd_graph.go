@@ -1,0 +1,256 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"cairn/backend/llm"
+	"cairn/backend/project"
+)
+
+func init() {
+	register(
+		command{"index", "index --project DIR [--json]                             run or resume pending indexing (knowledge graph, mind maps) with progress", cmdIndex},
+		command{"graph", "graph --project DIR --format json|graphml               export the knowledge graph", cmdGraph},
+		command{"entity", "entity --project DIR [--json] NAME                      one entity: aliases, types, relations, sources", cmdEntity},
+	)
+}
+
+// graphProvider is the model indexing uses: Ollama when reachable (and not
+// --offline), else the offline provider. Tests replace it.
+//
+// TODO: use env.provider(ctx) once app/cli has a shared provider helper.
+var graphProvider = func(ctx context.Context, env *Env, p *project.Project) (llm.Provider, func()) {
+	a, err := llm.NewAuto(llm.AutoConfig{
+		Ollama:       llm.OllamaConfig{Host: llm.ResolveHost(env.Ollama)},
+		Offline:      llm.Offline{Embedder: p.Embedder()},
+		ForceOffline: env.Offline,
+	})
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "cairn:", err, "(indexing offline)")
+		return p.Provider(), func() {}
+	}
+	st := a.Probe(ctx)
+	fmt.Fprintln(env.Stderr, st.Line())
+	return a, a.Close
+}
+
+// indexReport is what `index --json` prints last.
+type indexReport struct {
+	Event       string         `json:"event"` // "done" or "interrupted"
+	Counts      map[string]int `json:"counts"`
+	Chunks      int            `json:"chunks"`       // chunks with an extraction status
+	ChunkTokens int            `json:"chunk_tokens"` // their tokens
+	Calls       int            `json:"calls"`
+	Prompt      int            `json:"prompt_tokens"`
+	Completion  int            `json:"completion_tokens"`
+	Elapsed     float64        `json:"elapsed_s"`
+	Error       string         `json:"error,omitempty"`
+}
+
+// runIndex runs every index stage with throttled progress on out (JSON
+// lines when asJSON) and returns the final report.
+func runIndex(ctx context.Context, env *Env, p *project.Project, out io.Writer, asJSON bool) (indexReport, error) {
+	lp, closeProvider := graphProvider(ctx, env, p)
+	defer closeProvider()
+	p.SetProvider(lp)
+	start := time.Now()
+	var last time.Time
+	lastStage := ""
+	err := p.Index(ctx, func(pr project.IndexProgress) {
+		final := pr.Total > 0 && pr.Done == pr.Total
+		if pr.Stage == lastStage && !final && time.Since(last) < time.Second {
+			return
+		}
+		last, lastStage = time.Now(), pr.Stage
+		if asJSON {
+			json.NewEncoder(out).Encode(struct {
+				Event string `json:"event"`
+				project.IndexProgress
+			}{"progress", pr})
+			return
+		}
+		line := fmt.Sprintf("%-8s %d/%d", pr.Stage, pr.Done, pr.Total)
+		if pr.ETA > 0 && !final {
+			line += fmt.Sprintf("  eta %s", pr.ETA.Round(time.Second))
+		}
+		if pr.Note != "" {
+			line += "  " + pr.Note
+		}
+		fmt.Fprintln(out, line)
+	})
+	rep := indexReport{Event: "done", Elapsed: time.Since(start).Seconds()}
+	bg := context.WithoutCancel(ctx)
+	if c, cerr := p.ExtractionCounts(bg); cerr == nil {
+		rep.Counts = c
+	}
+	if u, uerr := p.ExtractionUsage(bg); uerr == nil {
+		rep.Chunks, rep.ChunkTokens, rep.Calls, rep.Prompt, rep.Completion = u.Chunks, u.ChunkTokens, u.Calls, u.PromptTokens, u.CompletionTokens
+	}
+	if err != nil {
+		rep.Error = err.Error()
+		if errors.Is(err, context.Canceled) {
+			rep.Event = "interrupted"
+		}
+	}
+	return rep, err
+}
+
+func printIndexReport(w io.Writer, rep indexReport, asJSON bool) {
+	if asJSON {
+		json.NewEncoder(w).Encode(rep)
+		return
+	}
+	c := rep.Counts
+	fmt.Fprintf(w, "knowledge graph: %d chunks ok, %d empty, %d failed, %d pending", c["ok"], c["empty"], c["failed"], c["pending"])
+	if rep.Calls > 0 {
+		per := 1000 / float64(max(rep.ChunkTokens, 1))
+		fmt.Fprintf(w, "; model: %d calls, %d prompt + %d completion tokens (%.2f calls, %.0f tokens per 1k chunk tokens)",
+			rep.Calls, rep.Prompt, rep.Completion, float64(rep.Calls)*per, float64(rep.Prompt+rep.Completion)*per)
+	}
+	fmt.Fprintln(w)
+	if rep.Event == "interrupted" {
+		fmt.Fprintln(w, "interrupted: run `cairn index` again to resume where it stopped")
+	}
+	if c["failed"] > 0 {
+		fmt.Fprintln(w, "failed chunks keep the offline extraction and are retried with the model on the next run")
+	}
+}
+
+func cmdIndex(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("index")
+	dir := fs.String("project", "", "project folder")
+	asJSON := fs.Bool("json", false, "progress and the result as JSON lines")
+	if _, ok := env.parse(fs, args); !ok {
+		return 2
+	}
+	p, code := openProject(env, *dir)
+	if p == nil {
+		return code
+	}
+	defer p.Close()
+	out := env.Stderr
+	if *asJSON {
+		out = env.Stdout
+	}
+	rep, err := runIndex(ctx, env, p, out, *asJSON)
+	printIndexReport(env.Stdout, rep, *asJSON)
+	if err != nil {
+		if !*asJSON {
+			fmt.Fprintln(env.Stderr, "cairn:", err)
+		}
+		return 1
+	}
+	return 0
+}
+
+func cmdGraph(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("graph")
+	dir := fs.String("project", "", "project folder")
+	format := fs.String("format", "json", "json or graphml")
+	if _, ok := env.parse(fs, args); !ok {
+		return 2
+	}
+	if *format != "json" && *format != "graphml" {
+		fmt.Fprintf(env.Stderr, "cairn: --format must be json or graphml, not %q\n", *format)
+		return 2
+	}
+	p, code := openProject(env, *dir)
+	if p == nil {
+		return code
+	}
+	defer p.Close()
+	var err error
+	if *format == "graphml" {
+		err = p.GraphML(ctx, env.Stdout)
+	} else {
+		err = p.GraphJSON(ctx, env.Stdout)
+	}
+	if err != nil {
+		return env.fail(err)
+	}
+	return 0
+}
+
+func cmdEntity(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("entity")
+	dir := fs.String("project", "", "project folder")
+	asJSON := fs.Bool("json", false, "one JSON object")
+	rest, ok := env.parse(fs, args)
+	if !ok {
+		return 2
+	}
+	name := strings.TrimSpace(strings.Join(rest, " "))
+	if name == "" {
+		fmt.Fprintln(env.Stderr, "usage: cairn entity --project DIR [--json] NAME")
+		return 2
+	}
+	p, code := openProject(env, *dir)
+	if p == nil {
+		return code
+	}
+	defer p.Close()
+	e, rels, err := p.Entity(ctx, name)
+	if err != nil {
+		return env.fail(err)
+	}
+	concepts, err := p.EntityConcepts(ctx, e.ID)
+	if err != nil {
+		return env.fail(err)
+	}
+	if concepts == nil {
+		concepts = []string{}
+	}
+	if *asJSON {
+		json.NewEncoder(env.Stdout).Encode(struct {
+			Entity    any      `json:"entity"`
+			Concepts  []string `json:"concepts"`
+			Relations any      `json:"relations"`
+		}{e, concepts, rels})
+		return 0
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "%s  (entity %d, %s", e.Name, e.ID, e.Type)
+	if e.SemanticType != "" {
+		fmt.Fprintf(w, " / %s", e.SemanticType)
+	}
+	fmt.Fprintln(w, ")")
+	if e.Description != "" {
+		fmt.Fprintln(w, "  "+e.Description)
+	}
+	if len(e.Aliases) > 0 {
+		fmt.Fprintln(w, "  aliases: "+strings.Join(e.Aliases, "; "))
+	}
+	if len(concepts) > 0 {
+		fmt.Fprintln(w, "  is a: "+strings.Join(concepts, " > "))
+	}
+	fmt.Fprintf(w, "  mentioned %d times:\n", len(e.Mentions))
+	for i, m := range e.Mentions {
+		if i == 10 {
+			fmt.Fprintf(w, "    … %d more\n", len(e.Mentions)-10)
+			break
+		}
+		fmt.Fprintf(w, "    doc %d, page %s, chunk %d, chars %d–%d\n", m.DocID, pages(m.PageStart, m.PageEnd), m.ChunkID, m.CharStart, m.CharEnd)
+	}
+	fmt.Fprintf(w, "  relations (%d):\n", len(rels))
+	for _, r := range rels {
+		fmt.Fprintf(w, "    %s —%s→ %s  (%.2f)\n", r.SubjectName, r.Predicate, r.ObjectName, r.Confidence)
+		fmt.Fprintf(w, "      %q\n", r.Statement)
+		for _, s := range r.Sources {
+			fmt.Fprintf(w, "      doc %d, page %s, chunk %d\n", s.DocID, pages(s.PageStart, s.PageEnd), s.ChunkID)
+		}
+	}
+	return 0
+}
+
+func pages(a, b int) string {
+	if a == b {
+		return fmt.Sprint(a)
+	}
+	return fmt.Sprintf("%d–%d", a, b)
+}
