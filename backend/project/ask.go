@@ -20,7 +20,7 @@ type AskOptions struct {
 // Retriever returns the project's full retriever (passages, knowledge
 // graph lists, personalised PageRank) with default settings.
 func (p *Project) Retriever() *retrieve.Retriever {
-	return retrieve.New(p.store, p.embedder)
+	return retrieve.New(p.store, p.Embedder())
 }
 
 // Ask answers question from the project's documents, streaming the answer

@@ -198,6 +198,7 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 		return res, nil
 	}
 	stage("indexing")
+	defer p.holdEmbedder()() // the chunk embedder cannot switch between embedding and saving
 	content, err := p.index(ctx, name, doc)
 	if err != nil {
 		return res, err
@@ -235,7 +236,7 @@ func (p *Project) index(ctx context.Context, name string, doc *parsed.Document) 
 		rows[i] = search.FTSRow(title, c)
 		terms[i] = search.ChunkTerms(title, c)
 	}
-	vecs, err := p.embedder.Embed(ctx, texts)
+	vecs, err := p.embedChunks(ctx, texts)
 	if err != nil {
 		return store.Content{}, err
 	}

@@ -60,10 +60,10 @@ type Info struct {
 
 // Project is an open project folder.
 type Project struct {
-	dir      string
-	store    *store.Store
-	embedder embed.Embedder
-	limits   ingest.Limits
+	dir    string
+	store  *store.Store
+	emb    *embedState // the chunk embedder (embedder.go); read it with Embedder()
+	limits ingest.Limits
 
 	mu       sync.RWMutex
 	provider llm.Provider // the language model, or llm.Offline
@@ -83,13 +83,13 @@ func Open(dir string) (*Project, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open project %s: %w", abs, err)
 	}
-	e := embed.NewHashed(embed.DefaultDim)
-	if err := st.EnsureVectors(context.Background(), e.Info()); err != nil {
+	es, err := openEmbedder(context.Background(), st)
+	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("open project %s: %w", abs, err)
 	}
-	return &Project{dir: abs, store: st, embedder: e, limits: ingest.DefaultLimits(),
-		provider: llm.Offline{Embedder: e}}, nil
+	return &Project{dir: abs, store: st, emb: es, limits: ingest.DefaultLimits(),
+		provider: llm.Offline{Embedder: es.hashed}}, nil
 }
 
 // SetProvider sets the language model the pipelines use (llm.Offline when
@@ -108,7 +108,7 @@ func (p *Project) Provider() llm.Provider {
 }
 
 // Embedder is the embedder that made (and queries) the project's vectors.
-func (p *Project) Embedder() embed.Embedder { return p.embedder }
+func (p *Project) Embedder() embed.Embedder { return p.emb.current.Load().e }
 
 // SetReadLimits changes how files are read (time, memory, isolation).
 func (p *Project) SetReadLimits(l ingest.Limits) { p.limits = l }
@@ -168,7 +168,7 @@ func (p *Project) Search(ctx context.Context, query string, k int) ([]kb.Hit, er
 	if k <= 0 {
 		k = 10
 	}
-	s := &search.Searcher{Store: p.store, Embedder: p.embedder, Settings: search.DefaultSettings()}
+	s := &search.Searcher{Store: p.store, Embedder: p.Embedder(), Settings: search.DefaultSettings()}
 	return s.Search(ctx, query, k)
 }
 
