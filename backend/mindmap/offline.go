@@ -396,9 +396,17 @@ func salient(d Doc, secs []section, idf IDF, o Options) []FactSpan {
 func joinLines(s string) string {
 	b := []byte(s)
 	for i, c := range b {
-		if c == '\n' && (i == 0 || b[i-1] != '\n') && (i+1 == len(b) || b[i+1] != '\n') {
-			b[i] = ' '
+		if c != '\n' || i == 0 || i+1 == len(b) || b[i-1] == '\n' || b[i+1] == '\n' {
+			continue
 		}
+		// keep line structure of tables, lists and headings
+		next := strings.TrimLeft(s[i+1:], " \t")
+		prev := strings.TrimRight(s[:i], " \t")
+		if strings.HasSuffix(prev, "|") || strings.HasSuffix(prev, ":") || strings.HasPrefix(next, "|") || strings.HasPrefix(next, "-") ||
+			strings.HasPrefix(next, "*") || strings.HasPrefix(next, "•") || strings.HasPrefix(next, "#") {
+			continue
+		}
+		b[i] = ' '
 	}
 	return string(b)
 }

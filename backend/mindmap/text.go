@@ -199,9 +199,6 @@ func keyPhrases(text string, idf IDF, n int, exclude map[string]bool) []phrase {
 		avg := sum / float64(len(p.stems))
 		length := float64(len(p.stems))
 		isCJK := !strings.HasPrefix(p.key, "w:")
-		if isCJK {
-			length = float64(utf8.RuneCountInString(p.key)) / 2
-		}
 		p.score = float64(p.count) * avg * (1 + 0.6*(length-1))
 		if isCJK && p.count < 2 {
 			p.score *= 0.3

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cairn/backend/kb"
+	"cairn/backend/llm"
 	"cairn/backend/mindmap"
 	"cairn/backend/store"
 )
@@ -28,8 +29,8 @@ var MindMapModel = ""
 func (p *Project) mindIndexer() *mindmap.Indexer {
 	ix := mindmap.NewIndexer(p.store, p.Provider())
 	ix.Model = MindMapModel
-	if m, ok := p.Provider().(interface{ ChatModelName() string }); ok && ix.Model == "" {
-		ix.Model = m.ChatModelName()
+	if o, ok := p.Provider().(interface{ Config() llm.OllamaConfig }); ok && ix.Model == "" {
+		ix.Model = o.Config().ChatModel
 	}
 	return ix
 }
