@@ -45,8 +45,15 @@ func (s *Store) HasGraph(ctx context.Context) (bool, error) {
 }
 
 func (s *Store) nearest(ctx context.Context, table, col string, q []float32, k int) ([]IDScore, error) {
-	if k <= 0 {
-		return nil, nil
+	nonZero := false
+	for _, x := range q {
+		if x != 0 {
+			nonZero = true
+			break
+		}
+	}
+	if k <= 0 || !nonZero {
+		return nil, nil // a vector without features is near nothing
 	}
 	rows, err := s.DB.QueryContext(ctx, "SELECT "+col+", distance FROM "+table+" WHERE embedding MATCH ? AND k = ? ORDER BY distance", encodeVector(q), k)
 	if err != nil {
@@ -56,11 +63,14 @@ func (s *Store) nearest(ctx context.Context, table, col string, q []float32, k i
 	var out []IDScore
 	for rows.Next() {
 		var r IDScore
-		var d float64
+		var d sql.NullFloat64
 		if err := rows.Scan(&r.ID, &d); err != nil {
 			return nil, err
 		}
-		r.Score = 1 - d
+		if !d.Valid {
+			continue // a stored zero vector has no distance
+		}
+		r.Score = 1 - d.Float64
 		out = append(out, r)
 	}
 	return out, rows.Err()
