@@ -290,14 +290,26 @@ func pgWalk(nodes []pgNode, qvecs [][]float32, s PGSettings) map[int]float64 {
 			for p := nodes[u].parent; p >= 0 && weight(p) > 0; p = nodes[p].parent {
 				u = p
 			}
-			// right expansion: every path below u, credited until its first reject
-			var down func(i int, acc float64)
+			// right expansion: every path below u is credited node by node
+			// until its first reject (the cells before the reject still count)
+			var down, credit func(i int, acc float64)
+			credit = func(i int, acc float64) {
+				if nodes[i].Kind == kb.MindFact {
+					row[i] += acc
+				}
+				for _, c := range nodes[i].children {
+					credit(c, acc)
+				}
+			}
 			down = func(i int, acc float64) {
 				w := weight(i)
 				if i == a {
 					w = 1
 				}
 				if w == 0 {
+					if acc > 0 {
+						credit(i, acc)
+					}
 					return
 				}
 				acc += w * sim[i]
