@@ -2,11 +2,17 @@ package project
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"cairn/backend/kb"
+	"cairn/backend/llm"
+	"cairn/backend/llm/fakeollama"
+	"cairn/backend/mindmap"
 	"cairn/backend/store"
 )
 
@@ -156,4 +162,104 @@ func TestSampleMindMaps(t *testing.T) {
 		t.Fatalf("supernodes went from %d to %d on an idle pass", before, len(after.Supernodes))
 	}
 	check(t, p)
+}
+
+// TestMindMapsLLMMode runs the mind-map stage against the fake Ollama
+// server: one document's reply places the facts and invents an id (dropped,
+// nothing invented reaches the map, every fact keeps its chunk and page);
+// the other's reply is not JSON (failure recorded, offline tree kept).
+func TestMindMapsLLMMode(t *testing.T) {
+	ctx := context.Background()
+	p := open(t)
+	sample, _ := filepath.Abs("../../assets/sample")
+	rs, err := p.Import(ctx, []string{filepath.Join(sample, "en-report-dmca-summary.pdf"), filepath.Join(sample, "zh-civil-code.docx")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dmca, civil := rs[0].DocID, rs[1].DocID
+	srv := fakeollama.Start(t)
+	srv.On(fakeollama.Rule{Schema: "mindmap", Contains: "Title: zh-civil-code", Fault: fakeollama.FaultMalformed})
+	srv.On(fakeollama.Rule{Schema: "mindmap", Func: func(r fakeollama.Request) string {
+		var ids []int
+		for _, line := range strings.Split(r.Messages[len(r.Messages)-1].Content, "\n") {
+			if k := strings.Index(line, ": "); k > 0 {
+				if id, err := strconv.Atoi(line[:k]); err == nil {
+					ids = append(ids, id)
+				}
+			}
+		}
+		half := len(ids) / 2
+		b, _ := json.Marshal(map[string]any{"topic": "DMCA summary", "routes": []any{
+			map[string]any{"path": []string{"Anticircumvention"}, "facts": ids[:half]},
+			map[string]any{"path": []string{"Online liability", "Safe harbors"}, "facts": append(ids[half:], 99999)},
+		}})
+		return string(b)
+	}})
+	prov, err := llm.NewOllama(llm.OllamaConfig{Host: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	offline := map[int64]mindmap.Tree{}
+	for _, id := range []int64{dmca, civil} {
+		d, err := mindmap.LoadDoc(ctx, p.Store(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		offline[id] = mindmap.Offline(d, mindmap.DefaultOptions())
+	}
+	p.SetProvider(prov)
+	if err := p.BuildMindMaps(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	check(t, p)
+	st, err := p.MindMapStatuses(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := st[dmca]; s.Mode != store.MindModeLLM || s.Model != llm.DefaultChatModel {
+		t.Errorf("dmca status %+v, want llm by %s", s, llm.DefaultChatModel)
+	}
+	if s := st[civil]; s.Mode != store.MindModeFailed || s.Error == "" {
+		t.Errorf("civil code status %+v, want a recorded failure", s)
+	}
+	m, err := p.MindMap(ctx, dmca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, offFacts := 0, len(mindmap.FactsOf(offline[dmca]))
+	for _, n := range m.Nodes {
+		if n.Kind == kb.MindFact {
+			facts++
+			if n.ChunkID == 0 || n.PageStart == 0 {
+				t.Fatalf("fact %d without provenance", n.ID)
+			}
+		}
+	}
+	if m.Nodes[0].Label != "DMCA summary" || facts != offFacts {
+		t.Errorf("llm map: topic %q, %d facts, want \"DMCA summary\" and the %d given facts (the invented one dropped)", m.Nodes[0].Label, facts, offFacts)
+	}
+	if depth(m) != 4 {
+		t.Errorf("llm map depth %d, want 4 (topic › Online liability › Safe harbors › fact)", depth(m))
+	}
+	kept, err := p.MindMap(ctx, civil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := offline[civil].Nodes
+	if len(kept.Nodes) != len(want) {
+		t.Fatalf("failed build kept %d nodes, the offline tree has %d", len(kept.Nodes), len(want))
+	}
+	for i := range want {
+		if kept.Nodes[i].Label != want[i].Label || kept.Nodes[i].Kind != want[i].Kind {
+			t.Fatalf("node %d: %q, offline tree has %q", i, kept.Nodes[i].Label, want[i].Label)
+		}
+	}
+	// The failed document is not retried on every pass; the built one stays.
+	n := len(srv.Requests())
+	if err := p.BuildMindMaps(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(srv.Requests()) != n {
+		t.Errorf("an idle pass made %d model calls", len(srv.Requests())-n)
+	}
 }
