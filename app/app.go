@@ -107,10 +107,16 @@ type App struct {
 
 	importSem chan struct{} // one token: held for the whole of an import
 	readyOnce sync.Once
+
+	llm llmState // mode.go
 }
 
 // New wraps an open project. The caller keeps ownership of p (closes it).
-func New(p *project.Project) *App { return newApp(projectBackend{p}) }
+func New(p *project.Project) *App {
+	a := newApp(projectBackend{p})
+	a.onReady(a.startLLM) // mode.go: connect to Ollama once the UI is up
+	return a
+}
 
 func newApp(b backend) *App {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -189,9 +195,10 @@ func (a *App) runReady() {
 	})
 }
 
-// Mode names the answering engine: "offline" (built-in, no model) for now;
-// "ollama" once a local model is connected.
-func (a *App) Mode() string { return "offline" }
+// Mode names the answering engine: "ollama" while a reachable Ollama with a
+// chat model answers, "offline" (built-in components) otherwise; it follows
+// Ollama starting and stopping (mode.go, EventModeChanged).
+func (a *App) Mode() string { return string(a.LLMStatus().Mode) }
 
 // ProjectInfo summarises the open project.
 func (a *App) ProjectInfo() (project.Info, error) {

@@ -92,7 +92,7 @@ func TestBoundMethods(t *testing.T) {
 		got = append(got, strings.TrimPrefix(name, "App."))
 	}
 	slices.Sort(got)
-	want := []string{"Answer", "Answers", "Ask", "DocumentFile", "DocumentPages", "Entity", "ExtractionCounts", "FusedMindMap", "Graph", "ImportPaths", "ImportStatus", "IndexStatus", "ListDocuments", "MindMap", "Mode", "Neighbourhood", "PickAndImport", "ProjectInfo", "Reindex", "RemoveDocuments", "RetryDocument", "Search"}
+	want := []string{"Answer", "Answers", "Ask", "CancelPull", "DocumentFile", "DocumentPages", "Entity", "ExtractionCounts", "FusedMindMap", "Graph", "ImportPaths", "ImportStatus", "IndexStatus", "LLMStatus", "ListDocuments", "MindMap", "Mode", "Models", "Neighbourhood", "PickAndImport", "ProjectInfo", "PullModel", "Reindex", "RemoveDocuments", "RetryDocument", "Search", "SetOllamaHost"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("bound methods = %v, want %v", got, want)
 	}

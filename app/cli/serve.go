@@ -18,7 +18,9 @@ func cmdServe(ctx context.Context, env *Env, args []string) int {
 		return code
 	}
 	defer p.Close()
-	if err := app.Serve(ctx, app.New(p), env.Assets, *addr, env.Stdout); err != nil && ctx.Err() == nil {
+	a := app.New(p)
+	a.SetOllamaHost(env.Ollama, env.Offline) // followed while serving (mode:changed events)
+	if err := app.Serve(ctx, a, env.Assets, *addr, env.Stdout); err != nil && ctx.Err() == nil {
 		return env.fail(err)
 	}
 	return 0
