@@ -51,6 +51,14 @@ describe("buildPathGraph", () => {
       expect(n.y).toBeLessThanOrEqual(g.height);
     }
   });
+  it("fans parallel edges into lanes", () => {
+    const par = buildPathGraph([
+      { score: 1, nodes: ["A", "B"], edges: [edge("A", "requires", "B", 1)] },
+      { score: 0.5, nodes: ["A", "B"], edges: [edge("A", "directs", "B", 2)] },
+    ]);
+    expect(par.edges.map((e) => e.lane)).toEqual([-0.5, 0.5]);
+    expect(g.edges.find((e) => e.label === "creates")!.lane).toBe(0);
+  });
   it("keeps each edge's source passage", () => {
     expect(g.edges.find((e) => e.label === "creates")!.source.chunk_id).toBe(2);
   });

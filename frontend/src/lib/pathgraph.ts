@@ -23,6 +23,8 @@ export interface PathGraphEdge {
   relation?: number;
   chosen: boolean;
   paths: number[];
+  /** Parallel edges between the same two nodes: this one's lane, centred on 0. */
+  lane: number;
 }
 
 export interface PathGraph {
@@ -107,9 +109,16 @@ export function buildPathGraph(input: Path[] | null | undefined, layout = PATH_L
         if (pi === chosen) ex.chosen = true;
         continue;
       }
-      edges.set(key, { key, from, to, label: e.predicate, source: e.source, relation: e.relation, chosen: pi === chosen, paths: [pi] });
+      edges.set(key, { key, from, to, label: e.predicate, source: e.source, relation: e.relation, chosen: pi === chosen, paths: [pi], lane: 0 });
     }
   }
+  // Lanes: edges sharing two ends (either direction) fan out around the straight line.
+  const pairs = new Map<string, PathGraphEdge[]>();
+  for (const e of edges.values()) {
+    const k = [e.from, e.to].sort().join("\u0000");
+    pairs.set(k, [...(pairs.get(k) ?? []), e]);
+  }
+  for (const group of pairs.values()) group.forEach((e, i) => (e.lane = i - (group.length - 1) / 2));
   const list = [...nodes.values()];
   const cols = list.reduce((m, n) => Math.max(m, n.col), 0) + 1;
   const rows = Math.max(1, ...rowsUsed.values());

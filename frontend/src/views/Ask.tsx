@@ -295,12 +295,22 @@ function PathDrawing({ g, onOpenSource }: { g: PathGraph; onOpenSource: OpenSour
           const x2 = b.x - (dx / len) * (r + 2);
           const y2 = b.y - (dy / len) * (r + 2);
           const self = e.from === e.to;
+          // Parallel edges bend apart: control point off the middle, perpendicular.
+          const off = e.lane * 34;
+          const cx = (a.x + b.x) / 2 - (dy / len) * off;
+          const cy = (a.y + b.y) / 2 + (dx / len) * off;
+          const lx = (a.x + 2 * cx + b.x) / 4;
+          const ly = (a.y + 2 * cy + b.y) / 4;
           return (
             <g key={e.key} className={`pedge${e.chosen ? " chosen" : ""}`} onClick={() => onOpenSource(e.source, { label: e.label })} role="button" tabIndex={0} onKeyDown={(ev) => ev.key === "Enter" && onOpenSource(e.source, { label: e.label })} data-testid="path-edge">
               <title>{`${e.label} — open the passage (${pageSpan(e.source.page_start, e.source.page_end)})`}</title>
-              {self ? <path d={`M${a.x} ${a.y - r} c 20 -30, 40 0, 10 10`} /> : <line x1={x1} y1={y1} x2={x2} y2={y2} markerEnd={`url(#${e.chosen ? "arrow-chosen" : "arrow"})`} />}
-              <line className="hit" x1={x1} y1={y1} x2={x2} y2={y2} />
-              <text x={(a.x + b.x) / 2} y={(a.y + b.y) / 2 - 7} textAnchor="middle">
+              {self ? (
+                <path d={`M${a.x} ${a.y - r} c 20 -30, 40 0, 10 10`} />
+              ) : (
+                <path d={`M${x1} ${y1} Q${cx} ${cy} ${x2} ${y2}`} markerEnd={`url(#${e.chosen ? "arrow-chosen" : "arrow"})`} />
+              )}
+              <path className="hit" d={`M${x1} ${y1} Q${cx} ${cy} ${x2} ${y2}`} />
+              <text x={lx} y={ly - 6} textAnchor="middle">
                 {e.label.length > 26 ? e.label.slice(0, 25) + "…" : e.label}
               </text>
             </g>

@@ -58,14 +58,18 @@ export default function GraphView({ docs, onOpenSource, highlight }: { docs: Doc
     const small = data.nodes.length <= 2000;
     const r = new Sigma(g, box.current, {
       renderEdgeLabels: small && data.edges.length <= 600,
-      enableEdgeEvents: data.edges.length <= 20_000,
+      // Large graphs: no edge picking layer, no per-frame z-sorting, and
+      // edges hidden while the camera moves (sigma's own large-graph settings).
+      enableEdgeEvents: data.edges.length <= 5000,
+      hideEdgesOnMove: data.edges.length > 5000,
+      hideLabelsOnMove: data.nodes.length > 5000,
       labelRenderedSizeThreshold: small ? 6 : 10,
       labelFont: "Inter Variable, Inter, system-ui, sans-serif",
       labelSize: 12,
       labelColor: { color: "#1e2326" },
       edgeLabelSize: 11,
       defaultEdgeType: "arrow",
-      zIndex: true,
+      zIndex: small,
       nodeReducer: (key, attrs) => {
         const s = state.current;
         if (!s.visible.has(key)) return { ...attrs, hidden: true };

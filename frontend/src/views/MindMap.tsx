@@ -63,6 +63,8 @@ export default function MindMapView({ docs, onOpenSource }: { docs: Document[]; 
     setCollapsed(initialCollapsed(tree));
     setView({ x: 0, y: 0, k: 1 });
   }, [tree]);
+  // Fit a map taller or wider than the canvas (down to half size), once per map.
+  const fitted = useRef<TreeNode | null>(null);
   const found = useMemo(() => searchTree(tree, query), [tree, query]);
   const effective = useMemo(() => {
     if (!found.ancestors.size) return collapsed;
@@ -71,6 +73,15 @@ export default function MindMapView({ docs, onOpenSource }: { docs: Document[]; 
     return c;
   }, [collapsed, found]);
   const layout = useMemo(() => layoutTree(tree, effective, found.matches), [tree, effective, found]);
+  useEffect(() => {
+    if (fitted.current === tree || !svg.current || !layout.nodes.length) return;
+    fitted.current = tree;
+    const r = svg.current.getBoundingClientRect();
+    if (!r.width || !r.height) return;
+    const k = Math.max(0.5, Math.min(1, r.width / layout.width, r.height / layout.height));
+    const rootY = layout.nodes[0].y * k;
+    setView({ k, x: 0, y: Math.min(0, r.height / 2 - rootY) });
+  }, [tree, layout]);
 
   const toggle = (t: TreeNode) =>
     setCollapsed((c) => {
