@@ -17,22 +17,27 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // Config says what to measure and where the inputs are.
 type Config struct {
-	Root     string   // repository root (holds go.mod)
-	DocsDir  string   // real documents (../shared/docs/real)
-	EvalDir  string   // multi-hop QA corpora (../shared/eval)
-	CacheDir string   // scale corpora cache (CAIRN_CACHE_DIR/bench)
-	Quick    bool     // BENCH_QUICK=1: a fast subset
-	Runs     int      // repetitions of each timed measurement
-	Scales   []int    // chunk counts of the query-latency corpora
-	Queries  int      // questions per latency run (0: all)
-	Only     []string // measurement names to run (empty: all)
-	Log      io.Writer
+	Root     string // repository root (holds go.mod)
+	DocsDir  string // real documents (../shared/docs/real)
+	EvalDir  string // multi-hop QA corpora (../shared/eval)
+	CacheDir string // scale corpora cache (CAIRN_CACHE_DIR/bench)
+	Quick    bool   // BENCH_QUICK=1: a fast subset
+	Runs     int    // repetitions of each timed measurement
+	Scales   []int  // chunk counts of the query-latency corpora
+	Queries  int    // questions per latency run (0: all)
+	// GraphMaxChunks: scale corpora up to this size also get project.Index
+	// (knowledge graph, mind maps, offline); larger ones are chunks only.
+	GraphMaxChunks int
+	LLMDocs        []string // documents indexed with the fake server (default assets/sample)
+	Only           []string // measurement names to run (empty: all)
+	Log            io.Writer
 }
 
 // DefaultConfig is `make bench`: 3 runs, 1k/10k/100k chunks, 300 questions; quick is one
@@ -48,6 +53,11 @@ func DefaultConfig(root string, quick bool) Config {
 		Scales:   []int{1000, 10000, 100000},
 		Queries:  300,
 		Log:      os.Stderr,
+
+		GraphMaxChunks: 10000,
+	}
+	if n, err := strconv.Atoi(os.Getenv("BENCH_GRAPH_MAX_CHUNKS")); err == nil {
+		c.GraphMaxChunks = n
 	}
 	if quick {
 		c.Runs, c.Scales, c.Queries = 1, []int{1000, 10000}, 100
@@ -158,6 +168,7 @@ var measurements = []Measurement{
 	{"query", measureQuery},
 	{"vector", measureVector},
 	{"storage", measureStorage},
+	{"llm", measureLLM},
 }
 
 // Names lists the measurements, for `cairnbench -list`.

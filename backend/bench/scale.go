@@ -36,7 +36,8 @@ type scaleCorpus struct {
 	Chunks  int
 	Dir     string        // project folder holding cairn.db
 	Built   time.Duration // time to build the chunks added in this run (0: cached)
-	Indexed time.Duration // time project.Index took on them
+	Indexed time.Duration // time project.Index took on this corpus in this run (0: cached or not indexed)
+	Graph   bool          // project.Index ran: knowledge graph and mind maps present
 	Added   int           // chunks added in this run
 	Queries []evalset.Question
 }
@@ -47,7 +48,7 @@ func (s *scaleCorpus) DB() string { return filepath.Join(s.Dir, "cairn.db") }
 // scaleBase loads the eval passages and questions and the cache key.
 func scaleBase(evalDir string, e embed.Embedder) ([]evalset.Passage, []evalset.Question, string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "scale v%s schema %d embedder %s/%d stages %s\n", scaleBuilderVersion, store.SchemaVersion(), e.Info().Model, e.Info().Dim, strings.Join(project.IndexStages(), "+"))
+	fmt.Fprintf(h, "scale v%s schema %d embedder %s/%d\n", scaleBuilderVersion, store.SchemaVersion(), e.Info().Model, e.Info().Dim)
 	var ps []evalset.Passage
 	var qs []evalset.Question
 	for _, ds := range scaleDatasets {
@@ -120,11 +121,69 @@ func (env *Env) scaleCorpora(ctx context.Context) ([]*scaleCorpus, error) {
 				return nil, fmt.Errorf("build %d-chunk corpus: %w", n, err)
 			}
 		}
+		prev = n
+		if stages := project.IndexStages(); len(stages) > 0 && n <= env.GraphMaxChunks {
+			if err := indexScale(ctx, env, s, filepath.Join(root, fmt.Sprintf("%d-indexed-%s", n, stagesKey(stages)))); err != nil {
+				return nil, fmt.Errorf("index %d-chunk corpus: %w", n, err)
+			}
+		} else if len(stages) > 0 {
+			env.Notef("the %d-chunk corpus has no knowledge graph or mind maps: offline indexing runs only up to %d chunks (BENCH_GRAPH_MAX_CHUNKS) to keep `make bench` near 20 minutes on 2 cores; see the project.Index rate in section 2", n, env.GraphMaxChunks)
+		}
 		env.scales[n] = s
 		out = append(out, s)
-		prev = n
 	}
 	return out, nil
+}
+
+// stagesKey names the index stages in a cache folder name.
+func stagesKey(stages []string) string {
+	sum := sha256.Sum256([]byte(strings.Join(stages, "+")))
+	return hex.EncodeToString(sum[:])[:8]
+}
+
+// indexScale makes (or reuses) an indexed copy of s in dir: the chunk-only
+// corpus copied, then project.Index with the offline provider. s then
+// points at the indexed copy.
+func indexScale(ctx context.Context, env *Env, s *scaleCorpus, dir string) error {
+	s.Graph = true
+	if _, err := os.Stat(filepath.Join(dir, project.DBName)); err == nil {
+		s.Dir = dir
+		return nil
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "indexing-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := copyFile(s.DB(), filepath.Join(tmp, project.DBName)); err != nil {
+		return err
+	}
+	env.Logf("indexing the %d-chunk corpus offline (%s) in %s", s.Chunks, strings.Join(project.IndexStages(), ", "), dir)
+	p, err := project.Open(tmp)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	t0 := time.Now()
+	last := time.Now()
+	err = p.Index(ctx, func(pr project.IndexProgress) {
+		if time.Since(last) > 30*time.Second {
+			last = time.Now()
+			env.Logf("  index %s %d/%d", pr.Stage, pr.Done, pr.Total)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	s.Indexed = time.Since(t0)
+	if err := p.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return err
+	}
+	s.Dir = dir
+	return nil
 }
 
 // buildScale makes s from the prefix corpus in prevDir (prev chunks; none
@@ -165,21 +224,6 @@ func buildScale(ctx context.Context, env *Env, e embed.Embedder, base []evalset.
 	s.Built, s.Added = time.Since(t0), s.Chunks-prev
 	if _, n, err := st.Counts(ctx); err != nil || n != s.Chunks {
 		return fmt.Errorf("built %d chunks, want %d (%v)", n, s.Chunks, err)
-	}
-	// The knowledge graph and mind maps, offline, when their stages exist.
-	if len(project.IndexStages()) > 0 {
-		t1 := time.Now()
-		last := time.Now()
-		err := p.Index(ctx, func(pr project.IndexProgress) {
-			if time.Since(last) > 30*time.Second {
-				last = time.Now()
-				env.Logf("  index %s %d/%d", pr.Stage, pr.Done, pr.Total)
-			}
-		})
-		if err != nil {
-			return fmt.Errorf("index: %w", err)
-		}
-		s.Indexed = time.Since(t1)
 	}
 	if err := p.Close(); err != nil {
 		return err
