@@ -68,6 +68,7 @@ func Markdown(r *Results) string {
 	default:
 		w("**Machine load:** NOT idle — other processes used %.2f of %d cores on average during the run (the suite %.2f); load average %s at the start, %s at the end. Timings are noisy: compare ratios to references measured in the same run rather than absolute numbers.\n\n", l.OtherCores, m.Cores, l.OwnCores, l.LoadAvgStart, l.LoadAvgEnd)
 	}
+	w("Reproduce: `make bench` (the full suite; it builds and caches its scale corpora under `$CAIRN_CACHE_DIR/bench`, default `~/.cache/cairn/bench`) or `BENCH_QUICK=1 make bench` (one run, 1k and 10k chunks). Inputs: `../shared/docs/real` (import, indexing), `../shared/eval` (scale corpora and questions), `assets/sample` (LLM budget).\n\n")
 	w("Each figure is repeated over %d run(s) and given as median (min–max). A reference, where one exists, is measured in the same run on the same input; ratio = median / reference median. Every figure names the command that reproduces it (from the repository root; `-only NAME` runs one measurement).\n\n", r.Runs)
 	if len(r.Failures) > 0 {
 		w("## Failures\n\n")

@@ -46,9 +46,13 @@ type scaleCorpus struct {
 func (s *scaleCorpus) DB() string { return filepath.Join(s.Dir, "cairn.db") }
 
 // scaleBase loads the eval passages and questions and the cache key.
-func scaleBase(evalDir string, e embed.Embedder) ([]evalset.Passage, []evalset.Question, string, error) {
+func scaleBase(evalDir, tmp string, e embed.Embedder) ([]evalset.Passage, []evalset.Question, string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "scale v%s schema %d embedder %s/%d\n", scaleBuilderVersion, store.SchemaVersion(), e.Info().Model, e.Info().Dim)
+	schema, err := schemaText(filepath.Join(tmp, "schema-probe.db"))
+	if err != nil {
+		return nil, nil, "", err
+	}
+	fmt.Fprintf(h, "scale v%s schema %d embedder %s/%d\n%s\n", scaleBuilderVersion, store.SchemaVersion(), e.Info().Model, e.Info().Dim, schema)
 	var ps []evalset.Passage
 	var qs []evalset.Question
 	for _, ds := range scaleDatasets {
@@ -102,7 +106,7 @@ func (env *Env) scaleCorpora(ctx context.Context) ([]*scaleCorpus, error) {
 		return out, nil
 	}
 	e := embed.NewHashed(embed.DefaultDim)
-	base, qs, key, err := scaleBase(env.EvalDir, e)
+	base, qs, key, err := scaleBase(env.EvalDir, env.Tmp, e)
 	if err != nil {
 		return nil, err
 	}
@@ -246,4 +250,30 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// schemaText is the SQL of every table, index and trigger of a new store:
+// the cache key changes when a migration's content does, even when the
+// schema version number does not.
+func schemaText(path string) (string, error) {
+	st, err := store.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(path)
+	defer st.Close()
+	rows, err := st.DB.Query("SELECT coalesce(sql, '') FROM sqlite_schema ORDER BY type, name")
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var q string
+		if err := rows.Scan(&q); err != nil {
+			return "", err
+		}
+		b.WriteString(q + ";\n")
+	}
+	return b.String(), rows.Err()
 }
