@@ -153,12 +153,28 @@ func (x *Extractor) Extract(ctx context.Context, in Input) (Result, error) {
 	r.Extractor = name
 	if len(r.Entities) == 0 && len(r.Facts) == 0 {
 		off := ExtractOffline(in)
-		if off.Status == kb.ExtractOK {
+		if substantive(off) {
 			return fallback(in, r.Usage, "empty: the model kept nothing from a chunk the offline extractor finds "+
 				fmt.Sprintf("%d entities in", len(off.Entities))+reasonSuffix(r.Reason)), nil
 		}
 	}
 	return r, nil
+}
+
+// substantive says whether an offline result holds more than the
+// document's own title or file name: only then does a model that returned
+// nothing count as failed (else every run would call the model again for a
+// chunk that only repeats the title in a running header).
+func substantive(r Result) bool {
+	if len(r.Facts) > 0 {
+		return true
+	}
+	for _, e := range r.Entities {
+		if e.SemanticType != "document" {
+			return true
+		}
+	}
+	return false
 }
 
 func reasonSuffix(r string) string {
