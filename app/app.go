@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 
@@ -109,22 +110,42 @@ type App struct {
 	readyOnce sync.Once
 
 	llm llmState // mode.go
+
+	// Projects (projects.go): work is the context of project work (imports,
+	// indexing, answers), a child of ctx cancelled when the project is
+	// switched; gate lets a switch wait until no call uses the old project.
+	work       context.Context
+	cancelWork context.CancelFunc
+	gate       projGate
+	projects   projectsRoot
+	settings   settingsState // settings.go
 }
 
 // New wraps an open project. The caller keeps ownership of p (closes it).
 func New(p *project.Project) *App {
 	a := newApp(projectBackend{p})
+	if !generatingBindings {
+		a.initProjectsRoot() // projects.go: which projects can be listed and managed
+		if path, err := settingsPath(); err == nil {
+			if err := a.useSettingsFile(path, true); err != nil { // settings.go
+				slog.Warn("settings", "err", err)
+			}
+		}
+	}
 	a.onReady(a.startLLM) // mode.go: connect to Ollama once the UI is up
 	return a
 }
 
 func newApp(b backend) *App {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &App{
+	a := &App{
 		proj: b, ctx: ctx, cancel: cancel,
 		subs:      map[int]func(string, any){},
 		importSem: make(chan struct{}, 1),
 	}
+	a.work, a.cancelWork = context.WithCancel(ctx)
+	a.gate.idle = sync.NewCond(&a.gate.mu)
+	return a
 }
 
 // setContext replaces the base context (the desktop's or the server's); work
@@ -134,6 +155,7 @@ func (a *App) setContext(ctx context.Context) {
 	defer a.mu.Unlock()
 	a.cancel()
 	a.ctx, a.cancel = context.WithCancel(ctx)
+	a.work, a.cancelWork = context.WithCancel(a.ctx)
 }
 
 // stop cancels running work (an import in progress).
@@ -143,10 +165,27 @@ func (a *App) stop() {
 	a.cancel()
 }
 
+// context is the context of project work: cancelled when the app stops or
+// the project is switched.
 func (a *App) context() context.Context {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	return a.work
+}
+
+// baseContext is the app's own context (Ollama following, model pulls),
+// which outlives project switches.
+func (a *App) baseContext() context.Context {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	return a.ctx
+}
+
+// cur is the open project.
+func (a *App) cur() backend {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.proj
 }
 
 // subscribe registers an event sink (the Wails runtime or one SSE client)
@@ -202,12 +241,14 @@ func (a *App) Mode() string { return string(a.LLMStatus().Mode) }
 
 // ProjectInfo summarises the open project.
 func (a *App) ProjectInfo() (project.Info, error) {
-	return a.proj.Info(a.context())
+	defer a.enter()()
+	return a.cur().Info(a.context())
 }
 
 // ListDocuments lists the project's documents, in the project's order.
 func (a *App) ListDocuments() ([]kb.Document, error) {
-	docs, err := a.proj.Documents(a.context())
+	defer a.enter()()
+	docs, err := a.cur().Documents(a.context())
 	if docs == nil && err == nil {
 		docs = []kb.Document{}
 	}
@@ -228,6 +269,7 @@ func (a *App) ImportStatus() ImportStatus {
 // emitted as EventImportProgress meanwhile. Imports run one at a time: a
 // call made while another import runs waits for it.
 func (a *App) ImportPaths(paths []string) ([]project.ImportResult, error) {
+	defer a.enter()()
 	clean := make([]string, 0, len(paths))
 	for _, p := range paths {
 		if p = strings.TrimSpace(p); p != "" {
@@ -243,6 +285,7 @@ func (a *App) ImportPaths(paths []string) ([]project.ImportResult, error) {
 // PickAndImport opens the native file dialog (desktop only) and imports what
 // the user picks. Cancelling the dialog returns no results and no error.
 func (a *App) PickAndImport() ([]project.ImportResult, error) {
+	defer a.enter()()
 	a.mu.Lock()
 	pick := a.pick
 	a.mu.Unlock()
@@ -261,7 +304,7 @@ func (a *App) PickAndImport() ([]project.ImportResult, error) {
 }
 
 func (a *App) runImport(ctx context.Context, paths []string) ([]project.ImportResult, error) {
-	return a.runImportWith(ctx, paths, a.proj.Import)
+	return a.runImportWith(ctx, paths, a.cur().Import)
 }
 
 // importFunc is project.Import or an ImportWith bound to options.
@@ -310,16 +353,18 @@ func (a *App) runImportWith(ctx context.Context, paths []string, do importFunc) 
 // RemoveDocuments deletes documents and everything derived from them. The
 // original files the user imported are never touched.
 func (a *App) RemoveDocuments(ids []int64) error {
+	defer a.enter()()
 	if len(ids) == 0 {
 		return errors.New("no documents to remove")
 	}
-	err := a.proj.Remove(a.context(), ids...)
+	err := a.cur().Remove(a.context(), ids...)
 	a.emit(EventLibraryChanged, nil)
 	return err
 }
 
 // Search runs passage search; k is clamped to [1, 100] (0 means 20).
 func (a *App) Search(query string, k int) ([]kb.Hit, error) {
+	defer a.enter()()
 	query = strings.TrimSpace(query)
 	if query == "" {
 		return []kb.Hit{}, nil
@@ -330,7 +375,7 @@ func (a *App) Search(query string, k int) ([]kb.Hit, error) {
 	case k > maxK:
 		k = maxK
 	}
-	hits, err := a.proj.Search(a.context(), query, k)
+	hits, err := a.cur().Search(a.context(), query, k)
 	if hits == nil && err == nil {
 		hits = []kb.Hit{}
 	}
@@ -339,10 +384,11 @@ func (a *App) Search(query string, k int) ([]kb.Hit, error) {
 
 // DocumentPages returns every page of a document, in order.
 func (a *App) DocumentPages(docID int64) ([]kb.Page, error) {
+	defer a.enter()()
 	if docID <= 0 {
 		return nil, fmt.Errorf("invalid document id %d", docID)
 	}
-	pages, err := a.proj.Pages(a.context(), docID, 0)
+	pages, err := a.cur().Pages(a.context(), docID, 0)
 	if pages == nil && err == nil {
 		pages = []kb.Page{}
 	}

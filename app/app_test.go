@@ -92,7 +92,7 @@ func TestBoundMethods(t *testing.T) {
 		got = append(got, strings.TrimPrefix(name, "App."))
 	}
 	slices.Sort(got)
-	want := []string{"Answer", "Answers", "Ask", "CancelPull", "DocumentFile", "DocumentPages", "Entity", "ExtractionCounts", "FusedMindMap", "Graph", "ImportPaths", "ImportStatus", "IndexStatus", "LLMStatus", "ListDocuments", "MindMap", "Mode", "Models", "Neighbourhood", "PickAndImport", "ProjectInfo", "PullModel", "Reindex", "RemoveDocuments", "RetryDocument", "Search", "SetOllamaHost"}
+	want := []string{"Answer", "Answers", "Ask", "CancelPull", "CreateProject", "DeleteProject", "DocumentFile", "DocumentPages", "EmbedderStatus", "Entity", "ExtractionCounts", "FusedMindMap", "GetSettings", "Graph", "ImportPaths", "ImportStatus", "IndexStatus", "LLMStatus", "ListDocuments", "ListProjects", "MindMap", "Mode", "Models", "Neighbourhood", "OpenProject", "PickAndImport", "ProjectInfo", "PullModel", "Reindex", "RemoveDocuments", "RenameProject", "RetryDocument", "SaveSettings", "Search", "SetOllamaHost", "SwitchEmbedder"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("bound methods = %v, want %v", got, want)
 	}

@@ -31,6 +31,7 @@ var askMu sync.Mutex
 // steps (with a model; offline it falls back to a quick answer and says so
 // in the trace). The answer is stored; Answers lists past ones.
 func (a *App) Ask(question string, deep bool) (kb.Answer, error) {
+	defer a.enter()()
 	p, err := a.openProject()
 	if err != nil {
 		return kb.Answer{}, err
@@ -51,6 +52,7 @@ func (a *App) Ask(question string, deep bool) (kb.Answer, error) {
 
 // Answers lists past answers, newest first (without their traces).
 func (a *App) Answers() ([]kb.Answer, error) {
+	defer a.enter()()
 	p, err := a.openProject()
 	if err != nil {
 		return nil, err
@@ -64,6 +66,7 @@ func (a *App) Answers() ([]kb.Answer, error) {
 
 // Answer returns one past answer with its trace.
 func (a *App) Answer(id int64) (kb.Answer, error) {
+	defer a.enter()()
 	p, err := a.openProject()
 	if err != nil {
 		return kb.Answer{}, err

@@ -31,6 +31,7 @@ func RunDesktop(a *App, assetsFS fs.FS) error {
 	if err != nil && !generatingBindings { // bindings are generated before the frontend is built
 		return err
 	}
+	defer a.closeProject() // the project opened last, if the user switched
 	return wails.Run(&options.App{
 		Title:            "Cairn",
 		Width:            1240,

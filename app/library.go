@@ -58,7 +58,7 @@ const maxViewBytes = 200 << 20
 // openProject is the *project.Project behind a, for the verbs that need
 // more than the backend interface.
 func (a *App) openProject() (*project.Project, error) {
-	if pb, ok := a.proj.(projectBackend); ok && pb.p != nil {
+	if pb, ok := a.cur().(projectBackend); ok && pb.p != nil {
 		return pb.p, nil
 	}
 	return nil, errors.New("no project is open")
@@ -69,7 +69,7 @@ func (a *App) document(ctx context.Context, docID int64) (kb.Document, error) {
 	if docID <= 0 {
 		return kb.Document{}, fmt.Errorf("invalid document id %d", docID)
 	}
-	docs, err := a.proj.Documents(ctx)
+	docs, err := a.cur().Documents(ctx)
 	if err != nil {
 		return kb.Document{}, err
 	}
@@ -87,7 +87,7 @@ func (a *App) storedPath(d kb.Document) (string, error) {
 	if d.StoredPath == "" {
 		return "", fmt.Errorf("document %d has no stored copy", d.ID)
 	}
-	root := a.proj.Dir()
+	root := a.cur().Dir()
 	p := filepath.Join(root, filepath.FromSlash(d.StoredPath))
 	rel, err := filepath.Rel(root, p)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
@@ -99,6 +99,7 @@ func (a *App) storedPath(d kb.Document) (string, error) {
 // DocumentFile returns the stored original of a document, so the viewer can
 // render PDF pages exactly as printed.
 func (a *App) DocumentFile(docID int64) (DocumentFile, error) {
+	defer a.enter()()
 	ctx := a.context()
 	d, err := a.document(ctx, docID)
 	if err != nil {
@@ -126,6 +127,7 @@ func (a *App) DocumentFile(docID int64) (DocumentFile, error) {
 // failure, an interrupted import, or with the password of an encrypted PDF
 // (password may be empty). Progress and results arrive as import events.
 func (a *App) RetryDocument(docID int64, password string) ([]project.ImportResult, error) {
+	defer a.enter()()
 	ctx := a.context()
 	d, err := a.document(ctx, docID)
 	if err != nil {
@@ -142,7 +144,7 @@ func (a *App) RetryDocument(docID int64, password string) ([]project.ImportResul
 	if _, err := os.Stat(p); err != nil {
 		return nil, fmt.Errorf("the stored copy of %s is missing; import the original again", d.FileName)
 	}
-	do := a.proj.Import
+	do := a.cur().Import
 	if password != "" {
 		pr, err := a.openProject()
 		if err != nil {
@@ -167,6 +169,7 @@ func (a *App) IndexStatus() IndexState {
 // fusion) now and returns when it is done; progress is emitted as
 // EventIndexProgress. It waits for a running import to finish first.
 func (a *App) Reindex() error {
+	defer a.enter()()
 	return a.runIndex(a.context())
 }
 
@@ -186,7 +189,11 @@ func (a *App) indexAfterImport(results []project.ImportResult) {
 		return
 	}
 	ctx := a.context()
-	go func() { _ = a.runIndex(ctx) }()
+	release := a.retain() // the caller holds the project; so does the indexing
+	go func() {
+		defer release()
+		_ = a.runIndex(ctx)
+	}()
 }
 
 func (a *App) runIndex(ctx context.Context) error {

@@ -32,6 +32,10 @@ type llmState struct {
 	auto    *llm.Auto
 	pulling string
 	cancel  context.CancelFunc
+	// Settings (settings.go): the models asked for ("" = the defaults) and
+	// the smallest context window sent (0 = the default).
+	chatModel, embedModel string
+	minContext            int
 }
 
 // SetOllamaHost chooses the Ollama server (a URL, host:port, …; "" means
@@ -59,7 +63,8 @@ func (a *App) startLLM() {
 		return
 	}
 	auto, err := llm.NewAuto(llm.AutoConfig{
-		Ollama:       llm.OllamaConfig{Host: llm.ResolveHost(a.llm.host)},
+		Ollama: llm.OllamaConfig{Host: llm.ResolveHost(a.llm.host),
+			ChatModel: a.llm.chatModel, EmbedModel: a.llm.embedModel, MinContext: a.llm.minContext},
 		Offline:      llm.Offline{Embedder: embed.NewHashed(embed.DefaultDim)},
 		ForceOffline: a.llm.offline,
 		OnModeChange: a.modeChanged,
@@ -71,7 +76,7 @@ func (a *App) startLLM() {
 	}
 	a.llm.auto = auto
 	a.llm.mu.Unlock()
-	ctx := a.context()
+	ctx := a.baseContext() // Ollama is followed across project switches
 	a.modeChanged(auto.Probe(ctx))
 	auto.Start(ctx)
 }
@@ -81,7 +86,7 @@ func (a *App) modeChanged(s llm.Status) {
 	a.llm.mu.Lock()
 	auto := a.llm.auto
 	a.llm.mu.Unlock()
-	if pb, ok := a.proj.(projectBackend); ok && auto != nil {
+	if pb, ok := a.cur().(projectBackend); ok && auto != nil {
 		pb.p.SetProvider(auto)
 		if s.Mode == llm.ModeOllama {
 			pb.p.SetOllama(auto.Ollama())
@@ -166,7 +171,7 @@ func (a *App) PullModel(name string) error {
 		a.llm.mu.Unlock()
 		return fmt.Errorf("already downloading %s", p)
 	}
-	ctx, cancel := context.WithCancel(a.context())
+	ctx, cancel := context.WithCancel(a.baseContext())
 	a.llm.pulling, a.llm.cancel = name, cancel
 	a.llm.mu.Unlock()
 	defer func() {
@@ -187,7 +192,7 @@ func (a *App) PullModel(name string) error {
 		end.Cancelled = ctx.Err() != nil
 	}
 	a.emit(EventModelsPull, end)
-	a.modeChanged(auto.Probe(a.context()))
+	a.modeChanged(auto.Probe(a.baseContext()))
 	return err
 }
 

@@ -81,6 +81,9 @@ func RunDefaultDesktop(assetsFS fs.FS) error {
 	if err != nil {
 		return err
 	}
+	if last := lastProjectDir(dir); last != "" { // settings.go: the project opened last
+		return runProjectDesktop(last, assetsFS, false)
+	}
 	return runProjectDesktop(dir, assetsFS, true)
 }
 
@@ -120,7 +123,8 @@ func ImportSampleOnReady(a *App) {
 // importSample writes the embedded sample files to a temporary folder and
 // imports them, then marks the project so it never happens twice.
 func importSample(a *App) error {
-	dir := a.proj.Dir()
+	defer a.enter()()
+	dir := a.cur().Dir()
 	if _, err := os.Stat(filepath.Join(dir, sampleMarker)); err == nil {
 		return nil
 	}

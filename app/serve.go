@@ -25,6 +25,7 @@ import (
 //	POST /api/App.<Method>    body: JSON array of the method's arguments;
 //	                          reply: {"result": …} or {"error": "…"}
 //	GET  /api/events          server-sent events: {"name": …, "data": …}
+//	POST /upload              files dropped on the page (upload.go)
 //
 // Every request must carry the per-run token: ?token= (the printed URL), the
 // X-Cairn-Token header, or the cookie set when the page is first opened. The
@@ -79,7 +80,7 @@ func Serve(ctx context.Context, a *App, assets fs.FS, addr string, out io.Writer
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 
-	fmt.Fprintf(out, "Cairn is serving %s\nOpen http://%s/?token=%s\n", a.proj.Dir(), ln.Addr(), token)
+	fmt.Fprintf(out, "Cairn is serving %s\nOpen http://%s/?token=%s\n", a.cur().Dir(), ln.Addr(), token)
 	a.runReady()
 
 	select {
@@ -91,6 +92,7 @@ func Serve(ctx context.Context, a *App, assets fs.FS, addr string, out io.Writer
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(shutdownCtx)
+	a.closeProject() // the project opened last, if the UI switched
 	return nil
 }
 
@@ -190,6 +192,8 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/api/events":
 		s.events(w, r)
+	case r.URL.Path == "/upload":
+		s.upload(w, r) // upload.go
 	case strings.HasPrefix(r.URL.Path, "/api/"):
 		s.call(w, r, strings.TrimPrefix(r.URL.Path, "/api/"))
 	case r.URL.Path == "/" || r.URL.Path == "/index.html":

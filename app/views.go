@@ -21,6 +21,7 @@ type EntityDetail struct {
 // Graph returns the whole knowledge graph: every entity with its mentions,
 // every relation with its sources.
 func (a *App) Graph() (kb.Graph, error) {
+	defer a.enter()()
 	p, err := a.openProject()
 	if err != nil {
 		return kb.Graph{}, err
@@ -31,6 +32,7 @@ func (a *App) Graph() (kb.Graph, error) {
 // Neighbourhood returns the entities within hops (0–3) of an entity and the
 // relations between them, at most limit entities (1–2000; 0 means 300).
 func (a *App) Neighbourhood(entityID int64, hops, limit int) (kb.Graph, error) {
+	defer a.enter()()
 	p, err := a.openProject()
 	if err != nil {
 		return kb.Graph{}, err
@@ -50,6 +52,7 @@ func (a *App) Neighbourhood(entityID int64, hops, limit int) (kb.Graph, error) {
 
 // Entity finds an entity by id or name, with its relations.
 func (a *App) Entity(nameOrID string) (EntityDetail, error) {
+	defer a.enter()()
 	p, err := a.openProject()
 	if err != nil {
 		return EntityDetail{}, err
@@ -63,6 +66,7 @@ func (a *App) Entity(nameOrID string) (EntityDetail, error) {
 
 // MindMap returns one document's mind map (topic → routes → facts).
 func (a *App) MindMap(docID int64) (kb.MindMap, error) {
+	defer a.enter()()
 	p, err := a.openProject()
 	if err != nil {
 		return kb.MindMap{}, err
@@ -76,6 +80,7 @@ func (a *App) MindMap(docID int64) (kb.MindMap, error) {
 // FusedMindMap returns the collection's fused map: every document's map,
 // with the nodes shared across documents grouped under supernodes.
 func (a *App) FusedMindMap() (kb.MindMap, error) {
+	defer a.enter()()
 	p, err := a.openProject()
 	if err != nil {
 		return kb.MindMap{}, err
@@ -86,6 +91,7 @@ func (a *App) FusedMindMap() (kb.MindMap, error) {
 // ExtractionCounts reports knowledge-graph extraction per chunk status
 // (pending, ok, empty, failed), for the Library's indexing summary.
 func (a *App) ExtractionCounts() (map[string]int, error) {
+	defer a.enter()()
 	p, err := a.openProject()
 	if err != nil {
 		return nil, err
