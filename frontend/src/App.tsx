@@ -1,17 +1,22 @@
 import { useCallback, useEffect, useState } from "react";
-import { canPickFiles, type Document, type Hit, type Source } from "./api";
-import { Icon, Logo } from "./components/ui";
-import { count } from "./lib/format";
+import { api, canPickFiles, errorMessage, transport, uploadFiles, type Document, type Hit, type Source } from "./api";
+import { WindowSetTitle } from "../wailsjs/runtime/runtime";
+import { Icon, Logo, Notice } from "./components/ui";
+import { droppedFiles } from "./lib/drop";
+import { count, plainError } from "./lib/format";
+import { applyTheme, loadTheme, type Theme } from "./lib/settings";
 import { queryTerms } from "./lib/highlight";
 import { useLibrary } from "./library";
 import AskView, { type GraphHighlight } from "./views/Ask";
 import GraphView, { benchSize } from "./views/Graph";
 import LibraryView from "./views/Library";
 import MindMapView from "./views/MindMap";
+import ProjectsPanel from "./views/Projects";
 import SearchView, { emptySearch, type SearchState } from "./views/Search";
+import SettingsView from "./views/Settings";
 import SourceView, { type SourceTarget } from "./views/Source";
 
-type Main = "library" | "ask" | "mindmap" | "graph" | "search";
+type Main = "library" | "ask" | "mindmap" | "graph" | "search" | "settings";
 type View = { name: Main } | { name: "source"; target: SourceTarget; from: Main };
 
 const BACK: Record<Main, string> = {
@@ -20,7 +25,11 @@ const BACK: Record<Main, string> = {
   mindmap: "Back to the mind map",
   graph: "Back to the graph",
   search: "Back to results",
+  settings: "Back to settings",
 };
+
+/** Browsers can upload dropped files; the desktop imports them by path. */
+const canUpload = transport === "http";
 
 function modeLabel(mode: string): string {
   return mode === "ollama" ? "Ollama" : "Offline";
@@ -36,11 +45,20 @@ export default function App() {
   const current: Main = view.name === "source" ? view.from : view.name;
   useEffect(() => setSeen((s) => (s.has(current) ? s : new Set(s).add(current))), [current]);
 
-  // Keyboard: Ctrl/⌘-K asks, Esc closes the source panel.
+  const [showProjects, setShowProjects] = useState(false);
+  const [theme, setThemeState] = useState<Theme>(() => loadTheme(safeStorage(), window.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false));
+  useEffect(() => applyTheme(theme, document.documentElement, safeStorage()), [theme]);
+  const [defaultDeep, setDefaultDeep] = useState(false);
+  useEffect(() => {
+    if (current === "ask") api.getSettings().then((st) => setDefaultDeep(st?.answer_mode === "deep"), () => {});
+  }, [current]);
+
+  // Keyboard: Ctrl/⌘-K asks, Esc closes the source panel (dialogs close themselves).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k") {
         e.preventDefault();
+        setShowProjects(false);
         setView({ name: "ask" });
         setAskFocus((n) => n + 1);
       } else if (e.key === "Escape" && !document.querySelector(".scrim")) {
@@ -52,6 +70,22 @@ export default function App() {
   }, []);
   const [search, setSearch] = useState<SearchState>(emptySearch);
   const [dragging, setDragging] = useState(false);
+  const [uploadError, setUploadError] = useState("");
+
+  // Another project was opened: every view starts afresh on the library.
+  useEffect(() => {
+    if (lib.generation === 0) return;
+    setView({ name: "library" });
+    setSeen(new Set(["library"]));
+    setHighlight(null);
+    setSearch(emptySearch);
+  }, [lib.generation]);
+
+  // The window title names the project once the library has loaded (the
+  // desktop smoke test times "interactive" by it).
+  useEffect(() => {
+    if (transport !== "none" && lib.loaded && lib.info?.name) WindowSetTitle(`Cairn — ${lib.info.name}`);
+  }, [lib.loaded, lib.info?.name]);
 
   // Desktop: files dropped anywhere are imported by the Go side; show where.
   useEffect(() => {
@@ -74,6 +108,17 @@ export default function App() {
       depth = 0;
       setDragging(false);
       if (canPickFiles) setView({ name: "library" });
+      else if (canUpload && e.dataTransfer) {
+        // Serve mode: send the bytes; the server imports them like a desktop drop.
+        setView({ name: "library" });
+        setUploadError("");
+        droppedFiles(e.dataTransfer)
+          .then((files) => {
+            if (files.length === 0) throw "Nothing to import in what was dropped.";
+            return uploadFiles(files);
+          })
+          .catch((err) => setUploadError(errorMessage(err)));
+      }
     };
     window.addEventListener("dragenter", enter);
     window.addEventListener("dragleave", leave);
@@ -154,12 +199,18 @@ export default function App() {
           {nav("mindmap", "Mind maps", "mindmap")}
           {nav("graph", "Graph", "graph")}
           {nav("search", "Search", "search")}
+          {nav("settings", "Settings", "settings")}
         </nav>
         <div className="sidebar-foot">
-          <div className="project-name" title={lib.info?.dir}>
+          <button className="project-name" title={`${lib.info?.dir ?? ""}\nSwitch, create, rename or delete projects`} onClick={() => setShowProjects(true)} data-testid="project-switcher">
             <div className="eyebrow">Project</div>
-            <div className="project-title">{lib.info?.name || "—"}</div>
-          </div>
+            <div className="project-title" data-testid="project-title">
+              {lib.info?.name || "—"}
+              <span className="chev" aria-hidden="true">
+                ⌄
+              </span>
+            </div>
+          </button>
           <div className={`mode mode-${lib.mode}`} data-testid="mode-badge" title={lib.mode === "ollama" ? "Answers come from a local Ollama model." : "No model connected: Cairn works fully offline with its built-in engine."}>
             <span className="mode-dot" />
             {modeLabel(lib.mode)}
@@ -169,35 +220,58 @@ export default function App() {
       </aside>
 
       <main className={`main${active === "graph" && view.name !== "source" ? " main-fill" : ""}`}>
+        {uploadError && (
+          <div className="pane-notice">
+            <Notice tone="bad" onClose={() => setUploadError("")}>
+              <strong>The dropped files were not imported.</strong> {plainError(uploadError)}
+            </Notice>
+          </div>
+        )}
         <div hidden={view.name !== "library"} className="pane">
           <LibraryView lib={lib} onOpen={openDoc} />
         </div>
         {seen.has("ask") && (
-          <div hidden={view.name !== "ask"} className="pane">
-            <AskView onOpenSource={openSource} onShowInGraph={showInGraph} focusKey={askFocus} />
+          <div hidden={view.name !== "ask"} className="pane" key={`ask-${lib.generation}`}>
+            <AskView onOpenSource={openSource} onShowInGraph={showInGraph} focusKey={askFocus} defaultDeep={defaultDeep} />
           </div>
         )}
         {seen.has("mindmap") && (
-          <div hidden={view.name !== "mindmap"} className="pane">
+          <div hidden={view.name !== "mindmap"} className="pane" key={`mm-${lib.generation}`}>
             <MindMapView docs={lib.docs} onOpenSource={openSource} />
           </div>
         )}
-        {view.name === "graph" && <GraphView docs={lib.docs} onOpenSource={openSource} highlight={highlight} />}
+        {view.name === "settings" && (
+          <div className="pane">
+            <SettingsView mode={lib.mode} theme={theme} setTheme={setThemeState} />
+          </div>
+        )}
+        {view.name === "graph" && <GraphView key={`g-${lib.generation}`} docs={lib.docs} onOpenSource={openSource} highlight={highlight} />}
         {view.name === "search" && <SearchView state={search} setState={setSearch} hasDocuments={lib.docs.length > 0} onOpen={openHit} />}
         {view.name === "source" && (
           <SourceView target={view.target} backLabel={BACK[view.from]} onBack={() => setView({ name: view.from })} />
         )}
       </main>
 
+      {showProjects && <ProjectsPanel onClose={() => setShowProjects(false)} />}
+
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">
           <div className="drop-card">
             <Icon name="drop" size={32} />
-            <div className="drop-title">{canPickFiles ? "Drop to import" : "Dropping files works in the desktop app"}</div>
-            <div className="subtle">{canPickFiles ? "PDF, Word, text and Markdown files, or whole folders" : "In the browser, use Import and give the files’ paths."}</div>
+            <div className="drop-title">{canPickFiles || canUpload ? "Drop to import" : "Dropping files works in the desktop app"}</div>
+            <div className="subtle">{canPickFiles || canUpload ? "PDF, Word, text and Markdown files, or whole folders" : "Use Import and give the files’ paths."}</div>
           </div>
         </div>
       )}
     </div>
   );
+}
+
+/** localStorage, or undefined where the browser blocks it. */
+function safeStorage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
 }

@@ -13,6 +13,8 @@ import {
   IMPORT_PROGRESS,
   IMPORT_STARTED,
   LIBRARY_CHANGED,
+  MODE_CHANGED,
+  PROJECT_CHANGED,
   onEvent,
   type Document,
   type ImportDone,
@@ -40,6 +42,8 @@ export interface IndexingState {
 
 export interface Library {
   indexing: IndexingState;
+  /** Increases whenever another project is opened: views keyed on it start afresh. */
+  generation: number;
   info: ProjectInfo | null;
   mode: string;
   docs: Document[];
@@ -70,6 +74,7 @@ export function useLibrary(): Library {
   const seq = useRef(0);
   const [indexing, setIndexing] = useState<IndexingState>({ running: false, last: null, eta: null, error: "" });
   const samples = useRef<Sample[]>([]);
+  const [generation, setGeneration] = useState(0);
 
   const reload = useCallback(async () => {
     const n = ++seq.current;
@@ -121,6 +126,20 @@ export function useLibrary(): Library {
         reload();
       }),
       onEvent(LIBRARY_CHANGED, () => reload()),
+      // The mode badge is live: Ollama started, stopped, or Settings changed.
+      onEvent<{ mode?: string }>(MODE_CHANGED, (st) => st?.mode && setMode(st.mode)),
+      // Another project was opened: nothing of the old one applies any more.
+      onEvent<ProjectInfo>(PROJECT_CHANGED, (i) => {
+        setImporting(idle);
+        setLastDone(null);
+        samples.current = [];
+        setIndexing({ running: false, last: null, eta: null, error: "" });
+        setDocs([]);
+        setLoaded(false);
+        if (i) setInfo(named(i));
+        setGeneration((g) => g + 1);
+        reload();
+      }),
       onEvent(INDEX_STARTED, () => {
         samples.current = [];
         setIndexing({ running: true, last: null, eta: null, error: "" });
@@ -137,5 +156,5 @@ export function useLibrary(): Library {
     return () => offs.forEach((off) => off());
   }, [reload]);
 
-  return { indexing, info, mode, docs, loaded, error, importing, lastDone, dismissDone: () => setLastDone(null), reload };
+  return { indexing, generation, info, mode, docs, loaded, error, importing, lastDone, dismissDone: () => setLastDone(null), reload };
 }

@@ -9,3 +9,6 @@ export const INDEX_DONE = "index:done";
 export const ASK_TOKEN = "ask:token";
 export const MODE_CHANGED = "mode:changed";
 export const PROJECT_CHANGED = "project:changed";
+export const MODELS_PULL = "models:pull";
+export const EMBED_PROGRESS = "embed:progress";
+export const EMBED_DONE = "embed:done";

@@ -19,7 +19,7 @@ export type ImportDone = Pick<app.ImportDone, "results" | "error">;
 
 export * from "./events";
 export type * from "./types";
-import type { Answer, DocumentFile, EntityDetail, Graph, IndexState, MindMap, ProjectEntry } from "./types";
+import type { Answer, DocumentFile, EmbedderStatus, EntityDetail, Graph, IndexState, LLMStatus, MindMap, ModelsInfo, ProjectEntry, ProjectList, Settings } from "./types";
 
 type Transport = "desktop" | "http" | "none";
 
@@ -79,11 +79,20 @@ export const api = {
   reindex: () => call<void>("Reindex"),
   indexStatus: () => call<IndexState>("IndexStatus"),
   // Projects (app/projects.go).
-  listProjects: () => call<ProjectEntry[]>("ListProjects"),
+  listProjects: () => call<ProjectList>("ListProjects"),
   createProject: (name: string) => call<ProjectEntry>("CreateProject", name),
   openProject: (name: string) => call<ProjectInfo>("OpenProject", name),
   renameProject: (from: string, to: string) => call<ProjectEntry>("RenameProject", from, to),
   deleteProject: (name: string) => call<void>("DeleteProject", name),
+  // Settings, models, embedder (app/settings.go, app/mode.go, app/embedder.go).
+  getSettings: () => call<Settings>("GetSettings"),
+  saveSettings: (s: Settings) => call<Settings>("SaveSettings", s),
+  llmStatus: () => call<LLMStatus>("LLMStatus"),
+  models: () => call<ModelsInfo>("Models"),
+  pullModel: (name: string) => call<void>("PullModel", name),
+  cancelPull: () => call<void>("CancelPull"),
+  embedderStatus: () => call<EmbedderStatus>("EmbedderStatus"),
+  switchEmbedder: (model: string) => call<void>("SwitchEmbedder", model),
   // Knowledge graph, mind maps, answers (app/views.go, app/ask.go).
   graph: () => call<Graph>("Graph"),
   neighbourhood: (entityID: number, hops: number, limit: number) => call<Graph>("Neighbourhood", entityID, hops, limit),
@@ -96,6 +105,26 @@ export const api = {
 };
 
 export type Api = typeof api;
+
+/** Serve mode only: uploads files dropped on the page (POST /upload), which
+ * imports them like a desktop drop. name is the file's path relative to the
+ * drop (a folder's files keep their folders). */
+export async function uploadFiles(files: { file: Blob; name: string }[]): Promise<ImportResult[]> {
+  const cfg = (window as unknown as Record<string, any>).__CAIRN_SERVE__ as ServeConfig | undefined;
+  if (!cfg) throw "Uploading works only when Cairn is opened in a browser (cairn serve).";
+  const form = new FormData();
+  for (const f of files) form.append("file", f.file, f.name);
+  let res: Response;
+  try {
+    res = await fetch("/upload", { method: "POST", body: form, headers: { "X-Cairn-Token": cfg.token }, credentials: "same-origin" });
+  } catch {
+    throw "Cairn is not reachable. Is `cairn serve` still running?";
+  }
+  const body = (await res.json().catch(() => ({}))) as { result?: ImportResult[]; error?: string };
+  if (body.error) throw body.error;
+  if (!res.ok) throw `upload failed (HTTP ${res.status})`;
+  return body.result ?? [];
+}
 
 /** Subscribes to a backend event; returns the unsubscribe function. */
 export function onEvent<T = unknown>(name: string, cb: (data: T) => void): () => void {

@@ -138,4 +138,94 @@ export interface ProjectEntry {
   open: boolean;
   documents: number;
   modified?: string;
+  error?: string;
+}
+
+/** App.ListProjects: managed is false when Cairn serves one folder only. */
+export interface ProjectList {
+  root: string;
+  managed: boolean;
+  projects: ProjectEntry[] | null;
+}
+
+/** app.Settings (app/settings.go). */
+export interface Settings {
+  ollama_host: string;
+  offline: boolean;
+  chat_model: string;
+  embed_model: string;
+  context_size: number;
+  answer_mode: "quick" | "deep" | string;
+  last_project?: string;
+}
+
+/** llm.Status. */
+export interface LLMStatus {
+  mode: "ollama" | "offline" | string;
+  host: string;
+  version?: string;
+  chat_model?: string;
+  embed_model?: string;
+  reason?: string;
+  notes?: string[] | null;
+}
+
+/** llm.ModelInfo. */
+export interface ModelInfo {
+  name: string;
+  family?: string;
+  parameter_size?: string;
+  quantization?: string;
+  size_bytes?: number;
+  context_length?: number;
+  embedding_length?: number;
+  thinking?: boolean;
+  embedding?: boolean;
+}
+
+/** app.ModelsInfo. */
+export interface ModelsInfo {
+  status: LLMStatus;
+  models: ModelInfo[] | null;
+  recommended: Record<string, string[]>;
+  pulling?: string;
+  error?: string;
+}
+
+/** app.PullEvent: a step of a model download. */
+export interface PullEvent {
+  model: string;
+  status: string;
+  completed_bytes: number;
+  total_bytes: number;
+  percent: number;
+  bytes_per_s: number;
+  eta_ns: number;
+  done?: boolean;
+  elapsed_ns: number;
+  error?: string;
+  cancelled?: boolean;
+  finished?: boolean;
+}
+
+export interface EmbedderInfo {
+  model: string;
+  dim: number;
+}
+
+/** project.EmbedderStatus. */
+export interface EmbedderStatus {
+  current: EmbedderInfo;
+  pending?: EmbedderInfo;
+  done: number;
+  total: number;
+}
+
+/** project.ReembedProgress. */
+export interface ReembedProgress {
+  target: EmbedderInfo;
+  done: number;
+  total: number;
+  eta_ns?: number;
+  finished?: boolean;
 }

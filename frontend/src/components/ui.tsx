@@ -64,6 +64,18 @@ const paths: Record<string, ReactNode> = {
     </>
   ),
   folder: <path d="M3.5 6.5h6l2 2h9v10h-17z" />,
+  edit: (
+    <>
+      <path d="M4.5 19.5 5.3 16 15.8 5.5l2.7 2.7L8 18.7z" />
+      <path d="m13.8 7.5 2.7 2.7" />
+    </>
+  ),
+  settings: (
+    <>
+      <circle cx="12" cy="12" r="3" />
+      <path d="M12 3.5v2.2M12 18.3v2.2M3.5 12h2.2M18.3 12h2.2M6 6l1.6 1.6M16.4 16.4 18 18M6 18l1.6-1.6M16.4 7.6 18 6" />
+    </>
+  ),
   file: (
     <>
       <path d="M7 3.5h7l4 4v13H7z" />

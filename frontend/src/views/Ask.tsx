@@ -46,10 +46,11 @@ export function planSteps(trace: unknown): string[] {
     .filter(Boolean);
 }
 
-export default function AskView({ onOpenSource, onShowInGraph, focusKey }: { onOpenSource: OpenSource; onShowInGraph: (h: GraphHighlight) => void; focusKey: number }) {
+export default function AskView({ onOpenSource, onShowInGraph, focusKey, defaultDeep = false }: { onOpenSource: OpenSource; onShowInGraph: (h: GraphHighlight) => void; focusKey: number; defaultDeep?: boolean }) {
   const available = has("Ask");
   const [question, setQuestion] = useState("");
-  const [deep, setDeep] = useState(false);
+  const [deep, setDeep] = useState(defaultDeep);
+  useEffect(() => setDeep(defaultDeep), [defaultDeep]); // the Settings default changed
   const [turns, setTurns] = useState<Turn[]>([]);
   const [busy, setBusy] = useState(false);
   const [history, setHistory] = useState<Answer[]>([]);

@@ -32,6 +32,7 @@ function lib(over: Partial<Library> = {}): Library {
   return {
     info: { name: "Sample", dir: "/p", documents: 2, chunks: 10, embedder: { model: "", dim: 0 } } as Library["info"],
     mode: "offline",
+    generation: 0,
     indexing: { running: false, last: null, eta: null, error: "" },
     docs: [
       { id: 1, title: "Instructions for Form 1040NR", file_name: "i1040nr.pdf", kind: "pdf", status: "ok", pages: 50, chunks: 312 },

@@ -1,5 +1,57 @@
 export namespace app {
 	
+	export class DocumentFile {
+	    doc_id: number;
+	    name: string;
+	    kind: string;
+	    bytes: number;
+	    base64: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DocumentFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.doc_id = source["doc_id"];
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.bytes = source["bytes"];
+	        this.base64 = source["base64"];
+	    }
+	}
+	export class EntityDetail {
+	    entity: kb.Entity;
+	    relations: kb.Relation[];
+	
+	    static createFrom(source: any = {}) {
+	        return new EntityDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entity = this.convertValues(source["entity"], kb.Entity);
+	        this.relations = this.convertValues(source["relations"], kb.Relation);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ImportDone {
 	    results: project.ImportResult[];
 	    error?: string;
@@ -68,10 +120,370 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class IndexDone {
+	    error?: string;
+	    seconds: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new IndexDone(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.error = source["error"];
+	        this.seconds = source["seconds"];
+	    }
+	}
+	export class IndexState {
+	    running: boolean;
+	    last?: project.IndexProgress;
+	    done?: IndexDone;
+	
+	    static createFrom(source: any = {}) {
+	        return new IndexState(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.running = source["running"];
+	        this.last = this.convertValues(source["last"], project.IndexProgress);
+	        this.done = this.convertValues(source["done"], IndexDone);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ModelsInfo {
+	    status: llm.Status;
+	    models: llm.ModelInfo[];
+	    recommended: Record<string, Array<string>>;
+	    pulling?: string;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelsInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = this.convertValues(source["status"], llm.Status);
+	        this.models = this.convertValues(source["models"], llm.ModelInfo);
+	        this.recommended = source["recommended"];
+	        this.pulling = source["pulling"];
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProjectEntry {
+	    name: string;
+	    dir: string;
+	    open: boolean;
+	    documents: number;
+	    // Go type: time
+	    modified?: any;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProjectEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.dir = source["dir"];
+	        this.open = source["open"];
+	        this.documents = source["documents"];
+	        this.modified = this.convertValues(source["modified"], null);
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProjectList {
+	    root: string;
+	    managed: boolean;
+	    projects: ProjectEntry[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ProjectList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.root = source["root"];
+	        this.managed = source["managed"];
+	        this.projects = this.convertValues(source["projects"], ProjectEntry);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Settings {
+	    ollama_host: string;
+	    offline: boolean;
+	    chat_model: string;
+	    embed_model: string;
+	    context_size: number;
+	    answer_mode: string;
+	    last_project?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ollama_host = source["ollama_host"];
+	        this.offline = source["offline"];
+	        this.chat_model = source["chat_model"];
+	        this.embed_model = source["embed_model"];
+	        this.context_size = source["context_size"];
+	        this.answer_mode = source["answer_mode"];
+	        this.last_project = source["last_project"];
+	    }
+	}
 
 }
 
 export namespace kb {
+	
+	export class Source {
+	    doc_id: number;
+	    chunk_id: number;
+	    page_start: number;
+	    page_end: number;
+	    char_start: number;
+	    char_end: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Source(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.doc_id = source["doc_id"];
+	        this.chunk_id = source["chunk_id"];
+	        this.page_start = source["page_start"];
+	        this.page_end = source["page_end"];
+	        this.char_start = source["char_start"];
+	        this.char_end = source["char_end"];
+	    }
+	}
+	export class PathEdge {
+	    from: string;
+	    to: string;
+	    predicate: string;
+	    relation?: number;
+	    source: Source;
+	
+	    static createFrom(source: any = {}) {
+	        return new PathEdge(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.predicate = source["predicate"];
+	        this.relation = source["relation"];
+	        this.source = this.convertValues(source["source"], Source);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Path {
+	    score: number;
+	    semantic?: number;
+	    structural?: number;
+	    chosen?: boolean;
+	    nodes: string[];
+	    edges: PathEdge[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Path(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.score = source["score"];
+	        this.semantic = source["semantic"];
+	        this.structural = source["structural"];
+	        this.chosen = source["chosen"];
+	        this.nodes = source["nodes"];
+	        this.edges = this.convertValues(source["edges"], PathEdge);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Citation {
+	    n: number;
+	    doc_id: number;
+	    chunk_id: number;
+	    page_start: number;
+	    page_end: number;
+	    char_start: number;
+	    char_end: number;
+	    doc_title?: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Citation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.n = source["n"];
+	        this.doc_id = source["doc_id"];
+	        this.chunk_id = source["chunk_id"];
+	        this.page_start = source["page_start"];
+	        this.page_end = source["page_end"];
+	        this.char_start = source["char_start"];
+	        this.char_end = source["char_end"];
+	        this.doc_title = source["doc_title"];
+	        this.text = source["text"];
+	    }
+	}
+	export class Answer {
+	    id?: number;
+	    question: string;
+	    answer: string;
+	    declined: boolean;
+	    mode: string;
+	    citations: Citation[];
+	    paths: Path[];
+	    trace: number[];
+	    asked_at?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Answer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.question = source["question"];
+	        this.answer = source["answer"];
+	        this.declined = source["declined"];
+	        this.mode = source["mode"];
+	        this.citations = this.convertValues(source["citations"], Citation);
+	        this.paths = this.convertValues(source["paths"], Path);
+	        this.trace = source["trace"];
+	        this.asked_at = source["asked_at"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	export class Document {
 	    id: number;
@@ -144,6 +556,126 @@ export namespace kb {
 	        this.dim = source["dim"];
 	    }
 	}
+	export class Entity {
+	    id: number;
+	    name: string;
+	    type: string;
+	    semantic_type?: string;
+	    description?: string;
+	    aliases: string[];
+	    mentions: Source[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Entity(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.semantic_type = source["semantic_type"];
+	        this.description = source["description"];
+	        this.aliases = source["aliases"];
+	        this.mentions = this.convertValues(source["mentions"], Source);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Relation {
+	    id: number;
+	    subject: number;
+	    predicate: string;
+	    object: number;
+	    subject_name?: string;
+	    object_name?: string;
+	    statement: string;
+	    confidence: number;
+	    sources: Source[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Relation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.subject = source["subject"];
+	        this.predicate = source["predicate"];
+	        this.object = source["object"];
+	        this.subject_name = source["subject_name"];
+	        this.object_name = source["object_name"];
+	        this.statement = source["statement"];
+	        this.confidence = source["confidence"];
+	        this.sources = this.convertValues(source["sources"], Source);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Graph {
+	    entities: Entity[];
+	    relations: Relation[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Graph(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entities = this.convertValues(source["entities"], Entity);
+	        this.relations = this.convertValues(source["relations"], Relation);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Hit {
 	    id: number;
 	    doc_id: number;
@@ -184,6 +716,91 @@ export namespace kb {
 	        this.extra = source["extra"];
 	    }
 	}
+	export class Supernode {
+	    id: number;
+	    label: string;
+	    kind: string;
+	    members: number[];
+	    doc_ids: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Supernode(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.label = source["label"];
+	        this.kind = source["kind"];
+	        this.members = source["members"];
+	        this.doc_ids = source["doc_ids"];
+	    }
+	}
+	export class MindNode {
+	    id: number;
+	    parent: number;
+	    kind: string;
+	    label: string;
+	    doc_id: number;
+	    supernode?: number;
+	    chunk_id?: number;
+	    page_start?: number;
+	    page_end?: number;
+	    char_start?: number;
+	    char_end?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new MindNode(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.parent = source["parent"];
+	        this.kind = source["kind"];
+	        this.label = source["label"];
+	        this.doc_id = source["doc_id"];
+	        this.supernode = source["supernode"];
+	        this.chunk_id = source["chunk_id"];
+	        this.page_start = source["page_start"];
+	        this.page_end = source["page_end"];
+	        this.char_start = source["char_start"];
+	        this.char_end = source["char_end"];
+	    }
+	}
+	export class MindMap {
+	    nodes: MindNode[];
+	    supernodes: Supernode[];
+	
+	    static createFrom(source: any = {}) {
+	        return new MindMap(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.nodes = this.convertValues(source["nodes"], MindNode);
+	        this.supernodes = this.convertValues(source["supernodes"], Supernode);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class Page {
 	    doc_id: number;
 	    number: number;
@@ -206,11 +823,131 @@ export namespace kb {
 	        this.ocr = source["ocr"];
 	    }
 	}
+	
+	
+	
+	
+
+}
+
+export namespace llm {
+	
+	export class ModelInfo {
+	    name: string;
+	    family?: string;
+	    parameter_size?: string;
+	    quantization?: string;
+	    size_bytes?: number;
+	    context_length?: number;
+	    embedding_length?: number;
+	    capabilities?: string[];
+	    thinking?: boolean;
+	    embedding?: boolean;
+	    // Go type: time
+	    modified_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.family = source["family"];
+	        this.parameter_size = source["parameter_size"];
+	        this.quantization = source["quantization"];
+	        this.size_bytes = source["size_bytes"];
+	        this.context_length = source["context_length"];
+	        this.embedding_length = source["embedding_length"];
+	        this.capabilities = source["capabilities"];
+	        this.thinking = source["thinking"];
+	        this.embedding = source["embedding"];
+	        this.modified_at = this.convertValues(source["modified_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Status {
+	    mode: string;
+	    host: string;
+	    version?: string;
+	    chat_model?: string;
+	    embed_model?: string;
+	    reason?: string;
+	    notes?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mode = source["mode"];
+	        this.host = source["host"];
+	        this.version = source["version"];
+	        this.chat_model = source["chat_model"];
+	        this.embed_model = source["embed_model"];
+	        this.reason = source["reason"];
+	        this.notes = source["notes"];
+	    }
+	}
 
 }
 
 export namespace project {
 	
+	export class EmbedderStatus {
+	    current: kb.EmbedderInfo;
+	    pending: kb.EmbedderInfo;
+	    done: number;
+	    total: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new EmbedderStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.current = this.convertValues(source["current"], kb.EmbedderInfo);
+	        this.pending = this.convertValues(source["pending"], kb.EmbedderInfo);
+	        this.done = source["done"];
+	        this.total = source["total"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ImportResult {
 	    file: string;
 	    doc_id: number;
@@ -235,6 +972,28 @@ export namespace project {
 	        this.error = source["error"];
 	        this.error_code = source["error_code"];
 	        this.warnings = source["warnings"];
+	    }
+	}
+	export class IndexProgress {
+	    stage: string;
+	    doc_id?: number;
+	    done: number;
+	    total: number;
+	    eta_ns?: number;
+	    note?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new IndexProgress(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.stage = source["stage"];
+	        this.doc_id = source["doc_id"];
+	        this.done = source["done"];
+	        this.total = source["total"];
+	        this.eta_ns = source["eta_ns"];
+	        this.note = source["note"];
 	    }
 	}
 	export class Info {
