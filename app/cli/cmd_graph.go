@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"cairn/backend/llm"
 	"cairn/backend/project"
 )
 
@@ -21,23 +20,11 @@ func init() {
 	)
 }
 
-// graphProvider is the model indexing uses: Ollama when reachable (and not
-// --offline), else the offline provider. Tests replace it.
-//
-// TODO: use env.provider(ctx) once app/cli has a shared provider helper.
-var graphProvider = func(ctx context.Context, env *Env, p *project.Project) (llm.Provider, func()) {
-	a, err := llm.NewAuto(llm.AutoConfig{
-		Ollama:       llm.OllamaConfig{Host: llm.ResolveHost(env.Ollama)},
-		Offline:      llm.Offline{Embedder: p.Embedder()},
-		ForceOffline: env.Offline,
-	})
-	if err != nil {
-		fmt.Fprintln(env.Stderr, "cairn:", err, "(indexing offline)")
-		return p.Provider(), func() {}
-	}
-	st := a.Probe(ctx)
-	fmt.Fprintln(env.Stderr, st.Line())
-	return a, a.Close
+// graphProvider connects the project to the model indexing uses (Ollama
+// when reachable and not --offline, else the offline provider; the mode
+// line goes to stderr). Tests may replace it.
+var graphProvider = func(ctx context.Context, env *Env, p *project.Project) {
+	env.connect(ctx, p)
 }
 
 // indexReport is what `index --json` prints last.
@@ -56,9 +43,7 @@ type indexReport struct {
 // runIndex runs every index stage with throttled progress on out (JSON
 // lines when asJSON) and returns the final report.
 func runIndex(ctx context.Context, env *Env, p *project.Project, out io.Writer, asJSON bool) (indexReport, error) {
-	lp, closeProvider := graphProvider(ctx, env, p)
-	defer closeProvider()
-	p.SetProvider(lp)
+	graphProvider(ctx, env, p)
 	start := time.Now()
 	var last time.Time
 	lastStage := ""

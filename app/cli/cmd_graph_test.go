@@ -15,6 +15,7 @@ import (
 
 	"cairn/backend/graph"
 	"cairn/backend/kb"
+	"cairn/backend/llm/fakeollama"
 	"cairn/backend/project"
 	"cairn/backend/store"
 )
@@ -214,5 +215,35 @@ func TestIndexResumeAfterKill(t *testing.T) {
 	}
 	if code, out, _ := run(t, "", "check", "--project", killed); code != 0 {
 		t.Fatalf("check after resume: %s", out)
+	}
+}
+
+// TestIndexWithModel: `cairn index` against the fake Ollama server makes one
+// extraction call per chunk and reports the usage.
+func TestIndexWithModel(t *testing.T) {
+	srv := fakeollama.Start(t)
+	srv.On(fakeollama.Rule{Schema: "extract", Reply: `{"entities":[{"name":"DMCA","type":"law","description":"the Digital Millennium Copyright Act"}],"relations":[],"facts":[]}`})
+	proj := filepath.Join(t.TempDir(), "p")
+	if code, _, errOut := run(t, "", "import", "--offline", "--no-index", "--project", proj, filepath.Join(sampleDir(t), "en-report-dmca-summary.pdf")); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := run(t, "", "index", "--ollama", srv.URL(), "--json", "--project", proj)
+	lines := jsonLines(t, out)
+	rep := lines[len(lines)-1]
+	chats := 0
+	for _, r := range srv.RequestsTo("/api/chat") {
+		if r.SchemaTitle == "extract" {
+			chats++
+		}
+	}
+	if code != 0 || rep["calls"].(float64) != float64(chats) || chats != int(rep["chunks"].(float64)) || rep["prompt_tokens"].(float64) == 0 {
+		t.Fatalf("index with a model: %d %v (%d chat requests) %s", code, rep, chats, errOut)
+	}
+	counts := rep["counts"].(map[string]any)
+	if counts["pending"].(float64) != 0 || counts["ok"].(float64)+counts["failed"].(float64)+counts["empty"].(float64) != float64(chats) {
+		t.Fatalf("counts %v", counts)
+	}
+	if !strings.Contains(errOut, "mode: ollama") {
+		t.Fatalf("mode line: %s", errOut)
 	}
 }
