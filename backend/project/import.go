@@ -47,7 +47,7 @@ func (p *Project) ImportWith(ctx context.Context, paths []string, opt ImportOpti
 		progress = func(Progress) {}
 	}
 	files, skipped := expand(paths)
-	unlock, err := p.lockWriter(ctx, func(holder string) {
+	unlock, err := p.lockWriter(ctx, lockImport, func(holder string) {
 		progress(Progress{Stage: "waiting", File: "waiting for " + holder + " to finish"})
 	})
 	if err != nil {

@@ -53,6 +53,13 @@ func (p *Project) Index(ctx context.Context, progress func(IndexProgress)) error
 	if progress == nil {
 		progress = func(IndexProgress) {}
 	}
+	unlock, err := p.lockWriter(ctx, lockIndex, func(holder string) {
+		progress(IndexProgress{Stage: "waiting", Note: "waiting for " + holder + " to finish"})
+	})
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	for _, s := range indexStages {
 		if err := s.Run(ctx, p, progress); err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)

@@ -10,24 +10,29 @@ import (
 	"time"
 )
 
-// The writer lock: one process at a time imports into or indexes a project.
+// Writer locks: one process (or task) at a time imports into a project, and
+// one at a time indexes it; an import and an indexing run may overlap (each
+// writes in its own transactions, and indexing picks up what imports add).
 // Readers (search, browsing, answers) never take it — SQLite's WAL lets them
 // run beside the writer. A second app window or CLI on the same project
 // waits for the lock (saying so through onWait) instead of racing the first
 // one; the lock is released by the kernel if the holder dies, so a crash
 // never leaves the project locked.
 
-// LockName is the lock file inside a project folder.
-const LockName = ".cairn-writer.lock"
+// Lock kinds, each a file .cairn-<kind>.lock inside the project folder.
+const (
+	lockImport = "import"
+	lockIndex  = "index"
+)
 
 // lockPoll is how often a waiting writer retries.
 const lockPoll = 200 * time.Millisecond
 
-// lockWriter takes the project's writer lock, waiting while another process
+// lockWriter takes one of the project's writer locks (kind), waiting while another process
 // (or another writer in this one) holds it. onWait, if set, is called once
 // with a description of the holder when waiting starts.
-func (p *Project) lockWriter(ctx context.Context, onWait func(holder string)) (unlock func(), err error) {
-	path := filepath.Join(p.dir, LockName)
+func (p *Project) lockWriter(ctx context.Context, kind string, onWait func(holder string)) (unlock func(), err error) {
+	path := filepath.Join(p.dir, ".cairn-"+kind+".lock")
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("project lock: %w", err)
@@ -55,7 +60,9 @@ func (p *Project) lockWriter(ctx context.Context, onWait func(holder string)) (u
 	}
 	f.Truncate(0)
 	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	p.removeIncoming()
+	if kind == lockImport {
+		p.removeIncoming()
+	}
 	return func() {
 		f.Truncate(0)
 		unlockFile(f)
@@ -76,8 +83,8 @@ func lockHolder(path string) string {
 	return "another Cairn process (pid " + pid + ")"
 }
 
-// removeIncoming deletes partial copies (files/.incoming-*) a killed writer
-// left behind. Only called with the writer lock held, so no live copy is hit.
+// removeIncoming deletes partial copies (files/.incoming-*) a killed import
+// left behind. Only called with the import lock held, so no live copy is hit.
 func (p *Project) removeIncoming() {
 	leftovers, _ := filepath.Glob(filepath.Join(p.dir, FilesDir, ".incoming-*"))
 	for _, f := range leftovers {

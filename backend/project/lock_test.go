@@ -17,14 +17,14 @@ func TestWriterLockSerialisesWriters(t *testing.T) {
 	}
 	defer p.Close()
 	ctx := context.Background()
-	unlock, err := p.lockWriter(ctx, nil)
+	unlock, err := p.lockWriter(ctx, lockImport, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	short, cancel := context.WithTimeout(ctx, 3*lockPoll)
 	defer cancel()
 	var holder string
-	if _, err := p.lockWriter(short, func(h string) { holder = h }); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := p.lockWriter(short, lockImport, func(h string) { holder = h }); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("second writer got the lock while the first held it: %v", err)
 	}
 	if !strings.Contains(holder, "another task") {
@@ -43,11 +43,24 @@ func TestWriterLockSerialisesWriters(t *testing.T) {
 	}
 	// Released: the next writer gets it at once.
 	go func() { time.Sleep(lockPoll); unlock() }()
-	u2, err := p.lockWriter(ctx, nil)
+	u2, err := p.lockWriter(ctx, lockImport, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	u2()
+	// Indexing has its own lock: it does not wait for an import.
+	ui, err := p.lockWriter(ctx, lockImport, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ui()
+	quick, cancel3 := context.WithTimeout(ctx, 2*lockPoll)
+	defer cancel3()
+	ux, err := p.lockWriter(quick, lockIndex, nil)
+	if err != nil {
+		t.Fatalf("index lock waited for the import lock: %v", err)
+	}
+	ux()
 }
 
 func TestRetryRereadsFromStoredCopy(t *testing.T) {
