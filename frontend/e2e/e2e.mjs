@@ -1,7 +1,7 @@
 // Browser end-to-end test of Cairn's serve mode (see run.sh).
 // node e2e.mjs URL OUT_DIR FILE_EN.pdf FILE_ZH.docx
 import { chromium } from "playwright-core";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -11,9 +11,12 @@ if (!url || !outDir || !pdf || !docx) {
   process.exit(2);
 }
 const origin = new URL(url).origin;
+// "main": Ollama mode against the fake server (run.sh); "offline": cairn serve --offline.
+const FLOW = process.env.E2E_FLOW ?? "main";
 const IMPORT_TIMEOUT = Number(process.env.E2E_IMPORT_TIMEOUT_MS ?? 240_000);
 
 const results = [];
+const metrics = {};
 let stop = false;
 async function check(name, fn) {
   if (stop) {
@@ -38,6 +41,57 @@ function must(cond, msg) {
 async function gate(name, fn) {
   await check(name, fn);
   if (!results[results.length - 1].ok) stop = true;
+}
+
+/** cairn serve --offline: import, index, ask with the built-in engine. */
+async function offlineFlow() {
+  const shot = (name) => page.screenshot({ path: join(outDir, `offline-${name}.png`) });
+  await gate("offline: page loads with the Offline badge", async () => {
+    await page.goto(url);
+    await page.getByRole("heading", { level: 1 }).waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(1000); // a mode:changed, if any, would have landed
+    const badge = await page.getByTestId("mode-badge").innerText();
+    must(/offline/i.test(badge), `mode badge says ${JSON.stringify(badge)}`);
+  });
+  await gate("offline: import by path and index", async () => {
+    await page.getByTestId("import-button").click();
+    await page.getByLabel(/Files or folders/).fill(pdf);
+    await page.getByTestId("import-submit").click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="documents"] tbody tr')?.getAttribute("data-status") === "ok", null, { timeout: IMPORT_TIMEOUT });
+    await page.waitForFunction(
+      async () => {
+        const s = await window.go.app.App.IndexStatus();
+        return !s.running && s.done;
+      },
+      null,
+      { timeout: IMPORT_TIMEOUT, polling: 500 },
+    );
+  });
+  await check("offline: extractive answer with citations and a drawn path; citation opens the PDF page marked", async () => {
+    await page.keyboard.press("Control+k");
+    await page.getByTestId("ask").waitFor({ timeout: 5_000 });
+    await page.getByTestId("ask-input").fill("What does the DMCA say about circumvention of technological protection measures?");
+    const t0 = Date.now();
+    await page.getByTestId("ask-submit").click();
+    await page.getByTestId("citation").first().waitFor({ timeout: 120_000 });
+    metrics.answer_ms = Date.now() - t0;
+    must((await page.locator('[data-testid="path-edge"]').count()) > 0, "no reasoning path drawn");
+    const said = await page.getByTestId("answer").last().innerText();
+    must(!/Section 1201 of the DMCA forbids/.test(said), "offline answer came from the fake model");
+    await shot("ask");
+    await page.getByTestId("citation").first().click();
+    const mark = page.locator('[data-testid="pdf-pages"] section[data-drawn="1"] mark.pdf-mark').first();
+    await mark.waitFor({ timeout: 30_000 });
+    await shot("citation-source");
+    await page.keyboard.press("Escape");
+  });
+  await check("offline: settings say offline and list no models", async () => {
+    await page.getByTestId("nav-settings").click();
+    await page.getByTestId("settings").waitFor({ timeout: 5_000 });
+    must(/offline/i.test(await page.getByTestId("llm-status").innerText()), "status not offline");
+    must((await page.getByTestId("pull-start").isDisabled()), "pull enabled offline");
+    await shot("settings");
+  });
 }
 
 const profile = mkdtempSync(join(tmpdir(), "cairn-chromium-"));
@@ -72,11 +126,14 @@ try {
     must(r4.status === 401 || r4.status === 403, `events without token: HTTP ${r4.status}`);
   });
 
-  await gate("page loads with the Library and the Offline badge", async () => {
+  if (FLOW === "offline") {
+    await offlineFlow();
+  } else {
+  await gate("page loads with the Library and the Ollama badge (fake Ollama server)", async () => {
     await page.goto(url);
     await page.getByRole("heading", { level: 1 }).waitFor({ timeout: 15_000 });
-    const badge = await page.getByTestId("mode-badge").innerText();
-    must(/offline/i.test(badge), `mode badge says ${JSON.stringify(badge)}`);
+    // The badge is live: it turns to Ollama when the app's first probe (mode:changed) lands.
+    await page.waitForFunction(() => /ollama/i.test(document.querySelector('[data-testid="mode-badge"]')?.textContent ?? ""), null, { timeout: 15_000 });
     await page.getByText("No documents yet").waitFor({ timeout: 10_000 });
   });
 
@@ -141,8 +198,6 @@ try {
     );
   });
 
-  const metrics = {};
-
   await gate("indexing finishes (knowledge graph, mind maps)", async () => {
     await page.getByTestId("nav-library").click();
     await page.waitForFunction(
@@ -202,7 +257,7 @@ try {
     await page.getByTestId("graph-types").locator("input[type=checkbox]").first().check();
   });
 
-  await check("ask offline: streamed answer with citations and a drawn path; citation opens the PDF page marked", async () => {
+  await check("ask (Ollama mode): the fake model's streamed answer with citations and a drawn path; citation opens the PDF page marked", async () => {
     await page.keyboard.press("Control+k");
     await page.getByTestId("ask").waitFor({ timeout: 5_000 });
     const input = page.getByTestId("ask-input");
@@ -225,6 +280,8 @@ try {
     await page.getByTestId("ask-submit").click();
     metrics.first_token_ms = Math.round(await firstToken);
     await page.getByTestId("citation").first().waitFor({ timeout: 120_000 });
+    const said = await page.getByTestId("answer").last().innerText();
+    must(/Section 1201/.test(said), `the answer is not the fake model's scripted reply: ${said.slice(0, 160)}`);
     const nPaths = await page.locator('[data-testid="path-edge"]').count();
     metrics.path_edges_drawn = nPaths;
     must(nPaths > 0, "no reasoning path drawn");
@@ -253,6 +310,102 @@ try {
     });
     must(lit > 0, "no node highlighted");
     await page.screenshot({ path: join(outDir, "graph-path.png") });
+  });
+
+  await check("settings: models listed from the fake Ollama, a pull's progress bar reaches 100%", async () => {
+    await page.getByTestId("nav-settings").click();
+    await page.getByTestId("settings").waitFor({ timeout: 5_000 });
+    await page.locator('[data-testid="models"] tr[data-model="qwen2.5:7b-instruct"]').waitFor({ timeout: 10_000 });
+    must((await page.locator('[data-testid="models"] tr[data-model="bge-m3:latest"]').count()) === 1, "bge-m3 not listed");
+    must(/ollama/i.test(await page.getByTestId("settings-mode").innerText()), "settings badge not Ollama");
+    await page.getByTestId("pull-name").fill("nomic-embed-text");
+    await page.getByTestId("pull-start").click();
+    await page.getByTestId("pull-progress").waitFor({ timeout: 5_000 });
+    // Seen mid-way (bytes, percent) ...
+    await page.waitForFunction(() => / of .*%/.test(document.querySelector('[data-testid="pull-text"]')?.textContent ?? ""), null, { timeout: 10_000 });
+    await page.screenshot({ path: join(outDir, "settings-pull.png") });
+    // ... then complete, and the model listed.
+    await page.locator('[data-testid="pull-progress"][data-percent="100"]').waitFor({ timeout: 30_000 });
+    await page.getByText(/is installed/).waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid="models"] tr[data-model="nomic-embed-text:latest"]').waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: join(outDir, "settings.png"), fullPage: true });
+  });
+
+  await check("settings: the dark theme applies and survives a reload", async () => {
+    await page.getByTestId("theme-dark").click();
+    must((await page.evaluate(() => document.documentElement.dataset.theme)) === "dark", "theme not applied");
+    await page.reload();
+    await page.getByTestId("library").waitFor({ timeout: 15_000 });
+    must((await page.evaluate(() => document.documentElement.dataset.theme)) === "dark", "theme lost on reload");
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    must(bg !== "rgb(247, 246, 243)", `body still light: ${bg}`);
+    await page.screenshot({ path: join(outDir, "library-dark.png") });
+    await page.getByTestId("nav-settings").click();
+    await page.getByTestId("theme-light").click();
+  });
+
+  await check("projects: create and open, drop files to upload them, rename, switch back, delete", async () => {
+    await page.getByTestId("project-switcher").click();
+    await page.getByTestId("projects").waitFor({ timeout: 5_000 });
+    await page.getByTestId("project-new-name").fill("Field notes");
+    await page.getByTestId("project-create").click();
+    await page.waitForFunction(() => /Field notes/.test(document.querySelector('[data-testid="project-title"]')?.textContent ?? ""), null, { timeout: 15_000 });
+    await page.getByText("No documents yet").waitFor({ timeout: 10_000 });
+    must((await page.title()).startsWith("Cairn — Field notes"), `title ${await page.title()}`);
+
+    // Drop a PDF and a note onto the page: uploaded (POST /upload) and imported.
+    await page.evaluate(
+      ({ b64 }) => {
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        const dt = new DataTransfer();
+        dt.items.add(new File([bytes], "dropped-dmca.pdf", { type: "application/pdf" }));
+        dt.items.add(new File(["# Trail notes\n\nThe cairn on the ridge marks the old trail to the summit.\n"], "trail-notes.md", { type: "text/markdown" }));
+        for (const type of ["dragenter", "dragover", "drop"]) document.body.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+      },
+      { b64: readFileSync(pdf).toString("base64") },
+    );
+    await page.waitForFunction(
+      () => {
+        const rows = [...document.querySelectorAll('[data-testid="documents"] tbody tr')];
+        return rows.length === 2 && rows.every((r) => r.getAttribute("data-status") === "ok");
+      },
+      null,
+      { timeout: IMPORT_TIMEOUT },
+    );
+    const names = await page.getByTestId("documents").innerText();
+    must(/dropped-dmca\.pdf|Digital Millennium/i.test(names) && /trail-notes|Trail notes/i.test(names), `documents: ${names.slice(0, 200)}`);
+    await page.screenshot({ path: join(outDir, "projects-upload.png") });
+
+    // Rename the open project.
+    await page.getByTestId("project-switcher").click();
+    const open = page.locator('[data-testid="project-list"] li[data-open="1"]');
+    await open.getByTestId("project-rename").click();
+    await page.getByTestId("rename-input").fill("Trail notes");
+    await page.getByTestId("rename-submit").click();
+    await page.locator('[data-testid="project-list"] li[data-project="Trail notes"][data-open="1"]').waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: join(outDir, "projects.png") });
+    await page.keyboard.press("Escape"); // Esc closes the panel
+    await page.getByTestId("projects").waitFor({ state: "detached", timeout: 5_000 });
+    await page.waitForFunction(() => /Trail notes/.test(document.querySelector('[data-testid="project-title"]')?.textContent ?? ""), null, { timeout: 10_000 });
+
+    // Switch back: the first project's documents are there again.
+    await page.getByTestId("project-switcher").click();
+    await page.locator('[data-testid="project-list"] li[data-project="e2e"]').getByTestId("project-open").click();
+    await page.waitForFunction(() => /e2e/.test(document.querySelector('[data-testid="project-title"]')?.textContent ?? ""), null, { timeout: 15_000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="documents"] tbody tr').length === 2, null, { timeout: 15_000 });
+
+    // Delete the other one: only after typing its name.
+    await page.getByTestId("project-switcher").click();
+    await page.locator('[data-testid="project-list"] li[data-project="Trail notes"]').getByTestId("project-delete").click();
+    const confirm = page.getByTestId("delete-confirm");
+    must(await confirm.isDisabled(), "delete enabled before the name was typed");
+    await page.getByTestId("delete-confirm-input").fill("Trail note");
+    must(await confirm.isDisabled(), "delete enabled with a wrong name");
+    await page.getByTestId("delete-confirm-input").fill("Trail notes");
+    await confirm.click();
+    await page.locator('[data-testid="project-list"] li[data-project="Trail notes"]').waitFor({ state: "detached", timeout: 10_000 });
+    must((await page.locator('[data-testid="project-list"] li').count()) === 1, "project list after delete");
+    await page.keyboard.press("Escape");
   });
 
   await check("graph explorer with 10,000 generated nodes stays fluid", async () => {
@@ -308,7 +461,14 @@ try {
     must(cpu.render_ms_median < 16, `sigma's draw takes ${cpu.render_ms_median.toFixed(1)} ms of main thread per frame (median)`);
   });
 
-  writeFileSync(join(outDir, "metrics.json"), JSON.stringify(metrics, null, 2) + "\n");
+  } // main flow
+  // Merged: the desktop smoke test writes its launch time into the same file.
+  let prior = {};
+  try {
+    prior = JSON.parse(readFileSync(join(outDir, "metrics.json"), "utf8"));
+  } catch {}
+  const merged = FLOW === "offline" ? { ...prior, offline: metrics } : { ...prior, ...metrics, mode: "ollama (fake server)" };
+  writeFileSync(join(outDir, "metrics.json"), JSON.stringify({ ...merged, measured_at: new Date().toISOString() }, null, 2) + "\n");
   console.log("metrics:", JSON.stringify(metrics));
 
   await check("no errors in the page", async () => {

@@ -29,17 +29,45 @@ ok() { echo "PASS $1"; passed=$((passed + 1)); }
 ko() { echo "FAIL $1"; failed=$((failed + 1)); }
 
 export CAIRN_HOME="$work/home" XDG_CACHE_HOME="$work/cache" XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config"
+now_ms() { date +%s%3N; }
+t_launch=$(now_ms)
 "$bin" >"$work/app.log" 2>&1 &
 pid=$!
 
-win=""
-for _ in $(seq 1 300); do
-  win=$(xdotool search --name '^Cairn$' 2>/dev/null | head -n1 || true)
-  [ -n "$win" ] && break
+# Launch → window mapped (title "Cairn") → interactive: the page renames the
+# window "Cairn — <project>" once the Library has loaded its documents
+# (App.tsx), so the title change marks the moment the UI answers.
+win="" t_window="" t_ready=""
+for _ in $(seq 1 600); do
+  # (xdotool matches case-insensitively: GTK's leader window "cairn-desktop" must not count)
+  if [ -z "$win" ]; then
+    win=$(xdotool search --name '^Cairn$|^Cairn — ' 2>/dev/null | head -n1 || true)
+    [ -n "$win" ] && t_window=$(now_ms)
+  fi
+  if [ -n "$win" ]; then
+    ready=$(xdotool search --name '^Cairn — ' 2>/dev/null | head -n1 || true)
+    if [ -n "$ready" ]; then
+      t_ready=$(now_ms)
+      title=$(xdotool getwindowname "$ready" 2>/dev/null || true)
+      break
+    fi
+  fi
   kill -0 "$pid" 2>/dev/null || break
-  sleep 0.1
+  sleep 0.05
 done
-if [ -n "$win" ]; then ok "window 'Cairn' opened"; else ko "window 'Cairn' opened"; fi
+if [ -n "$win" ]; then ok "window 'Cairn' opened ($((t_window - t_launch)) ms after launch)"; else ko "window 'Cairn' opened"; fi
+if [ -n "$t_ready" ]; then
+  ok "window interactive: Library loaded, title '$title' ($((t_ready - t_launch)) ms after launch)"
+  # Merged into metrics.json (the browser e2e writes its numbers there too).
+  node -e '
+    const fs = require("fs"); const [file, win, ready] = process.argv.slice(1);
+    let m = {}; try { m = JSON.parse(fs.readFileSync(file, "utf8")); } catch {}
+    m.desktop_launch = { launch_to_window_ms: +win, launch_to_interactive_ms: +ready, measured_at: new Date().toISOString(),
+      how: "window-smoke.sh: xdotool polls every 50 ms from launch until a window named Cairn exists, then until the page retitles it \"Cairn — <project>\" once the Library has loaded (App.tsx); fresh CAIRN_HOME, Xvfb" };
+    fs.writeFileSync(file, JSON.stringify(m, null, 2) + "\n");' "$out/metrics.json" "$((t_window - t_launch))" "$((t_ready - t_launch))"
+else
+  ko "window interactive (the title never named the project)"
+fi
 
 # The Sample project is imported in the background on first start.
 marker="$CAIRN_HOME/projects/Sample/.cairn-sample-imported"
