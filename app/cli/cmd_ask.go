@@ -22,8 +22,12 @@ func init() {
 	)
 }
 
-// askProvider is the model the project's pipelines use for this command.
-var askProvider = func(ctx context.Context, env *Env, p *project.Project) llm.Provider { return p.Provider() }
+// askJSON is `ask --json`'s object: the answer (answer, declined,
+// citations, paths, trace, ...) and the model it was asked with.
+type askJSON struct {
+	kb.Answer
+	Provider llm.Status `json:"provider"`
+}
 
 func cmdAsk(ctx context.Context, env *Env, args []string) int {
 	fs := env.flags("ask")
@@ -45,7 +49,7 @@ func cmdAsk(ctx context.Context, env *Env, args []string) int {
 		return code
 	}
 	defer p.Close()
-	p.SetProvider(askProvider(ctx, env, p))
+	_, status := env.connect(ctx, p)
 	var onToken func(string)
 	if !*asJSON {
 		onToken = func(t string) { fmt.Fprint(env.Stdout, t) }
@@ -55,7 +59,7 @@ func cmdAsk(ctx context.Context, env *Env, args []string) int {
 		return env.fail(err)
 	}
 	if *asJSON {
-		if err := json.NewEncoder(env.Stdout).Encode(a); err != nil {
+		if err := json.NewEncoder(env.Stdout).Encode(askJSON{Answer: a, Provider: status}); err != nil {
 			return env.fail(err)
 		}
 		return 0
@@ -139,7 +143,7 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 		return env.fail(err)
 	}
 	defer p.Close()
-	prov := askProvider(ctx, env, p)
+	prov, status := env.connect(ctx, p)
 	r := reason.New(p.Store(), p.Retriever(), prov)
 	if *abstain >= 0 {
 		r.Settings.Abstain = *abstain
@@ -182,7 +186,7 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 	n := float64(max(1, len(qs)))
 	res := map[string]any{"dataset": filepath.Base(filepath.Clean(*dataset)), "corpus": corpusPath, "mode": *mode, "questions": len(qs),
 		"recall@2": round1(100 * r2 / n), "recall@5": round1(100 * r5 / n), "declined": round1(100 * float64(declined) / n),
-		"model": string(prov.Mode()), "ms_per_question": round1(float64(time.Since(start).Milliseconds()) / n)}
+		"model": string(prov.Mode()), "provider": status, "ms_per_question": round1(float64(time.Since(start).Milliseconds()) / n)}
 	if prov.Mode() != llm.ModeOffline {
 		res["em"], res["f1"] = round1(100*em/n), round1(100*f1/n)
 	}

@@ -8,8 +8,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -182,3 +185,224 @@ func cmdEvalScore(ctx context.Context, env *Env, args []string) int {
 }
 
 func round1(x float64) float64 { return float64(int(x*10+0.5)) / 10 }
+
+func init() {
+	register(command{"eval-tune", "eval-tune [--set NAME=V,...] [--no-pseudo] [--top N] DATASET_DIR...   retrieval fusion grid on DEV sets (lists gathered once per question)", cmdEvalTune})
+}
+
+// cmdEvalTune gathers every question's ranked lists once per dataset (full
+// retrieval without fusion), then scores a grid of fusion settings (list
+// weights, reciprocal-rank constant) on them in memory, and prints each
+// list alone, the current defaults and the best settings by their smallest
+// margin over the goal (BM25 + 5 and passage-only, whichever is higher).
+func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("eval-tune")
+	sets := fs.String("set", "", "retrieval settings that shape the lists, NAME=V,... (pprseed, hops, maxseed, relk, entk, entminsim, maxrel)")
+	noPseudo := fs.Bool("no-pseudo", false, "leave the pseudo-graph walk out")
+	top := fs.Int("top", 20, "how many grid settings to print")
+	values := fs.String("values", "0,0.1,0.2,0.4,0.7,1", "weights tried for each graph list")
+	ks := fs.String("rrfk", "5,10,20,40", "reciprocal-rank constants tried")
+	rest, ok := env.parse(fs, args)
+	if !ok || len(rest) == 0 {
+		fmt.Fprintln(env.Stderr, "usage: cairn eval-tune [--set NAME=V,...] [--no-pseudo] DATASET_DIR...")
+		return 2
+	}
+	set := retrieve.DefaultSettings()
+	if err := applySets(&set, *sets); err != nil {
+		return env.fail(err)
+	}
+	vals, err := floats(*values)
+	if err != nil {
+		return env.fail(err)
+	}
+	rrfks, err := floats(*ks)
+	if err != nil {
+		return env.fail(err)
+	}
+	type dataset struct {
+		name     string
+		qs       []evalset.TuneQuestion
+		passOnly float64
+		goal     float64
+	}
+	var dss []dataset
+	names := []string{"passage", "entity", "relation", "expand", "ppr", "pseudo"}
+	for _, dir := range rest {
+		p, err := evalProject(ctx, filepath.Join(dir, "corpus.jsonl"), env.Stderr)
+		if err != nil {
+			return env.fail(err)
+		}
+		qs, err := evalset.LoadQuestions(filepath.Join(dir, "questions.jsonl"))
+		if err != nil {
+			p.Close()
+			return env.fail(err)
+		}
+		passage, err := chunkPassages(ctx, p)
+		if err != nil {
+			p.Close()
+			return env.fail(err)
+		}
+		r := p.Retriever()
+		r.Settings = set
+		if *noPseudo {
+			r.Pseudo = nil
+		}
+		ds := dataset{name: filepath.Base(filepath.Clean(dir))}
+		lat := map[string][]float64{}
+		for _, q := range qs {
+			t0 := time.Now()
+			res, err := r.Gather(ctx, q.Question, 5)
+			if err != nil {
+				p.Close()
+				return env.fail(err)
+			}
+			lat["total"] = append(lat["total"], float64(time.Since(t0).Microseconds())/1000)
+			for n, ms := range res.Timings {
+				lat[n] = append(lat[n], float64(ms))
+			}
+			lists := make([][]int64, len(names))
+			for _, l := range res.Lists {
+				for i, n := range names {
+					if n == l.Name {
+						lists[i] = l.IDs
+					}
+				}
+			}
+			ds.qs = append(ds.qs, evalset.NewTuneQuestion(names, lists, func(c int64) string { return passage[c] }, q.SupportingIDs))
+		}
+		p.Close()
+		ds.passOnly = evalset.MeanRecall(ds.qs, evalset.Fusion{RRFK: set.RRFK, Weights: map[string]float64{"passage": 1}}, 5)
+		ds.goal = max(ds.passOnly, evalset.BM25Recall5[ds.name]+5)
+		dss = append(dss, ds)
+		fmt.Fprintf(env.Stdout, "%s: %d questions, goal R@5 %.1f (BM25 %.1f + 5, passage-only %.1f)\n", ds.name, len(qs), ds.goal, evalset.BM25Recall5[ds.name], ds.passOnly)
+		var parts []string
+		for _, n := range append([]string{"total"}, names...) {
+			if v := lat[n]; len(v) > 0 {
+				parts = append(parts, fmt.Sprintf("%s %.0f/%.0f", n, percentile(v, 50), percentile(v, 95)))
+			}
+		}
+		for _, n := range []string{"link", "subgraph"} {
+			if v := lat[n]; len(v) > 0 {
+				parts = append(parts, fmt.Sprintf("%s %.0f/%.0f", n, percentile(v, 50), percentile(v, 95)))
+			}
+		}
+		fmt.Fprintf(env.Stdout, "  ms per question p50/p95: %s\n", strings.Join(parts, ", "))
+		for _, n := range names {
+			fmt.Fprintf(env.Stdout, "  %-8s alone R@5 %5.1f\n", n, evalset.MeanRecall(ds.qs, evalset.Fusion{RRFK: set.RRFK, Weights: map[string]float64{n: 1}}, 5))
+		}
+	}
+	eval := func(f evalset.Fusion) (rs []float64, margin, mean float64) {
+		margin = math.Inf(1)
+		for _, ds := range dss {
+			r := evalset.MeanRecall(ds.qs, f, 5)
+			rs = append(rs, r)
+			margin = min(margin, r-ds.goal)
+			mean += r / float64(len(dss))
+		}
+		return rs, margin, mean
+	}
+	line := func(label string, f evalset.Fusion) {
+		rs, margin, mean := eval(f)
+		var parts []string
+		for i, ds := range dss {
+			parts = append(parts, fmt.Sprintf("%s %5.1f", ds.name, rs[i]))
+		}
+		fmt.Fprintf(env.Stdout, "%-8s %s  min margin %+5.1f  mean %5.1f  | %s\n", label, strings.Join(parts, "  "), margin, mean, f)
+	}
+	def := evalset.Fusion{RRFK: set.RRFK, Weights: map[string]float64{"passage": set.PassageWeight, "entity": set.EntityWeight, "relation": set.RelationWeight,
+		"expand": set.ExpandWeight, "ppr": set.PPRWeight, "pseudo": set.PseudoWeight}}
+	line("default", def)
+	grid := evalset.Grid(rrfks, map[string]float64{"passage": 1}, names[1:], vals)
+	type scored struct {
+		f            evalset.Fusion
+		margin, mean float64
+	}
+	all := make([]scored, len(grid))
+	for i, f := range grid {
+		_, m, mean := eval(f)
+		all[i] = scored{f, m, mean}
+	}
+	sort.SliceStable(all, func(a, b int) bool {
+		if math.Abs(all[a].margin-all[b].margin) > 1e-9 {
+			return all[a].margin > all[b].margin
+		}
+		return all[a].mean > all[b].mean
+	})
+	fmt.Fprintf(env.Stdout, "grid: %d settings (passage=1; %s each of %s; rrfK %s), best by min margin over the goal:\n", len(grid), *values, strings.Join(names[1:], ","), *ks)
+	for i := 0; i < min(*top, len(all)); i++ {
+		line(fmt.Sprintf("#%d", i+1), all[i].f)
+	}
+	return 0
+}
+
+// chunkPassages maps every chunk of an eval project to its passage id.
+func chunkPassages(ctx context.Context, p *project.Project) (map[int64]string, error) {
+	rows, err := p.Store().DB.QueryContext(ctx, "SELECT c.id, d.file_name FROM chunks c JOIN documents d ON d.id = c.doc_id")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var n string
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, err
+		}
+		out[id] = n
+	}
+	return out, rows.Err()
+}
+
+func applySets(set *retrieve.Settings, s string) error {
+	for _, kv := range strings.Split(s, ",") {
+		if strings.TrimSpace(kv) == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if !ok || err != nil {
+			return fmt.Errorf("--set %q: want NAME=NUMBER", kv)
+		}
+		switch strings.TrimSpace(k) {
+		case "pprseed":
+			set.PPRPassageSeed = f
+		case "hops":
+			set.Hops = int(f)
+		case "maxseed":
+			set.MaxSeedChunks = int(f)
+		case "relk":
+			set.RelationK = int(f)
+		case "entk":
+			set.EntityK = int(f)
+		case "entminsim":
+			set.EntityMinSim = f
+		case "maxrel":
+			set.MaxRelations = int(f)
+		case "depth":
+			set.Depth = int(f)
+		default:
+			return fmt.Errorf("--set: unknown setting %q", k)
+		}
+	}
+	return nil
+}
+
+func floats(s string) ([]float64, error) {
+	var out []float64
+	for _, x := range strings.Split(s, ",") {
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", x)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func percentile(v []float64, p float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	i := int(math.Ceil(p/100*float64(len(s)))) - 1
+	return s[max(0, min(i, len(s)-1))]
+}

@@ -11,8 +11,7 @@ import (
 	"cairn/backend/store"
 )
 
-// bm25R5 is the BM25 Recall@5 reference of ../shared/eval/README.md.
-var bm25R5 = map[string]float64{"2wikimultihopqa": 65.2, "hotpotqa": 70.0, "musique": 46.9}
+var bm25R5 = BM25Recall5
 
 func evalDir(t *testing.T) string {
 	d, _ := filepath.Abs("../../../shared/eval")

@@ -18,9 +18,13 @@ type AskOptions struct {
 }
 
 // Retriever returns the project's full retriever (passages, knowledge
-// graph lists, personalised PageRank) with default settings.
+// graph lists, personalised PageRank, the mind-map pseudo-graph walk) with
+// default settings. The walk's key points are the question's names and key
+// phrases (no model call: a quick answer keeps its two-call budget).
 func (p *Project) Retriever() *retrieve.Retriever {
-	return retrieve.New(p.store, p.Embedder())
+	r := retrieve.New(p.store, p.Embedder())
+	r.Pseudo = retrieve.PGChunkIDs(p.store, retrieve.DefaultPGSettings())
+	return r
 }
 
 // Ask answers question from the project's documents, streaming the answer

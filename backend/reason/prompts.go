@@ -29,11 +29,35 @@ func schema(name string) llm.Schema {
 	return llm.Schema{Name: name, Schema: json.RawMessage(promptText(name + ".schema.json"))}
 }
 
-// fence keeps document text from closing the <<< >>> fence around it.
+// fenceBreakers are the sequences document text could use to leave its
+// <<< >>> fence or to pose as chat-template markup (special tokens such as
+// <|im_start|>system, Llama's [INST] and <<SYS>>); each is replaced by a
+// look-alike that tokenizes as plain text.
+var fenceBreakers = strings.NewReplacer(
+	"<<<", "‹‹‹", ">>>", "›››",
+	"<|", "‹|", "|>", "|›",
+	"[INST]", "[INST​]", "[/INST]", "[/INST​]",
+	"<<SYS>>", "‹‹SYS››", "<</SYS>>", "‹‹/SYS››",
+)
+
+// fence makes text safe to place inside a <<< >>> fence: document text is
+// data and must not close the fence or open a system turn.
 func fence(s string) string {
-	s = strings.ReplaceAll(s, "<<<", "‹‹‹")
-	return strings.ReplaceAll(s, ">>>", "›››")
+	// Repeat until stable: removing one sequence can join two halves of
+	// another ("<<<<||>>>").
+	for i := 0; i < 4; i++ {
+		t := fenceBreakers.Replace(s)
+		if t == s {
+			break
+		}
+		s = t
+	}
+	return s
 }
+
+// Fence is fence for tests and other packages that build prompts with
+// document text.
+func Fence(s string) string { return fence(s) }
 
 // messages renders task's system prompt and its user template with data;
 // all document text goes in the user message, fenced.

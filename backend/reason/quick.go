@@ -14,6 +14,11 @@ import (
 // DeclineText is the answer when the documents do not support one.
 const DeclineText = "The documents do not answer this question. The closest passages are listed below."
 
+// StreamBroken is streamed when the model's answer broke off after some of
+// it was streamed: the text before it is void, the extractive answer from
+// the passages follows (the stored answer is that one alone).
+const StreamBroken = "\n\n[The model's answer broke off; the text above is incomplete and is discarded. Answer from the passages instead:]\n\n"
+
 // Quick answers with retrieval, at most one rerank call and one streamed
 // answer call (none offline). onToken may be nil.
 func (r *Reasoner) Quick(ctx context.Context, question string, onToken func(string)) (kb.Answer, error) {
@@ -269,6 +274,7 @@ func (u *run) answer(ctx context.Context, g *gathered, onToken func(string), mem
 			a.Citations = append(a.Citations, citation(e, 0, 0))
 		}
 		a.Paths = nil
+		u.trace.AnswerBy = "declined"
 		if onToken != nil {
 			onToken(a.Answer)
 		}
@@ -287,12 +293,21 @@ func (u *run) answer(ctx context.Context, g *gathered, onToken func(string), mem
 		if err != nil {
 			return a, err
 		}
-		rep, err := u.r.Provider.ChatStream(ctx, llm.ChatRequest{Task: "answer", Messages: msgs}, onToken)
+		streamed := false
+		stream := onToken
+		if onToken != nil {
+			stream = func(t string) {
+				streamed = true
+				onToken(t)
+			}
+		}
+		rep, err := u.r.Provider.ChatStream(ctx, llm.ChatRequest{Task: "answer", Messages: msgs}, stream)
 		if err == nil && strings.TrimSpace(rep.Text) != "" {
 			u.meter.Add("answer", rep.Usage)
 			u.lap("answer")
 			a.Answer = strings.TrimSpace(rep.Text)
 			a.Citations = citedOnly(a.Answer, g.evidence)
+			u.trace.AnswerBy = "model"
 			return a, nil
 		}
 		if err == nil {
@@ -302,6 +317,12 @@ func (u *run) answer(ctx context.Context, g *gathered, onToken func(string), mem
 			return a, ctx.Err()
 		}
 		u.failed("answer", err)
+		u.trace.AnswerFallback = "the model's answer failed (" + err.Error() + "); answered from the passages instead"
+		if streamed {
+			// What was streamed is not the answer: say so before the
+			// extractive answer follows on the same stream.
+			onToken(StreamBroken)
+		}
 	}
 	return u.extractive(ctx, g, onToken, memory)
 }
@@ -343,8 +364,10 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		for _, e := range g.evidence {
 			a.Citations = append(a.Citations, citation(e, 0, 0))
 		}
+		u.trace.AnswerBy = "declined"
 	} else {
 		a.Answer = b.String()
+		u.trace.AnswerBy = "extractive"
 	}
 	u.lap("extract")
 	if onToken != nil {

@@ -21,6 +21,12 @@ type Trace struct {
 	Mode     string `json:"mode"`
 	Offline  bool   `json:"offline"`
 	Fallback string `json:"fallback,omitempty"` // why deep mode fell back to quick
+	// AnswerBy says who wrote the answer text: "model", "extractive" (the
+	// best-supported sentences of the passages) or "declined".
+	AnswerBy string `json:"answer_by"`
+	// AnswerFallback is why a model answer was replaced by the extractive
+	// one (the model failed, timed out, or its stream broke off).
+	AnswerFallback string `json:"answer_fallback,omitempty"`
 
 	Retrieval RetrievalTrace `json:"retrieval"`
 	Rerank    *RerankTrace   `json:"rerank,omitempty"`

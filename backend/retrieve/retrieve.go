@@ -120,13 +120,61 @@ func New(st *store.Store, e embed.Embedder) *Retriever {
 // Retrieve returns the k best passages for question, the subgraph and the
 // lists behind them.
 func (r *Retriever) Retrieve(ctx context.Context, question string, k int) (*Result, error) {
-	set := r.Settings
-	if set.Depth == 0 {
-		set = DefaultSettings()
-	}
 	if k <= 0 {
 		k = 10
 	}
+	res, err := r.Gather(ctx, question, k)
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	fused, score, ranks := FuseLists(r.settings().RRFK, res.Lists, nil)
+	if len(fused) > k {
+		fused = fused[:k]
+	}
+	hits, err := r.Store.ChunkHits(ctx, fused)
+	if err != nil {
+		return nil, err
+	}
+	for i := range hits {
+		hits[i].Score = score[hits[i].ID]
+		hits[i].Ranks = ranks[hits[i].ID]
+		hits[i].Snippet = search.Snippet(hits[i].Text, question, 240)
+	}
+	res.Hits = hits
+	res.Timings["fuse"] = time.Since(t0).Milliseconds()
+	return res, nil
+}
+
+func (r *Retriever) settings() Settings {
+	if r.Settings.Depth == 0 {
+		return DefaultSettings()
+	}
+	return r.Settings
+}
+
+// FuseLists fuses ranked lists by weighted reciprocal rank with constant
+// rrfK. weights, when not nil, replaces the lists' own weights by name (a
+// name missing from it weighs 0); a list of weight 0 takes no part.
+func FuseLists(rrfK float64, lists []List, weights map[string]float64) ([]int64, map[int64]float64, map[int64]map[string]int) {
+	var ranked []search.Ranked
+	for _, l := range lists {
+		w := l.Weight
+		if weights != nil {
+			w = weights[l.Name]
+		}
+		if w > 0 && len(l.IDs) > 0 {
+			ranked = append(ranked, search.Ranked{Name: l.Name, Weight: w, IDs: l.IDs})
+		}
+	}
+	return search.Fuse(rrfK, ranked...)
+}
+
+// Gather runs every list for question (each read to at least k passages)
+// and fills the subgraph, linked entities and candidates, without fusing:
+// Result.Hits stays empty. Tuning fuses the same lists under many weights.
+func (r *Retriever) Gather(ctx context.Context, question string, k int) (*Result, error) {
+	set := r.settings()
 	if r.graphEmb == nil {
 		r.graphEmb = embed.NewHashed(embed.DefaultDim)
 	}
@@ -168,28 +216,7 @@ func (r *Retriever) Retrieve(ctx context.Context, question string, k int) (*Resu
 		lists = append(lists, List{Name: "pseudo", Weight: set.PseudoWeight, IDs: ids})
 		lap("pseudo")
 	}
-	var ranked []search.Ranked
-	for _, l := range lists {
-		if l.Weight > 0 && len(l.IDs) > 0 {
-			ranked = append(ranked, search.Ranked{Name: l.Name, Weight: l.Weight, IDs: l.IDs})
-		}
-	}
-	fused, score, ranks := search.Fuse(set.RRFK, ranked...)
-	if len(fused) > k {
-		fused = fused[:k]
-	}
-	hits, err := r.Store.ChunkHits(ctx, fused)
-	if err != nil {
-		return nil, err
-	}
-	for i := range hits {
-		hits[i].Score = score[hits[i].ID]
-		hits[i].Ranks = ranks[hits[i].ID]
-		hits[i].Snippet = search.Snippet(hits[i].Text, question, 240)
-	}
-	res.Hits = hits
 	res.Lists = lists
-	lap("fuse")
 	return res, nil
 }
 
