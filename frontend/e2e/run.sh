@@ -58,7 +58,7 @@ serve() {
   pids+=($!)
   local p=$! url=""
   for _ in $(seq 1 300); do
-    url=$(grep -oE 'http://127\.0\.0\.1:[0-9]+/\?token=[A-Za-z0-9_-]+' "$log" | head -n1 || true)
+    url=$(grep -soE 'http://127\.0\.0\.1:[0-9]+/\?token=[A-Za-z0-9_-]+' "$log" | head -n1 || true)
     [ -n "$url" ] && break
     kill -0 "$p" 2>/dev/null || break
     sleep 0.1
