@@ -40,8 +40,8 @@ type Config struct {
 	Log            io.Writer
 }
 
-// DefaultConfig is `make bench`: 3 runs, 1k/10k/100k chunks, 300 questions; quick is one
-// run at 1k and 10k chunks with 100 questions.
+// DefaultConfig is `make bench`: 3 runs, 1k/10k/100k chunks, 100 questions; quick is one
+// run at 1k and 10k chunks with 50 questions.
 func DefaultConfig(root string, quick bool) Config {
 	c := Config{
 		Root:     root,
@@ -51,7 +51,7 @@ func DefaultConfig(root string, quick bool) Config {
 		Quick:    quick,
 		Runs:     3,
 		Scales:   []int{1000, 10000, 100000},
-		Queries:  300,
+		Queries:  100,
 		Log:      os.Stderr,
 
 		GraphMaxChunks: 10000,
@@ -60,7 +60,7 @@ func DefaultConfig(root string, quick bool) Config {
 		c.GraphMaxChunks = n
 	}
 	if quick {
-		c.Runs, c.Scales, c.Queries = 1, []int{1000, 10000}, 100
+		c.Runs, c.Scales, c.Queries = 1, []int{1000, 10000}, 50
 	}
 	return c
 }

@@ -247,6 +247,7 @@ func measureQuery(ctx context.Context, env *Env) ([]Figure, error) {
 				ms := Millis(lat)
 				p50, p95 = append(p50, Percentile(ms, 50)), append(p95, Percentile(ms, 95))
 			}
+			env.Logf("  %s at %d chunks: p50 %.1f ms, p95 %.1f ms", m.id, s.Chunks, Summarise(p50).Median, Summarise(p95).Median)
 			name := fmt.Sprintf("%s at %d chunks, %d questions", m.name, s.Chunks, len(qs))
 			figs = append(figs,
 				Figure{ID: fmt.Sprintf("query.%s.%d.p50_ms", m.id, s.Chunks), Group: group, Name: name + ", p50", Unit: "ms", Stat: Stat{Runs: p50}},

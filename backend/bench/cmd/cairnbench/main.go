@@ -28,7 +28,7 @@ func main() {
 	only := flag.String("only", "", "comma-separated measurements to run: "+strings.Join(bench.Names(), ", "))
 	runs := flag.Int("runs", 0, "repetitions (default 3, quick 1)")
 	scales := flag.String("scales", "", "chunk counts of the query corpora (default 1000,10000,100000; quick 1000,10000)")
-	queries := flag.Int("queries", -1, "questions per latency run (default 300, quick 100, 0 = all)")
+	queries := flag.Int("queries", -1, "questions per latency run (default 100, 50 above 20k chunks, quick 50; 0 = all)")
 	out := flag.String("out", "", "folder for results.json and RESULTS.md (default backend/bench; -only: none unless given)")
 	flag.Parse()
 
