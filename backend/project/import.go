@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -224,7 +225,7 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 // index chunks, embeds and prepares the lexical rows of a parsed document.
 func (p *Project) index(ctx context.Context, name string, doc *parsed.Document) (store.Content, error) {
 	pages, chunks := chunk.Split(doc, chunk.Options{})
-	title := strings.Join(strings.Fields(doc.Title), " ")
+	title := cleanTitle(doc.Title)
 	if !plausibleTitle(title) {
 		title = titleFromName(name)
 	}
@@ -351,6 +352,26 @@ func kindFromName(name string) string {
 
 // plausibleTitle rejects metadata titles that are empty, garbled (an
 // undecrypted or mis-encoded Info string) or placeholders.
+// Print-production noise that PDF producers leave in title metadata:
+// "Page 1 of 48 …" in front, "7:48 - 6-DEC-2007" or a bare time behind,
+// "Microsoft Word - " in front.
+var (
+	titlePagePrefix = regexp.MustCompile(`(?i)^(page|p\.)\s*\d+(\s*(of|/)\s*\d+)?\s*[-–:]?\s+`)
+	titleStampTail  = regexp.MustCompile(`\s+\d{1,2}:\d{2}(:\d{2})?(\s*[-–]?\s*\d{1,2}[-/ ][A-Za-z]{3}[-/ ]\d{2,4})?$`)
+	titleAppPrefix  = regexp.MustCompile(`(?i)^microsoft (word|powerpoint|excel) - `)
+)
+
+// cleanTitle collapses white space and strips print-production noise.
+func cleanTitle(t string) string {
+	t = strings.Join(strings.Fields(t), " ")
+	for _, re := range []*regexp.Regexp{titlePagePrefix, titleStampTail, titleAppPrefix} {
+		if c := strings.TrimSpace(re.ReplaceAllString(t, "")); c != "" {
+			t = c
+		}
+	}
+	return t
+}
+
 func plausibleTitle(t string) bool {
 	if t == "" || len(t) > 300 {
 		return false

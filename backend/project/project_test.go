@@ -207,6 +207,21 @@ func TestSafeName(t *testing.T) {
 	}
 }
 
+func TestCleanTitle(t *testing.T) {
+	for in, want := range map[string]string{
+		"Page 1 of 48 Instructions for Form 1040NR 7:48 - 6-DEC-2007": "Instructions for Form 1040NR",
+		"Microsoft Word - report.doc":                                 "report.doc",
+		"  Dense   Passage\nRetrieval ":                               "Dense Passage Retrieval",
+		"Chapter 7: 12:30":                                            "Chapter 7:",
+		"Page 3":                                                      "Page 3",
+		"中华人民共和国民法典":                                                  "中华人民共和国民法典",
+	} {
+		if got := cleanTitle(in); got != want {
+			t.Errorf("cleanTitle(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestPlausibleTitle(t *testing.T) {
 	for in, want := range map[string]bool{
 		"Dense Passage Retrieval for Open-Domain Question Answering": true,
