@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"cairn/backend/llm"
 	"cairn/backend/project"
 )
 
@@ -38,6 +39,15 @@ type indexReport struct {
 	Completion  int            `json:"completion_tokens"`
 	Elapsed     float64        `json:"elapsed_s"`
 	Error       string         `json:"error,omitempty"`
+	// Warnings say what a stage could not do (the model went away at chunk
+	// 88 of 352, …) and what happens to the rest.
+	Warnings []string `json:"warnings,omitempty"`
+	// Model and ModelPending: the chat model indexing uses, or would use
+	// once Ollama is back, and the chunks still waiting for it (extracted
+	// offline, failed, or not yet extracted). Absent with --offline.
+	Model        string `json:"model,omitempty"`
+	ModelPending int    `json:"model_pending,omitempty"`
+	Offline      bool   `json:"offline,omitempty"` // the run had no model (Ollama away)
 }
 
 // runIndex runs every index stage with throttled progress on out (JSON
@@ -47,7 +57,11 @@ func runIndex(ctx context.Context, env *Env, p *project.Project, out io.Writer, 
 	start := time.Now()
 	var last time.Time
 	lastStage := ""
+	var warnings []string
 	err := p.Index(ctx, func(pr project.IndexProgress) {
+		if pr.Warning != "" {
+			warnings = append(warnings, pr.Warning)
+		}
 		final := pr.Total > 0 && pr.Done == pr.Total
 		if pr.Stage == lastStage && !final && time.Since(last) < time.Second {
 			return
@@ -69,8 +83,12 @@ func runIndex(ctx context.Context, env *Env, p *project.Project, out io.Writer, 
 		}
 		fmt.Fprintln(out, line)
 	})
-	rep := indexReport{Event: "done", Elapsed: time.Since(start).Seconds()}
+	rep := indexReport{Event: "done", Elapsed: time.Since(start).Seconds(), Warnings: warnings}
 	bg := context.WithoutCancel(ctx)
+	if m, n, merr := p.ModelPending(bg); merr == nil {
+		rep.Model, rep.ModelPending = m, n
+		rep.Offline = m != "" && p.Provider() != nil && p.Provider().Mode() == llm.ModeOffline
+	}
 	if c, cerr := p.ExtractionCounts(bg); cerr == nil {
 		rep.Counts = c
 	}
@@ -102,7 +120,16 @@ func printIndexReport(w io.Writer, rep indexReport, asJSON bool) {
 	if rep.Event == "interrupted" {
 		fmt.Fprintln(w, "interrupted: run `cairn index` again to resume where it stopped")
 	}
-	if c["failed"] > 0 {
+	for _, warn := range rep.Warnings {
+		fmt.Fprintln(w, "warning: "+warn)
+	}
+	switch {
+	case rep.Offline && rep.ModelPending > 0:
+		fmt.Fprintf(w, "Ollama is not available: %d chunks have the offline extraction and will be redone with %s when it is back (run `cairn index` again)\n",
+			rep.ModelPending, rep.Model)
+	case rep.ModelPending > 0 && len(rep.Warnings) == 0 && c["failed"] > 0:
+		fmt.Fprintf(w, "%d failed chunks keep the offline extraction and are retried with %s on the next run\n", rep.ModelPending, rep.Model)
+	case c["failed"] > 0 && len(rep.Warnings) == 0:
 		fmt.Fprintln(w, "failed chunks keep the offline extraction and are retried with the model on the next run")
 	}
 }

@@ -70,13 +70,16 @@ type Relation struct {
 
 // Result is the extraction of one chunk.
 type Result struct {
-	Status    kb.ExtractStatus `json:"status"`
-	Reason    string           `json:"reason,omitempty"`
-	Extractor string           `json:"extractor"`
-	Usage     llm.Usage        `json:"usage"`
-	Entities  []Entity         `json:"entities"`
-	Relations []Relation       `json:"relations"`
-	Facts     []kb.Fact        `json:"facts"`
+	Status kb.ExtractStatus `json:"status"`
+	Reason string           `json:"reason,omitempty"`
+	// Kind is the model failure behind a failed status (llm.FailTimeout,
+	// llm.FailUnreachable, ...; llm.FailEmpty when the model kept nothing).
+	Kind      llm.FailureKind `json:"kind,omitempty"`
+	Extractor string          `json:"extractor"`
+	Usage     llm.Usage       `json:"usage"`
+	Entities  []Entity        `json:"entities"`
+	Relations []Relation      `json:"relations"`
+	Facts     []kb.Fact       `json:"facts"`
 }
 
 func (r *Result) setStatus(emptyReason string) {
@@ -148,14 +151,18 @@ func (x *Extractor) Extract(ctx context.Context, in Input) (Result, error) {
 		return ExtractOffline(in), nil
 	}
 	if err != nil {
-		return fallback(in, r.Usage, failureReason(err)), nil
+		fb := fallback(in, r.Usage, failureReason(err))
+		fb.Kind = llm.KindOf(err)
+		return fb, nil
 	}
 	r.Extractor = name
 	if len(r.Entities) == 0 && len(r.Facts) == 0 {
 		off := ExtractOffline(in)
 		if substantive(off) {
-			return fallback(in, r.Usage, "empty: the model kept nothing from a chunk the offline extractor finds "+
-				fmt.Sprintf("%d entities in", len(off.Entities))+reasonSuffix(r.Reason)), nil
+			fb := fallback(in, r.Usage, "empty: the model kept nothing from a chunk the offline extractor finds "+
+				fmt.Sprintf("%d entities in", len(off.Entities))+reasonSuffix(r.Reason))
+			fb.Kind = llm.FailEmpty
+			return fb, nil
 		}
 	}
 	return r, nil

@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,6 +40,11 @@ type Event struct {
 	ETA       time.Duration `json:"eta_ns"`
 	Usage     llm.Usage     `json:"usage"`
 	Paused    bool          `json:"paused,omitempty"`
+	// LastError is why the chunk just finished failed ("" when it did not).
+	LastError string `json:"last_error,omitempty"`
+	// Stopped is set on the last event of a run that stopped asking the
+	// model (see Stop).
+	Stopped *Stop `json:"stopped,omitempty"`
 }
 
 // Control pauses, resumes and cancels a running job. The zero value is
@@ -113,16 +119,59 @@ type Extraction struct {
 	Control   *Control                    // optional
 	Progress  func(Event)                 // optional
 	Limit     int                         // stop after this many chunks (0: all); for tests and batches
+	// StopAfter is how many chunks in a row may fail with a fault of the
+	// model's side — timeout, HTTP error, cut reply, context window too
+	// small — before the job stops asking the model (0: DefaultStopAfter).
+	// An unreachable server or an unknown model stops it at once.
+	StopAfter int
+}
+
+// DefaultStopAfter is Extraction.StopAfter's default.
+const DefaultStopAfter = 3
+
+// Stop says why a run stopped asking the model before its last chunk. The
+// chunks it did not extract with the model keep (or, if they had none, get)
+// the offline extraction and stay pending for the model: the next run with
+// the model redoes them.
+type Stop struct {
+	Kind   llm.FailureKind `json:"kind"`
+	Model  string          `json:"model"`
+	At     int             `json:"at"`               // the chunk of this run (1-based) at which the model was given up
+	First  int             `json:"first"`            // the first chunk of the failing streak (At when it stopped at once)
+	Total  int             `json:"total"`            // chunks this run was to extract with the model
+	Left   int             `json:"left"`             // of those, chunks not extracted by the model (the failed one included)
+	Filled int             `json:"filled,omitempty"` // chunks that had no extraction and got the offline one
+	Detail string          `json:"detail"`           // the last failure, as the provider said it
+	// Message says it for a person: what happened, where, what was kept,
+	// and when the rest is redone.
+	Message string `json:"message"`
 }
 
 // Summary is what a run did.
 type Summary struct {
 	Event
-	Counts kb.ExtractCounts `json:"counts"` // over the whole project after the run
+	Counts  kb.ExtractCounts `json:"counts"`            // over the whole project after the run
+	Stopped *Stop            `json:"stopped,omitempty"` // the model went away or kept failing
+}
+
+// systemic says whether a failure kind is the model's side rather than the
+// chunk's: at once (the server is gone, the model is not installed) or
+// after StopAfter chunks in a row.
+func systemic(k llm.FailureKind) (now, repeated bool) {
+	switch k {
+	case llm.FailUnreachable, llm.FailUnknownModel:
+		return true, true
+	case llm.FailTimeout, llm.FailHTTP, llm.FailCut, llm.FailContext:
+		return false, true
+	}
+	return false, false
 }
 
 // Run extracts every pending chunk. It returns ctx's error when cancelled
-// (what was done stays done).
+// (what was done stays done). When the model goes away or keeps failing
+// (see StopAfter), it stops asking it, gives the chunks that have no
+// extraction at all the offline one, and says so in Summary.Stopped; the
+// error is nil then (nothing was lost, the rest is pending for the model).
 func (j *Extraction) Run(ctx context.Context) (Summary, error) {
 	if j.Store == nil || j.Extractor == nil || j.Vectorize == nil {
 		return Summary{}, errors.New("extraction job: store, extractor and vectorizer are required")
@@ -140,45 +189,88 @@ func (j *Extraction) Run(ctx context.Context) (Summary, error) {
 	if progress == nil {
 		progress = func(Event) {}
 	}
-	name := j.Extractor.Name()
 	// shared entities recomputed by a removal since the last run get fresh vectors
 	if err := j.Store.RefreshGraphVectors(ctx, j.Vectorize); err != nil {
 		return Summary{}, err
 	}
+	name := j.Extractor.Name()
+	ev, stop, err := j.pass(ctx, ctl, j.Extractor, name, progress, Event{})
+	if err != nil || stop == nil {
+		return j.summary(ev, nil, err)
+	}
+	// the model stopped: chunks without any extraction get the offline one
+	off := &extract.Extractor{}
+	fill := ev
+	fill.Extractor, fill.Done, fill.Total = extract.Offline, 0, 0
+	fill, _, err = j.pass(ctx, ctl, off, extract.Offline, progress, fill)
+	stop.Filled = fill.Done
+	stop.Message = stopMessage(*stop)
+	ev.OK, ev.Empty, ev.Failed, ev.Usage, ev.Elapsed = fill.OK, fill.Empty, fill.Failed, fill.Usage, fill.Elapsed
+	ev.Done, ev.Total, ev.ETA = ev.Done+fill.Done, ev.Total+fill.Total, 0
+	ev.Stopped = stop
+	progress(ev)
+	return j.summary(ev, stop, err)
+}
+
+// pass extracts the chunks pending for name with x. It returns a Stop when
+// x's model went away or kept failing (the pass ends there).
+func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extractor, name string, progress func(Event), ev Event) (Event, *Stop, error) {
 	pending, err := j.Store.PendingExtraction(ctx, name, j.Limit)
 	if err != nil {
-		return Summary{}, err
+		return ev, nil, err
 	}
-	ev := Event{Stage: "extract", Extractor: name, Total: len(pending)}
-	start := time.Now()
+	ev.Stage, ev.Extractor, ev.Total = "extract", name, len(pending)
+	start := time.Now().Add(-ev.Elapsed)
 	progress(ev)
+	stopAfter := j.StopAfter
+	if stopAfter <= 0 {
+		stopAfter = DefaultStopAfter
+	}
+	model := name != extract.Offline
 	titles := map[int64][2]string{}
 	align := j.aligner()
-	for _, c := range pending {
+	var streak int // chunks in a row failed by a systemic fault
+	first := 0
+	var last extract.Result
+	for i, c := range pending {
 		if err := ctl.wait(ctx); err != nil {
-			return j.summary(ev, err)
+			return ev, nil, err
 		}
 		if err := ctx.Err(); err != nil {
-			return j.summary(ev, err)
+			return ev, nil, err
+		}
+		if model && x.Name() != name {
+			// the provider went offline under us (another call found the
+			// server gone): do not record offline results as this model's
+			kind, detail := llm.FailUnreachable, "the language model went offline"
+			if last.Kind != "" {
+				kind, detail = last.Kind, last.Reason
+			}
+			return ev, &Stop{Kind: kind, Model: name, At: i + 1, First: i + 1, Total: len(pending), Left: len(pending) - ev.OK - ev.Empty, Detail: detail}, nil
 		}
 		t, ok := titles[c.DocID]
 		if !ok {
 			title, file, err := j.Store.DocumentTitle(ctx, c.DocID)
 			if err != nil {
-				return j.summary(ev, fmt.Errorf("chunk %d: %w", c.ID, err))
+				return ev, nil, fmt.Errorf("chunk %d: %w", c.ID, err)
 			}
 			t = [2]string{title, file}
 			titles[c.DocID] = t
 		}
-		res, err := j.Extractor.Extract(ctx, extract.Input{Chunk: c, DocTitle: t[0], FileName: t[1]})
+		res, err := x.Extract(ctx, extract.Input{Chunk: c, DocTitle: t[0], FileName: t[1]})
 		if err != nil {
-			return j.summary(ev, err)
+			return ev, nil, err
+		}
+		if model && res.Status != kb.ExtractFailed && res.Extractor != name {
+			// answered offline: the mode flipped between the check and the call
+			res.Status, res.Extractor, res.Kind = kb.ExtractFailed, extract.Fallback, llm.FailUnreachable
+			res.Reason = "unreachable: the language model went offline"
 		}
 		if err := j.Store.SaveChunkGraph(ctx, toChunkGraph(c.ID, res), j.Vectorize, align); err != nil {
 			if ctx.Err() != nil {
-				return j.summary(ev, ctx.Err())
+				return ev, nil, ctx.Err()
 			}
-			return j.summary(ev, fmt.Errorf("save chunk %d: %w", c.ID, err))
+			return ev, nil, fmt.Errorf("save chunk %d: %w", c.ID, err)
 		}
 		ev.Done++
 		ev.DocID = c.DocID
@@ -194,13 +286,87 @@ func (j *Extraction) Run(ctx context.Context) (Summary, error) {
 		ev.Elapsed = time.Since(start)
 		ev.ETA = time.Duration(float64(ev.Elapsed) / float64(ev.Done) * float64(ev.Total-ev.Done))
 		ev.Paused = ctl.Paused()
+		ev.LastError = ""
+		if res.Status == kb.ExtractFailed {
+			ev.LastError = res.Reason
+		}
 		progress(ev)
+		if !model {
+			continue
+		}
+		now, repeated := systemic(res.Kind)
+		if res.Status == kb.ExtractFailed && repeated {
+			if streak == 0 {
+				first = i + 1
+			}
+			streak++
+			last = res
+		} else {
+			streak = 0
+		}
+		if res.Status == kb.ExtractFailed && (now || (repeated && streak >= stopAfter)) {
+			return ev, &Stop{Kind: res.Kind, Model: name, At: i + 1, First: first, Total: len(pending), Left: len(pending) - ev.OK - ev.Empty, Detail: res.Reason}, nil
+		}
 	}
-	return j.summary(ev, nil)
+	return ev, nil, nil
 }
 
-func (j *Extraction) summary(ev Event, err error) (Summary, error) {
-	s := Summary{Event: ev}
+// stopMessage says what a Stop means, in a person's words.
+func stopMessage(s Stop) string {
+	var cause string
+	detail := strings.TrimSpace(s.Detail)
+	if i := strings.Index(detail, ": "); i > 0 && llm.FailureKind(detail[:i]) == s.Kind {
+		detail = detail[i+2:]
+	}
+	if i := strings.Index(detail, "): "); strings.HasPrefix(detail, "model call ") && i > 0 {
+		detail = detail[i+3:] // "model call extract failed (timeout): no reply within 400ms"
+	}
+	switch s.Kind {
+	case llm.FailUnreachable:
+		cause = "Ollama stopped responding"
+	case llm.FailUnknownModel:
+		cause = fmt.Sprintf("the model %s is not installed in Ollama", s.Model)
+	case llm.FailTimeout:
+		cause = fmt.Sprintf("%s did not answer in time (%s)", s.Model, detail)
+	case llm.FailHTTP:
+		cause = fmt.Sprintf("Ollama kept returning errors (%s)", detail)
+	case llm.FailCut:
+		cause = "Ollama's replies kept breaking off midway"
+	case llm.FailContext:
+		cause = fmt.Sprintf("%s's context window is too small for these passages (%s)", s.Model, detail)
+	default:
+		cause = fmt.Sprintf("%s kept failing (%s)", s.Model, detail)
+	}
+	msg := fmt.Sprintf("%s at chunk %d of %d; ", cause, s.At, s.Total)
+	if s.First > 0 && s.First < s.At {
+		msg = fmt.Sprintf("%s for chunks %d–%d of %d; ", cause, s.First, s.At, s.Total)
+	}
+	switch {
+	case s.Left == 1:
+		msg += "1 chunk keeps its offline extraction"
+	default:
+		msg += fmt.Sprintf("%d chunks kept their offline extraction", s.Left)
+	}
+	if s.Filled > 0 {
+		msg += fmt.Sprintf(" (%d of them extracted offline just now)", s.Filled)
+	}
+	switch s.Kind {
+	case llm.FailUnreachable:
+		msg += fmt.Sprintf(" and will be redone with %s when it is back", s.Model)
+	case llm.FailUnknownModel:
+		msg += fmt.Sprintf(" and will be redone with it once it is installed (cairn pull %s, or Settings > Models)", s.Model)
+	case llm.FailContext:
+		msg += " and will be redone on the next index run; choose a model with a longer context window or a larger context size in Settings"
+	case llm.FailTimeout:
+		msg += " and will be redone on the next index run; a smaller model or a longer timeout helps"
+	default:
+		msg += " and will be redone with the model on the next index run"
+	}
+	return msg
+}
+
+func (j *Extraction) summary(ev Event, stop *Stop, err error) (Summary, error) {
+	s := Summary{Event: ev, Stopped: stop}
 	c, cerr := j.Store.ExtractionCounts(context.WithoutCancel(context.Background()), j.Extractor.Name())
 	s.Counts = c
 	if err == nil {

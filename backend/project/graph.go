@@ -13,6 +13,7 @@ import (
 	"cairn/backend/graph"
 	"cairn/backend/jobs"
 	"cairn/backend/kb"
+	"cairn/backend/llm"
 	"cairn/backend/store"
 )
 
@@ -22,8 +23,12 @@ import (
 func init() {
 	registerIndexStage(IndexStage{Name: "graph", Order: 10, Run: func(ctx context.Context, p *Project, progress func(IndexProgress)) error {
 		_, err := p.BuildGraph(ctx, nil, func(e jobs.Event) {
-			progress(IndexProgress{Stage: "graph", DocID: e.DocID, Done: e.Done, Total: e.Total, ETA: e.ETA,
-				Note: fmt.Sprintf("%s: ok %d, empty %d, failed %d", e.Extractor, e.OK, e.Empty, e.Failed)})
+			pr := IndexProgress{Stage: "graph", DocID: e.DocID, Done: e.Done, Total: e.Total, ETA: e.ETA,
+				Note: fmt.Sprintf("%s: ok %d, empty %d, failed %d", e.Extractor, e.OK, e.Empty, e.Failed)}
+			if e.Stopped != nil {
+				pr.Warning = e.Stopped.Message
+			}
+			progress(pr)
 		})
 		return err
 	}})
@@ -134,6 +139,44 @@ func (p *Project) ExtractionCounts(ctx context.Context) (map[string]int, error) 
 		return nil, err
 	}
 	return map[string]int{"ok": c.OK, "empty": c.Empty, "failed": c.Failed, "pending": c.Pending}, nil
+}
+
+// ModelPending says which chat model the project's provider uses or would
+// use once Ollama is back (the configured one while offline; "" when there
+// is no model at all, as with --offline), and how many chunks still wait to
+// be extracted by it: extracted offline, failed, or not extracted yet.
+func (p *Project) ModelPending(ctx context.Context) (model string, n int, err error) {
+	model = targetModel(p.Provider())
+	if model == "" {
+		return "", 0, nil
+	}
+	c, err := p.store.ExtractionCounts(ctx, model)
+	return model, c.Pending + c.Failed, err
+}
+
+// targetModel is the chat model a provider extracts with now or, while
+// Ollama is away, would extract with when it is back.
+func targetModel(lp llm.Provider) string {
+	if lp == nil {
+		return ""
+	}
+	if a, ok := lp.(interface {
+		Status() llm.Status
+		Ollama() *llm.Ollama
+	}); ok {
+		s := a.Status()
+		if s.ChatModel != "" {
+			return s.ChatModel
+		}
+		if s.Reason == "--offline" {
+			return ""
+		}
+		return a.Ollama().Config().ChatModel
+	}
+	if lp.Mode() == llm.ModeOffline {
+		return ""
+	}
+	return extract.ModelName(lp)
 }
 
 // ExtractionUsage sums the model usage recorded for extraction.

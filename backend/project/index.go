@@ -20,6 +20,10 @@ type IndexProgress struct {
 	Total int           `json:"total"`
 	ETA   time.Duration `json:"eta_ns,omitempty"`
 	Note  string        `json:"note,omitempty"`
+	// Warning says, for a person, that the stage could not do all it
+	// meant to and what happens to the rest (the model went away at chunk
+	// 88 of 352, …); it is set on the stage's last event.
+	Warning string `json:"warning,omitempty"`
 }
 
 // IndexStage is one resumable step of indexing. Run does the stage's pending
