@@ -32,6 +32,9 @@ const (
 type IndexDone struct {
 	Error   string `json:"error,omitempty"`
 	Seconds int64  `json:"seconds"`
+	// Warning says what indexing could not do and what happens to the rest
+	// ("Ollama stopped responding at chunk 88 of 352; …").
+	Warning string `json:"warning,omitempty"`
 }
 
 // IndexState says whether indexing runs and how far it has got, for a UI
@@ -213,17 +216,22 @@ func (a *App) runIndex(ctx context.Context) error {
 	a.mu.Unlock()
 	a.emit(EventIndexStarted, nil)
 	t0 := time.Now()
+	var warnings []string
 	err = pr.Index(ctx, func(p project.IndexProgress) {
+		if p.Warning != "" {
+			warnings = append(warnings, p.Warning)
+		}
 		a.mu.Lock()
 		last := p
 		a.index.Last = &last
 		a.mu.Unlock()
 		a.emit(EventIndexProgress, p)
 	})
-	done := IndexDone{Seconds: int64(time.Since(t0).Seconds())}
+	done := IndexDone{Seconds: int64(time.Since(t0).Seconds()), Warning: strings.Join(warnings, " ")}
 	if err != nil {
 		done.Error = err.Error()
 	}
+	a.indexEnded(done.Warning)
 	a.mu.Lock()
 	a.index = IndexState{Done: &done}
 	a.mu.Unlock()

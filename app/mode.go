@@ -9,6 +9,7 @@ import (
 
 	"cairn/backend/embed"
 	"cairn/backend/llm"
+	"cairn/backend/project"
 )
 
 // Language-model mode: the app follows Ollama appearing and disappearing
@@ -36,6 +37,11 @@ type llmState struct {
 	// the smallest context window sent (0 = the default).
 	chatModel, embedModel string
 	minContext            int
+	// resume: the last index run left chunks for the model (it went away
+	// or kept failing mid-run, or was not there at all); indexing resumes
+	// by itself when the mode next turns to ollama. back: that happened
+	// while an index run was still going.
+	resume, back bool
 }
 
 // SetOllamaHost chooses the Ollama server (a URL, host:port, …; "" means
@@ -95,6 +101,53 @@ func (a *App) modeChanged(s llm.Status) {
 		}
 	}
 	a.emit(EventModeChanged, s)
+	if s.Mode == llm.ModeOllama {
+		a.resumeIndex(s)
+	}
+}
+
+// indexEnded records whether the index run that just ended left work for
+// the model, and resumes at once if the model came back meanwhile.
+func (a *App) indexEnded(warning string) {
+	a.llm.mu.Lock()
+	auto := a.llm.auto
+	left := warning != "" || (auto != nil && !a.llm.offline && auto.Mode() == llm.ModeOffline)
+	a.llm.resume = left
+	back := a.llm.back
+	a.llm.back = false
+	a.llm.mu.Unlock()
+	if left && back && auto != nil && auto.Mode() == llm.ModeOllama {
+		go a.resumeIndex(auto.Status())
+	}
+}
+
+// resumeIndex starts indexing in the background when the last run left
+// chunks for the model, which is now back (s).
+func (a *App) resumeIndex(s llm.Status) {
+	a.llm.mu.Lock()
+	if !a.llm.resume {
+		a.llm.mu.Unlock()
+		return
+	}
+	a.mu.Lock()
+	running := a.index.Running
+	a.mu.Unlock()
+	if running {
+		a.llm.back = true
+		a.llm.mu.Unlock()
+		return
+	}
+	a.llm.resume = false
+	a.llm.mu.Unlock()
+	if _, err := a.openProject(); err != nil {
+		return
+	}
+	go func() {
+		defer a.enter()()
+		a.emit(EventIndexProgress, project.IndexProgress{Stage: "graph",
+			Note: "Ollama is back: resuming indexing with " + s.ChatModel})
+		_ = a.runIndex(a.context())
+	}()
 }
 
 // LLMStatus says whether answers come from Ollama (which host, which

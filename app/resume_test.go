@@ -1,0 +1,152 @@
+package app
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cairn/backend/kb"
+	"cairn/backend/llm/fakeollama"
+	"cairn/backend/project"
+)
+
+// echoModel answers an extraction request with what the fenced passage
+// plainly holds: its first capitalised word as an entity and its first
+// line as a fact.
+func echoModel(r fakeollama.Request) string {
+	user := r.Messages[1].Content
+	var fence string
+	var body []string
+	for _, l := range strings.Split(user, "\n") {
+		if fence == "" && strings.HasPrefix(l, "```") {
+			fence = l
+			continue
+		}
+		if fence != "" {
+			if l == fence {
+				break
+			}
+			body = append(body, l)
+		}
+	}
+	out := map[string]any{"entities": []any{}, "relations": []any{}, "facts": []string{}}
+	for _, w := range strings.Fields(strings.Join(body, " ")) {
+		w = strings.Trim(w, ".,;:()[]\"'")
+		if len(w) >= 4 && w[0] >= 'A' && w[0] <= 'Z' {
+			out["entities"] = []any{map[string]string{"name": w, "type": "concept", "description": w + " as named in the passage."}}
+			break
+		}
+	}
+	for _, l := range body {
+		if l = strings.TrimSpace(l); len(l) > 20 {
+			out["facts"] = []string{l}
+			break
+		}
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+// TestIndexResumesWhenOllamaComesBack: Ollama stops in the middle of the
+// indexing an import started; the run ends with a warning saying where it
+// stopped and what was kept (index:done), and when the mode turns back to
+// ollama the app resumes by itself and the model redoes exactly the rest.
+func TestIndexResumesWhenOllamaComesBack(t *testing.T) {
+	srv := fakeollama.Start(t)
+	srv.On(fakeollama.Rule{Schema: "extract", Func: echoModel})
+	a, p := openReal(t)
+	defer a.stop()
+	var mu sync.Mutex
+	var dones []IndexDone
+	stopped := false
+	a.subscribe(func(name string, data any) {
+		switch name {
+		case EventIndexProgress:
+			if pr, ok := data.(project.IndexProgress); ok && pr.Stage == "graph" && pr.Done == 3 && !stopped {
+				stopped = true
+				srv.Stop()
+			}
+		case EventIndexDone:
+			mu.Lock()
+			dones = append(dones, data.(IndexDone))
+			mu.Unlock()
+		}
+	})
+	waitDone := func(n int) IndexDone {
+		t.Helper()
+		deadline := time.Now().Add(60 * time.Second)
+		for time.Now().Before(deadline) {
+			mu.Lock()
+			if len(dones) >= n {
+				d := dones[n-1]
+				mu.Unlock()
+				return d
+			}
+			mu.Unlock()
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("index run %d did not finish", n)
+		return IndexDone{}
+	}
+	a.SetOllamaHost(srv.URL(), false)
+	a.runReady()
+	waitFor(t, "ollama mode", func() bool { return a.Mode() == "ollama" })
+
+	src := filepath.Join("..", "assets", "sample", "en-report-dmca-summary.pdf")
+	res, err := a.ImportPaths([]string{src})
+	if err != nil || len(res) != 1 || res[0].Status != kb.StatusOK {
+		t.Fatalf("import: %v %+v", err, res)
+	}
+	first := waitDone(1)
+	if first.Error != "" || !strings.Contains(first.Warning, "Ollama stopped responding at chunk 4 of") ||
+		!strings.Contains(first.Warning, "will be redone with qwen2.5:7b-instruct when it is back") {
+		t.Fatalf("first run: %+v", first)
+	}
+	if a.Mode() != "offline" {
+		t.Fatalf("mode %s after Ollama stopped", a.Mode())
+	}
+	model, left, err := p.ModelPending(a.context())
+	if err != nil || model != "qwen2.5:7b-instruct" || left != res[0].Chunks-3 {
+		t.Fatalf("pending for the model: %q %d %v", model, left, err)
+	}
+	calls := len(srv.RequestsTo("/api/chat"))
+
+	// Ollama is back: the mode flips (here on a Models call; the probe
+	// loop does the same every few seconds) and indexing resumes.
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Models(); err != nil {
+		t.Fatal(err)
+	}
+	second := waitDone(2)
+	if second.Error != "" || second.Warning != "" {
+		t.Fatalf("resumed run: %+v", second)
+	}
+	if _, n, _ := p.ModelPending(a.context()); n != 0 {
+		c, _ := p.ExtractionCounts(a.context())
+		sts, _ := p.Store().ExtractionStatuses(a.context(), 0)
+		t.Fatalf("%d chunks still wait for the model after the resumed run: %v %+v", n, c, sts[:3])
+	}
+	extract := 0
+	for _, r := range srv.RequestsTo("/api/chat")[calls:] {
+		if r.SchemaTitle == "extract" {
+			extract++
+		}
+	}
+	if extract != left {
+		t.Fatalf("the resumed run made %d extraction calls for the %d chunks left", extract, left)
+	}
+	// nothing more to resume: another flip starts no run
+	a.Models()
+	time.Sleep(100 * time.Millisecond)
+	mu.Lock()
+	n := len(dones)
+	mu.Unlock()
+	if n != 2 {
+		t.Fatalf("%d index runs, want 2", n)
+	}
+}
