@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -48,6 +49,9 @@ type indexReport struct {
 	Model        string `json:"model,omitempty"`
 	ModelPending int    `json:"model_pending,omitempty"`
 	Offline      bool   `json:"offline,omitempty"` // the run had no model (Ollama away)
+	// Extractors counts chunks by who extracted them: a model's name,
+	// "offline", or "offline-fallback" (the model failed; offline kept).
+	Extractors map[string]int `json:"extractors,omitempty"`
 }
 
 // runIndex runs every index stage with throttled progress on out (JSON
@@ -85,6 +89,9 @@ func runIndex(ctx context.Context, env *Env, p *project.Project, out io.Writer, 
 	})
 	rep := indexReport{Event: "done", Elapsed: time.Since(start).Seconds(), Warnings: warnings}
 	bg := context.WithoutCancel(ctx)
+	if g, gerr := graphOfDoc(bg, p, 0); gerr == nil {
+		rep.Extractors = g.Chunks
+	}
 	if m, n, merr := p.ModelPending(bg); merr == nil {
 		rep.Model, rep.ModelPending = m, n
 		rep.Offline = m != "" && p.Provider() != nil && p.Provider().Mode() == llm.ModeOffline
@@ -111,6 +118,9 @@ func printIndexReport(w io.Writer, rep indexReport, asJSON bool) {
 	}
 	c := rep.Counts
 	fmt.Fprintf(w, "knowledge graph: %d chunks ok, %d empty, %d failed, %d pending", c["ok"], c["empty"], c["failed"], c["pending"])
+	if len(rep.Extractors) > 1 || (rep.Model != "" && rep.Extractors[rep.Model] == 0 && len(rep.Extractors) > 0) {
+		fmt.Fprintf(w, " (%s)", strings.TrimPrefix(docGraph{Chunks: rep.Extractors}.line(""), "graph: "))
+	}
 	if rep.Calls > 0 {
 		per := 1000 / float64(max(rep.ChunkTokens, 1))
 		fmt.Fprintf(w, "; model: %d calls, %d prompt + %d completion tokens (%.2f calls, %.0f tokens per 1k chunk tokens)",
@@ -124,7 +134,7 @@ func printIndexReport(w io.Writer, rep indexReport, asJSON bool) {
 		fmt.Fprintln(w, "warning: "+warn)
 	}
 	switch {
-	case rep.Offline && rep.ModelPending > 0:
+	case rep.Offline && rep.ModelPending > 0 && len(rep.Warnings) == 0:
 		fmt.Fprintf(w, "Ollama is not available: %d chunks have the offline extraction and will be redone with %s when it is back (run `cairn index` again)\n",
 			rep.ModelPending, rep.Model)
 	case rep.ModelPending > 0 && len(rep.Warnings) == 0 && c["failed"] > 0:
@@ -265,4 +275,86 @@ func pages(a, b int) string {
 		return fmt.Sprint(a)
 	}
 	return fmt.Sprintf("%d–%d", a, b)
+}
+
+// docGraph is one document's knowledge-graph extraction, for `cairn docs`:
+// chunks per extractor (a model's name, "offline", "offline-fallback" for
+// failed model calls) and why the last failed chunk failed.
+type docGraph struct {
+	Chunks      map[string]int `json:"chunks"`
+	Failed      int            `json:"failed"`
+	LastFailure string         `json:"last_failure,omitempty"`
+}
+
+func graphOfDoc(ctx context.Context, p *project.Project, docID int64) (docGraph, error) {
+	g := docGraph{Chunks: map[string]int{}}
+	sts, err := p.Store().ExtractionStatuses(ctx, docID)
+	if err != nil {
+		return g, err
+	}
+	for _, s := range sts {
+		g.Chunks[s.Extractor]++
+		if s.Status == "failed" {
+			g.Failed++
+			g.LastFailure = s.Reason
+		}
+	}
+	return g, nil
+}
+
+// line says it for a person ("" when nothing was extracted yet).
+func (g docGraph) line(model string) string {
+	if len(g.Chunks) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(g.Chunks))
+	for n := range g.Chunks {
+		names = append(names, n)
+	}
+	rank := func(n string) int {
+		switch n {
+		case "offline":
+			return 1
+		case "offline-fallback":
+			return 2
+		}
+		return 0
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if rank(names[i]) != rank(names[j]) {
+			return rank(names[i]) < rank(names[j])
+		}
+		return names[i] < names[j]
+	})
+	var parts []string
+	for _, n := range names {
+		switch n {
+		case "offline-fallback":
+			parts = append(parts, fmt.Sprintf("%d failed with the model (offline extraction kept)", g.Chunks[n]))
+		case "offline":
+			parts = append(parts, fmt.Sprintf("%d offline", g.Chunks[n]))
+		default:
+			parts = append(parts, fmt.Sprintf("%d by %s", g.Chunks[n], n))
+		}
+	}
+	line := "graph: " + strings.Join(parts, ", ")
+	if g.LastFailure != "" {
+		r := []rune(g.LastFailure)
+		if len(r) > 160 {
+			r = append(r[:160], '…')
+		}
+		line += "; last failure: " + string(r)
+	}
+	if model != "" && g.Chunks[model] < sumCounts(g.Chunks) {
+		line += "; the rest will be redone with " + model
+	}
+	return line
+}
+
+func sumCounts(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
 }

@@ -98,14 +98,21 @@ func cmdDocs(ctx context.Context, env *Env, args []string) int {
 		return env.fail(err)
 	}
 	for _, d := range docs {
+		g, gerr := graphOfDoc(ctx, p, d.ID) // knowledge-graph extraction per chunk (cmd_graph.go)
+		if gerr != nil {
+			return env.fail(gerr)
+		}
 		if *asJSON {
 			json.NewEncoder(env.Stdout).Encode(map[string]any{"id": d.ID, "title": d.Title, "status": d.Status, "pages": d.Pages, "chunks": d.Chunks, "error": d.Error,
-				"file": d.FileName, "kind": d.Kind, "error_code": d.ErrorCode, "warnings": d.Warnings})
+				"file": d.FileName, "kind": d.Kind, "error_code": d.ErrorCode, "warnings": d.Warnings, "graph": g})
 			continue
 		}
 		fmt.Fprintf(env.Stdout, "%4d  %-14s %4d pages %5d chunks  %s\n", d.ID, d.Status, d.Pages, d.Chunks, d.Title)
 		if d.Error != "" {
 			fmt.Fprintf(env.Stdout, "      %s\n", oneLine(d.Error))
+		}
+		if l := g.line(""); l != "" {
+			fmt.Fprintf(env.Stdout, "      %s\n", l)
 		}
 	}
 	return 0
