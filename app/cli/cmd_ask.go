@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -120,6 +122,7 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 	corpus := fs.String("corpus", "", "ask against this corpus.jsonl instead of the dataset's (abstention)")
 	limit := fs.Int("limit", 0, "only the first N questions")
 	abstain := fs.Float64("abstain", -1, "override the abstention threshold (question coverage); tuning only")
+	curve := fs.String("thresholds", "", "also print the decline rate at these abstention thresholds, T1,T2,... (tuning)")
 	if _, ok := env.parse(fs, args); !ok {
 		return 2
 	}
@@ -150,6 +153,7 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 	}
 	var r2, r5, em, f1 float64
 	declined := 0
+	var coverage []float64
 	start := time.Now()
 	for _, q := range qs {
 		var a kb.Answer
@@ -168,6 +172,7 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 		if err := json.Unmarshal(a.Trace, &tr); err != nil {
 			return env.fail(err)
 		}
+		coverage = append(coverage, tr.Support.Coverage)
 		hits, err := p.Store().ChunkHits(ctx, tr.Retrieval.Evidence)
 		if err != nil {
 			return env.fail(err)
@@ -190,6 +195,25 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 	if prov.Mode() != llm.ModeOffline {
 		res["em"], res["f1"] = round1(100*em/n), round1(100*f1/n)
 	}
+	if *curve != "" {
+		ts, err := floats(*curve)
+		if err != nil {
+			return env.fail(err)
+		}
+		// A question is declined when its coverage is under the threshold,
+		// whatever else happened, so one run gives the whole curve.
+		at := map[string]float64{}
+		for _, th := range ts {
+			d := 0
+			for _, c := range coverage {
+				if c < th {
+					d++
+				}
+			}
+			at[strconv.FormatFloat(th, 'f', -1, 64)] = round1(100 * float64(d) / n)
+		}
+		res["declined_at"] = at
+	}
 	if *asJSON {
 		json.NewEncoder(env.Stdout).Encode(res)
 		return 0
@@ -199,5 +223,15 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stdout, "  EM %5.1f  F1 %5.1f", v, res["f1"])
 	}
 	fmt.Fprintf(env.Stdout, "  (%.1f ms/question, %s)\n", res["ms_per_question"], res["model"])
+	if at, ok := res["declined_at"].(map[string]float64); ok {
+		keys := make([]string, 0, len(at))
+		for k := range at {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(env.Stdout, "  declined at threshold %s: %5.1f%%\n", k, at[k])
+		}
+	}
 	return 0
 }

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -202,6 +203,7 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 	top := fs.Int("top", 20, "how many grid settings to print")
 	values := fs.String("values", "0,0.1,0.2,0.4,0.7,1", "weights tried for each graph list")
 	ks := fs.String("rrfk", "5,10,20,40", "reciprocal-rank constants tried")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the gathering to this file")
 	rest, ok := env.parse(fs, args)
 	if !ok || len(rest) == 0 {
 		fmt.Fprintln(env.Stderr, "usage: cairn eval-tune [--set NAME=V,...] [--no-pseudo] DATASET_DIR...")
@@ -219,6 +221,17 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return env.fail(err)
 	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return env.fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return env.fail(err)
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
+	}
 	type dataset struct {
 		name     string
 		qs       []evalset.TuneQuestion
@@ -226,7 +239,7 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 		goal     float64
 	}
 	var dss []dataset
-	names := []string{"passage", "entity", "relation", "expand", "ppr", "pseudo"}
+	names := []string{"passage", "entity", "relation", "expand", "ppr", "pseudo", "topic"}
 	for _, dir := range rest {
 		p, err := evalProject(ctx, filepath.Join(dir, "corpus.jsonl"), env.Stderr)
 		if err != nil {
@@ -288,7 +301,8 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 		}
 		fmt.Fprintf(env.Stdout, "  ms per question p50/p95: %s\n", strings.Join(parts, ", "))
 		for _, n := range names {
-			fmt.Fprintf(env.Stdout, "  %-8s alone R@5 %5.1f\n", n, evalset.MeanRecall(ds.qs, evalset.Fusion{RRFK: set.RRFK, Weights: map[string]float64{n: 1}}, 5))
+			alone := evalset.Fusion{RRFK: set.RRFK, Weights: map[string]float64{n: 1}}
+			fmt.Fprintf(env.Stdout, "  %-8s alone R@5 %5.1f  R@20 %5.1f  R@50 %5.1f\n", n, evalset.MeanRecall(ds.qs, alone, 5), evalset.MeanRecall(ds.qs, alone, 20), evalset.MeanRecall(ds.qs, alone, 50))
 		}
 	}
 	eval := func(f evalset.Fusion) (rs []float64, margin, mean float64) {
@@ -310,7 +324,7 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stdout, "%-8s %s  min margin %+5.1f  mean %5.1f  | %s\n", label, strings.Join(parts, "  "), margin, mean, f)
 	}
 	def := evalset.Fusion{RRFK: set.RRFK, Weights: map[string]float64{"passage": set.PassageWeight, "entity": set.EntityWeight, "relation": set.RelationWeight,
-		"expand": set.ExpandWeight, "ppr": set.PPRWeight, "pseudo": set.PseudoWeight}}
+		"expand": set.ExpandWeight, "ppr": set.PPRWeight, "pseudo": set.PseudoWeight, "topic": set.TopicWeight}}
 	line("default", def)
 	grid := evalset.Grid(rrfks, map[string]float64{"passage": 1}, names[1:], vals)
 	type scored struct {
@@ -381,6 +395,10 @@ func applySets(set *retrieve.Settings, s string) error {
 			set.MaxRelations = int(f)
 		case "depth":
 			set.Depth = int(f)
+		case "topicpassages":
+			set.TopicPassages = int(f)
+		case "pseudo":
+			set.PseudoWeight = f
 		default:
 			return fmt.Errorf("--set: unknown setting %q", k)
 		}

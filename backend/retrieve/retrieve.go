@@ -48,6 +48,7 @@ type Settings struct {
 	ExpandWeight   float64
 	PPRWeight      float64
 	PseudoWeight   float64
+	TopicWeight    float64
 
 	EntityK        int     // nearest entities per question span
 	EntityMinSim   float64 // cosine needed for a vector-linked entity
@@ -57,6 +58,8 @@ type Settings struct {
 	MaxRelations   int     // relations kept in the subgraph
 	PPR            walk.PPROptions
 	PPRPassageSeed float64 // seed weight of the top passages in PPR (HippoRAG 2 style); 0 = entities only
+	TopicPassages  int     // top passages whose entities' topic chunks the topic list ranks
+	TopicEntities  int     // entities looked up by the topic list
 }
 
 // DefaultSettings are the measured defaults.
@@ -66,6 +69,7 @@ func DefaultSettings() Settings {
 		PassageWeight: 1, EntityWeight: 0.3, RelationWeight: 0.2, ExpandWeight: 0.2, PPRWeight: 0.6, PseudoWeight: 0.3,
 		EntityK: 3, EntityMinSim: 0.75, MaxSeedChunks: 50, RelationK: 30, Hops: 1, MaxRelations: 80,
 		PPR: walk.DefaultPPR(), PPRPassageSeed: 0.5,
+		TopicWeight: 0.5, TopicPassages: 5, TopicEntities: 60,
 	}
 }
 
@@ -373,6 +377,15 @@ func (r *Retriever) graphLists(ctx context.Context, question string, passage []i
 	lists = append(lists, List{Name: "ppr", Weight: set.PPRWeight, IDs: pprList})
 	lap("ppr")
 
+	if set.TopicWeight > 0 {
+		topic, err := r.topic(ctx, linked, passage, set)
+		if err != nil {
+			return nil, err
+		}
+		lists = append(lists, List{Name: "topic", Weight: set.TopicWeight, IDs: topic})
+		lap("topic")
+	}
+
 	// Subgraph entities: every relation endpoint plus the linked entities.
 	entSet := map[int64]bool{}
 	var entIDs []int64
@@ -455,9 +468,14 @@ func (r *Retriever) link(ctx context.Context, question string, set Settings) ([]
 			}
 		}
 	}
-	// Vector linking of name-like spans (capitalised runs, quotes).
+	// Vector linking of name-like spans (capitalised runs, quotes) that no
+	// alias matched as a whole (a k-NN over every entity vector is the
+	// costliest query of retrieval; an exact alias needs none).
 	if set.EntityK > 0 {
 		for _, span := range NameSpans(question) {
+			if len(byAlias[kb.NormKey(span)]) > 0 {
+				continue
+			}
 			near, err := r.Store.NearestEntities(ctx, r.graphEmb.QueryVector(span, nil), set.EntityK)
 			if err != nil {
 				return nil, err
@@ -716,6 +734,99 @@ func (r *Retriever) ppr(ctx context.Context, seed map[int64]float64, passage []i
 		entMass[e] = mass[v]
 	}
 	return topByScore(chunkMass, set.Depth, passage), entMass, nil
+}
+
+// topic ranks the chunks about the entities around the question: a chunk
+// whose document title or heading names an entity (a qualifier in
+// parentheses aside, "Nearchos (painter)") is that entity's topic chunk.
+// Entities are the question's own (weight 1) and those mentioned in the top
+// passages (1/(1+rank) per passage). This is the hop of a bridge question:
+// "the father of X" finds X's passage, which names the father, whose own
+// passage holds the answer.
+func (r *Retriever) topic(ctx context.Context, linked []Linked, passage []int64, set Settings) ([]int64, error) {
+	weight := map[int64]float64{}
+	var order []int64
+	add := func(e int64, w float64) {
+		if _, ok := weight[e]; !ok {
+			order = append(order, e)
+		}
+		weight[e] += w
+	}
+	for _, l := range linked {
+		add(l.Entity, 1)
+	}
+	top := passage[:min(len(passage), set.TopicPassages)]
+	c2e, err := r.Store.ChunkEntities(ctx, top)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range top {
+		for _, e := range c2e[c] {
+			add(e, 1/float64(2+i))
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return weight[order[a]] > weight[order[b]] })
+	if len(order) > set.TopicEntities {
+		order = order[:set.TopicEntities]
+	}
+	ents, err := r.Store.EntitiesByID(ctx, order, 0)
+	if err != nil {
+		return nil, err
+	}
+	byKey := map[string]int64{}
+	var phrases []string
+	for _, e := range ents {
+		for _, n := range append([]string{e.Name}, e.Aliases...) {
+			k := kb.NormKey(n)
+			if len([]rune(k)) < 3 {
+				continue
+			}
+			if old, ok := byKey[k]; !ok || weight[e.ID] > weight[old] {
+				if !ok {
+					phrases = append(phrases, n)
+				}
+				byKey[k] = e.ID
+			}
+		}
+	}
+	titled, err := r.Store.ChunksTitled(ctx, phrases, 300)
+	if err != nil {
+		return nil, err
+	}
+	score := map[int64]float64{}
+	firstOfDoc := map[[2]int64]int{} // (doc, entity) → ordinal of the chunk kept for a title match
+	keep := map[[2]int64]int64{}
+	for _, t := range titled {
+		if e, ok := byKey[topicKey(t.Title)]; ok {
+			k := [2]int64{t.DocID, e}
+			if o, seen := firstOfDoc[k]; !seen || t.Ordinal < o {
+				firstOfDoc[k] = t.Ordinal
+				if prev, had := keep[k]; had {
+					delete(score, prev)
+				}
+				keep[k] = t.ChunkID
+				score[t.ChunkID] = max(score[t.ChunkID], weight[e])
+			}
+		}
+		for _, h := range t.Headings {
+			if e, ok := byKey[topicKey(h)]; ok {
+				score[t.ChunkID] = max(score[t.ChunkID], weight[e])
+			}
+		}
+	}
+	return topByScore(score, set.Depth, passage), nil
+}
+
+// topicKey is the key of a title or heading as a name: without a trailing
+// qualifier in parentheses.
+func topicKey(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.HasSuffix(s, ")") {
+		if i := strings.LastIndex(s, "("); i > 0 {
+			s = s[:i]
+		}
+	}
+	return kb.NormKey(s)
 }
 
 type bipartite struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"cairn/backend/kb"
@@ -44,36 +45,9 @@ func (s *Store) HasGraph(ctx context.Context) (bool, error) {
 	return n == 1, err
 }
 
-func (s *Store) nearest(ctx context.Context, table, col string, q []float32, k int) ([]IDScore, error) {
-	nonZero := false
-	for _, x := range q {
-		if x != 0 {
-			nonZero = true
-			break
-		}
-	}
-	if k <= 0 || !nonZero {
-		return nil, nil // a vector without features is near nothing
-	}
-	rows, err := s.DB.QueryContext(ctx, "SELECT "+col+", distance FROM "+table+" WHERE embedding MATCH ? AND k = ? ORDER BY distance", encodeVector(q), k)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []IDScore
-	for rows.Next() {
-		var r IDScore
-		var d sql.NullFloat64
-		if err := rows.Scan(&r.ID, &d); err != nil {
-			return nil, err
-		}
-		if !d.Valid {
-			continue // a stored zero vector has no distance
-		}
-		r.Score = 1 - d.Float64
-		out = append(out, r)
-	}
-	return out, rows.Err()
+// nearest searches a graph vector set in memory (store/vectors.go).
+func (s *Store) nearest(ctx context.Context, table, _ string, q []float32, k int) ([]IDScore, error) {
+	return s.NearestVectors(ctx, table, q, k)
 }
 
 // NearestEntities returns the k entities whose vectors (built-in embedder,
@@ -332,4 +306,58 @@ func (s *Store) ChunkSource(ctx context.Context, chunkID int64) (kb.Source, erro
 		return src, err
 	}
 	return src, err
+}
+
+// TitledChunk is a chunk whose document title or heading path matched a
+// name: the chunk id, its document, its place in the document, and the
+// texts that can name its topic.
+type TitledChunk struct {
+	ChunkID  int64
+	DocID    int64
+	Ordinal  int
+	Title    string
+	Headings []string
+}
+
+// ChunksTitled returns the chunks whose document title or heading path
+// contains one of the phrases (the lexical index's title and heading
+// columns, stemmed as the index is), at most limit, best match first. The
+// caller decides which of them are about a name.
+func (s *Store) ChunksTitled(ctx context.Context, phrases []string, limit int) ([]TitledChunk, error) {
+	var terms []string
+	seen := map[string]bool{}
+	for _, p := range phrases {
+		p = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+			if r == '"' || r == '*' || r == '^' {
+				return ' '
+			}
+			return r
+		}, p)), " ")
+		if p != "" && !seen[p] {
+			seen[p] = true
+			terms = append(terms, `"`+p+`"`)
+		}
+	}
+	if len(terms) == 0 || limit <= 0 {
+		return nil, nil
+	}
+	match := "{title heading} : (" + strings.Join(terms, " OR ") + ")"
+	rows, err := s.DB.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, d.title, c.heading_path FROM
+		(SELECT rowid AS id, bm25(chunks_fts, 2, 1, 0, 0) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?) f
+		JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.doc_id ORDER BY f.r, c.id`, match, limit)
+	if err != nil {
+		return nil, fmt.Errorf("titled chunks: %w", err)
+	}
+	defer rows.Close()
+	var out []TitledChunk
+	for rows.Next() {
+		var t TitledChunk
+		var hp string
+		if err := rows.Scan(&t.ChunkID, &t.DocID, &t.Ordinal, &t.Title, &hp); err != nil {
+			return nil, err
+		}
+		_ = json.Unmarshal([]byte(hp), &t.Headings)
+		out = append(out, t)
+	}
+	return out, rows.Err()
 }
