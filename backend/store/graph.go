@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"cairn/backend/kb"
+	"cairn/backend/vecindex"
 )
 
 func init() {
@@ -514,7 +515,7 @@ func putVector(ctx context.Context, tx execQueryer, table, col string, id int64,
 	if _, err := tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE "+col+" = ?", id); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO "+table+"("+col+", embedding) VALUES(?, ?)", id, encodeVector(v)); err != nil {
+	if _, err := tx.ExecContext(ctx, "INSERT INTO "+table+"("+col+", embedding) VALUES(?, ?)", id, vecindex.EncodeSparse(v)); err != nil {
 		return fmt.Errorf("%s %d: %w", table, id, err)
 	}
 	return nil
@@ -800,32 +801,6 @@ func isZero(v []float32) bool {
 		}
 	}
 	return true
-}
-
-// nearest is the vec0 KNN used inside a transaction (alignment candidates).
-func nearest(ctx context.Context, q queryer, table, col string, v []float32, k int) ([]IDScore, error) {
-	if k <= 0 || isZero(v) {
-		return nil, nil
-	}
-	rows, err := q.QueryContext(ctx, "SELECT "+col+", distance FROM "+table+" WHERE embedding MATCH ? AND k = ? ORDER BY distance", encodeVector(v), k)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []IDScore
-	for rows.Next() {
-		var sc IDScore
-		var d sql.NullFloat64
-		if err := rows.Scan(&sc.ID, &d); err != nil {
-			return nil, err
-		}
-		if !d.Valid {
-			continue // a zero vector has no direction
-		}
-		sc.Score = 1 - d.Float64
-		out = append(out, sc)
-	}
-	return out, rows.Err()
 }
 
 // EntitiesByName returns the entities known by name or alias (normalised,

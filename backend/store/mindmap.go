@@ -3,11 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -142,7 +140,7 @@ func (s *Store) SaveMindMap(ctx context.Context, st MindMapStatus, nodes []MindN
 		}
 		local[n.ID] = id
 		ids[i] = id
-		if _, err := insVec.ExecContext(ctx, id, encodeVector(vecs[i])); err != nil {
+		if _, err := insVec.ExecContext(ctx, id, encodeStored(mindVecs, vecs[i])); err != nil {
 			return nil, fmt.Errorf("embed mind node: %w", err)
 		}
 		if _, err := insFTS.ExecContext(ctx, id, fts[i].Label, fts[i].Path, fts[i].CJK); err != nil {
@@ -241,15 +239,6 @@ func decodeHeadingPath(s string) []string {
 		return nil
 	}
 	return out
-}
-
-// decodeMindVector unpacks a little-endian float32 BLOB.
-func decodeMindVector(b []byte) []float32 {
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v
 }
 
 const mindNodeColumns = `n.id, coalesce(n.parent_id, 0), n.kind, n.label, n.doc_id, coalesce(m.supernode_id, 0),
@@ -444,22 +433,15 @@ func (s *Store) NearestMindNodes(ctx context.Context, q []float32, k int) ([]Sco
 	if len(q) != MindVecDim {
 		return nil, fmt.Errorf("mind-map query vector has %d dimensions, want %d", len(q), MindVecDim)
 	}
-	rows, err := s.DB.QueryContext(ctx, "SELECT node_id, distance FROM mind_vec WHERE embedding MATCH ? AND k = ? ORDER BY distance", encodeVector(q), k)
+	hits, err := s.searchVectors(ctx, mindVecs, q, k)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []ScoredNode
-	for rows.Next() {
-		var sc ScoredNode
-		var d float64
-		if err := rows.Scan(&sc.NodeID, &d); err != nil {
-			return nil, err
-		}
-		sc.Score = 1 - d
-		out = append(out, sc)
+	out := make([]ScoredNode, len(hits))
+	for i, h := range hits {
+		out[i] = ScoredNode{NodeID: h.ID, Score: h.Score}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // LexicalMindNodes runs an FTS5 MATCH over node labels and path contexts
@@ -487,29 +469,7 @@ func (s *Store) LexicalMindNodes(ctx context.Context, match string, weights [3]f
 
 // MindVectors loads the path vectors of nodes.
 func (s *Store) MindVectors(ctx context.Context, ids []int64) (map[int64][]float32, error) {
-	out := map[int64][]float32{}
-	for start := 0; start < len(ids); start += 500 {
-		part := ids[start:min(len(ids), start+500)]
-		ph, args := mindPlaceholders(part)
-		rows, err := s.DB.QueryContext(ctx, "SELECT node_id, embedding FROM mind_vec WHERE node_id IN ("+ph+")", args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var id int64
-			var b []byte
-			if err := rows.Scan(&id, &b); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[id] = decodeMindVector(b)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return s.fetchVectors(ctx, mindVecs, ids)
 }
 
 // MindNodeCount counts a project's mind-map nodes by kind.

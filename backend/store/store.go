@@ -36,6 +36,7 @@ func (e *ErrTooNew) Error() string {
 type Store struct {
 	DB   *sql.DB
 	path string
+	vecs vecCaches // in-memory vector indexes (vectors.go)
 }
 
 // Open opens (creating if needed) the database at path and migrates it to

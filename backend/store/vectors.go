@@ -3,14 +3,19 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
+
+	"modernc.org/sqlite"
 
 	"cairn/backend/kb"
+	"cairn/backend/vecindex"
 )
 
 // Meta keys recording which embedder made the project's vectors.
@@ -95,24 +100,18 @@ type Scored struct {
 }
 
 // NearestChunks returns the k chunks whose vectors are closest (cosine) to q.
-// Score is 1 - cosine distance.
+// Score is the cosine similarity (1 - cosine distance), computed exactly
+// for candidates found in the in-memory int8 index.
 func (s *Store) NearestChunks(ctx context.Context, q []float32, k int) ([]Scored, error) {
-	rows, err := s.DB.QueryContext(ctx, "SELECT chunk_id, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ? ORDER BY distance", encodeVector(q), k)
+	hits, err := s.searchVectors(ctx, chunkVecs, q, k)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []Scored
-	for rows.Next() {
-		var sc Scored
-		var d float64
-		if err := rows.Scan(&sc.ChunkID, &d); err != nil {
-			return nil, err
-		}
-		sc.Score = 1 - d
-		out = append(out, sc)
+	out := make([]Scored, len(hits))
+	for i, h := range hits {
+		out[i] = Scored{ChunkID: h.ID, Score: h.Score}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Re-embedding: moving the chunk vectors to another embedder.
@@ -342,6 +341,9 @@ func (s *Store) FinishReembed(ctx context.Context) (kb.EmbedderInfo, error) {
 	if err := dropNext(ctx, tx); err != nil {
 		return kb.EmbedderInfo{}, err
 	}
+	if err := bumpVecGen(ctx, tx, chunkVecs.name); err != nil {
+		return kb.EmbedderInfo{}, err
+	}
 	if err := setMetaTx(ctx, tx, MetaEmbedModel, want.Model); err != nil {
 		return kb.EmbedderInfo{}, err
 	}
@@ -349,4 +351,261 @@ func (s *Store) FinishReembed(ctx context.Context) (kb.EmbedderInfo, error) {
 		return kb.EmbedderInfo{}, err
 	}
 	return want, tx.Commit()
+}
+
+// In-memory vector search.
+//
+// Every vector set (chunks_vec, entities_vec, relations_vec, mind_vec) is
+// searched through a vecindex.Index: an int8 copy of its vectors loaded on
+// the first search and reloaded when vec_gen says the set changed (any
+// process, any connection). A search scans the copy for
+// vecindex.DefaultDepth(k) candidates and re-scores them exactly from the
+// stored float vectors, so scores are exact cosines. Memory: chunk vectors
+// take dim+16 bytes each (10k chunks × 1,024 dims ≈ 10 MB); graph and
+// mind-map vectors 3 bytes per non-zero entry + 20 (≈ 120 B per entity,
+// 730 per relation, 480 per mind-map node with the built-in embedder).
+
+// vecTable is one searchable vector set.
+type vecTable struct {
+	name, col string
+	sparse    bool // a plain table in vecindex's sparse format; else vec0 float32
+}
+
+var (
+	chunkVecs    = vecTable{"chunks_vec", "chunk_id", false}
+	entityVecs   = vecTable{"entities_vec", "entity_id", true}
+	relationVecs = vecTable{"relations_vec", "relation_id", true}
+	mindVecs     = vecTable{"mind_vec", "node_id", true}
+)
+
+type vecCaches struct {
+	mu sync.Mutex
+	m  map[string]*vecCache
+}
+
+type vecCache struct {
+	mu  sync.Mutex
+	gen int64
+	x   *vecindex.Index
+}
+
+func (c *vecCaches) get(name string) *vecCache {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]*vecCache{}
+	}
+	if c.m[name] == nil {
+		c.m[name] = &vecCache{gen: -1}
+	}
+	return c.m[name]
+}
+
+func init() {
+	// cairn_vec_sparse(blob) converts a float32 BLOB to the sparse format
+	// (migration 0006).
+	if err := sqlite.RegisterDeterministicScalarFunction("cairn_vec_sparse", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		b, ok := args[0].([]byte)
+		if !ok {
+			return nil, fmt.Errorf("cairn_vec_sparse: want a BLOB, got %T", args[0])
+		}
+		v, err := vecindex.Decode(b)
+		if err != nil {
+			return nil, err
+		}
+		return vecindex.EncodeSparse(v), nil
+	}); err != nil {
+		panic(err)
+	}
+}
+
+// encodeStored packs v the way table t stores it.
+func encodeStored(t vecTable, v []float32) []byte {
+	if t.sparse {
+		return vecindex.EncodeSparse(v)
+	}
+	return encodeVector(v)
+}
+
+// vecIndex returns the current in-memory index of t, reloading it when
+// vec_gen moved since it was loaded.
+func (s *Store) vecIndex(ctx context.Context, t vecTable) (*vecindex.Index, error) {
+	var gen int64
+	if err := s.DB.QueryRowContext(ctx, "SELECT gen FROM vec_gen WHERE name = ?", t.name).Scan(&gen); err != nil {
+		return nil, fmt.Errorf("%s generation: %w", t.name, err)
+	}
+	c := s.vecs.get(t.name)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.x != nil && c.gen == gen {
+		return c.x, nil
+	}
+	x, gen, err := s.loadVecIndex(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	c.x, c.gen = x, gen
+	return x, nil
+}
+
+// loadVecIndex reads every vector of t (one read transaction, so the
+// generation matches the rows).
+func (s *Store) loadVecIndex(ctx context.Context, t vecTable) (*vecindex.Index, int64, error) {
+	tx, err := s.DB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, err
+	}
+	defer tx.Rollback()
+	var gen int64
+	if err := tx.QueryRowContext(ctx, "SELECT gen FROM vec_gen WHERE name = ?", t.name).Scan(&gen); err != nil {
+		return nil, 0, err
+	}
+	dim := 0
+	if !t.sparse {
+		info, err := s.Embedder(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		dim = info.Dim
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT "+t.col+", embedding FROM "+t.name)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var b *vecindex.Builder
+	if dim > 0 {
+		b = vecindex.NewBuilder(dim, false)
+	}
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			return nil, 0, err
+		}
+		v, err := vecindex.Decode(blob)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s %d: %w", t.name, id, err)
+		}
+		if b == nil {
+			b = vecindex.NewBuilder(len(v), t.sparse)
+		}
+		if err := b.Add(id, v); err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", t.name, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if b == nil {
+		b = vecindex.NewBuilder(0, t.sparse)
+	}
+	return b.Index(), gen, nil
+}
+
+// fetchVectors reads the exact vectors of ids from t.
+func (s *Store) fetchVectors(ctx context.Context, t vecTable, ids []int64) (map[int64][]float32, error) {
+	out := make(map[int64][]float32, len(ids))
+	if !t.sparse {
+		// vec0 answers point lookups by primary key, not IN lists
+		st, err := s.DB.PrepareContext(ctx, "SELECT embedding FROM "+t.name+" WHERE "+t.col+" = ?")
+		if err != nil {
+			return nil, err
+		}
+		defer st.Close()
+		for _, id := range ids {
+			var blob []byte
+			err := st.QueryRowContext(ctx, id).Scan(&blob)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			if out[id], err = vecindex.Decode(blob); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	for start := 0; start < len(ids); start += 500 {
+		part := ids[start:min(len(ids), start+500)]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		rows, err := s.DB.QueryContext(ctx, "SELECT "+t.col+", embedding FROM "+t.name+" WHERE "+t.col+" IN ("+placeholders(len(part))+")", args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var blob []byte
+			if err := rows.Scan(&id, &blob); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			v, err := vecindex.Decode(blob)
+			if err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("%s %d: %w", t.name, id, err)
+			}
+			out[id] = v
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// searchVectors returns the k vectors of t nearest (cosine) to q.
+func (s *Store) searchVectors(ctx context.Context, t vecTable, q []float32, k int) ([]vecindex.Hit, error) {
+	if k <= 0 || vecindex.Norm(q) == 0 {
+		return nil, nil // a vector without features is near nothing
+	}
+	x, err := s.vecIndex(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if x.Len() == 0 {
+		return nil, nil
+	}
+	if len(q) != x.Dim() {
+		return nil, fmt.Errorf("%s: query vector has %d dimensions, the stored vectors %d", t.name, len(q), x.Dim())
+	}
+	return x.Search(q, k, vecindex.DefaultDepth(k), func(ids []int64) (map[int64][]float32, error) {
+		return s.fetchVectors(ctx, t, ids)
+	})
+}
+
+// NearestVectors is the k-NN over one of the graph's vector sets
+// ("entities_vec" or "relations_vec"), for the retrieval code; Score is
+// cosine similarity.
+func (s *Store) NearestVectors(ctx context.Context, table string, q []float32, k int) ([]IDScore, error) {
+	var t vecTable
+	switch table {
+	case entityVecs.name:
+		t = entityVecs
+	case relationVecs.name:
+		t = relationVecs
+	default:
+		return nil, fmt.Errorf("no vector set %q", table)
+	}
+	hits, err := s.searchVectors(ctx, t, q, k)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]IDScore, len(hits))
+	for i, h := range hits {
+		out[i] = IDScore{ID: h.ID, Score: h.Score}
+	}
+	return out, nil
+}
+
+// bumpVecGen marks a vector set changed (for writes no trigger sees).
+func bumpVecGen(ctx context.Context, tx execer, name string) error {
+	_, err := tx.ExecContext(ctx, "UPDATE vec_gen SET gen = gen + 1 WHERE name = ?", name)
+	return err
 }

@@ -1,0 +1,362 @@
+// Package vecindex is Cairn's in-memory nearest-neighbour search. Vectors
+// are held int8-quantised (one scale per row), densely for embedder vectors
+// and as (index, value) pairs for the built-in hashed vectors of short texts
+// (entity names, relation statements, mind-map paths), which are mostly
+// zeros. A search scans the quantised rows for the best candidates and then
+// re-scores them exactly (cosine) from the float vectors the caller keeps in
+// the database, so results match an exact search unless a true neighbour
+// falls outside the candidate depth. It also defines the compact "sparse"
+// BLOB format the store keeps those hashed vectors in.
+//
+// Memory: dense rows cost dim bytes plus 16; sparse rows 3 bytes per
+// non-zero plus 20 (see Index.Bytes).
+package vecindex
+
+import (
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Hit is a vector id with its cosine similarity to the query.
+type Hit struct {
+	ID    int64
+	Score float64
+}
+
+// Index is a read-only set of quantised rows; build it with a Builder.
+// Safe for concurrent searches.
+type Index struct {
+	dim    int
+	sparse bool
+	ids    []int64
+	scale  []float32 // per row: quantisation step / L2 norm (0: zero vector)
+	val    []int8    // dense: dim per row; sparse: one per non-zero
+	idx    []uint16  // sparse: dimension of each value
+	off    []uint32  // sparse: row r's values are off[r]:off[r+1]
+}
+
+// Builder collects rows for an Index.
+type Builder struct{ x Index }
+
+// NewBuilder starts an index of dim-dimensional vectors, stored sparsely
+// (index/value pairs) or densely. Sparse indexes take dim ≤ 65536.
+func NewBuilder(dim int, sparse bool) *Builder {
+	b := &Builder{x: Index{dim: dim, sparse: sparse}}
+	if sparse {
+		b.x.off = []uint32{0}
+	}
+	return b
+}
+
+// Add quantises v (len dim) under id.
+func (b *Builder) Add(id int64, v []float32) error {
+	x := &b.x
+	if len(v) != x.dim {
+		return fmt.Errorf("vector %d has %d dimensions, index has %d", id, len(v), x.dim)
+	}
+	var maxAbs, norm float64
+	for _, f := range v {
+		a := math.Abs(float64(f))
+		maxAbs = max(maxAbs, a)
+		norm += a * a
+	}
+	step := maxAbs / 127
+	x.ids = append(x.ids, id)
+	if norm == 0 || math.IsNaN(norm) || math.IsInf(norm, 0) {
+		x.scale = append(x.scale, 0)
+		if x.sparse {
+			x.off = append(x.off, uint32(len(x.val)))
+		} else {
+			x.val = append(x.val, make([]int8, x.dim)...)
+		}
+		return nil
+	}
+	x.scale = append(x.scale, float32(step/math.Sqrt(norm)))
+	for i, f := range v {
+		q := int8(math.Round(float64(f) / step))
+		if x.sparse {
+			if q != 0 {
+				x.idx = append(x.idx, uint16(i))
+				x.val = append(x.val, q)
+			}
+		} else {
+			x.val = append(x.val, q)
+		}
+	}
+	if x.sparse {
+		x.off = append(x.off, uint32(len(x.val)))
+	}
+	return nil
+}
+
+// Index returns the built index; the Builder must not be used after.
+func (b *Builder) Index() *Index { return &b.x }
+
+// Len is the number of rows.
+func (x *Index) Len() int { return len(x.ids) }
+
+// Dim is the vectors' dimension.
+func (x *Index) Dim() int { return x.dim }
+
+// Bytes is the memory the rows take.
+func (x *Index) Bytes() int {
+	return len(x.ids)*8 + len(x.scale)*4 + len(x.val) + len(x.idx)*2 + len(x.off)*4
+}
+
+// Candidates returns up to n rows by approximate cosine to q (quantised
+// rows), best first; rows with a zero vector are never returned.
+func (x *Index) Candidates(q []float32, n int) []Hit {
+	if n <= 0 || len(q) != x.dim {
+		return nil
+	}
+	var qi []int32
+	var qstep float32
+	if !x.sparse {
+		qi, qstep = quantiseQuery(q)
+	}
+	h := &minHeap{}
+	for r := range x.ids {
+		s := x.scale[r]
+		if s == 0 {
+			continue
+		}
+		var dot float32
+		if x.sparse {
+			a, b := x.off[r], x.off[r+1]
+			vals, idx := x.val[a:b], x.idx[a:b]
+			for j, v := range vals {
+				dot += q[idx[j]] * float32(v)
+			}
+		} else {
+			row := x.val[r*x.dim : (r+1)*x.dim : (r+1)*x.dim]
+			dot = float32(dotInt8(qi, row)) * qstep
+		}
+		score := float64(dot * s)
+		if h.Len() < n {
+			heap.Push(h, Hit{x.ids[r], score})
+		} else if better(Hit{x.ids[r], score}, (*h)[0]) {
+			(*h)[0] = Hit{x.ids[r], score}
+			heap.Fix(h, 0)
+		}
+	}
+	out := []Hit(*h)
+	sortHits(out)
+	return out
+}
+
+// dotInt8 is q·row for a quantised query, eight lanes at a time.
+func dotInt8(q []int32, row []int8) int32 {
+	n := min(len(q), len(row))
+	var s0, s1, s2, s3 int32
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		r := row[i : i+8 : i+8]
+		w := q[i : i+8 : i+8]
+		s0 += w[0]*int32(r[0]) + w[4]*int32(r[4])
+		s1 += w[1]*int32(r[1]) + w[5]*int32(r[5])
+		s2 += w[2]*int32(r[2]) + w[6]*int32(r[6])
+		s3 += w[3]*int32(r[3]) + w[7]*int32(r[7])
+	}
+	for ; i < n; i++ {
+		s0 += q[i] * int32(row[i])
+	}
+	return s0 + s1 + s2 + s3
+}
+
+// quantiseQuery scales q to integers in ±qLevels (the dense scan's query).
+func quantiseQuery(q []float32) ([]int32, float32) {
+	var m float32
+	for _, f := range q {
+		m = max(m, f, -f)
+	}
+	out := make([]int32, len(q))
+	if m == 0 {
+		return out, 0
+	}
+	step := m / qLevels
+	for i, f := range q {
+		out[i] = int32(math.Round(float64(f / step)))
+	}
+	return out, step
+}
+
+// qLevels keeps a dense row's int32 dot product from overflowing for any
+// dimension up to 2³¹ / (127 × 127) ≈ 133k.
+const qLevels = 127
+
+// Fetch returns the exact vectors of ids (missing ids are left out).
+type Fetch func(ids []int64) (map[int64][]float32, error)
+
+// DefaultDepth is how many candidates a search re-scores for k results.
+func DefaultDepth(k int) int { return max(4*k, k+60) }
+
+// Search returns the k rows nearest to q by exact cosine: depth candidates
+// from the quantised rows, re-scored from the vectors fetch returns. A zero
+// query finds nothing.
+func (x *Index) Search(q []float32, k, depth int, fetch Fetch) ([]Hit, error) {
+	qn := Norm(q)
+	if k <= 0 || qn == 0 {
+		return nil, nil
+	}
+	cands := x.Candidates(q, max(depth, k))
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(cands))
+	for i, c := range cands {
+		ids[i] = c.ID
+	}
+	vecs, err := fetch(ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Hit, 0, len(cands))
+	for _, id := range ids {
+		v, ok := vecs[id]
+		if !ok {
+			continue // gone since the index was loaded
+		}
+		if s, ok := Cosine(q, v, qn); ok {
+			out = append(out, Hit{id, s})
+		}
+	}
+	sortHits(out)
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out, nil
+}
+
+// Norm is v's L2 norm.
+func Norm(v []float32) float64 {
+	var n float64
+	for _, f := range v {
+		n += float64(f) * float64(f)
+	}
+	return math.Sqrt(n)
+}
+
+// Cosine is the cosine similarity of q (norm qn) and v; false for a zero
+// or mismatched v.
+func Cosine(q, v []float32, qn float64) (float64, bool) {
+	if len(v) != len(q) {
+		return 0, false
+	}
+	var dot, vn float64
+	for i, f := range v {
+		dot += float64(q[i]) * float64(f)
+		vn += float64(f) * float64(f)
+	}
+	if vn == 0 || qn == 0 {
+		return 0, false
+	}
+	return dot / (qn * math.Sqrt(vn)), true
+}
+
+// Exact ranks every vector by cosine to q (reference for tests and recall).
+func Exact(q []float32, ids []int64, vecs [][]float32, k int) []Hit {
+	qn := Norm(q)
+	var out []Hit
+	for i, v := range vecs {
+		if s, ok := Cosine(q, v, qn); ok {
+			out = append(out, Hit{ids[i], s})
+		}
+	}
+	sortHits(out)
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
+// better orders hits: higher score first, then lower id.
+func better(a, b Hit) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	return a.ID < b.ID
+}
+
+func sortHits(h []Hit) { sort.Slice(h, func(i, j int) bool { return better(h[i], h[j]) }) }
+
+type minHeap []Hit
+
+func (h minHeap) Len() int           { return len(h) }
+func (h minHeap) Less(i, j int) bool { return better(h[j], h[i]) }
+func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(v any)        { *h = append(*h, v.(Hit)) }
+func (h *minHeap) Pop() any {
+	old := *h
+	v := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return v
+}
+
+// The sparse BLOB format keeps a mostly-zero float32 vector exactly:
+// the tag byte 's', a uint16 dimension, then for each non-zero entry a
+// uint16 index and a float32 value, little-endian, indexes ascending.
+
+const sparseTag = 's'
+
+// ErrFormat says a BLOB is not a vector this package can read.
+var ErrFormat = errors.New("not a vector BLOB")
+
+// EncodeSparse packs v in the sparse BLOB format (dim ≤ 65535).
+func EncodeSparse(v []float32) []byte {
+	n := 0
+	for _, f := range v {
+		if f != 0 {
+			n++
+		}
+	}
+	b := make([]byte, 3, 3+6*n)
+	b[0] = sparseTag
+	binary.LittleEndian.PutUint16(b[1:], uint16(len(v)))
+	for i, f := range v {
+		if f != 0 {
+			b = binary.LittleEndian.AppendUint16(b, uint16(i))
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
+		}
+	}
+	return b
+}
+
+// Decode unpacks a vector BLOB: the sparse format, or sqlite-vec's plain
+// little-endian float32 array (length a multiple of 4, no sparse tag).
+func Decode(b []byte) ([]float32, error) {
+	if len(b) >= 3 && b[0] == sparseTag && (len(b)-3)%6 == 0 {
+		dim := int(binary.LittleEndian.Uint16(b[1:]))
+		v := make([]float32, dim)
+		last := -1
+		for p := 3; p < len(b); p += 6 {
+			i := int(binary.LittleEndian.Uint16(b[p:]))
+			if i >= dim || i <= last {
+				return nil, fmt.Errorf("%w: sparse index %d out of order or range (dimension %d)", ErrFormat, i, dim)
+			}
+			last = i
+			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[p+2:]))
+		}
+		return v, nil
+	}
+	if len(b)%4 != 0 {
+		return nil, fmt.Errorf("%w: %d bytes", ErrFormat, len(b))
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v, nil
+}
+
+// EncodeDense packs v as sqlite-vec's little-endian float32 array.
+func EncodeDense(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
