@@ -1,6 +1,7 @@
 package mindmap
 
 import (
+	"cmp"
 	"math"
 	"sort"
 	"strings"
@@ -69,6 +70,7 @@ type fuseIndex struct {
 	items   []Item
 	pos     map[int64]int
 	words   [][]string
+	wids    [][]int32 // words as ids numbered in sorted word order (same order, cheaper compares)
 	vecs    [][]float32
 	posting map[string][]int // kind+word → item positions
 	any     map[string][]int // word → item positions, every kind
@@ -90,6 +92,27 @@ func contentWords(text string) []string {
 	return out
 }
 
+// internWords numbers the distinct words in sorted order, so each node's
+// sorted word list maps to a sorted id list.
+func (x *fuseIndex) internWords() {
+	var all []string
+	for w := range x.any {
+		all = append(all, w)
+	}
+	sort.Strings(all)
+	id := make(map[string]int32, len(all))
+	for i, w := range all {
+		id[w] = int32(i)
+	}
+	x.wids = make([][]int32, len(x.words))
+	for i, ws := range x.words {
+		x.wids[i] = make([]int32, len(ws))
+		for j, w := range ws {
+			x.wids[i][j] = id[w]
+		}
+	}
+}
+
 func (x *fuseIndex) vec(i int) []float32 {
 	if x.vecs[i] == nil {
 		x.vecs[i] = x.h.Vector(x.items[i].Text)
@@ -97,7 +120,8 @@ func (x *fuseIndex) vec(i int) []float32 {
 	return x.vecs[i]
 }
 
-func jaccard(a, b []string) float64 {
+// jaccard is |a∩b| / |a∪b| of two sorted sets.
+func jaccard[T cmp.Ordered](a, b []T) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
@@ -135,6 +159,7 @@ func Fuse(all []Item, pending []int64, p FuseParams) (clusters []NewCluster, joi
 			x.any[w] = append(x.any[w], i)
 		}
 	}
+	x.internWords()
 	super := make([]int64, len(all)) // existing supernode
 	newc := make([]int, len(all))    // 1 + index into clusters
 	for i, it := range all {
@@ -168,7 +193,7 @@ func Fuse(all []Item, pending []int64, p FuseParams) (clusters []NewCluster, joi
 			}
 		}
 		for j := range cands {
-			if jaccard(x.words[i], x.words[j]) < p.MinOverlap {
+			if jaccard(x.wids[i], x.wids[j]) < p.MinOverlap {
 				continue
 			}
 			if s := dot(x.vec(i), x.vec(j)); s >= p.threshold(it.Kind) {
@@ -226,7 +251,7 @@ func (x *fuseIndex) mentions(i int, p FuseParams) map[int]float64 {
 		if len(tw) < MentionMinWords || x.items[topic].DocID == x.items[other].DocID || topic == other {
 			return
 		}
-		c := containment(tw, x.words[other])
+		c := containment(x.wids[topic], x.wids[other])
 		if c >= 0.8 {
 			out[other+topic-i] = p.FactSim + (c-0.8)/0.2*(1-p.FactSim)
 		}
@@ -261,7 +286,7 @@ func (x *fuseIndex) mentions(i int, p FuseParams) map[int]float64 {
 }
 
 // containment is the share of a's words found in b (both sorted).
-func containment(a, b []string) float64 {
+func containment[T cmp.Ordered](a, b []T) float64 {
 	if len(a) == 0 {
 		return 0
 	}

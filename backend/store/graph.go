@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"cairn/backend/kb"
@@ -127,11 +128,12 @@ func (s *Store) SaveChunkGraph(ctx context.Context, g ChunkGraph, vec Vectorizer
 	if g.Extractor == "" {
 		return fmt.Errorf("chunk %d: extractor not named", g.ChunkID)
 	}
-	tx, err := s.DB.BeginTx(ctx, nil)
+	sqlTx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
+	defer sqlTx.Rollback()
+	tx := cachedTx{sqlTx, s}
 	var docID int64
 	var cs, ce int
 	if err := tx.QueryRowContext(ctx, "SELECT doc_id, char_start, char_end FROM chunks WHERE id = ?", g.ChunkID).Scan(&docID, &cs, &ce); err != nil {
@@ -253,7 +255,7 @@ func aliasLists(e GraphEntity) (string, string) {
 
 // clearChunkGraph deletes what a chunk contributed; the triggers recompute
 // or delete the entities, relations and concepts it touched.
-func clearChunkGraph(ctx context.Context, tx *sql.Tx, chunkID int64) error {
+func clearChunkGraph(ctx context.Context, tx cachedTx, chunkID int64) error {
 	for _, q := range []string{
 		"DELETE FROM relation_sources WHERE chunk_id = ?",
 		"DELETE FROM entity_concepts WHERE chunk_id = ?",
@@ -272,7 +274,7 @@ func clearChunkGraph(ctx context.Context, tx *sql.Tx, chunkID int64) error {
 // resolveEntity finds the entity a new mention belongs to (exact key and
 // type first, then the aligner's choice among name and vector candidates)
 // or creates it.
-func resolveEntity(ctx context.Context, tx *sql.Tx, e GraphEntity, vec Vectorizer, align Aligner) (int64, error) {
+func resolveEntity(ctx context.Context, tx cachedTx, e GraphEntity, vec Vectorizer, align Aligner) (int64, error) {
 	key := kb.NormKey(e.Name)
 	if key == "" {
 		return 0, fmt.Errorf("entity %q has an empty normalised name", e.Name)
@@ -334,7 +336,7 @@ func sameTypeByName(e GraphEntity, cands []Candidate) int64 {
 // an aligner sees besides the exact name matches.
 const candidatePrefixK = 20
 
-func candidates(ctx context.Context, tx *sql.Tx, e GraphEntity) ([]Candidate, error) {
+func candidates(ctx context.Context, tx cachedTx, e GraphEntity) ([]Candidate, error) {
 	keys := []any{kb.NormKey(e.Name)}
 	for _, a := range e.Aliases {
 		if k := kb.NormKey(a); k != "" {
@@ -411,7 +413,7 @@ func fillCandidates(ctx context.Context, q queryer, byID map[int64]*Candidate, o
 
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
-func linkConcepts(ctx context.Context, tx *sql.Tx, entityID, chunkID int64, chain []string) error {
+func linkConcepts(ctx context.Context, tx cachedTx, entityID, chunkID int64, chain []string) error {
 	var prev int64
 	for i, name := range chain {
 		name = oneLine(name)
@@ -442,6 +444,70 @@ func linkConcepts(ctx context.Context, tx *sql.Tx, entityID, chunkID int64, chai
 		prev = cid
 	}
 	return nil
+}
+
+// cachedTx runs a transaction's statements through statements the store
+// prepared once per connection: SaveChunkGraph runs the same few dozen
+// statements for every chunk, and parsing them (with the triggers they
+// fire) was a fifth of the graph stage's time.
+type cachedTx struct {
+	*sql.Tx
+	s *Store
+}
+
+// ExecContext runs q in the transaction.
+func (t cachedTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if st := t.s.stmts.get(ctx, t.s.DB, q); st != nil {
+		return t.Tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	}
+	return t.Tx.ExecContext(ctx, q, args...)
+}
+
+// QueryContext runs q in the transaction.
+func (t cachedTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if st := t.s.stmts.get(ctx, t.s.DB, q); st != nil {
+		return t.Tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
+	return t.Tx.QueryContext(ctx, q, args...)
+}
+
+// QueryRowContext runs q in the transaction.
+func (t cachedTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := t.s.stmts.get(ctx, t.s.DB, q); st != nil {
+		return t.Tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
+	return t.Tx.QueryRowContext(ctx, q, args...)
+}
+
+// stmtCache holds statements prepared on the store's pool, by text.
+type stmtCache struct {
+	mu sync.Mutex
+	m  map[string]*sql.Stmt
+}
+
+// maxCachedStmts bounds the cache (IN lists make texts of many lengths).
+const maxCachedStmts = 256
+
+// get returns q prepared (nil when the cache is full or q fails to
+// prepare: the caller runs it unprepared and sees the error there).
+func (c *stmtCache) get(ctx context.Context, db *sql.DB, q string) *sql.Stmt {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.m[q]; ok {
+		return st
+	}
+	if len(c.m) >= maxCachedStmts {
+		return nil
+	}
+	st, err := db.PrepareContext(context.WithoutCancel(ctx), q)
+	if err != nil {
+		return nil
+	}
+	if c.m == nil {
+		c.m = map[string]*sql.Stmt{}
+	}
+	c.m[q] = st
+	return st
 }
 
 type queryer interface {

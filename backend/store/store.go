@@ -34,9 +34,10 @@ func (e *ErrTooNew) Error() string {
 
 // Store is an open project database.
 type Store struct {
-	DB   *sql.DB
-	path string
-	vecs vecCaches // in-memory vector indexes (vectors.go)
+	DB    *sql.DB
+	path  string
+	vecs  vecCaches // in-memory vector indexes (vectors.go)
+	stmts stmtCache // statements prepared once (graph.go)
 }
 
 // Open opens (creating if needed) the database at path and migrates it to

@@ -508,11 +508,15 @@ func (s *Store) fetchVectors(ctx context.Context, t vecTable, ids []int64) (map[
 	out := make(map[int64][]float32, len(ids))
 	if !t.sparse {
 		// vec0 answers point lookups by primary key, not IN lists
-		st, err := s.DB.PrepareContext(ctx, "SELECT embedding FROM "+t.name+" WHERE "+t.col+" = ?")
-		if err != nil {
-			return nil, err
+		q := "SELECT embedding FROM " + t.name + " WHERE " + t.col + " = ?"
+		st := s.stmts.get(ctx, s.DB, q)
+		if st == nil {
+			var err error
+			if st, err = s.DB.PrepareContext(ctx, q); err != nil {
+				return nil, err
+			}
+			defer st.Close()
 		}
-		defer st.Close()
 		for _, id := range ids {
 			var blob []byte
 			err := st.QueryRowContext(ctx, id).Scan(&blob)
