@@ -45,36 +45,9 @@ func (s *Store) HasGraph(ctx context.Context) (bool, error) {
 	return n == 1, err
 }
 
-func (s *Store) nearest(ctx context.Context, table, col string, q []float32, k int) ([]IDScore, error) {
-	nonZero := false
-	for _, x := range q {
-		if x != 0 {
-			nonZero = true
-			break
-		}
-	}
-	if k <= 0 || !nonZero {
-		return nil, nil // a vector without features is near nothing
-	}
-	rows, err := s.DB.QueryContext(ctx, "SELECT "+col+", distance FROM "+table+" WHERE embedding MATCH ? AND k = ? ORDER BY distance", encodeVector(q), k)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []IDScore
-	for rows.Next() {
-		var r IDScore
-		var d sql.NullFloat64
-		if err := rows.Scan(&r.ID, &d); err != nil {
-			return nil, err
-		}
-		if !d.Valid {
-			continue // a stored zero vector has no distance
-		}
-		r.Score = 1 - d.Float64
-		out = append(out, r)
-	}
-	return out, rows.Err()
+// nearest searches a graph vector set in memory (store/vectors.go).
+func (s *Store) nearest(ctx context.Context, table, _ string, q []float32, k int) ([]IDScore, error) {
+	return s.NearestVectors(ctx, table, q, k)
 }
 
 // NearestEntities returns the k entities whose vectors (built-in embedder,
