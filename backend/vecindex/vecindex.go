@@ -113,11 +113,7 @@ func (x *Index) Candidates(q []float32, n int) []Hit {
 	if n <= 0 || len(q) != x.dim {
 		return nil
 	}
-	var qi []int32
-	var qstep float32
-	if !x.sparse {
-		qi, qstep = quantiseQuery(q)
-	}
+	qi, qstep := quantiseQuery(q)
 	h := &minHeap{}
 	for r := range x.ids {
 		s := x.scale[r]
@@ -127,10 +123,7 @@ func (x *Index) Candidates(q []float32, n int) []Hit {
 		var dot float32
 		if x.sparse {
 			a, b := x.off[r], x.off[r+1]
-			vals, idx := x.val[a:b], x.idx[a:b]
-			for j, v := range vals {
-				dot += q[idx[j]] * float32(v)
-			}
+			dot = float32(dotSparse(qi, x.idx[a:b], x.val[a:b])) * qstep
 		} else {
 			row := x.val[r*x.dim : (r+1)*x.dim : (r+1)*x.dim]
 			dot = float32(dotInt8(qi, row)) * qstep
@@ -163,6 +156,24 @@ func dotInt8(q []int32, row []int8) int32 {
 	}
 	for ; i < n; i++ {
 		s0 += q[i] * int32(row[i])
+	}
+	return s0 + s1 + s2 + s3
+}
+
+// dotSparse is q·row for a row of (index, value) pairs, four lanes at a
+// time (independent sums keep the adds from waiting on each other).
+func dotSparse(q []int32, idx []uint16, val []int8) int32 {
+	idx = idx[:len(val)]
+	var s0, s1, s2, s3 int32
+	j := 0
+	for ; j+4 <= len(val); j += 4 {
+		s0 += q[idx[j]] * int32(val[j])
+		s1 += q[idx[j+1]] * int32(val[j+1])
+		s2 += q[idx[j+2]] * int32(val[j+2])
+		s3 += q[idx[j+3]] * int32(val[j+3])
+	}
+	for ; j < len(val); j++ {
+		s0 += q[idx[j]] * int32(val[j])
 	}
 	return s0 + s1 + s2 + s3
 }

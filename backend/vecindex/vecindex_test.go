@@ -156,14 +156,14 @@ func BenchmarkCandidates(b *testing.B) {
 		sparse bool
 		words  int
 		n      int
-	}{{true, 3, 50000}, {false, 80, 10000}} {
+	}{{true, 3, 50000}, {true, 20, 50000}, {false, 80, 10000}} {
 		ids, vecs := hashedCorpus(tc.n, tc.words)
 		bl := NewBuilder(1024, tc.sparse)
 		for i, v := range vecs {
 			bl.Add(ids[i], v)
 		}
 		x := bl.Index()
-		b.Run(fmt.Sprintf("sparse=%v/n=%d", tc.sparse, tc.n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("sparse=%v/words=%d/n=%d", tc.sparse, tc.words, tc.n), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				x.Candidates(vecs[i%len(vecs)], 200)
 			}
