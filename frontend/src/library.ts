@@ -38,6 +38,8 @@ export interface IndexingState {
   /** Seconds left: the backend's estimate, else from the observed rate. */
   eta: number | null;
   error: string;
+  /** What the model did wrong during the last run (indexing went on offline), in words a person reads. */
+  warning?: string;
 }
 
 export interface Library {
@@ -151,7 +153,9 @@ export function useLibrary(): Library {
         samples.current.push({ t: performance.now(), done: p.done, total: p.total, stage: p.stage } as Sample);
         setIndexing({ running: true, last: p, eta: nsToSeconds(p.eta_ns) ?? etaSeconds(samples.current), error: "" });
       }),
-      onEvent<{ error?: string }>(INDEX_DONE, (d) => setIndexing({ running: false, last: null, eta: null, error: d?.error ?? "" })),
+      onEvent<{ error?: string; warning?: string }>(INDEX_DONE, (d) =>
+        setIndexing({ running: false, last: null, eta: null, error: d?.error ?? "", warning: d?.warning ?? "" }),
+      ),
     ];
     return () => offs.forEach((off) => off());
   }, [reload]);

@@ -129,7 +129,7 @@ export interface IndexProgress {
 export interface IndexState {
   running: boolean;
   last?: IndexProgress;
-  done?: { error?: string; seconds: number };
+  done?: { error?: string; warning?: string; seconds: number };
 }
 
 export interface ProjectEntry {

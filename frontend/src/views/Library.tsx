@@ -155,6 +155,9 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
         </div>
       )}
       {lib.indexing.error && !lib.indexing.running && <Notice tone="bad">Indexing stopped: {plainError(lib.indexing.error)}</Notice>}
+      {lib.indexing.warning && !lib.indexing.running && !lib.indexing.error && (
+        <Notice tone="warn">{lib.indexing.warning}</Notice>
+      )}
 
       {callError && (
         <Notice tone="bad" onClose={() => setCallError("")}>

@@ -123,6 +123,7 @@ export namespace app {
 	export class IndexDone {
 	    error?: string;
 	    seconds: number;
+	    warning?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new IndexDone(source);
@@ -132,6 +133,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.error = source["error"];
 	        this.seconds = source["seconds"];
+	        this.warning = source["warning"];
 	    }
 	}
 	export class IndexState {
@@ -981,6 +983,7 @@ export namespace project {
 	    total: number;
 	    eta_ns?: number;
 	    note?: string;
+	    warning?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new IndexProgress(source);
@@ -994,6 +997,7 @@ export namespace project {
 	        this.total = source["total"];
 	        this.eta_ns = source["eta_ns"];
 	        this.note = source["note"];
+	        this.warning = source["warning"];
 	    }
 	}
 	export class Info {
