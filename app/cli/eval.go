@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
+	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -20,7 +21,9 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/evalset"
 	"cairn/backend/kb"
+	"cairn/backend/llm"
 	"cairn/backend/project"
+	"cairn/backend/reason"
 	"cairn/backend/retrieve"
 	"cairn/backend/search"
 	"cairn/backend/store"
@@ -204,8 +207,11 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 	values := fs.String("values", "0,0.1,0.2,0.4,0.7,1", "weights tried for each graph list")
 	ks := fs.String("rrfk", "5,10,20,40", "reciprocal-rank constants tried")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the gathering to this file")
+	vary := fs.String("lists", "entity,relation,expand,ppr,pseudo,topic", "the lists whose weight the grid varies (the others keep their default weight)")
+	save := fs.String("save", "", "save the gathered lists to this file (gob)")
+	load := fs.String("load", "", "score the grid on lists saved by --save instead of gathering")
 	rest, ok := env.parse(fs, args)
-	if !ok || len(rest) == 0 {
+	if !ok || (len(rest) == 0 && *load == "") {
 		fmt.Fprintln(env.Stderr, "usage: cairn eval-tune [--set NAME=V,...] [--no-pseudo] DATASET_DIR...")
 		return 2
 	}
@@ -233,13 +239,25 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 		defer pprof.StopCPUProfile()
 	}
 	type dataset struct {
-		name     string
-		qs       []evalset.TuneQuestion
-		passOnly float64
-		goal     float64
+		Name     string
+		Qs       []evalset.TuneQuestion
+		PassOnly float64
+		Goal     float64
 	}
 	var dss []dataset
 	names := []string{"passage", "entity", "relation", "expand", "ppr", "pseudo", "topic"}
+	if *load != "" {
+		f, err := os.Open(*load)
+		if err != nil {
+			return env.fail(err)
+		}
+		err = gob.NewDecoder(f).Decode(&dss)
+		f.Close()
+		if err != nil {
+			return env.fail(fmt.Errorf("%s: %w", *load, err))
+		}
+		rest = nil
+	}
 	for _, dir := range rest {
 		p, err := evalProject(ctx, filepath.Join(dir, "corpus.jsonl"), env.Stderr)
 		if err != nil {
@@ -260,7 +278,7 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 		if *noPseudo {
 			r.Pseudo = nil
 		}
-		ds := dataset{name: filepath.Base(filepath.Clean(dir))}
+		ds := dataset{Name: filepath.Base(filepath.Clean(dir))}
 		lat := map[string][]float64{}
 		for _, q := range qs {
 			t0 := time.Now()
@@ -281,13 +299,13 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 					}
 				}
 			}
-			ds.qs = append(ds.qs, evalset.NewTuneQuestion(names, lists, func(c int64) string { return passage[c] }, q.SupportingIDs))
+			ds.Qs = append(ds.Qs, evalset.NewTuneQuestion(names, lists, func(c int64) string { return passage[c] }, q.SupportingIDs))
 		}
 		p.Close()
-		ds.passOnly = evalset.MeanRecall(ds.qs, evalset.Fusion{RRFK: set.RRFK, Weights: map[string]float64{"passage": 1}}, 5)
-		ds.goal = max(ds.passOnly, evalset.BM25Recall5[ds.name]+5)
+		ds.PassOnly = evalset.MeanRecall(ds.Qs, evalset.Fusion{RRFK: set.RRFK, Weights: map[string]float64{"passage": 1}}, 5)
+		ds.Goal = max(ds.PassOnly, evalset.BM25Recall5[ds.Name]+5)
 		dss = append(dss, ds)
-		fmt.Fprintf(env.Stdout, "%s: %d questions, goal R@5 %.1f (BM25 %.1f + 5, passage-only %.1f)\n", ds.name, len(qs), ds.goal, evalset.BM25Recall5[ds.name], ds.passOnly)
+		fmt.Fprintf(env.Stdout, "%s: %d questions, goal R@5 %.1f (BM25 %.1f + 5, passage-only %.1f)\n", ds.Name, len(qs), ds.Goal, evalset.BM25Recall5[ds.Name], ds.PassOnly)
 		var parts []string
 		for _, n := range append([]string{"total"}, names...) {
 			if v := lat[n]; len(v) > 0 {
@@ -302,15 +320,28 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stdout, "  ms per question p50/p95: %s\n", strings.Join(parts, ", "))
 		for _, n := range names {
 			alone := evalset.Fusion{RRFK: set.RRFK, Weights: map[string]float64{n: 1}}
-			fmt.Fprintf(env.Stdout, "  %-8s alone R@5 %5.1f  R@20 %5.1f  R@50 %5.1f\n", n, evalset.MeanRecall(ds.qs, alone, 5), evalset.MeanRecall(ds.qs, alone, 20), evalset.MeanRecall(ds.qs, alone, 50))
+			fmt.Fprintf(env.Stdout, "  %-8s alone R@5 %5.1f  R@20 %5.1f  R@50 %5.1f\n", n, evalset.MeanRecall(ds.Qs, alone, 5), evalset.MeanRecall(ds.Qs, alone, 20), evalset.MeanRecall(ds.Qs, alone, 50))
+		}
+	}
+	if *save != "" {
+		f, err := os.Create(*save)
+		if err != nil {
+			return env.fail(err)
+		}
+		err = gob.NewEncoder(f).Encode(dss)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return env.fail(err)
 		}
 	}
 	eval := func(f evalset.Fusion) (rs []float64, margin, mean float64) {
 		margin = math.Inf(1)
 		for _, ds := range dss {
-			r := evalset.MeanRecall(ds.qs, f, 5)
+			r := evalset.MeanRecall(ds.Qs, f, 5)
 			rs = append(rs, r)
-			margin = min(margin, r-ds.goal)
+			margin = min(margin, r-ds.Goal)
 			mean += r / float64(len(dss))
 		}
 		return rs, margin, mean
@@ -319,14 +350,19 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 		rs, margin, mean := eval(f)
 		var parts []string
 		for i, ds := range dss {
-			parts = append(parts, fmt.Sprintf("%s %5.1f", ds.name, rs[i]))
+			parts = append(parts, fmt.Sprintf("%s %5.1f", ds.Name, rs[i]))
 		}
 		fmt.Fprintf(env.Stdout, "%-8s %s  min margin %+5.1f  mean %5.1f  | %s\n", label, strings.Join(parts, "  "), margin, mean, f)
 	}
 	def := evalset.Fusion{RRFK: set.RRFK, Weights: map[string]float64{"passage": set.PassageWeight, "entity": set.EntityWeight, "relation": set.RelationWeight,
 		"expand": set.ExpandWeight, "ppr": set.PPRWeight, "pseudo": set.PseudoWeight, "topic": set.TopicWeight}}
 	line("default", def)
-	grid := evalset.Grid(rrfks, map[string]float64{"passage": 1}, names[1:], vals)
+	varied := strings.Split(*vary, ",")
+	fixed := map[string]float64{}
+	for n, w := range def.Weights {
+		fixed[n] = w
+	}
+	grid := evalset.Grid(rrfks, fixed, varied, vals)
 	type scored struct {
 		f            evalset.Fusion
 		margin, mean float64
@@ -342,7 +378,7 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 		}
 		return all[a].mean > all[b].mean
 	})
-	fmt.Fprintf(env.Stdout, "grid: %d settings (passage=1; %s each of %s; rrfK %s), best by min margin over the goal:\n", len(grid), *values, strings.Join(names[1:], ","), *ks)
+	fmt.Fprintf(env.Stdout, "grid: %d settings (others at their defaults; %s each of %s; rrfK %s), best by min margin over the goal:\n", len(grid), *values, *vary, *ks)
 	for i := 0; i < min(*top, len(all)); i++ {
 		line(fmt.Sprintf("#%d", i+1), all[i].f)
 	}
@@ -423,4 +459,116 @@ func percentile(v []float64, p float64) float64 {
 	sort.Float64s(s)
 	i := int(math.Ceil(p/100*float64(len(s)))) - 1
 	return s[max(0, min(i, len(s)-1))]
+}
+
+func init() {
+	register(command{"eval-paths", "eval-paths [--limit N] DATASET_DIR...   reasoning-path settings (λ1, λ2, θ) on DEV sets: answer on a top path, gold-sourced top path", cmdEvalPaths})
+}
+
+// cmdEvalPaths answers each question offline keeping the 20 best candidate
+// paths (θ = 0), then re-scores the paths under a grid of λ1 (semantic),
+// λ2 = 1 − λ1 (structural) and θ, and prints per setting: how often a gold
+// answer is a node of the top 1 / top 3 paths, how often the top path has
+// an edge stated in a gold passage, and how many paths are kept.
+func cmdEvalPaths(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("eval-paths")
+	limit := fs.Int("limit", 0, "only the first N questions of each set")
+	rest, ok := env.parse(fs, args)
+	if !ok || len(rest) == 0 {
+		fmt.Fprintln(env.Stderr, "usage: cairn eval-paths [--limit N] DATASET_DIR...")
+		return 2
+	}
+	type question struct {
+		answers []string
+		gold    map[int64]bool // chunks of the gold passages
+		paths   []kb.Path
+	}
+	var all []question
+	for _, dir := range rest {
+		p, err := evalProject(ctx, filepath.Join(dir, "corpus.jsonl"), env.Stderr)
+		if err != nil {
+			return env.fail(err)
+		}
+		qs, err := evalset.LoadQuestions(filepath.Join(dir, "questions.jsonl"))
+		if err != nil {
+			p.Close()
+			return env.fail(err)
+		}
+		if *limit > 0 && *limit < len(qs) {
+			qs = qs[:*limit]
+		}
+		passage, err := chunkPassages(ctx, p)
+		if err != nil {
+			p.Close()
+			return env.fail(err)
+		}
+		r := reason.New(p.Store(), p.Retriever(), llm.Offline{})
+		r.Settings.Theta, r.Settings.MaxPaths = 0, 20
+		withPaths := 0
+		for _, q := range qs {
+			a, err := r.Quick(ctx, q.Question, nil)
+			if err != nil {
+				p.Close()
+				return env.fail(err)
+			}
+			gold := map[int64]bool{}
+			want := map[string]bool{}
+			for _, id := range q.SupportingIDs {
+				want[id] = true
+			}
+			for c, id := range passage {
+				if want[id] {
+					gold[c] = true
+				}
+			}
+			if len(a.Paths) > 0 {
+				withPaths++
+			}
+			all = append(all, question{answers: q.Answers, gold: gold, paths: a.Paths})
+		}
+		p.Close()
+		fmt.Fprintf(env.Stdout, "%s: %d questions, %d with paths\n", filepath.Base(filepath.Clean(dir)), len(qs), withPaths)
+	}
+	h := embed.NewHashed(embed.DefaultDim)
+	fmt.Fprintf(env.Stdout, "%-5s %-5s %-5s  %8s %8s %10s %6s\n", "λ1", "λ2", "θ", "answer@1", "answer@3", "gold-src@1", "kept")
+	for _, l1 := range []float64{0, 0.25, 0.5, 0.75, 1} {
+		for _, th := range []float64{0, 0.1, 0.2, 0.3, 0.4} {
+			var a1, a3, g1, kept float64
+			for _, q := range all {
+				ps := reason.Rethink(h, "", q.paths, l1, 1-l1, th, 0)
+				kept += float64(len(ps))
+				for i, p := range ps {
+					if i >= 3 {
+						break
+					}
+					on := false
+					for _, n := range p.Nodes {
+						for _, ans := range q.answers {
+							if evalset.NormalizeAnswer(n) == evalset.NormalizeAnswer(ans) {
+								on = true
+							}
+						}
+					}
+					if on {
+						a3++
+						if i == 0 {
+							a1++
+						}
+						break
+					}
+				}
+				if len(ps) > 0 {
+					for _, e := range ps[0].Edges {
+						if q.gold[e.Source.ChunkID] {
+							g1++
+							break
+						}
+					}
+				}
+			}
+			n := float64(max(1, len(all)))
+			fmt.Fprintf(env.Stdout, "%-5g %-5g %-5g  %7.1f%% %7.1f%% %9.1f%% %6.1f\n", l1, 1-l1, th, 100*a1/n, 100*a3/n, 100*g1/n, kept/n)
+		}
+	}
+	return 0
 }
