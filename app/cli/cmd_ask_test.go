@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"cairn/backend/kb"
+	"cairn/backend/llm/fakeollama"
 	"cairn/backend/project"
 )
 
@@ -41,10 +42,16 @@ func TestAskJSONSample(t *testing.T) {
 	}
 	var raw map[string]json.RawMessage
 	json.Unmarshal([]byte(out), &raw)
-	for _, k := range []string{"answer", "declined", "citations", "paths", "trace"} {
+	for _, k := range []string{"answer", "declined", "citations", "paths", "trace", "provider"} {
 		if _, ok := raw[k]; !ok {
 			t.Fatalf("field %q missing: %s", k, out)
 		}
+	}
+	var prov struct {
+		Mode, Reason string
+	}
+	if err := json.Unmarshal(raw["provider"], &prov); err != nil || prov.Mode != "offline" || !strings.Contains(errOut, "mode: offline") {
+		t.Fatalf("provider %s (%v), stderr %q", raw["provider"], err, errOut)
 	}
 	p, err = project.Open(proj)
 	if err != nil {
@@ -89,6 +96,44 @@ func TestAskJSONSample(t *testing.T) {
 		t.Fatalf("history %+v (%v)", list, err)
 	}
 	t.Logf("answer: %s (%d citations, %d paths)", a.Answer, len(a.Citations), len(a.Paths))
+}
+
+// TestAskWithOllama: `cairn ask --ollama URL` uses the model (fake Ollama
+// server): the mode line on stderr, the provider in --json, one rerank
+// call at most and one streamed answer whose [n] are the citations.
+func TestAskWithOllama(t *testing.T) {
+	proj := filepath.Join(t.TempDir(), "p")
+	if code, _, errOut := run(t, "", "import", "--offline", "--project", proj, filepath.Join(sampleDir(t), "en-report-dmca-summary.pdf")); code != 0 {
+		t.Fatal(errOut)
+	}
+	srv := fakeollama.Start(t)
+	no := false
+	const reply = "A service provider must designate an agent to receive notices [1]."
+	srv.On(fakeollama.Rule{JSON: &no, Reply: reply})
+	code, out, errOut := run(t, "", "ask", "--ollama", srv.URL(), "--json", "--project", proj, "What must a service provider do to qualify for the DMCA safe harbor?")
+	if code != 0 {
+		t.Fatalf("ask: %d %s", code, errOut)
+	}
+	var got struct {
+		kb.Answer
+		Provider struct {
+			Mode string `json:"mode"`
+			Host string `json:"host"`
+		} `json:"provider"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if !strings.Contains(errOut, "mode: ollama") || got.Provider.Mode != "ollama" || got.Provider.Host == "" {
+		t.Fatalf("provider %+v, stderr %q", got.Provider, errOut)
+	}
+	if got.Answer.Answer != reply || len(got.Citations) != 1 || got.Citations[0].N != 1 {
+		t.Fatalf("answer %q citations %+v", got.Answer.Answer, got.Citations)
+	}
+	chats := srv.RequestsTo("/api/chat")
+	if len(chats) < 1 || len(chats) > 2 || chats[len(chats)-1].HasFormat {
+		t.Fatalf("%d chat calls", len(chats))
+	}
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
