@@ -67,11 +67,7 @@ func (s *Store) EnsureVectors(ctx context.Context, want kb.EmbedderInfo) error {
 		return err
 	}
 	defer tx.Rollback()
-	stmts := []string{
-		fmt.Sprintf("CREATE VIRTUAL TABLE chunks_vec USING vec0(chunk_id INTEGER PRIMARY KEY, embedding float[%d] distance_metric=cosine)", want.Dim),
-		"CREATE TRIGGER chunks_vec_delete AFTER DELETE ON chunks BEGIN DELETE FROM chunks_vec WHERE chunk_id = old.id; END",
-	}
-	for _, q := range stmts {
+	for _, q := range chunkVecDDL("chunks_vec") {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("create vector table: %w", err)
 		}
@@ -83,6 +79,24 @@ func (s *Store) EnsureVectors(ctx context.Context, want kb.EmbedderInfo) error {
 	}
 	return tx.Commit()
 }
+
+// chunkVecDDL creates a chunk vector table (plain since migration 0008:
+// sqlite-vec-format BLOBs by chunk id) with its delete trigger; chunks_vec
+// also refuses vectors of another dimension than the recorded embedder's.
+func chunkVecDDL(table string) []string {
+	out := []string{
+		"CREATE TABLE IF NOT EXISTS " + table + "(chunk_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL)",
+		"CREATE TRIGGER IF NOT EXISTS " + table + "_delete AFTER DELETE ON chunks BEGIN DELETE FROM " + table + " WHERE chunk_id = old.id; END",
+	}
+	if table == "chunks_vec" {
+		out = append(out, chunkVecDimTrigger)
+	}
+	return out
+}
+
+const chunkVecDimTrigger = `CREATE TRIGGER IF NOT EXISTS chunks_vec_dim BEFORE INSERT ON chunks_vec
+WHEN length(new.embedding) <> 4 * coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'embed_dim'), 0)
+BEGIN SELECT RAISE(ABORT, 'chunk vector dimension differs from the project embedder'); END`
 
 // encodeVector packs a vector as little-endian float32, sqlite-vec's BLOB format.
 func encodeVector(v []float32) []byte {
@@ -124,9 +138,8 @@ func (s *Store) NearestChunks(ctx context.Context, q []float32, k int) ([]Scored
 // other; deleted chunks leave both tables through triggers. FinishReembed
 // switches in one transaction: it checks that every chunk has a new vector,
 // replaces chunks_vec with the new vectors and updates the recorded
-// embedder. sqlite-vec's vec0 tables cannot be renamed (their shadow tables
-// keep the old name), so the switch copies the vectors into a fresh
-// chunks_vec inside that transaction. Everything is in the database, so a
+// embedder; the switch copies the vectors into a fresh chunks_vec inside
+// that transaction (and bumps vec_gen so searches reload). Everything is in the database, so a
 // crash at any point resumes where it stopped (BeginReembed with the same
 // target is a no-op) or leaves the old vectors in use.
 
@@ -174,10 +187,7 @@ func (s *Store) BeginReembed(ctx context.Context, want kb.EmbedderInfo) error {
 	if err := dropNext(ctx, tx); err != nil {
 		return err
 	}
-	for _, q := range []string{
-		fmt.Sprintf("CREATE VIRTUAL TABLE chunks_vec_next USING vec0(chunk_id INTEGER PRIMARY KEY, embedding float[%d] distance_metric=cosine)", want.Dim),
-		"CREATE TRIGGER chunks_vec_next_delete AFTER DELETE ON chunks BEGIN DELETE FROM chunks_vec_next WHERE chunk_id = old.id; END",
-	} {
+	for _, q := range chunkVecDDL("chunks_vec_next") {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("create re-embed table: %w", err)
 		}
@@ -329,10 +339,12 @@ func (s *Store) FinishReembed(ctx context.Context) (kb.EmbedderInfo, error) {
 	}
 	for _, q := range []string{
 		"DROP TRIGGER IF EXISTS chunks_vec_delete",
+		"DROP TRIGGER IF EXISTS chunks_vec_dim",
 		"DROP TABLE IF EXISTS chunks_vec",
-		fmt.Sprintf("CREATE VIRTUAL TABLE chunks_vec USING vec0(chunk_id INTEGER PRIMARY KEY, embedding float[%d] distance_metric=cosine)", want.Dim),
+		"CREATE TABLE chunks_vec(chunk_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL)",
 		"INSERT INTO chunks_vec(chunk_id, embedding) SELECT chunk_id, embedding FROM chunks_vec_next",
 		"CREATE TRIGGER chunks_vec_delete AFTER DELETE ON chunks BEGIN DELETE FROM chunks_vec WHERE chunk_id = old.id; END",
+		chunkVecDimTrigger,
 	} {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return kb.EmbedderInfo{}, fmt.Errorf("switch vectors: %w", err)
@@ -368,7 +380,7 @@ func (s *Store) FinishReembed(ctx context.Context) (kb.EmbedderInfo, error) {
 // vecTable is one searchable vector set.
 type vecTable struct {
 	name, col string
-	sparse    bool // a plain table in vecindex's sparse format; else vec0 float32
+	sparse    bool // vecindex's sparse format; else sqlite-vec's float32 array
 }
 
 var (
@@ -506,32 +518,6 @@ func (s *Store) loadVecIndex(ctx context.Context, t vecTable) (*vecindex.Index, 
 // fetchVectors reads the exact vectors of ids from t.
 func (s *Store) fetchVectors(ctx context.Context, t vecTable, ids []int64) (map[int64][]float32, error) {
 	out := make(map[int64][]float32, len(ids))
-	if !t.sparse {
-		// vec0 answers point lookups by primary key, not IN lists
-		q := "SELECT embedding FROM " + t.name + " WHERE " + t.col + " = ?"
-		st := s.stmts.get(ctx, s.DB, q)
-		if st == nil {
-			var err error
-			if st, err = s.DB.PrepareContext(ctx, q); err != nil {
-				return nil, err
-			}
-			defer st.Close()
-		}
-		for _, id := range ids {
-			var blob []byte
-			err := st.QueryRowContext(ctx, id).Scan(&blob)
-			if errors.Is(err, sql.ErrNoRows) {
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
-			if out[id], err = vecindex.Decode(blob); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	}
 	for start := 0; start < len(ids); start += 500 {
 		part := ids[start:min(len(ids), start+500)]
 		args := make([]any, len(part))

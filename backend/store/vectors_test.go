@@ -185,3 +185,20 @@ func TestMigrationCompactsVectors(t *testing.T) {
 		}
 	}
 }
+
+// chunks_vec is a plain table since migration 0008; it still refuses a
+// vector of another dimension than the project's embedder.
+func TestChunkVectorDimensionEnforced(t *testing.T) {
+	s := openTemp(t)
+	addDoc(t, s, "ok", "fine")
+	var n int
+	if err := s.DB.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = 'chunks_vec' AND sql LIKE 'CREATE TABLE%'").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("chunks_vec is not a plain table (%d, %v)", n, err)
+	}
+	if _, err := s.DB.Exec("INSERT INTO chunks_vec(chunk_id, embedding) VALUES(9999, ?)", encodeVector([]float32{1, 2})); err == nil {
+		t.Fatal("2-dimensional vector stored for a 3-dimensional embedder")
+	}
+	if _, err := s.DB.Exec("INSERT INTO chunks_vec(chunk_id, embedding) VALUES(9999, ?)", encodeVector([]float32{1, 2, 3})); err != nil {
+		t.Fatalf("3-dimensional vector refused: %v", err)
+	}
+}
