@@ -165,6 +165,9 @@ func Fuse(all []Item, pending []int64, p FuseParams) (clusters []NewCluster, joi
 	for i, it := range all {
 		super[i] = it.Super
 	}
+	stamp := make([]uint32, len(all)) // candidate already proposed for the current node
+	var stampNow uint32
+	var cands []int
 	sorted := append([]int64(nil), pending...)
 	sort.Slice(sorted, func(a, b int) bool { return sorted[a] < sorted[b] })
 	for _, id := range sorted {
@@ -174,15 +177,17 @@ func Fuse(all []Item, pending []int64, p FuseParams) (clusters []NewCluster, joi
 		}
 		it := all[i]
 		limit := max(3, int(math.Ceil(p.MaxWordShare*float64(perKind[it.Kind]))))
-		cands := map[int]bool{}
+		cands = cands[:0]
+		stampNow++
 		for _, w := range x.words[i] {
 			post := x.posting[string(it.Kind)+"\x00"+w]
 			if len(post) > limit {
 				continue
 			}
 			for _, j := range post {
-				if j != i && all[j].DocID != it.DocID {
-					cands[j] = true
+				if stamp[j] != stampNow && j != i && all[j].DocID != it.DocID {
+					stamp[j] = stampNow
+					cands = append(cands, j)
 				}
 			}
 		}
@@ -192,7 +197,14 @@ func Fuse(all []Item, pending []int64, p FuseParams) (clusters []NewCluster, joi
 				best, bestSim = j, sim
 			}
 		}
-		for j := range cands {
+		for _, j := range cands {
+			// Jaccard is at most the ratio of the two sizes (exactly that,
+			// computed the same way, when one set holds the other): skip
+			// the merge when even that is below the threshold
+			la, lb := len(x.wids[i]), len(x.wids[j])
+			if float64(min(la, lb))/float64(max(la, lb)) < p.MinOverlap {
+				continue
+			}
 			if jaccard(x.wids[i], x.wids[j]) < p.MinOverlap {
 				continue
 			}
