@@ -195,3 +195,26 @@ func golden(t *testing.T, name, got string) {
 		t.Fatalf("%s differs from the golden file (go test -update after review):\n%s", name, got)
 	}
 }
+
+func TestProseSentences(t *testing.T) {
+	cases := []struct {
+		text string
+		want []string
+	}{
+		{"The Act was signed into law by\nPresident Clinton in 1998. It has five titles.", []string{"The Act was signed into law by\nPresident Clinton in 1998.", "It has five titles."}},
+		{"Heading without a stop\n\nA new paragraph starts here.", []string{"Heading without a stop", "A new paragraph starts here."}},
+		{"TITLE II: LIABILITY LIMITATION\nTitle II adds a section.", []string{"TITLE II: LIABILITY LIMITATION", "Title II adds a section."}},
+		{"four new limitations on\nliability, for online\nservice providers.", []string{"four new limitations on\nliability, for online\nservice providers."}},
+		{"Ends with a colon:\nnext line", []string{"Ends with a colon:", "next line"}},
+		{"一行目。\n二行目", []string{"一行目。", "二行目"}},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, sp := range proseSentences(c.text) {
+			got = append(got, c.text[sp[0]:sp[1]])
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%q: got %q, want %q", c.text, got, c.want)
+		}
+	}
+}

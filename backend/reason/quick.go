@@ -353,7 +353,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		}
 		// Each sentence is its own citation, narrowed to its span.
 		e := g.evidence[s.ev]
-		fmt.Fprintf(&b, "%s [%d]", strings.TrimSpace(s.text), i+1)
+		fmt.Fprintf(&b, "%s [%d]", oneLine(s.text), i+1)
 		c := citation(e, s.start, s.end)
 		c.N = i + 1
 		a.Citations = append(a.Citations, c)

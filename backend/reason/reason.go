@@ -9,7 +9,10 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"cairn/backend/analyze"
 	"cairn/backend/chunk"
 	"cairn/backend/embed"
 	"cairn/backend/kb"
@@ -192,7 +195,7 @@ func extract(ctx context.Context, st *store.Store, question string, ev []Evidenc
 	var all []sentence
 	for i, e := range ev {
 		text := e.Hit.Text
-		for _, sp := range chunk.Sentences(text) {
+		for _, sp := range proseSentences(text) {
 			s := text[sp[0]:sp[1]]
 			if len(strings.Fields(s)) < 3 && len([]rune(s)) < 8 {
 				continue
@@ -226,6 +229,53 @@ func extract(ctx context.Context, st *store.Store, question string, ev []Evidenc
 		all = all[:n]
 	}
 	return all, nil
+}
+
+// proseSentences splits text into sentences for an extractive answer:
+// chunk.Sentences, with lines wrapped inside a sentence (PDF text keeps
+// its line breaks) joined again. A line runs on into the next when it does
+// not end a sentence, no blank line separates them, and the wrap is plainly
+// mid-sentence: the next line starts in lower case, or the line ends with a
+// comma, hyphen or a function word ("signed into law by"). Headings and
+// running heads stay apart.
+func proseSentences(text string) [][2]int {
+	var out [][2]int
+	for _, sp := range chunk.Sentences(text) {
+		if n := len(out); n > 0 {
+			prev := out[n-1]
+			gap := text[prev[1]:sp[0]]
+			if strings.Count(gap, "\n") <= 1 && strings.TrimSpace(gap) == "" && wrapsInto(text[prev[0]:prev[1]], text[sp[0]:sp[1]]) {
+				out[n-1][1] = sp[1]
+				continue
+			}
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+func wrapsInto(line, next string) bool {
+	if endsSentence(line) {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(next); unicode.IsLower(r) {
+		return true
+	}
+	if strings.HasSuffix(line, ",") || strings.HasSuffix(line, "-") {
+		return true
+	}
+	words := strings.Fields(line)
+	last := strings.ToLower(words[len(words)-1])
+	return last == words[len(words)-1] && analyze.IsStop(last)
+}
+
+func endsSentence(s string) bool {
+	s = strings.TrimRight(s, "\"'”’)]» ")
+	if s == "" {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return strings.ContainsRune(".!?:;。！？；．…", r)
 }
 
 // citation builds the citation of evidence e, narrowed to [start,end) of the
