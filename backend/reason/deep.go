@@ -35,7 +35,13 @@ func (r *Reasoner) Deep(ctx context.Context, question string, onToken func(strin
 		plan, err := u.plan(ctx, memory)
 		if err != nil {
 			if round == 1 {
-				return u.fallback(ctx, onToken, "planner output unusable: "+err.Error())
+				why := "planner output unusable: "
+				switch llm.KindOf(err) {
+				case "", llm.FailMalformed, llm.FailSchema, llm.FailEmpty:
+				default: // the call itself failed: unreachable, timeout, HTTP, ...
+					why = "planner call failed: "
+				}
+				return u.fallback(ctx, onToken, why+err.Error())
 			}
 			u.failed("plan", err)
 			break

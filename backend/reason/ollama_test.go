@@ -18,6 +18,7 @@ import (
 	"cairn/backend/llm/fakeollama"
 	"cairn/backend/project"
 	"cairn/backend/reason"
+	"cairn/backend/store"
 )
 
 // The tests below run the real Ollama client (llm.Ollama) against the fake
@@ -282,7 +283,8 @@ func TestAskModelFaults(t *testing.T) {
 	}{
 		{"down", func(srv *fakeollama.Server, cfg *llm.OllamaConfig) { cfg.Host = fakeollama.ClosedURL() }, llm.FailUnreachable},
 		{"http 500", func(srv *fakeollama.Server, cfg *llm.OllamaConfig) {
-			srv.Fail("/api/chat", fakeollama.FaultHTTP500, fakeollama.FaultHTTP500, fakeollama.FaultHTTP500, fakeollama.FaultHTTP500)
+			f := fakeollama.FaultHTTP500 // every call and its retry: plan (deep), rerank, answer
+			srv.Fail("/api/chat", f, f, f, f, f, f)
 		}, llm.FailHTTP},
 		{"stream cut midway", func(srv *fakeollama.Server, cfg *llm.OllamaConfig) {
 			srv.On(fakeollama.Rule{JSON: &no, Reply: long, Fault: fakeollama.FaultCut})
@@ -310,9 +312,27 @@ func TestAskModelFaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			for _, mode := range []string{"quick", "deep"} {
+				srv.Reset()
+				c.setup(srv, &cfg)
+				srv.On(fakeollama.Rule{Schema: "rerank", Func: pickRelations})
+				faultCase(t, p.Store(), reason.New(p.Store(), p.Retriever(), o), q.Question, mode, c.name, c.kind, offline.Answer, long)
+			}
+		})
+	}
+}
+
+func faultCase(t *testing.T, st *store.Store, r *reason.Reasoner, question, mode, name string, kind llm.FailureKind, offline, long string) {
+	t.Helper()
+	t.Run(mode, func(t *testing.T) {
+		{
 			var streamed strings.Builder
 			start := time.Now()
-			a, err := reason.New(p.Store(), p.Retriever(), o).Quick(context.Background(), q.Question, func(s string) { streamed.WriteString(s) })
+			ask := r.Quick
+			if mode == "deep" {
+				ask = r.Deep
+			}
+			a, err := ask(context.Background(), question, func(s string) { streamed.WriteString(s) })
 			if err != nil {
 				// A clear failure is acceptable; a silent one is not.
 				if err.Error() == "" {
@@ -322,11 +342,16 @@ func TestAskModelFaults(t *testing.T) {
 				return
 			}
 			tr := trace(t, a)
-			if tr.AnswerBy != "extractive" || a.Answer != offline.Answer {
-				t.Fatalf("answer by %q: %q, want the extractive %q", tr.AnswerBy, a.Answer, offline.Answer)
+			// Quick mode's extractive answer is the offline one; deep mode's may
+			// lead with a plan's evidence when the plan call itself worked.
+			if tr.AnswerBy != "extractive" || (mode == "quick" && a.Answer != offline) {
+				t.Fatalf("answer by %q: %q, want the extractive %q", tr.AnswerBy, a.Answer, offline)
 			}
-			if !strings.Contains(tr.AnswerFallback, string(c.kind)) {
-				t.Fatalf("fallback reason %q does not name %s (errors %v)", tr.AnswerFallback, c.kind, tr.Errors)
+			if !strings.Contains(tr.AnswerFallback, string(kind)) {
+				t.Fatalf("fallback reason %q does not name %s (errors %v)", tr.AnswerFallback, kind, tr.Errors)
+			}
+			if mode == "deep" && name != "stream cut midway" && name != "empty answer" && !strings.HasPrefix(tr.Fallback, "planner call failed") {
+				t.Fatalf("deep fallback %q", tr.Fallback)
 			}
 			if strings.Contains(a.Answer, "connection drops") {
 				t.Fatalf("partial model text in the stored answer: %q", a.Answer)
@@ -341,11 +366,11 @@ func TestAskModelFaults(t *testing.T) {
 			} else if s != a.Answer {
 				t.Fatalf("streamed %q, answer %q", s, a.Answer)
 			}
-			if c.name == "stream cut midway" && !strings.Contains(s, reason.StreamBroken) {
+			if name == "stream cut midway" && !strings.Contains(s, reason.StreamBroken) {
 				t.Fatalf("cut stream without the notice: %q", s)
 			}
-			checkProvenance(t, p.Store(), a)
-			t.Logf("%s: extractive after %s (%s)", c.name, time.Since(start).Round(time.Millisecond), tr.AnswerFallback)
-		})
-	}
+			checkProvenance(t, st, a)
+			t.Logf("%s, %s: extractive after %s (%s; %s)", name, mode, time.Since(start).Round(time.Millisecond), tr.AnswerFallback, tr.Fallback)
+		}
+	})
 }
