@@ -11,13 +11,18 @@
 //     recalled relations → the chunks stating its relations;
 //   - ppr: personalised PageRank over the local entity–passage graph seeded
 //     by the question entities (HippoRAG/KAG style);
+//   - topic: the chunks about the question's entities and about the
+//     entities of the top passages (document title or heading names them):
+//     the bridge hop of a multi-hop question;
 //   - pseudo: the mind-map pseudo-graph walk (pgwalk.go), when present.
 //
 // Besides the ranked passages it returns the subgraph it looked at (for the
 // reranker, reasoning paths and the UI) and candidate answer entities. A
 // project without a knowledge graph gets the passage list alone. Weights are
 // settings; the defaults were measured on the DEV sets of ../shared/eval
-// (README, "Retrieval quality").
+// with `cairn eval-tune` (README, "Retrieval quality"). Gather returns the
+// lists unfused and FuseLists fuses them, so tuning scores many weightings
+// of one gathering.
 package retrieve
 
 import (
