@@ -203,7 +203,10 @@ const qLevels = 127
 type Fetch func(ids []int64) (map[int64][]float32, error)
 
 // DefaultDepth is how many candidates a search re-scores for k results.
-func DefaultDepth(k int) int { return max(4*k, k+60) }
+// On the 10k-chunk eval corpus (built-in embedder, 100 queries) depth k+10
+// already kept recall@10 and recall@50 at 100% against exact search (depth
+// k: 99.2% and 98.9%); 2k+20 leaves a margin.
+func DefaultDepth(k int) int { return 2*k + 20 }
 
 // Search returns the k rows nearest to q by exact cosine: depth candidates
 // from the quantised rows, re-scored from the vectors fetch returns. A zero
