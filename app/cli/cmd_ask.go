@@ -153,7 +153,7 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 	}
 	var r2, r5, em, f1 float64
 	declined := 0
-	var coverage []float64
+	var coverage, joint []float64
 	start := time.Now()
 	for _, q := range qs {
 		var a kb.Answer
@@ -173,6 +173,7 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 			return env.fail(err)
 		}
 		coverage = append(coverage, tr.Support.Coverage)
+		joint = append(joint, tr.Support.Joint)
 		hits, err := p.Store().ChunkHits(ctx, tr.Retrieval.Evidence)
 		if err != nil {
 			return env.fail(err)
@@ -201,17 +202,33 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 			return env.fail(err)
 		}
 		// A question is declined when its coverage is under the threshold,
-		// whatever else happened, so one run gives the whole curve.
+		// whatever else happened, so one run gives the whole curve; the
+		// joint coverage (all evidence passages together) is shown beside it.
+		// "both": declined when the best passage is under the threshold in
+		// use (r.Settings.Abstain) and the joint coverage under t.
 		at := map[string]float64{}
+		atJoint := map[string]float64{}
+		atBoth := map[string]float64{}
 		for _, th := range ts {
-			d := 0
-			for _, c := range coverage {
+			d, dj, db := 0, 0, 0
+			for i, c := range coverage {
 				if c < th {
 					d++
 				}
+				if joint[i] < th {
+					dj++
+				}
+				if c < r.Settings.Abstain && joint[i] < th {
+					db++
+				}
 			}
-			at[strconv.FormatFloat(th, 'f', -1, 64)] = round1(100 * float64(d) / n)
+			key := strconv.FormatFloat(th, 'f', -1, 64)
+			at[key] = round1(100 * float64(d) / n)
+			atJoint[key] = round1(100 * float64(dj) / n)
+			atBoth[key] = round1(100 * float64(db) / n)
 		}
+		res["declined_at_joint"] = atJoint
+		res["declined_at_both"] = atBoth
 		res["declined_at"] = at
 	}
 	if *asJSON {
@@ -230,7 +247,8 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			fmt.Fprintf(env.Stdout, "  declined at threshold %s: %5.1f%%\n", k, at[k])
+			fmt.Fprintf(env.Stdout, "  declined at threshold %s: %5.1f%% (best passage), %5.1f%% (joint), %5.1f%% (best < %g and joint < %s)\n",
+				k, at[k], res["declined_at_joint"].(map[string]float64)[k], res["declined_at_both"].(map[string]float64)[k], r.Settings.Abstain, k)
 		}
 	}
 	return 0

@@ -49,11 +49,11 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 	g := &gathered{res: res}
 	u.trace.Retrieval = RetrievalTrace{Lists: res.Lists, Linked: res.Linked, Candidates: res.Candidates, Timings: res.Timings}
 	u.trace.Subgraph = res.Subgraph
-	cov, err := support(ctx, u.r.Store, question, res.Hits[:min(len(res.Hits), k)])
+	cov, joint, err := support(ctx, u.r.Store, question, res.Hits[:min(len(res.Hits), k)])
 	if err != nil {
 		return nil, err
 	}
-	u.trace.Support = SupportTrace{Coverage: round3(cov), Threshold: u.set.Abstain, Declined: cov < u.set.Abstain}
+	u.trace.Support = SupportTrace{Coverage: round3(cov), Joint: round3(joint), Threshold: u.set.Abstain, Declined: cov < u.set.Abstain}
 	u.lap("support")
 	hits := res.Hits
 	var chains []Chain

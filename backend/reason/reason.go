@@ -130,24 +130,26 @@ type Evidence struct {
 	Hit kb.Hit
 }
 
-// support measures how much of the question the best of the hits covers:
-// the IDF-weighted share of the question's words found in the passage
-// (title and headings included). Words unknown to the corpus weigh most.
-func support(ctx context.Context, st *store.Store, question string, hits []kb.Hit) (float64, error) {
+// support measures how much of the question the hits cover: the
+// IDF-weighted share of the question's words found in a passage (title and
+// headings included; words unknown to the corpus weigh most), for the best
+// single passage (best) and for the passages together (joint: a multi-hop
+// question's words spread over its passages).
+func support(ctx context.Context, st *store.Store, question string, hits []kb.Hit) (best, joint float64, err error) {
 	qw := embed.Words(question)
 	if len(qw) == 0 || len(hits) == 0 {
-		return 0, nil
+		return 0, 0, nil
 	}
 	df, n, err := st.TermDF(ctx, qw)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	idf := func(w string) float64 { return math.Log(1 + float64(n+1)/float64(df[w]+1)) }
 	var total float64
 	for _, w := range qw {
 		total += idf(w)
 	}
-	best := 0.0
+	all := map[string]bool{}
 	for _, h := range hits {
 		have := map[string]bool{}
 		for _, w := range embed.Words(h.DocTitle + "\n" + strings.Join(h.HeadingPath, "\n") + "\n" + h.Text) {
@@ -157,16 +159,20 @@ func support(ctx context.Context, st *store.Store, question string, hits []kb.Hi
 		for _, w := range qw {
 			if have[w] {
 				got += idf(w)
+				all[w] = true
 			}
 		}
 		best = max(best, got/total)
 	}
-	return best, nil
+	for w := range all {
+		joint += idf(w)
+	}
+	return best, joint / total, nil
 }
 
 // Support is the abstention measure on its own (for evaluation): the
-// IDF-weighted coverage of question by the best of hits.
-func Support(ctx context.Context, st *store.Store, question string, hits []kb.Hit) (float64, error) {
+// IDF-weighted coverage of question by the best of hits and by all of them.
+func Support(ctx context.Context, st *store.Store, question string, hits []kb.Hit) (best, joint float64, err error) {
 	return support(ctx, st, question, hits)
 }
 

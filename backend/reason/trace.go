@@ -64,6 +64,7 @@ type RerankTrace struct {
 // best passage covers (IDF-weighted) against the threshold.
 type SupportTrace struct {
 	Coverage  float64 `json:"coverage"`
+	Joint     float64 `json:"joint"` // coverage by the evidence passages together
 	Threshold float64 `json:"threshold"`
 	Declined  bool    `json:"declined"`
 }
