@@ -599,3 +599,19 @@ func bumpVecGen(ctx context.Context, tx execer, name string) error {
 	_, err := tx.ExecContext(ctx, "UPDATE vec_gen SET gen = gen + 1 WHERE name = ?", name)
 	return err
 }
+
+// WarmVectors loads the in-memory indexes of every vector set now (a
+// project's first search otherwise pays for it: ≈ 2–3 s for all four sets
+// at 10k chunks on a 2-core machine) and returns the bytes they hold.
+// Safe to run in the background; searches wait for a load in progress.
+func (s *Store) WarmVectors(ctx context.Context) (int, error) {
+	total := 0
+	for _, t := range []vecTable{chunkVecs, entityVecs, relationVecs, mindVecs} {
+		x, err := s.vecIndex(ctx, t)
+		if err != nil {
+			return total, fmt.Errorf("load %s: %w", t.name, err)
+		}
+		total += x.Bytes()
+	}
+	return total, nil
+}

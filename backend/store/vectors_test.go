@@ -37,6 +37,9 @@ func TestNearestChunksFollowsWrites(t *testing.T) {
 	if err != nil || len(got) != 1 || got[0].ChunkID == first {
 		t.Fatalf("after removal: %v %v", got, err)
 	}
+	if n, err := s.WarmVectors(ctx); err != nil || n == 0 {
+		t.Fatalf("warm: %d bytes, %v", n, err)
+	}
 	// a zero or wrong-sized query
 	if got, err := s.NearestChunks(ctx, []float32{0, 0, 0}, 5); err != nil || len(got) != 0 {
 		t.Fatalf("zero query: %v %v", got, err)
