@@ -11,6 +11,11 @@
 package reason
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
 	"cairn/backend/kb"
 	"cairn/backend/llm"
 	"cairn/backend/retrieve"
@@ -86,4 +91,27 @@ type StepTrace struct {
 	Evidence []int64  `json:"evidence,omitempty"` // chunk ids
 	Note     string   `json:"note,omitempty"`
 	MS       int64    `json:"ms"`
+}
+
+// DecodeTrace reads a stored trace. It accepts traces written by older
+// versions (unknown fields are ignored, missing ones stay zero) and rejects
+// anything that is not one JSON object, so a damaged answers row gives an
+// error instead of a half-drawn reasoning panel.
+func DecodeTrace(raw []byte) (Trace, error) {
+	var t Trace
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&t); err != nil {
+		return Trace{}, fmt.Errorf("answer trace: %w", err)
+	}
+	if dec.More() {
+		return Trace{}, errors.New("answer trace: extra data after the trace object")
+	}
+	for i, r := range t.Rounds {
+		for j, st := range r.Steps {
+			if st.ID < 0 {
+				return Trace{}, fmt.Errorf("answer trace: round %d step %d has a negative id", i+1, j+1)
+			}
+		}
+	}
+	return t, nil
 }
