@@ -40,14 +40,21 @@ func (ix *Indexer) online() bool {
 }
 
 // Pending lists the documents BuildPending would build: those without a
-// map, and, with a model, those whose map was made offline.
+// map, and, with a model, those whose map was made offline or whose model
+// call failed (their offline tree stands in until the model succeeds).
 func (ix *Indexer) Pending(ctx context.Context) ([]int64, error) {
 	ids, err := ix.Store.DocsWithoutMindMap(ctx)
 	if err != nil || !ix.online() {
 		return ids, err
 	}
-	more, err := ix.Store.DocsWithMindMapMode(ctx, store.MindModeOffline)
-	return append(ids, more...), err
+	for _, mode := range []string{store.MindModeOffline, store.MindModeFailed} {
+		more, err := ix.Store.DocsWithMindMapMode(ctx, mode)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, more...)
+	}
+	return ids, nil
 }
 
 // BuildPending builds every pending document's map; progress (may be nil)

@@ -29,8 +29,13 @@ var MindMapModel = ""
 func (p *Project) mindIndexer() *mindmap.Indexer {
 	ix := mindmap.NewIndexer(p.store, p.Provider())
 	ix.Model = MindMapModel
-	if o, ok := p.Provider().(interface{ Config() llm.OllamaConfig }); ok && ix.Model == "" {
-		ix.Model = o.Config().ChatModel
+	if ix.Model == "" {
+		switch o := p.Provider().(type) {
+		case interface{ Status() llm.Status }: // llm.Auto: the model chat calls use now
+			ix.Model = o.Status().ChatModel
+		case interface{ Config() llm.OllamaConfig }:
+			ix.Model = o.Config().ChatModel
+		}
 	}
 	return ix
 }
