@@ -133,6 +133,7 @@ func New(p *project.Project) *App {
 		}
 	}
 	a.onReady(a.startLLM) // mode.go: connect to Ollama once the UI is up
+	a.onReady(func() { warmVectors(a.baseContext(), p) })
 	return a
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -299,6 +300,7 @@ func (a *App) OpenProject(name string) (project.Info, error) {
 		if pb, ok := old.(projectBackend); ok && pb.p != nil {
 			pb.p.Close()
 		}
+		warmVectors(a.baseContext(), p)
 		return projectBackend{p}, nil
 	})
 	if err != nil {
@@ -383,4 +385,16 @@ func (a *App) DeleteProject(name string) error {
 		return fmt.Errorf("there is no project called %q", name)
 	}
 	return project.Delete(root, name)
+}
+
+// warmVectors loads the project's in-memory vector indexes in the
+// background, so the first question after opening a project does not wait
+// for them (≈2.7 s at 10k chunks). Errors (a project closed meanwhile) only
+// mean the first search loads them itself.
+func warmVectors(ctx context.Context, p *project.Project) {
+	go func() {
+		if _, err := p.Store().WarmVectors(ctx); err != nil && ctx.Err() == nil {
+			slog.Debug("warm vectors", "err", err)
+		}
+	}()
 }
