@@ -411,8 +411,6 @@ func fillCandidates(ctx context.Context, q queryer, byID map[int64]*Candidate, o
 	return out, nil
 }
 
-func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
-
 func linkConcepts(ctx context.Context, tx cachedTx, entityID, chunkID int64, chain []string) error {
 	var prev int64
 	for i, name := range chain {
@@ -617,14 +615,6 @@ func scanEntity(sc interface{ Scan(...any) error }) (kb.Entity, error) {
 		e.Aliases = []string{}
 	}
 	return e, nil
-}
-
-func int64Args(ids []int64) []any {
-	out := make([]any, len(ids))
-	for i, id := range ids {
-		out[i] = id
-	}
-	return out
 }
 
 // loadEntities loads entities by id (all when ids is nil), ordered by id,

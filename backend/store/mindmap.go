@@ -173,31 +173,14 @@ func (s *Store) MindMapStatuses(ctx context.Context) (map[int64]MindMapStatus, e
 // DocsWithoutMindMap lists indexed documents (ok or needs_ocr, with chunks)
 // that have no mind map yet, by id.
 func (s *Store) DocsWithoutMindMap(ctx context.Context) ([]int64, error) {
-	return s.mindInt64s(ctx, `SELECT d.id FROM documents d WHERE d.status IN ('ok','needs_ocr')
+	return s.queryInt64s(ctx, `SELECT d.id FROM documents d WHERE d.status IN ('ok','needs_ocr')
 		AND EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.id)
 		AND NOT EXISTS (SELECT 1 FROM mind_maps m WHERE m.doc_id = d.id) ORDER BY d.id`)
 }
 
 // DocsWithMindMapMode lists documents whose map was built in mode.
 func (s *Store) DocsWithMindMapMode(ctx context.Context, mode string) ([]int64, error) {
-	return s.mindInt64s(ctx, "SELECT doc_id FROM mind_maps WHERE mode = ? ORDER BY doc_id", mode)
-}
-
-func (s *Store) mindInt64s(ctx context.Context, q string, args ...any) ([]int64, error) {
-	rows, err := s.DB.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return s.queryInt64s(ctx, "SELECT doc_id FROM mind_maps WHERE mode = ? ORDER BY doc_id", mode)
 }
 
 // ChunksOfDocument returns a document's chunks in order.
@@ -310,16 +293,10 @@ func (s *Store) AllMindNodes(ctx context.Context) ([]MindNodeRow, error) {
 
 // PendingFusion lists nodes fusion has not considered yet.
 func (s *Store) PendingFusion(ctx context.Context) ([]int64, error) {
-	return s.mindInt64s(ctx, "SELECT id FROM mind_nodes WHERE fused = 0 ORDER BY id")
+	return s.queryInt64s(ctx, "SELECT id FROM mind_nodes WHERE fused = 0 ORDER BY id")
 }
 
-func mindPlaceholders(ids []int64) (string, []any) {
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	return strings.TrimSuffix(strings.Repeat("?,", len(ids)), ","), args
-}
+func mindPlaceholders(ids []int64) (string, []any) { return placeholders(len(ids)), int64Args(ids) }
 
 // FusionJoin adds a node to an existing supernode.
 type FusionJoin struct {

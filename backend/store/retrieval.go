@@ -20,16 +20,6 @@ type IDScore struct {
 	Score float64
 }
 
-func rtPlaceholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
-
-func rtInt64Args(ids []int64) []any {
-	out := make([]any, len(ids))
-	for i, id := range ids {
-		out[i] = id
-	}
-	return out
-}
-
 func rtStrArgs(xs []string) []any {
 	out := make([]any, len(xs))
 	for i, x := range xs {
@@ -68,7 +58,7 @@ func (s *Store) EntitiesByAlias(ctx context.Context, norms []string) (map[string
 	out := map[string][]int64{}
 	for start := 0; start < len(norms); start += 500 {
 		part := norms[start:min(len(norms), start+500)]
-		rows, err := s.DB.QueryContext(ctx, "SELECT alias_norm, entity_id FROM entity_aliases WHERE alias_norm IN ("+rtPlaceholders(len(part))+")", rtStrArgs(part)...)
+		rows, err := s.DB.QueryContext(ctx, "SELECT alias_norm, entity_id FROM entity_aliases WHERE alias_norm IN ("+placeholders(len(part))+")", rtStrArgs(part)...)
 		if err != nil {
 			return nil, err
 		}
@@ -93,7 +83,7 @@ func (s *Store) pairs(ctx context.Context, q string, ids []int64) (map[int64][]i
 	out := map[int64][]int64{}
 	for start := 0; start < len(ids); start += 500 {
 		part := ids[start:min(len(ids), start+500)]
-		rows, err := s.DB.QueryContext(ctx, strings.Replace(q, "(?)", "("+rtPlaceholders(len(part))+")", 1), rtInt64Args(part)...)
+		rows, err := s.DB.QueryContext(ctx, strings.Replace(q, "(?)", "("+placeholders(len(part))+")", 1), int64Args(part)...)
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +120,7 @@ func (s *Store) EntityChunkCounts(ctx context.Context, entityIDs []int64) (map[i
 	out := map[int64]int{}
 	for start := 0; start < len(entityIDs); start += 500 {
 		part := entityIDs[start:min(len(entityIDs), start+500)]
-		rows, err := s.DB.QueryContext(ctx, "SELECT entity_id, count(DISTINCT chunk_id) FROM mentions WHERE entity_id IN ("+rtPlaceholders(len(part))+") GROUP BY entity_id", rtInt64Args(part)...)
+		rows, err := s.DB.QueryContext(ctx, "SELECT entity_id, count(DISTINCT chunk_id) FROM mentions WHERE entity_id IN ("+placeholders(len(part))+") GROUP BY entity_id", int64Args(part)...)
 		if err != nil {
 			return nil, err
 		}
@@ -160,23 +150,10 @@ func (s *Store) RelationsTouching(ctx context.Context, entityIDs []int64, limit 
 	if len(entityIDs) > 400 {
 		entityIDs = entityIDs[:400]
 	}
-	ph := rtPlaceholders(len(entityIDs))
-	args := append(rtInt64Args(entityIDs), rtInt64Args(entityIDs)...)
+	ph := placeholders(len(entityIDs))
+	args := append(int64Args(entityIDs), int64Args(entityIDs)...)
 	args = append(args, limit)
-	rows, err := s.DB.QueryContext(ctx, "SELECT id FROM relations WHERE subject_id IN ("+ph+") OR object_id IN ("+ph+") ORDER BY confidence DESC, id LIMIT ?", args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return s.queryInt64s(ctx, "SELECT id FROM relations WHERE subject_id IN ("+ph+") OR object_id IN ("+ph+") ORDER BY confidence DESC, id LIMIT ?", args...)
 }
 
 // RelationsByID loads relations with their endpoint names and every source
@@ -188,9 +165,9 @@ func (s *Store) RelationsByID(ctx context.Context, ids []int64) ([]kb.Relation, 
 	byID := map[int64]*kb.Relation{}
 	for start := 0; start < len(ids); start += 500 {
 		part := ids[start:min(len(ids), start+500)]
-		ph := rtPlaceholders(len(part))
+		ph := placeholders(len(part))
 		rows, err := s.DB.QueryContext(ctx, `SELECT r.id, r.subject_id, r.predicate, r.object_id, se.name, oe.name, r.statement, r.confidence
-			FROM relations r JOIN entities se ON se.id = r.subject_id JOIN entities oe ON oe.id = r.object_id WHERE r.id IN (`+ph+`)`, rtInt64Args(part)...)
+			FROM relations r JOIN entities se ON se.id = r.subject_id JOIN entities oe ON oe.id = r.object_id WHERE r.id IN (`+ph+`)`, int64Args(part)...)
 		if err != nil {
 			return nil, err
 		}
@@ -207,7 +184,7 @@ func (s *Store) RelationsByID(ctx context.Context, ids []int64) ([]kb.Relation, 
 			return nil, err
 		}
 		rows, err = s.DB.QueryContext(ctx, `SELECT relation_id, doc_id, chunk_id, page_start, page_end, char_start, char_end
-			FROM relation_sources WHERE relation_id IN (`+ph+`) ORDER BY relation_id, chunk_id, char_start`, rtInt64Args(part)...)
+			FROM relation_sources WHERE relation_id IN (`+ph+`) ORDER BY relation_id, chunk_id, char_start`, int64Args(part)...)
 		if err != nil {
 			return nil, err
 		}
@@ -245,8 +222,8 @@ func (s *Store) EntitiesByID(ctx context.Context, ids []int64, perEntity int) ([
 	byID := map[int64]*kb.Entity{}
 	for start := 0; start < len(ids); start += 500 {
 		part := ids[start:min(len(ids), start+500)]
-		ph := rtPlaceholders(len(part))
-		rows, err := s.DB.QueryContext(ctx, "SELECT id, name, type, semantic_type, description, aliases FROM entities WHERE id IN ("+ph+")", rtInt64Args(part)...)
+		ph := placeholders(len(part))
+		rows, err := s.DB.QueryContext(ctx, "SELECT id, name, type, semantic_type, description, aliases FROM entities WHERE id IN ("+ph+")", int64Args(part)...)
 		if err != nil {
 			return nil, err
 		}
@@ -267,7 +244,7 @@ func (s *Store) EntitiesByID(ctx context.Context, ids []int64, perEntity int) ([
 		if perEntity > 0 {
 			rows, err = s.DB.QueryContext(ctx, `SELECT entity_id, doc_id, chunk_id, page_start, page_end, char_start, char_end FROM
 				(SELECT m.*, row_number() OVER (PARTITION BY entity_id ORDER BY chunk_id, char_start) AS rn FROM mentions m WHERE entity_id IN (`+ph+`))
-				WHERE rn <= ?`, append(rtInt64Args(part), perEntity)...)
+				WHERE rn <= ?`, append(int64Args(part), perEntity)...)
 			if err != nil {
 				return nil, err
 			}

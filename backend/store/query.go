@@ -1,0 +1,38 @@
+package store
+
+import (
+	"context"
+	"strings"
+)
+
+// Small query helpers shared by the store's files.
+
+// placeholders is "?,?,…" with n marks, for IN (…) lists.
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
+
+// int64Args turns ids into query arguments.
+func int64Args(ids []int64) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
+}
+
+// queryInt64s runs a query whose rows are one integer each.
+func (s *Store) queryInt64s(ctx context.Context, q string, args ...any) ([]int64, error) {
+	rows, err := s.DB.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
