@@ -650,18 +650,11 @@ func loadEntities(ctx context.Context, q queryer, ids []int64, withMentions bool
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var eid int64
-			var src kb.Source
-			if err := rows.Scan(&eid, &src.DocID, &src.ChunkID, &src.PageStart, &src.PageEnd, &src.CharStart, &src.CharEnd); err != nil {
-				return err
-			}
+		return scanSources(rows, func(eid int64, src kb.Source) {
 			if i, ok := idx[eid]; ok {
 				out[i].Mentions = append(out[i].Mentions, src)
 			}
-		}
-		return rows.Err()
+		})
 	})
 	return out, err
 }
@@ -771,18 +764,11 @@ func loadRelations(ctx context.Context, q queryer, ids []int64, col string) ([]k
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var rid int64
-			var src kb.Source
-			if err := rows.Scan(&rid, &src.DocID, &src.ChunkID, &src.PageStart, &src.PageEnd, &src.CharStart, &src.CharEnd); err != nil {
-				return err
-			}
+		return scanSources(rows, func(rid int64, src kb.Source) {
 			if i, ok := idx[rid]; ok {
 				out[i].Sources = append(out[i].Sources, src)
 			}
-		}
-		return rows.Err()
+		})
 	})
 	return out, err
 }

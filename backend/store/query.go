@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"strings"
+
+	"cairn/backend/kb"
 )
 
 // Small query helpers shared by the store's files.
@@ -35,4 +38,19 @@ func (s *Store) queryInt64s(ctx context.Context, q string, args ...any) ([]int64
 		out = append(out, id)
 	}
 	return out, rows.Err()
+}
+
+// scanSources reads mutual-index rows — (owner id, doc, chunk, page start,
+// page end, char start, char end) — handing each to add, and closes rows.
+func scanSources(rows *sql.Rows, add func(owner int64, src kb.Source)) error {
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var src kb.Source
+		if err := rows.Scan(&id, &src.DocID, &src.ChunkID, &src.PageStart, &src.PageEnd, &src.CharStart, &src.CharEnd); err != nil {
+			return err
+		}
+		add(id, src)
+	}
+	return rows.Err()
 }

@@ -188,19 +188,11 @@ func (s *Store) RelationsByID(ctx context.Context, ids []int64) ([]kb.Relation, 
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var rid int64
-			var src kb.Source
-			if err := rows.Scan(&rid, &src.DocID, &src.ChunkID, &src.PageStart, &src.PageEnd, &src.CharStart, &src.CharEnd); err != nil {
-				rows.Close()
-				return nil, err
-			}
+		if err := scanSources(rows, func(rid int64, src kb.Source) {
 			if r := byID[rid]; r != nil {
 				r.Sources = append(r.Sources, src)
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -248,19 +240,11 @@ func (s *Store) EntitiesByID(ctx context.Context, ids []int64, perEntity int) ([
 			if err != nil {
 				return nil, err
 			}
-			for rows.Next() {
-				var eid int64
-				var src kb.Source
-				if err := rows.Scan(&eid, &src.DocID, &src.ChunkID, &src.PageStart, &src.PageEnd, &src.CharStart, &src.CharEnd); err != nil {
-					rows.Close()
-					return nil, err
-				}
+			if err := scanSources(rows, func(eid int64, src kb.Source) {
 				if e := byID[eid]; e != nil {
 					e.Mentions = append(e.Mentions, src)
 				}
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
+			}); err != nil {
 				return nil, err
 			}
 		}
