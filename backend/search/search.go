@@ -143,23 +143,40 @@ func (s *Searcher) Search(ctx context.Context, query string, k int) ([]kb.Hit, e
 		set = DefaultSettings()
 	}
 	depth := max(set.Depth, k)
-	lex, err := s.Store.LexicalSearch(ctx, MatchExpr(query), set.ColumnWeights, depth)
-	if err != nil {
-		return nil, err
+	// The vector list (query embedding + k-NN) runs beside the lexical one:
+	// on two cores that takes the slower of the two, not their sum (at 100k
+	// chunks BM25 and k-NN are each tens of milliseconds).
+	type vecResult struct {
+		near []store.Scored
+		err  error
+	}
+	vec := make(chan vecResult, 1)
+	wantVec := (s.Embedder != nil || s.QueryVector != nil) && set.VectorWeight > 0
+	if wantVec {
+		go func() {
+			qv, err := s.queryVector(ctx, query)
+			if err != nil || zero(qv) {
+				vec <- vecResult{err: err}
+				return
+			}
+			near, err := s.Store.NearestChunks(ctx, qv, depth)
+			vec <- vecResult{near: near, err: err}
+		}()
+	}
+	lex, lerr := s.Store.LexicalSearch(ctx, MatchExpr(query), set.ColumnWeights, depth)
+	var vr vecResult
+	if wantVec {
+		vr = <-vec
+	}
+	if lerr != nil {
+		return nil, lerr
+	}
+	if vr.err != nil {
+		return nil, vr.err
 	}
 	lists := []Ranked{{Name: "lexical", Weight: set.LexicalWeight, IDs: ids(lex)}}
-	if (s.Embedder != nil || s.QueryVector != nil) && set.VectorWeight > 0 {
-		qv, err := s.queryVector(ctx, query)
-		if err != nil {
-			return nil, err
-		}
-		if !zero(qv) {
-			near, err := s.Store.NearestChunks(ctx, qv, depth)
-			if err != nil {
-				return nil, err
-			}
-			lists = append(lists, Ranked{Name: "vector", Weight: set.VectorWeight, IDs: ids(near)})
-		}
+	if vr.near != nil {
+		lists = append(lists, Ranked{Name: "vector", Weight: set.VectorWeight, IDs: ids(vr.near)})
 	}
 	fused, score, ranks := Fuse(set.RRFK, lists...)
 	if len(fused) > k {
