@@ -51,3 +51,16 @@ func hasPossessive(s string) bool {
 	s = strings.TrimRightFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) && r != '\'' && r != '’' })
 	return strings.HasSuffix(s, "'s") || strings.HasSuffix(s, "’s")
 }
+
+// TopicKey is the key under which a document title or section heading names
+// a topic: NormKey without a trailing qualifier in parentheses ("Mercury
+// (planet)" → "mercury"), so it equals the NormKey of the name it is about.
+func TopicKey(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.HasSuffix(s, ")") {
+		if i := strings.LastIndex(s, "("); i > 0 {
+			s = s[:i]
+		}
+	}
+	return NormKey(s)
+}

@@ -30,8 +30,11 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
+
+	"golang.org/x/sync/errgroup"
 
 	"cairn/backend/analyze"
 	"cairn/backend/embed"
@@ -188,134 +191,281 @@ func FuseLists(rrfK float64, lists []List, weights map[string]float64) ([]int64,
 // Gather runs every list for question (each read to at least k passages)
 // and fills the subgraph, linked entities and candidates, without fusing:
 // Result.Hits stays empty. Tuning fuses the same lists under many weights.
+//
+// Independent look-ups run side by side (the machine Cairn targets has two
+// cores, and most of a look-up is SQLite work): the passage search beside
+// entity linking and relation recall; then the topic list beside the
+// subgraph expansion, and PPR beside loading the subgraph's entities.
+// Result.Timings holds each stage's own time, so stages that overlapped sum
+// to more than the wall time.
 func (r *Retriever) Gather(ctx context.Context, question string, k int) (*Result, error) {
 	set := r.settings()
 	if r.graphEmb == nil {
 		r.graphEmb = embed.NewHashed(embed.DefaultDim)
 	}
 	res := &Result{Timings: map[string]int64{}, Subgraph: kb.Graph{Entities: []kb.Entity{}, Relations: []kb.Relation{}}}
-	t0 := time.Now()
-	lap := func(name string) {
-		res.Timings[name] = time.Since(t0).Milliseconds()
-		t0 = time.Now()
-	}
+	clock := &stageClock{into: res.Timings}
 	depth := max(set.Depth, k)
-	searcher := &search.Searcher{Store: r.Store, Embedder: r.Embedder, Settings: set.Search}
-	passHits, err := searcher.Search(ctx, question, depth)
-	if err != nil {
-		return nil, err
-	}
-	passage := make([]int64, len(passHits))
-	for i, h := range passHits {
-		passage[i] = h.ID
-	}
-	lists := []List{{Name: "passage", Weight: set.PassageWeight, IDs: passage}}
-	lap("passage")
-
 	hasGraph, err := r.Store.HasGraph(ctx)
 	if err != nil {
 		return nil, err
 	}
+	g, gctx := errgroup.WithContext(ctx)
+	var passage []int64
+	g.Go(func() error {
+		t0 := time.Now()
+		searcher := &search.Searcher{Store: r.Store, Embedder: r.Embedder, Settings: set.Search}
+		hits, err := searcher.Search(gctx, question, depth)
+		if err != nil {
+			return err
+		}
+		passage = make([]int64, len(hits))
+		for i, h := range hits {
+			passage[i] = h.ID
+		}
+		clock.done("passage", t0)
+		return nil
+	})
+	var rc *recalled
 	if hasGraph {
-		gl, err := r.graphLists(ctx, question, passage, set, res, lap)
+		g.Go(func() error {
+			var err error
+			rc, err = r.recall(gctx, question, set, clock)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	lists := []List{{Name: "passage", Weight: set.PassageWeight, IDs: passage}}
+	if hasGraph {
+		gl, err := r.graphLists(ctx, rc, passage, set, res, clock)
 		if err != nil {
 			return nil, err
 		}
 		lists = append(lists, gl...)
 	}
 	if r.Pseudo != nil && set.PseudoWeight > 0 {
+		t0 := time.Now()
 		ids, err := r.Pseudo(ctx, question, depth)
 		if err != nil {
 			return nil, err
 		}
 		lists = append(lists, List{Name: "pseudo", Weight: set.PseudoWeight, IDs: ids})
-		lap("pseudo")
+		clock.done("pseudo", t0)
 	}
 	res.Lists = lists
 	return res, nil
 }
 
-// graphLists builds the entity, relation, expand and ppr lists and fills
-// res.Linked, res.Subgraph, res.Candidates.
-func (r *Retriever) graphLists(ctx context.Context, question string, passage []int64, set Settings, res *Result, lap func(string)) ([]List, error) {
+// stageClock records how long each retrieval stage took (milliseconds), from
+// whichever goroutine ran it.
+type stageClock struct {
+	mu   sync.Mutex
+	into map[string]int64
+}
+
+func (c *stageClock) done(stage string, since time.Time) {
+	c.mu.Lock()
+	c.into[stage] = time.Since(since).Milliseconds()
+	c.mu.Unlock()
+}
+
+// recalled is what the question finds in the graph before the passage
+// search is known: its linked entities (weighted as seeds), the chunks
+// mentioning the seeds, and the relations nearest to it.
+type recalled struct {
+	linked     []Linked
+	seed       map[int64]float64
+	seedIDs    []int64
+	chunkScore map[int64]float64 // chunks mentioning seeds, by summed seed weight
+	relIDs     []int64
+	relScore   map[int64]float64
+	relations  []kb.Relation
+	relChunks  []int64 // chunks stating the recalled relations
+}
+
+// recall links the question's entities and recalls the relations nearest
+// to it.
+func (r *Retriever) recall(ctx context.Context, question string, set Settings, clock *stageClock) (*recalled, error) {
+	t0 := time.Now()
 	linked, err := r.link(ctx, question, set)
 	if err != nil {
 		return nil, err
 	}
-	res.Linked = linked
-	lap("link")
+	rc := &recalled{linked: linked, seed: map[int64]float64{}, chunkScore: map[int64]float64{}, relScore: map[int64]float64{}}
+	clock.done("link", t0)
+	t0 = time.Now()
 	// Seeds: specific entities weigh more (HippoRAG's node specificity).
-	seed := map[int64]float64{}
-	var seedIDs []int64
 	for _, l := range linked {
 		if l.Chunks == 0 || l.Chunks > set.MaxSeedChunks {
 			continue
 		}
 		w := l.Score / math.Log(1+float64(l.Chunks)+1)
-		if w > seed[l.Entity] {
-			if seed[l.Entity] == 0 {
-				seedIDs = append(seedIDs, l.Entity)
+		if w > rc.seed[l.Entity] {
+			if rc.seed[l.Entity] == 0 {
+				rc.seedIDs = append(rc.seedIDs, l.Entity)
 			}
-			seed[l.Entity] = w
+			rc.seed[l.Entity] = w
 		}
 	}
-	var lists []List
-	// entity list: chunks mentioning the seeds, by summed seed weight.
-	ent2chunks, err := r.Store.EntityChunks(ctx, seedIDs)
+	ent2chunks, err := r.Store.EntityChunks(ctx, rc.seedIDs)
 	if err != nil {
 		return nil, err
 	}
-	chunkScore := map[int64]float64{}
 	for e, cs := range ent2chunks {
 		for _, c := range cs {
-			chunkScore[c] += seed[e]
+			rc.chunkScore[c] += rc.seed[e]
 		}
 	}
-	lists = append(lists, List{Name: "entity", Weight: set.EntityWeight, IDs: topByScore(chunkScore, set.Depth, passage)})
-	lap("entity")
+	clock.done("entity", t0)
+	t0 = time.Now()
 
-	// relation list: nearest relation statements to the question.
+	// relation recall: nearest relation statements to the question.
 	qv, err := search.IDFQueryVector(ctx, r.Store, r.graphEmb, question)
 	if err != nil {
 		return nil, err
 	}
-	var relIDs []int64
-	relScore := map[int64]float64{}
 	if !zero(qv) && set.RelationK > 0 {
 		near, err := r.Store.NearestRelations(ctx, qv, set.RelationK)
 		if err != nil {
 			return nil, err
 		}
 		for _, n := range near {
-			relIDs = append(relIDs, n.ID)
-			relScore[n.ID] = n.Score
+			rc.relIDs = append(rc.relIDs, n.ID)
+			rc.relScore[n.ID] = n.Score
 		}
 	}
-	recalled, err := r.Store.RelationsByID(ctx, relIDs)
-	if err != nil {
+	if rc.relations, err = r.Store.RelationsByID(ctx, rc.relIDs); err != nil {
 		return nil, err
 	}
-	var relChunks []int64
 	seenChunk := map[int64]bool{}
-	for _, rel := range recalled {
+	for _, rel := range rc.relations {
 		for _, s := range rel.Sources {
 			if !seenChunk[s.ChunkID] {
 				seenChunk[s.ChunkID] = true
-				relChunks = append(relChunks, s.ChunkID)
+				rc.relChunks = append(rc.relChunks, s.ChunkID)
 			}
 		}
 	}
-	lists = append(lists, List{Name: "relation", Weight: set.RelationWeight, IDs: relChunks})
-	lap("relation")
+	clock.done("relation", t0)
+	return rc, nil
+}
+
+// graphLists builds the entity, relation, expand, ppr and topic lists from
+// what recall found and the passage list, and fills res.Linked,
+// res.Subgraph, res.EntityMass and res.Candidates.
+func (r *Retriever) graphLists(ctx context.Context, rc *recalled, passage []int64, set Settings, res *Result, clock *stageClock) ([]List, error) {
+	res.Linked = rc.linked
+	lists := []List{
+		{Name: "entity", Weight: set.EntityWeight, IDs: topByScore(rc.chunkScore, set.Depth, passage)},
+		{Name: "relation", Weight: set.RelationWeight, IDs: rc.relChunks},
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	var topic []int64
+	if set.TopicWeight > 0 {
+		g.Go(func() error {
+			t0 := time.Now()
+			var err error
+			topic, err = r.topic(gctx, rc.linked, passage, set)
+			clock.done("topic", t0)
+			return err
+		})
+	}
 
 	// expand: relations within Hops of the seeds and of the recalled
 	// relations' endpoints.
-	frontier := append([]int64(nil), seedIDs...)
+	t0 := time.Now()
+	subgraph, err := r.expand(gctx, rc, set)
+	if err != nil {
+		g.Wait()
+		return nil, err
+	}
+	// Expand list: chunks stating subgraph relations, relations touching a
+	// seed (or recalled) first.
+	expandScore := map[int64]float64{}
+	for _, rel := range subgraph {
+		w := 0.1 + rc.relScore[rel.ID]
+		if rc.seed[rel.Subject] > 0 {
+			w += 1
+		}
+		if rc.seed[rel.Object] > 0 {
+			w += 1
+		}
+		for _, s := range rel.Sources {
+			expandScore[s.ChunkID] += w
+		}
+	}
+	lists = append(lists, List{Name: "expand", Weight: set.ExpandWeight, IDs: topByScore(expandScore, set.Depth, passage)})
+	res.Subgraph.Relations = subgraph
+	clock.done("expand", t0)
+
+	// ppr over the local entity–passage graph, beside loading the
+	// subgraph's entities: every relation endpoint plus the linked entities.
+	var pprList []int64
+	var mass map[int64]float64
+	g.Go(func() error {
+		t0 := time.Now()
+		var err error
+		pprList, mass, err = r.ppr(gctx, rc.seed, passage, subgraph, set)
+		clock.done("ppr", t0)
+		return err
+	})
+	t0 = time.Now()
+	entSet := map[int64]bool{}
+	var entIDs []int64
+	addE := func(id int64) {
+		if !entSet[id] {
+			entSet[id] = true
+			entIDs = append(entIDs, id)
+		}
+	}
+	for _, l := range rc.linked {
+		addE(l.Entity)
+	}
+	for _, rel := range subgraph {
+		addE(rel.Subject)
+		addE(rel.Object)
+	}
+	ents, err := r.Store.EntitiesByID(gctx, entIDs, 3)
+	if werr := g.Wait(); err == nil {
+		err = werr
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Subgraph.Entities = ents
+	res.EntityMass = mass
+	lists = append(lists, List{Name: "ppr", Weight: set.PPRWeight, IDs: pprList})
+	if set.TopicWeight > 0 {
+		lists = append(lists, List{Name: "topic", Weight: set.TopicWeight, IDs: topic})
+	}
+	// Candidates: non-question entities by PPR mass.
+	isQ := map[int64]bool{}
+	for _, l := range rc.linked {
+		isQ[l.Entity] = true
+	}
+	cand := map[int64]float64{}
+	for id, m := range mass {
+		if !isQ[id] && m > 0 {
+			cand[id] = m
+		}
+	}
+	res.Candidates = topByScore(cand, 20, nil)
+	clock.done("subgraph", t0)
+	return lists, nil
+}
+
+// expand returns the relations within set.Hops of the seeds and of the
+// recalled relations' endpoints (the recalled relations first), at most
+// set.MaxRelations.
+func (r *Retriever) expand(ctx context.Context, rc *recalled, set Settings) ([]kb.Relation, error) {
+	frontier := append([]int64(nil), rc.seedIDs...)
 	inFrontier := map[int64]bool{}
 	for _, e := range frontier {
 		inFrontier[e] = true
 	}
-	for _, rel := range recalled {
+	for _, rel := range rc.relations {
 		for _, e := range []int64{rel.Subject, rel.Object} {
 			if !inFrontier[e] {
 				inFrontier[e] = true
@@ -325,7 +475,7 @@ func (r *Retriever) graphLists(ctx context.Context, question string, passage []i
 	}
 	relSet := map[int64]bool{}
 	var subRel []int64
-	for _, id := range relIDs {
+	for _, id := range rc.relIDs {
 		relSet[id] = true
 		subRel = append(subRel, id)
 	}
@@ -356,82 +506,7 @@ func (r *Retriever) graphLists(ctx context.Context, question string, passage []i
 			}
 		}
 	}
-	subgraph, err := r.Store.RelationsByID(ctx, subRel)
-	if err != nil {
-		return nil, err
-	}
-	// Expand list: chunks stating subgraph relations, relations touching a
-	// seed (or recalled) first.
-	expandScore := map[int64]float64{}
-	for _, rel := range subgraph {
-		w := 0.1 + relScore[rel.ID]
-		if seed[rel.Subject] > 0 {
-			w += 1
-		}
-		if seed[rel.Object] > 0 {
-			w += 1
-		}
-		for _, s := range rel.Sources {
-			expandScore[s.ChunkID] += w
-		}
-	}
-	lists = append(lists, List{Name: "expand", Weight: set.ExpandWeight, IDs: topByScore(expandScore, set.Depth, passage)})
-	res.Subgraph.Relations = subgraph
-	lap("expand")
-
-	// ppr over the local entity–passage graph.
-	pprList, mass, err := r.ppr(ctx, seed, passage, subgraph, set)
-	if err != nil {
-		return nil, err
-	}
-	res.EntityMass = mass
-	lists = append(lists, List{Name: "ppr", Weight: set.PPRWeight, IDs: pprList})
-	lap("ppr")
-
-	if set.TopicWeight > 0 {
-		topic, err := r.topic(ctx, linked, passage, set)
-		if err != nil {
-			return nil, err
-		}
-		lists = append(lists, List{Name: "topic", Weight: set.TopicWeight, IDs: topic})
-		lap("topic")
-	}
-
-	// Subgraph entities: every relation endpoint plus the linked entities.
-	entSet := map[int64]bool{}
-	var entIDs []int64
-	addE := func(id int64) {
-		if !entSet[id] {
-			entSet[id] = true
-			entIDs = append(entIDs, id)
-		}
-	}
-	for _, l := range linked {
-		addE(l.Entity)
-	}
-	for _, rel := range subgraph {
-		addE(rel.Subject)
-		addE(rel.Object)
-	}
-	ents, err := r.Store.EntitiesByID(ctx, entIDs, 3)
-	if err != nil {
-		return nil, err
-	}
-	res.Subgraph.Entities = ents
-	// Candidates: non-question entities by PPR mass.
-	isQ := map[int64]bool{}
-	for _, l := range linked {
-		isQ[l.Entity] = true
-	}
-	cand := map[int64]float64{}
-	for id, m := range mass {
-		if !isQ[id] && m > 0 {
-			cand[id] = m
-		}
-	}
-	res.Candidates = topByScore(cand, 20, nil)
-	lap("subgraph")
-	return lists, nil
+	return r.Store.RelationsByID(ctx, subRel)
 }
 
 // link finds the question's entities: n-grams of the question looked up as
@@ -785,7 +860,7 @@ func (r *Retriever) topic(ctx context.Context, linked []Linked, passage []int64,
 		return nil, err
 	}
 	byKey := map[string]int64{}
-	var phrases []string
+	var keys []string
 	for _, e := range ents {
 		for _, n := range append([]string{e.Name}, e.Aliases...) {
 			k := kb.NormKey(n)
@@ -794,13 +869,13 @@ func (r *Retriever) topic(ctx context.Context, linked []Linked, passage []int64,
 			}
 			if old, ok := byKey[k]; !ok || weight[e.ID] > weight[old] {
 				if !ok {
-					phrases = append(phrases, n)
+					keys = append(keys, k)
 				}
 				byKey[k] = e.ID
 			}
 		}
 	}
-	titled, err := r.Store.ChunksTitled(ctx, phrases, 300)
+	titled, err := r.Store.ChunksNamed(ctx, keys, 1000)
 	if err != nil {
 		return nil, err
 	}
@@ -808,7 +883,7 @@ func (r *Retriever) topic(ctx context.Context, linked []Linked, passage []int64,
 	firstOfDoc := map[[2]int64]int{} // (doc, entity) → ordinal of the chunk kept for a title match
 	keep := map[[2]int64]int64{}
 	for _, t := range titled {
-		if e, ok := byKey[topicKey(t.Title)]; ok {
+		if e, ok := byKey[kb.TopicKey(t.Title)]; ok {
 			k := [2]int64{t.DocID, e}
 			if o, seen := firstOfDoc[k]; !seen || t.Ordinal < o {
 				firstOfDoc[k] = t.Ordinal
@@ -820,24 +895,12 @@ func (r *Retriever) topic(ctx context.Context, linked []Linked, passage []int64,
 			}
 		}
 		for _, h := range t.Headings {
-			if e, ok := byKey[topicKey(h)]; ok {
+			if e, ok := byKey[kb.TopicKey(h)]; ok {
 				score[t.ChunkID] = max(score[t.ChunkID], weight[e])
 			}
 		}
 	}
 	return topByScore(score, set.Depth, passage), nil
-}
-
-// topicKey is the key of a title or heading as a name: without a trailing
-// qualifier in parentheses.
-func topicKey(s string) string {
-	s = strings.TrimSpace(s)
-	if strings.HasSuffix(s, ")") {
-		if i := strings.LastIndex(s, "("); i > 0 {
-			s = s[:i]
-		}
-	}
-	return kb.NormKey(s)
 }
 
 type bipartite struct {

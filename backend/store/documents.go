@@ -262,6 +262,17 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 		return err
 	}
 	defer insVec.Close()
+	insTopic, err := tx.PrepareContext(ctx, "INSERT OR IGNORE INTO topic_keys(key, chunk_id) VALUES(?, ?)")
+	if err != nil {
+		return err
+	}
+	defer insTopic.Close()
+	firstOrdinal := 0
+	for i, ch := range c.Chunks {
+		if i == 0 || ch.Ordinal < firstOrdinal {
+			firstOrdinal = ch.Ordinal
+		}
+	}
 	for i, ch := range c.Chunks {
 		hp, _ := json.Marshal(ch.HeadingPath)
 		if ch.HeadingPath == nil {
@@ -281,6 +292,11 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 		}
 		if _, err := insVec.ExecContext(ctx, id, encodeVector(c.Vectors[i])); err != nil {
 			return fmt.Errorf("embed chunk %d: %w", ch.Ordinal, err)
+		}
+		for _, k := range topicKeys(c.Title, ch.Ordinal == firstOrdinal, ch.HeadingPath) {
+			if _, err := insTopic.ExecContext(ctx, k, id); err != nil {
+				return fmt.Errorf("topic keys of chunk %d: %w", ch.Ordinal, err)
+			}
 		}
 	}
 	st := c.Status

@@ -269,8 +269,8 @@ func (s *Store) ChunkSource(ctx context.Context, chunkID int64) (kb.Source, erro
 	return src, err
 }
 
-// TitledChunk is a chunk whose document title or heading path matched a
-// name: the chunk id, its document, its place in the document, and the
+// TitledChunk is a chunk whose document title or heading path names a
+// topic: the chunk id, its document, its place in the document, and the
 // texts that can name its topic.
 type TitledChunk struct {
 	ChunkID  int64
@@ -280,34 +280,23 @@ type TitledChunk struct {
 	Headings []string
 }
 
-// ChunksTitled returns the chunks whose document title or heading path
-// contains one of the phrases (the lexical index's title and heading
-// columns, stemmed as the index is), at most limit, best match first. The
-// caller decides which of them are about a name.
-func (s *Store) ChunksTitled(ctx context.Context, phrases []string, limit int) ([]TitledChunk, error) {
-	var terms []string
-	seen := map[string]bool{}
-	for _, p := range phrases {
-		p = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
-			if r == '"' || r == '*' || r == '^' {
-				return ' '
-			}
-			return r
-		}, p)), " ")
-		if p != "" && !seen[p] {
-			seen[p] = true
-			terms = append(terms, `"`+p+`"`)
-		}
-	}
-	if len(terms) == 0 || limit <= 0 {
+// ChunksNamed returns the chunks whose document title (the document's first
+// chunk) or one of whose headings has a kb.TopicKey among keys, at most
+// limit, in chunk order. It reads topic_keys, an exact index: the cost is the
+// rows found, not the size of the project.
+func (s *Store) ChunksNamed(ctx context.Context, keys []string, limit int) ([]TitledChunk, error) {
+	if len(keys) == 0 || limit <= 0 {
 		return nil, nil
 	}
-	match := "{title heading} : (" + strings.Join(terms, " OR ") + ")"
-	rows, err := s.DB.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, d.title, c.heading_path FROM
-		(SELECT rowid AS id, bm25(chunks_fts, 2, 1, 0, 0) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?) f
-		JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.doc_id ORDER BY f.r, c.id`, match, limit)
+	args := make([]any, 0, len(keys)+1)
+	for _, k := range keys {
+		args = append(args, k)
+	}
+	args = append(args, limit)
+	rows, err := s.DB.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, d.title, c.heading_path FROM chunks c JOIN documents d ON d.id = c.doc_id
+		WHERE c.id IN (SELECT chunk_id FROM topic_keys WHERE key IN (`+placeholders(len(keys))+`)) ORDER BY c.id LIMIT ?`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("titled chunks: %w", err)
+		return nil, fmt.Errorf("chunks named: %w", err)
 	}
 	defer rows.Close()
 	var out []TitledChunk
@@ -321,4 +310,83 @@ func (s *Store) ChunksTitled(ctx context.Context, phrases []string, limit int) (
 		out = append(out, t)
 	}
 	return out, rows.Err()
+}
+
+// topicKeys are the topic_keys rows of one chunk: its document title's key
+// when it is the document's first chunk, and each heading's key.
+func topicKeys(title string, first bool, headings []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if k := kb.TopicKey(s); k != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	if first {
+		add(title)
+	}
+	for _, h := range headings {
+		add(h)
+	}
+	return out
+}
+
+// fillTopicKeys writes topic_keys for every chunk once, after migration 0009
+// created the table for a project that already had chunks (meta topic_keys
+// 'pending'); new chunks get theirs in SaveContent.
+func (s *Store) fillTopicKeys(ctx context.Context) error {
+	state, err := s.Meta(ctx, "topic_keys")
+	if err != nil || state != "pending" {
+		return err
+	}
+	tx, err := s.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT c.id, c.doc_id, d.title, c.heading_path FROM chunks c JOIN documents d ON d.id = c.doc_id ORDER BY c.doc_id, c.ordinal`)
+	if err != nil {
+		return err
+	}
+	type keyed struct {
+		id   int64
+		keys []string
+	}
+	var all []keyed
+	lastDoc := int64(-1)
+	for rows.Next() {
+		var id, doc int64
+		var title, hp string
+		if err := rows.Scan(&id, &doc, &title, &hp); err != nil {
+			rows.Close()
+			return err
+		}
+		var headings []string
+		_ = json.Unmarshal([]byte(hp), &headings)
+		if ks := topicKeys(title, doc != lastDoc, headings); len(ks) > 0 {
+			all = append(all, keyed{id, ks})
+		}
+		lastDoc = doc
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	ins, err := tx.PrepareContext(ctx, "INSERT OR IGNORE INTO topic_keys(key, chunk_id) VALUES(?, ?)")
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	for _, k := range all {
+		for _, key := range k.keys {
+			if _, err := ins.ExecContext(ctx, key, k.id); err != nil {
+				return fmt.Errorf("topic keys of chunk %d: %w", k.id, err)
+			}
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE meta SET value = 'ready' WHERE key = 'topic_keys'"); err != nil {
+		return err
+	}
+	return tx.Commit()
 }

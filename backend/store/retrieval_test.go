@@ -7,19 +7,20 @@ import (
 
 	"cairn/backend/embed"
 	"cairn/backend/evalset"
+	"cairn/backend/kb"
 	"cairn/backend/store"
 )
 
-// TestChunksTitled: the title/heading lookup finds chunks by a phrase of
-// their document title, ignores body text, and takes names with quotes and
-// FTS operators as plain phrases.
-func TestChunksTitled(t *testing.T) {
+// TestChunksNamed: the title/heading look-up finds chunks whose document
+// title names a key (qualifier in parentheses ignored), ignores body text,
+// and survives a reopen that fills the index of an older database.
+func TestChunksNamed(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
+	path := filepath.Join(t.TempDir(), "cairn.db")
+	st, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
 	corpus := []evalset.Passage{
 		{ID: "a", Title: "Oswiu", Text: "Oswiu was King of Bernicia from 642."},
 		{ID: "b", Title: "Nearchos (painter)", Text: "Nearchos was an Attic potter and vase painter."},
@@ -28,21 +29,42 @@ func TestChunksTitled(t *testing.T) {
 	if err := evalset.Build(ctx, st, embed.NewHashed(embed.DefaultDim), corpus); err != nil {
 		t.Fatal(err)
 	}
-	got, err := st.ChunksTitled(ctx, []string{"Oswiu", `Say "hi" NEAR*`, "Nearchos", ""}, 10)
-	if err != nil {
+	lookup := func(st *store.Store) map[string]bool {
+		t.Helper()
+		got, err := st.ChunksNamed(ctx, []string{kb.NormKey("Oswiu"), kb.NormKey("Nearchos"), ""}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		titles := map[string]bool{}
+		for _, c := range got {
+			titles[c.Title] = true
+			if c.ChunkID == 0 || c.DocID == 0 {
+				t.Fatalf("row without ids: %+v", c)
+			}
+		}
+		if len(got) != 2 || !titles["Oswiu"] || !titles["Nearchos (painter)"] {
+			t.Fatalf("named chunks %+v (the body mention of Oswiu in c must not count)", got)
+		}
+		return titles
+	}
+	lookup(st)
+	if none, err := st.ChunksNamed(ctx, nil, 10); err != nil || len(none) != 0 {
+		t.Fatalf("no keys: %+v %v", none, err)
+	}
+	// a database from before migration 0009 gets its keys on the next open
+	if _, err := st.DB.Exec("DELETE FROM topic_keys"); err != nil {
 		t.Fatal(err)
 	}
-	titles := map[string]bool{}
-	for _, c := range got {
-		titles[c.Title] = true
-		if c.ChunkID == 0 || c.DocID == 0 {
-			t.Fatalf("row without ids: %+v", c)
-		}
+	if err := st.SetMeta(ctx, "topic_keys", "pending"); err != nil {
+		t.Fatal(err)
 	}
-	if len(got) != 2 || !titles["Oswiu"] || !titles["Nearchos (painter)"] {
-		t.Fatalf("titled chunks %+v (the body mention of Oswiu in c must not count)", got)
+	st.Close()
+	if st, err = store.Open(path); err != nil {
+		t.Fatal(err)
 	}
-	if none, err := st.ChunksTitled(ctx, []string{`"`, "*"}, 10); err != nil || len(none) != 0 {
-		t.Fatalf("empty phrases: %+v %v", none, err)
+	defer st.Close()
+	lookup(st)
+	if v, _ := st.Meta(ctx, "topic_keys"); v != "ready" {
+		t.Fatalf("meta topic_keys = %q after the fill", v)
 	}
 }

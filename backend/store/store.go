@@ -61,6 +61,10 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := s.fillTopicKeys(context.Background()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open project database: fill topic keys: %w", err)
+	}
 	return s, nil
 }
 

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -176,5 +177,62 @@ func TestEmbedderChangeDetected(t *testing.T) {
 	}
 	if e, _ := s.Embedder(context.Background()); e != testEmbedder {
 		t.Fatalf("recorded embedder %+v", e)
+	}
+}
+
+// Topic keys: the document title names only its first chunk, every heading
+// names the chunks under it, and removal takes the keys with the chunks.
+func TestTopicKeysFollowChunks(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	id, err := s.AddDocument(ctx, kb.Document{Title: "Mercury (planet)", FileName: "m.txt", StoredPath: "files/m", Kind: "txt", Hash: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c Content
+	c.Title, c.Kind = "Mercury (planet)", "txt"
+	texts := []string{"Mercury is the smallest planet.", "Its orbit is eccentric.", "Caloris is a crater."}
+	heads := [][]string{nil, {"Orbit"}, {"Geology", "Caloris Basin"}}
+	off := 0
+	for i, p := range texts {
+		c.Pages = append(c.Pages, kb.Page{Number: i + 1, CharStart: off, Text: p})
+		ch := kb.Chunk{Ordinal: i, PageStart: i + 1, PageEnd: i + 1, CharStart: off, CharEnd: off + len(p), Text: p, HeadingPath: heads[i]}
+		c.Chunks = append(c.Chunks, ch)
+		c.FTS = append(c.FTS, FTSRow{Title: c.Title, Body: p})
+		c.Vectors = append(c.Vectors, []float32{1, 0, 0})
+		c.Terms = append(c.Terms, words("", ch))
+		off += len(p) + len(kb.PageSeparator)
+	}
+	if err := s.SaveContent(ctx, id, c, words); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		key  string
+		want []int // ordinals
+	}{
+		{"mercury", []int{0}},
+		{"orbit", []int{1}},
+		{"caloris basin", []int{2}},
+		{"geology", []int{2}},
+		{"caloris", nil},
+		{"mercury planet", nil},
+	} {
+		got, err := s.ChunksNamed(ctx, []string{tc.key}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ords []int
+		for _, g := range got {
+			ords = append(ords, g.Ordinal)
+		}
+		if fmt.Sprint(ords) != fmt.Sprint(tc.want) {
+			t.Errorf("%q: ordinals %v, want %v", tc.key, ords, tc.want)
+		}
+	}
+	if _, err := s.RemoveDocuments(ctx, words, id); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, s, "SELECT count(*) FROM topic_keys"); n != 0 {
+		t.Fatalf("%d topic keys left after removal", n)
 	}
 }

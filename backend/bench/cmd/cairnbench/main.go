@@ -1,7 +1,7 @@
 // Command cairnbench runs Cairn's benchmark suite (`make bench`) and writes
 // results.json and RESULTS.md.
 //
-//	go run ./backend/bench/cmd/cairnbench [-quick] [-only NAME,...] [-runs N] [-scales 1000,10000,100000] [-out DIR]
+//	go run ./backend/bench/cmd/cairnbench [-quick] [-only NAME,...] [-runs N] [-scales 1000,10000,100000] [-out DIR] [-cpuprofile FILE]
 //
 // BENCH_QUICK=1 is -quick: one run at 1k and 10k chunks. Scale corpora are
 // cached under $CAIRN_CACHE_DIR/bench (default ~/.cache/cairn/bench).
@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 
@@ -30,7 +31,18 @@ func main() {
 	scales := flag.String("scales", "", "chunk counts of the query corpora (default 1000,10000,100000; quick 1000,10000)")
 	queries := flag.Int("queries", -1, "questions per latency run (default 100, 50 above 20k chunks, quick 50; 0 = all)")
 	out := flag.String("out", "", "folder for results.json and RESULTS.md (default backend/bench; -only: none unless given)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (go tool pprof)")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 
 	root, err := repoRoot()
 	if err != nil {
@@ -64,6 +76,7 @@ func main() {
 	defer stop()
 	res, err := bench.Run(ctx, cfg)
 	if err != nil {
+		pprof.StopCPUProfile()
 		fail(err)
 	}
 	res.Command = "go run ./backend/bench/cmd/cairnbench " + strings.Join(os.Args[1:], " ")
@@ -83,6 +96,7 @@ func main() {
 		fmt.Print(bench.Markdown(res))
 	}
 	if len(res.Failures) > 0 {
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
