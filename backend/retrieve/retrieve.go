@@ -475,6 +475,10 @@ func (r *Retriever) expand(ctx context.Context, rc *recalled, set Settings) ([]k
 	}
 	relSet := map[int64]bool{}
 	var subRel []int64
+	loaded := map[int64]kb.Relation{}
+	for _, rel := range rc.relations {
+		loaded[rel.ID] = rel
+	}
 	for _, id := range rc.relIDs {
 		relSet[id] = true
 		subRel = append(subRel, id)
@@ -498,6 +502,7 @@ func (r *Retriever) expand(ctx context.Context, rc *recalled, set Settings) ([]k
 		}
 		frontier = frontier[:0]
 		for _, rel := range rels {
+			loaded[rel.ID] = rel
 			for _, e := range []int64{rel.Subject, rel.Object} {
 				if !inFrontier[e] {
 					inFrontier[e] = true
@@ -506,7 +511,13 @@ func (r *Retriever) expand(ctx context.Context, rc *recalled, set Settings) ([]k
 			}
 		}
 	}
-	return r.Store.RelationsByID(ctx, subRel)
+	out := make([]kb.Relation, 0, len(subRel))
+	for _, id := range subRel {
+		if rel, ok := loaded[id]; ok {
+			out = append(out, rel)
+		}
+	}
+	return out, nil
 }
 
 // link finds the question's entities: n-grams of the question looked up as
