@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"cairn/backend/kb"
 	"cairn/backend/project"
@@ -108,6 +109,7 @@ type App struct {
 
 	importSem chan struct{} // one token: held for the whole of an import
 	readyOnce sync.Once
+	readyRan  atomic.Bool // runReady has started the hooks
 
 	llm llmState // mode.go
 
@@ -226,6 +228,8 @@ func (a *App) onReady(fn func()) {
 
 func (a *App) runReady() {
 	a.readyOnce.Do(func() {
+		a.readyRan.Store(true)
+		startupMark("background work started")
 		a.mu.Lock()
 		hooks := a.ready
 		a.mu.Unlock()
@@ -243,12 +247,16 @@ func (a *App) Mode() string { return string(a.LLMStatus().Mode) }
 // ProjectInfo summarises the open project.
 func (a *App) ProjectInfo() (project.Info, error) {
 	defer a.enter()()
+	startupMark("first ProjectInfo call")
+	defer startupMark("first ProjectInfo answered")
 	return a.cur().Info(a.context())
 }
 
 // ListDocuments lists the project's documents, in the project's order.
 func (a *App) ListDocuments() ([]kb.Document, error) {
 	defer a.enter()()
+	startupMark("first ListDocuments call")
+	defer startupMark("first ListDocuments answered")
 	docs, err := a.cur().Documents(a.context())
 	if docs == nil && err == nil {
 		docs = []kb.Document{}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"io/fs"
+	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -19,6 +20,13 @@ var importFilters = []runtime.FileFilter{
 	{DisplayName: "All files", Pattern: "*"},
 }
 
+// uiReadyEvent is emitted by the page (App.tsx) once the Library has loaded.
+const uiReadyEvent = "ui:ready"
+
+// uiReadyFallback: how long after the page has loaded background work waits
+// for uiReadyEvent at most.
+const uiReadyFallback = 5 * time.Second
+
 // RunDesktop opens the desktop window on a and blocks until it is closed.
 // assets is the embedded frontend (index.html at its root or under
 // frontend/dist). Files and folders dropped onto the window are imported;
@@ -32,6 +40,7 @@ func RunDesktop(a *App, assetsFS fs.FS) error {
 		return err
 	}
 	defer a.closeProject() // the project opened last, if the user switched
+	startupMark("wails run")
 	return wails.Run(&options.App{
 		Title:            "Cairn",
 		Width:            1240,
@@ -51,6 +60,7 @@ func RunDesktop(a *App, assetsFS fs.FS) error {
 			WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand,
 		},
 		OnStartup: func(ctx context.Context) {
+			startupMark("wails startup")
 			a.setContext(ctx)
 			a.mu.Lock()
 			a.pick = func(ctx context.Context) ([]string, error) {
@@ -61,6 +71,13 @@ func RunDesktop(a *App, assetsFS fs.FS) error {
 			}
 			a.mu.Unlock()
 			a.subscribe(func(name string, data any) { runtime.EventsEmit(ctx, name, data) })
+			runtime.EventsOnce(ctx, uiReadyEvent, func(data ...any) {
+				startupMark("ui ready")
+				if len(data) > 0 {
+					tracePage(data[0])
+				}
+				a.runReady()
+			})
 			runtime.OnFileDrop(ctx, func(_, _ int, paths []string) {
 				if len(paths) == 0 {
 					return
@@ -72,7 +89,20 @@ func RunDesktop(a *App, assetsFS fs.FS) error {
 				}()
 			})
 		},
-		OnDomReady: func(ctx context.Context) { a.runReady() },
+		// Background work (the sample import, warming the vector index,
+		// probing Ollama) waits until the page says the Library is on screen
+		// (uiReadyEvent), so that it does not compete with the first paint
+		// for the CPU; a page that never says so gets it uiReadyFallback
+		// after loading.
+		OnDomReady: func(ctx context.Context) {
+			startupMark("dom ready")
+			time.AfterFunc(uiReadyFallback, func() {
+				if !a.readyRan.Load() {
+					startupMark("ui ready fallback")
+				}
+				a.runReady()
+			})
+		},
 		OnShutdown: func(ctx context.Context) { a.stop() },
 	})
 }

@@ -97,12 +97,15 @@ func runProjectDesktop(dir string, assetsFS fs.FS, sample bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create project folder: %w", err)
 	}
+	startupMark("open project")
 	p, err := project.Open(dir)
 	if err != nil {
 		return fmt.Errorf("open project %s: %w", dir, err)
 	}
 	defer p.Close()
+	startupMark("project opened")
 	a := New(p)
+	startupMark("app ready")
 	if sample {
 		ImportSampleOnReady(a)
 	}

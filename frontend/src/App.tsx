@@ -1,20 +1,34 @@
-import { useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { api, canPickFiles, errorMessage, transport, uploadFiles, type Document, type Hit, type Source } from "./api";
-import { WindowSetTitle } from "../wailsjs/runtime/runtime";
+import { EventsEmit, WindowSetTitle } from "../wailsjs/runtime/runtime";
 import { Icon, Logo, Notice } from "./components/ui";
+import { benchSize, markStartup, startupTimeline } from "./lib/bench";
 import { droppedFiles } from "./lib/drop";
 import { count, plainError } from "./lib/format";
 import { applyTheme, loadTheme, type Theme } from "./lib/settings";
 import { queryTerms } from "./lib/highlight";
 import { useLibrary } from "./library";
-import AskView, { type GraphHighlight } from "./views/Ask";
-import GraphView, { benchSize } from "./views/Graph";
+import type { GraphHighlight } from "./views/Ask";
 import LibraryView from "./views/Library";
-import MindMapView from "./views/MindMap";
-import ProjectsPanel from "./views/Projects";
 import SearchView, { emptySearch, type SearchState } from "./views/Search";
-import SettingsView from "./views/Settings";
-import SourceView, { type SourceTarget } from "./views/Source";
+import type { SourceTarget } from "./views/Source";
+
+// The Library is all the first paint needs; every other view is its own
+// chunk, loaded when first opened (the graph explorer brings sigma and
+// graphology, the source viewer pdf.js), so a cold start parses only the
+// Library's code. Once the Library has loaded, the likely next views are
+// fetched in the background.
+const loadAsk = () => import("./views/Ask");
+const loadSource = () => import("./views/Source");
+const AskView = lazy(loadAsk);
+const GraphView = lazy(() => import("./views/Graph"));
+const MindMapView = lazy(() => import("./views/MindMap"));
+const ProjectsPanel = lazy(() => import("./views/Projects"));
+const SettingsView = lazy(() => import("./views/Settings"));
+const SourceView = lazy(loadSource);
+
+/** UI_READY is emitted once the Library has loaded: the desktop starts its background work then. */
+const UI_READY = "ui:ready";
 
 type Main = "library" | "ask" | "mindmap" | "graph" | "search" | "settings";
 type View = { name: Main } | { name: "source"; target: SourceTarget; from: Main };
@@ -36,6 +50,7 @@ function modeLabel(mode: string): string {
 }
 
 export default function App() {
+  markStartup("first render");
   const lib = useLibrary();
   const [view, setView] = useState<View>({ name: benchSize(window.location.hash) ? "graph" : "library" });
   const [highlight, setHighlight] = useState<GraphHighlight | null>(null);
@@ -86,6 +101,20 @@ export default function App() {
   useEffect(() => {
     if (transport !== "none" && lib.loaded && lib.info?.name) WindowSetTitle(`Cairn — ${lib.info.name}`);
   }, [lib.loaded, lib.info?.name]);
+
+  // Once the Library is on screen: tell the desktop (which holds back the
+  // sample import, vector warm-up and Ollama probe until then, so they do not
+  // compete with the first paint), and fetch the likely next views' code.
+  useEffect(() => {
+    if (!lib.loaded) return;
+    markStartup("library loaded");
+    if (transport === "desktop") EventsEmit(UI_READY, startupTimeline());
+    const t = setTimeout(() => {
+      loadAsk().catch(() => {});
+      loadSource().catch(() => {});
+    }, 300);
+    return () => clearTimeout(t);
+  }, [lib.loaded]);
 
   // Desktop: files dropped anywhere are imported by the Go side; show where.
   useEffect(() => {
@@ -220,39 +249,45 @@ export default function App() {
       </aside>
 
       <main className={`main${active === "graph" && view.name !== "source" ? " main-fill" : ""}`}>
-        {uploadError && (
-          <div className="pane-notice">
-            <Notice tone="bad" onClose={() => setUploadError("")}>
-              <strong>The dropped files were not imported.</strong> {plainError(uploadError)}
-            </Notice>
+        <Suspense fallback={<div className="pane subtle" data-testid="view-loading" />}>
+          {uploadError && (
+            <div className="pane-notice">
+              <Notice tone="bad" onClose={() => setUploadError("")}>
+                <strong>The dropped files were not imported.</strong> {plainError(uploadError)}
+              </Notice>
+            </div>
+          )}
+          <div hidden={view.name !== "library"} className="pane">
+            <LibraryView lib={lib} onOpen={openDoc} />
           </div>
-        )}
-        <div hidden={view.name !== "library"} className="pane">
-          <LibraryView lib={lib} onOpen={openDoc} />
-        </div>
-        {seen.has("ask") && (
-          <div hidden={view.name !== "ask"} className="pane" key={`ask-${lib.generation}`}>
-            <AskView onOpenSource={openSource} onShowInGraph={showInGraph} focusKey={askFocus} defaultDeep={defaultDeep} />
-          </div>
-        )}
-        {seen.has("mindmap") && (
-          <div hidden={view.name !== "mindmap"} className="pane" key={`mm-${lib.generation}`}>
-            <MindMapView docs={lib.docs} onOpenSource={openSource} />
-          </div>
-        )}
-        {view.name === "settings" && (
-          <div className="pane">
-            <SettingsView mode={lib.mode} theme={theme} setTheme={setThemeState} />
-          </div>
-        )}
-        {view.name === "graph" && <GraphView key={`g-${lib.generation}`} docs={lib.docs} onOpenSource={openSource} highlight={highlight} />}
-        {view.name === "search" && <SearchView state={search} setState={setSearch} hasDocuments={lib.docs.length > 0} onOpen={openHit} />}
-        {view.name === "source" && (
-          <SourceView target={view.target} backLabel={BACK[view.from]} onBack={() => setView({ name: view.from })} />
-        )}
+          {seen.has("ask") && (
+            <div hidden={view.name !== "ask"} className="pane" key={`ask-${lib.generation}`}>
+              <AskView onOpenSource={openSource} onShowInGraph={showInGraph} focusKey={askFocus} defaultDeep={defaultDeep} />
+            </div>
+          )}
+          {seen.has("mindmap") && (
+            <div hidden={view.name !== "mindmap"} className="pane" key={`mm-${lib.generation}`}>
+              <MindMapView docs={lib.docs} onOpenSource={openSource} />
+            </div>
+          )}
+          {view.name === "settings" && (
+            <div className="pane">
+              <SettingsView mode={lib.mode} theme={theme} setTheme={setThemeState} />
+            </div>
+          )}
+          {view.name === "graph" && <GraphView key={`g-${lib.generation}`} docs={lib.docs} onOpenSource={openSource} highlight={highlight} />}
+          {view.name === "search" && <SearchView state={search} setState={setSearch} hasDocuments={lib.docs.length > 0} onOpen={openHit} />}
+          {view.name === "source" && (
+            <SourceView target={view.target} backLabel={BACK[view.from]} onBack={() => setView({ name: view.from })} />
+          )}
+        </Suspense>
       </main>
 
-      {showProjects && <ProjectsPanel onClose={() => setShowProjects(false)} />}
+      {showProjects && (
+        <Suspense fallback={null}>
+          <ProjectsPanel onClose={() => setShowProjects(false)} />
+        </Suspense>
+      )}
 
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">

@@ -10,13 +10,9 @@ import { api, errorMessage, has, type Document, type Entity, type Graph, type Re
 import { Notice } from "../components/ui";
 import { count, pageSpan, plainError } from "../lib/format";
 import { mergeGraphs, nodeKeyOf, searchNodes, syntheticGraph, toGraphData, visibleNodes, type GraphData } from "../lib/kgraph";
+import { benchSize } from "../lib/bench";
 import type { GraphHighlight, OpenSource } from "./Ask";
 
-/** "#bench-graph=10000": the explorer on a generated graph of that size (for measuring). */
-export function benchSize(hash: string): number {
-  const m = hash.match(/bench-graph=(\d+)/);
-  return m ? Math.min(200_000, Number(m[1])) : 0;
-}
 
 type Selection = { kind: "node"; id: number } | { kind: "edge"; id: number } | null;
 
