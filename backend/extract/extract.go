@@ -1,23 +1,28 @@
-// Package extract turns one chunk into entities, relations and atomic facts,
+// Package extract turns chunks into entities, relations and atomic facts,
 // each pointing back at the exact span of the chunk it came from.
 //
 // Two extractors share one output type. The offline extractor is
-// deterministic and needs no model: sentences, capitalised spans, the
-// document title, headings and file name as entity candidates (frequent
-// n-grams for CJK), relations from co-occurrence in a sentence with the
-// connecting phrase as predicate, and salient sentences as facts. The model
-// extractor makes exactly one schema-constrained call per chunk (prompt and
-// schema in prompts/, embedded) and validates the reply against the source:
-// names that do not occur in the chunk are dropped and reported, relations
-// must connect kept entities, facts are mapped to the sentence they
-// paraphrase.
+// deterministic, needs no model and works chunk by chunk: sentences,
+// capitalised spans, the document title, headings and file name as entity
+// candidates (frequent n-grams for CJK), relations from co-occurrence in a
+// sentence with the connecting phrase as predicate, and salient sentences
+// as facts. The model extractor reads a pack of consecutive chunks of one
+// document (Pack, DefaultPack) in one schema-constrained call (prompt and
+// schema in prompts/, embedded): each chunk is a fenced passage with an id
+// (P1, P2, ...) and the reply answers per passage id. Each passage's answer
+// is validated against its own chunk only: names that do not occur in the
+// chunk are dropped and reported, relations must connect kept entities,
+// facts are mapped to the sentence they paraphrase.
 //
 // Outcome per chunk (Result.Status): ok, empty (the extractor ran and found
 // nothing; Reason says so) or failed. When a model call fails, or the model
 // returns nothing for a chunk where the offline extractor finds something,
 // the chunk is recorded failed with extractor "offline-fallback" and carries
 // the offline result, so the graph is never silently empty; the next index
-// run retries it with the model.
+// run retries it with the model. A failed call fails every chunk of its
+// pack; a passage the reply left out fails only its chunk, and such a chunk
+// (like every chunk of a pack too big for the model's context window) is
+// marked Retry: extracted again alone, it may succeed.
 package extract
 
 import (
@@ -76,10 +81,22 @@ type Result struct {
 	// llm.FailUnreachable, ...; llm.FailEmpty when the model kept nothing).
 	Kind      llm.FailureKind `json:"kind,omitempty"`
 	Extractor string          `json:"extractor"`
-	Usage     llm.Usage       `json:"usage"`
-	Entities  []Entity        `json:"entities"`
-	Relations []Relation      `json:"relations"`
-	Facts     []kb.Fact       `json:"facts"`
+	// Usage is this chunk's share of its pack's call: tokens and wall time
+	// split in proportion to the chunks' tokens, the call itself (and its
+	// retries and repairs) counted on the pack's first chunk, so the sums
+	// over a pack are the call's.
+	Usage     llm.Usage  `json:"usage"`
+	Entities  []Entity   `json:"entities"`
+	Relations []Relation `json:"relations"`
+	Facts     []kb.Fact  `json:"facts"`
+	// Missing: the model's reply had no answer for this chunk's passage.
+	Missing bool `json:"-"`
+	// Retry: the pack's call gave this chunk nothing a call of its own may
+	// give (its passage was missing from the reply, or the pack did not fit
+	// the model's context window); extract it again alone (ExtractPack with
+	// this one input) before recording it. Only set in packs of two chunks
+	// or more.
+	Retry bool `json:"-"`
 }
 
 func (r *Result) setStatus(emptyReason string) {
@@ -130,11 +147,42 @@ func (x *Extractor) Name() string {
 	return ModelName(x.Provider)
 }
 
-// Extract extracts one chunk. The error is only for cancellation: every
-// other failure is a Result with status failed and a reason.
+// Extract extracts one chunk: ExtractPack with one input. The error is
+// only for cancellation.
 func (x *Extractor) Extract(ctx context.Context, in Input) (Result, error) {
+	rs, err := x.ExtractPack(ctx, []Input{in})
+	if err != nil {
+		return Result{}, err
+	}
+	return rs[0], nil
+}
+
+// ExtractPack extracts a pack of chunks of one document (see Pack) with
+// one model call, or offline chunk by chunk; it returns one result per
+// input, in order. The error is for cancellation and for inputs of more
+// than one document: every other failure is a result with status failed
+// and a reason. A failed call fails every chunk of the pack the same way
+// (with the offline result standing in); a chunk whose passage the reply
+// left out fails alone. Results marked Retry should be extracted again
+// alone (their usage share carried over: see Result.Usage).
+func (x *Extractor) ExtractPack(ctx context.Context, ins []Input) ([]Result, error) {
+	if len(ins) == 0 {
+		return nil, nil
+	}
+	for _, in := range ins[1:] {
+		if in.Chunk.DocID != ins[0].Chunk.DocID {
+			return nil, fmt.Errorf("extract: a pack holds chunks of documents %d and %d", ins[0].Chunk.DocID, in.Chunk.DocID)
+		}
+	}
+	offline := func() []Result {
+		out := make([]Result, len(ins))
+		for i, in := range ins {
+			out[i] = ExtractOffline(in)
+		}
+		return out
+	}
 	if x.Provider == nil || x.Provider.Mode() == llm.ModeOffline {
-		return ExtractOffline(in), nil
+		return offline(), nil
 	}
 	cctx := ctx
 	if x.Timeout > 0 {
@@ -142,30 +190,90 @@ func (x *Extractor) Extract(ctx context.Context, in Input) (Result, error) {
 		cctx, cancel = context.WithTimeout(ctx, x.Timeout)
 		defer cancel()
 	}
-	r, err := ExtractLLM(cctx, x.Provider, in)
+	rs, u, err := ExtractLLM(cctx, x.Provider, ins)
 	if err := ctx.Err(); err != nil {
-		return Result{}, err
+		return nil, err
+	}
+	if errors.Is(err, llm.ErrOffline) {
+		return offline(), nil
+	}
+	weights := make([]int, len(ins))
+	for i, in := range ins {
+		weights[i] = Tokens(in.Chunk)
+	}
+	shares := SplitUsage(u, weights)
+	out := make([]Result, len(ins))
+	if err != nil {
+		kind := llm.KindOf(err)
+		for i, in := range ins {
+			out[i] = fallback(in, shares[i], failureReason(err))
+			out[i].Kind = kind
+			out[i].Retry = len(ins) > 1 && kind == llm.FailContext
+		}
+		return out, nil
 	}
 	name := x.Name()
-	if errors.Is(err, llm.ErrOffline) {
-		return ExtractOffline(in), nil
-	}
-	if err != nil {
-		fb := fallback(in, r.Usage, failureReason(err))
-		fb.Kind = llm.KindOf(err)
-		return fb, nil
-	}
-	r.Extractor = name
-	if len(r.Entities) == 0 && len(r.Facts) == 0 {
-		off := ExtractOffline(in)
-		if substantive(off) {
-			fb := fallback(in, r.Usage, "empty: the model kept nothing from a chunk the offline extractor finds "+
-				fmt.Sprintf("%d entities in", len(off.Entities))+reasonSuffix(r.Reason))
-			fb.Kind = llm.FailEmpty
-			return fb, nil
+	for i, in := range ins {
+		r := rs[i]
+		if r.Missing {
+			fb := fallback(in, shares[i], r.Reason)
+			fb.Kind, fb.Missing, fb.Retry = r.Kind, true, len(ins) > 1
+			out[i] = fb
+			continue
 		}
+		r.Extractor = name
+		r.Usage = shares[i]
+		if len(r.Entities) == 0 && len(r.Facts) == 0 {
+			off := ExtractOffline(in)
+			if substantive(off) {
+				fb := fallback(in, r.Usage, "empty: the model kept nothing from a chunk the offline extractor finds "+
+					fmt.Sprintf("%d entities in", len(off.Entities))+reasonSuffix(r.Reason))
+				fb.Kind = llm.FailEmpty
+				r = fb
+			}
+		}
+		out[i] = r
 	}
-	return r, nil
+	return out, nil
+}
+
+// SplitUsage shares one call's usage among the chunks of its pack: prompt
+// and completion tokens and wall time in proportion to weights (the
+// chunks' tokens; equal shares when they are all zero), the call, retries
+// and repairs on the first chunk. The shares add up to u exactly.
+func SplitUsage(u llm.Usage, weights []int) []llm.Usage {
+	out := make([]llm.Usage, len(weights))
+	if len(out) == 0 {
+		return out
+	}
+	total := 0
+	for _, w := range weights {
+		total += max(w, 0)
+	}
+	// part i of n is x*cum(i+1)/W - x*cum(i)/W, so the parts sum to x
+	cum := func(i int) int64 {
+		s := 0
+		for _, w := range weights[:i] {
+			if total == 0 {
+				s++
+			} else {
+				s += max(w, 0)
+			}
+		}
+		return int64(s)
+	}
+	w := int64(total)
+	if w == 0 {
+		w = int64(len(weights))
+	}
+	part := func(x int64, i int) int64 { return x*cum(i+1)/w - x*cum(i)/w }
+	for i := range out {
+		out[i].PromptTokens = int(part(int64(u.PromptTokens), i))
+		out[i].CompletionTokens = int(part(int64(u.CompletionTokens), i))
+		out[i].Wall = time.Duration(part(int64(u.Wall), i))
+	}
+	out[0].Calls, out[0].Retries, out[0].Repairs = u.Calls, u.Retries, u.Repairs
+	return out
 }
 
 // substantive says whether an offline result holds more than the

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"text/template"
 
@@ -16,14 +17,15 @@ import (
 	"cairn/backend/llm"
 )
 
-//go:embed prompts/system.txt prompts/user.txt prompts/schema.json
+//go:embed prompts/system.txt prompts/user.txt prompts/passage.schema.json
 var promptFS embed.FS
 
 var (
 	systemPrompt string
 	userTemplate *template.Template
-	// Schema is the JSON schema of the extraction reply (prompts/schema.json).
-	Schema llm.Schema
+	// passageSchema is the schema of one passage's answer
+	// (prompts/passage.schema.json), compact.
+	passageSchema []byte
 )
 
 func init() {
@@ -37,7 +39,7 @@ func init() {
 		panic(err)
 	}
 	userTemplate = template.Must(template.New("user").Parse(strings.TrimSpace(string(u))))
-	s, err := promptFS.ReadFile("prompts/schema.json")
+	s, err := promptFS.ReadFile("prompts/passage.schema.json")
 	if err != nil {
 		panic(err)
 	}
@@ -45,7 +47,30 @@ func init() {
 	if err := json.Compact(&compact, s); err != nil {
 		panic(err)
 	}
-	Schema = llm.Schema{Name: "extract", Schema: json.RawMessage(compact.Bytes())}
+	passageSchema = compact.Bytes()
+}
+
+// PassageID is the label of the i-th passage (from 0) of a pack: P1, P2, ...
+func PassageID(i int) string { return "P" + strconv.Itoa(i+1) }
+
+// PackSchema is the JSON schema of the reply to a pack of n passages
+// (named "extract"): one object with a member per passage id, P1 to Pn in
+// that order, each holding that passage's entities, relations and facts
+// (prompts/passage.schema.json). No member is required: a reply that
+// leaves a passage out still brings the others home, and the chunk left
+// out is extracted again on its own.
+func PackSchema(n int) llm.Schema {
+	var b bytes.Buffer
+	b.WriteString(`{"title":"extract","type":"object","additionalProperties":false,"properties":{`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%q:", PassageID(i))
+		b.Write(passageSchema)
+	}
+	b.WriteString(`}}`)
+	return llm.Schema{Name: "extract", Schema: json.RawMessage(b.Bytes())}
 }
 
 // fence returns a line of backticks longer than any run of backticks in text.
@@ -62,35 +87,52 @@ func fence(text string) string {
 	return strings.Repeat("`", max(3, longest+1))
 }
 
-// Messages is the chat the model receives for one chunk: the instructions
-// in the system role, the document text fenced in the user message.
-func Messages(in Input) []llm.Message {
+type passageData struct {
+	ID, Section, Fence, Text string
+}
+
+// Messages is the chat the model receives for a pack of chunks of one
+// document: the instructions in the system role; the document title and
+// each chunk's text, labelled with its passage id and fenced by a line of
+// backticks longer than any in that text, in the user message.
+func Messages(ins []Input) []llm.Message {
 	var b strings.Builder
-	title := oneLine(in.DocTitle)
-	if title == "" {
-		title = oneLine(in.FileName)
+	title := ""
+	if len(ins) > 0 {
+		title = oneLine(ins[0].DocTitle)
+		if title == "" {
+			title = oneLine(ins[0].FileName)
+		}
 	}
-	text := strings.ReplaceAll(in.Chunk.Text, kb.PageSeparator, "\n")
-	_ = userTemplate.Execute(&b, map[string]string{
-		"Title":   title,
-		"Section": oneLine(strings.Join(in.Chunk.HeadingPath, " > ")),
-		"Fence":   fence(text),
-		"Text":    strings.TrimSpace(text),
-	})
+	ps := make([]passageData, len(ins))
+	ids := make([]string, len(ins))
+	for i, in := range ins {
+		text := strings.TrimSpace(strings.ReplaceAll(in.Chunk.Text, kb.PageSeparator, "\n"))
+		ids[i] = PassageID(i)
+		ps[i] = passageData{ID: ids[i], Section: oneLine(strings.Join(in.Chunk.HeadingPath, " > ")), Fence: fence(text), Text: text}
+	}
+	_ = userTemplate.Execute(&b, map[string]any{"Title": title, "Passages": ps, "IDs": strings.Join(ids, ", ")})
 	return []llm.Message{{Role: "system", Content: systemPrompt}, {Role: "user", Content: b.String()}}
 }
 
-// Request is the one model call made for a chunk.
-func Request(in Input) llm.JSONRequest {
-	return llm.JSONRequest{
+// Request is the one model call made for a pack of chunks of one document.
+// A pack of more than one chunk gets ReplyTokensPerPassage of reply per
+// chunk; one chunk, the provider's default.
+func Request(ins []Input) llm.JSONRequest {
+	n := len(ins)
+	req := llm.JSONRequest{
 		Task:     "extract",
-		Messages: Messages(in),
-		Schema:   Schema,
-		Validate: func(raw json.RawMessage) error { _, err := ParseReply(raw); return err },
+		Messages: Messages(ins),
+		Schema:   PackSchema(n),
+		Validate: func(raw json.RawMessage) error { _, err := ParsePack(raw, n); return err },
 	}
+	if n > 1 {
+		req.MaxTokens = ReplyTokensPerPassage * n
+	}
+	return req
 }
 
-// Reply is the model's answer, decoded.
+// Reply is the model's answer for one passage, decoded.
 type Reply struct {
 	Entities []struct {
 		Name         string   `json:"name"`
@@ -110,8 +152,8 @@ type Reply struct {
 	Facts []string `json:"facts"`
 }
 
-// ParseReply decodes a reply; it fails when the JSON is not one object with
-// the three lists (the provider's repair round sends the error back).
+// ParseReply decodes one passage's answer; it fails when the JSON is not
+// one object with the three lists.
 func ParseReply(raw []byte) (Reply, error) {
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &probe); err != nil {
@@ -133,26 +175,71 @@ func ParseReply(raw []byte) (Reply, error) {
 	return r, nil
 }
 
-// ExtractLLM makes the one model call for a chunk and validates the reply
-// against the chunk text. A failed call returns the error (with the usage
-// spent, if any, in the Result).
-func ExtractLLM(ctx context.Context, p llm.Provider, in Input) (Result, error) {
-	rep, err := p.ChatJSON(ctx, Request(in))
+// ParsePack decodes the reply to a pack of n passages: one answer per
+// passage id present. It fails (and the provider's repair round sends the
+// error back) when the reply is not one object, has a member that is not a
+// passage id of the pack, or a member that is not a passage answer. A
+// passage id left out is not an error here: the caller retries that chunk.
+func ParsePack(raw []byte, n int) (map[string]Reply, error) {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &probe); err != nil {
+		return nil, fmt.Errorf("reply is not a JSON object: %w", err)
+	}
+	if probe == nil {
+		return nil, errors.New("reply is not a JSON object")
+	}
+	ids := make([]string, 0, len(probe))
+	for id := range probe {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	out := make(map[string]Reply, len(probe))
+	for _, id := range ids {
+		k, err := strconv.Atoi(strings.TrimPrefix(id, "P"))
+		if !strings.HasPrefix(id, "P") || err != nil || k < 1 || k > n || PassageID(k-1) != id {
+			return nil, fmt.Errorf("reply has a member %q, which is not a passage id (P1 to P%d)", id, n)
+		}
+		r, err := ParseReply(probe[id])
+		if err != nil {
+			return nil, fmt.Errorf("passage %s: %w", id, err)
+		}
+		out[id] = r
+	}
+	return out, nil
+}
+
+// ExtractLLM makes the one model call for a pack of chunks of one
+// document and validates each passage's answer against its own chunk
+// (Validate). It returns one result per input, in order; the result of a
+// passage the reply left out is failed with Missing set. The usage is the
+// call's, for the whole pack. A failed call returns the error (with the
+// usage spent, if any).
+func ExtractLLM(ctx context.Context, p llm.Provider, ins []Input) ([]Result, llm.Usage, error) {
+	rep, err := p.ChatJSON(ctx, Request(ins))
 	if err != nil {
 		var ce *llm.CallError
 		u := rep.Usage
 		if errors.As(err, &ce) {
 			u = u.Add(ce.Usage)
 		}
-		return Result{Usage: u}, err
+		return nil, u, err
 	}
-	parsed, err := ParseReply(rep.Raw)
+	parsed, err := ParsePack(rep.Raw, len(ins))
 	if err != nil {
-		return Result{Usage: rep.Usage}, &llm.CallError{Kind: llm.FailSchema, Task: "extract", Detail: err.Error(), Usage: rep.Usage, Err: err}
+		return nil, rep.Usage, &llm.CallError{Kind: llm.FailSchema, Task: "extract", Detail: err.Error(), Usage: rep.Usage, Err: err}
 	}
-	r := Validate(in, parsed)
-	r.Usage = rep.Usage
-	return r, nil
+	out := make([]Result, len(ins))
+	for i, in := range ins {
+		id := PassageID(i)
+		pr, ok := parsed[id]
+		if !ok {
+			out[i] = Result{Status: kb.ExtractFailed, Kind: llm.FailSchema, Missing: true,
+				Reason: fmt.Sprintf("schema: the reply has no answer for passage %s of %d", id, len(ins))}
+			continue
+		}
+		out[i] = Validate(in, pr)
+	}
+	return out, rep.Usage, nil
 }
 
 var typeSet = func() map[string]bool {

@@ -1,14 +1,16 @@
 // Package jobs runs knowledge-graph extraction over a project's chunks as a
 // resumable job: it asks the store for the chunks still pending for the
-// current extractor, extracts each one (offline or with one model call),
-// aligns the entities with the graph and stores the chunk's whole result in
-// one transaction. A run killed at any moment leaves every chunk either
+// current extractor, extracts them (offline chunk by chunk, or with one
+// model call per pack of consecutive chunks of a document: extract.Pack),
+// aligns the entities with the graph and stores each chunk's whole result
+// in one transaction. A run killed at any moment leaves every chunk either
 // fully extracted or pending, so the next run resumes where it stopped and
 // a chunk's extraction is stored once. Passage search never waits for it:
 // chunks are searchable from import on.
 //
-// A Control pauses, resumes and cancels a running job between chunks;
-// progress events carry counts, usage and an ETA.
+// A Control pauses, resumes and cancels a running job between calls
+// (offline: between chunks); progress events, one per chunk, carry counts,
+// usage and an ETA.
 package jobs
 
 import (
@@ -56,7 +58,8 @@ type Control struct {
 	cancel context.CancelFunc
 }
 
-// Pause makes the job stop before its next chunk until Resume.
+// Pause makes the job stop before its next call (offline: chunk) until
+// Resume.
 func (c *Control) Pause() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -83,8 +86,10 @@ func (c *Control) Paused() bool {
 	return c.paused
 }
 
-// Cancel stops the job after the chunk in hand (its transaction either
-// commits or rolls back; nothing is half-written).
+// Cancel stops the job: a model call in flight is abandoned (its chunks
+// stay pending), the results of a call that came back are all saved first.
+// Each chunk's transaction either commits or rolls back; nothing is
+// half-written.
 func (c *Control) Cancel() {
 	c.mu.Lock()
 	cancel := c.cancel
@@ -119,11 +124,14 @@ type Extraction struct {
 	Control   *Control                    // optional
 	Progress  func(Event)                 // optional
 	Limit     int                         // stop after this many chunks (0: all); for tests and batches
-	// StopAfter is how many chunks in a row may fail with a fault of the
+	// StopAfter is how many calls in a row may fail with a fault of the
 	// model's side — timeout, HTTP error, cut reply, context window too
 	// small — before the job stops asking the model (0: DefaultStopAfter).
 	// An unreachable server or an unknown model stops it at once.
 	StopAfter int
+	// Pack bounds the chunks one model call extracts (zero fields:
+	// extract.DefaultPack's). Offline extraction goes chunk by chunk.
+	Pack extract.PackBudget
 }
 
 // DefaultStopAfter is Extraction.StopAfter's default.
@@ -136,8 +144,8 @@ const DefaultStopAfter = 3
 type Stop struct {
 	Kind   llm.FailureKind `json:"kind"`
 	Model  string          `json:"model"`
-	At     int             `json:"at"`               // the chunk of this run (1-based) at which the model was given up
-	First  int             `json:"first"`            // the first chunk of the failing streak (At when it stopped at once)
+	At     int             `json:"at"`               // the last chunk of this run (1-based) of the call at which the model was given up
+	First  int             `json:"first"`            // the first chunk of the failing streak's first call
 	Total  int             `json:"total"`            // chunks this run was to extract with the model
 	Left   int             `json:"left"`             // of those, chunks not extracted by the model (the failed one included)
 	Filled int             `json:"filled,omitempty"` // chunks that had no extraction and got the offline one
@@ -156,7 +164,7 @@ type Summary struct {
 
 // systemic says whether a failure kind is the model's side rather than the
 // chunk's: at once (the server is gone, the model is not installed) or
-// after StopAfter chunks in a row.
+// after StopAfter calls in a row.
 func systemic(k llm.FailureKind) (now, repeated bool) {
 	switch k {
 	case llm.FailUnreachable, llm.FailUnknownModel:
@@ -212,8 +220,10 @@ func (j *Extraction) Run(ctx context.Context) (Summary, error) {
 	return j.summary(ev, stop, err)
 }
 
-// pass extracts the chunks pending for name with x. It returns a Stop when
-// x's model went away or kept failing (the pass ends there).
+// pass extracts the chunks pending for name with x: with a model, in
+// packs of consecutive chunks of one document (extract.Pack, one call
+// each); offline, chunk by chunk. It returns a Stop when x's model went
+// away or kept failing (the pass ends there).
 func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extractor, name string, progress func(Event), ev Event) (Event, *Stop, error) {
 	pending, err := j.Store.PendingExtraction(ctx, name, j.Limit)
 	if err != nil {
@@ -227,50 +237,35 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 		stopAfter = DefaultStopAfter
 	}
 	model := name != extract.Offline
+	budget := j.Pack
+	if !model {
+		budget = extract.PackBudget{Chunks: 1}
+	}
 	titles := map[int64][2]string{}
-	align := j.aligner()
-	var streak int // chunks in a row failed by a systemic fault
-	first := 0
-	var last extract.Result
-	for i, c := range pending {
-		if err := ctl.wait(ctx); err != nil {
-			return ev, nil, err
-		}
-		if err := ctx.Err(); err != nil {
-			return ev, nil, err
-		}
-		if model && x.Name() != name {
-			// the provider went offline under us (another call found the
-			// server gone): do not record offline results as this model's
-			kind, detail := llm.FailUnreachable, "the language model went offline"
-			if last.Kind != "" {
-				kind, detail = last.Kind, last.Reason
-			}
-			return ev, &Stop{Kind: kind, Model: name, At: i + 1, First: i + 1, Total: len(pending), Left: len(pending) - ev.OK - ev.Empty, Detail: detail}, nil
-		}
+	input := func(c kb.Chunk) (extract.Input, error) {
 		t, ok := titles[c.DocID]
 		if !ok {
 			title, file, err := j.Store.DocumentTitle(ctx, c.DocID)
 			if err != nil {
-				return ev, nil, fmt.Errorf("chunk %d: %w", c.ID, err)
+				return extract.Input{}, fmt.Errorf("chunk %d: %w", c.ID, err)
 			}
 			t = [2]string{title, file}
 			titles[c.DocID] = t
 		}
-		res, err := x.Extract(ctx, extract.Input{Chunk: c, DocTitle: t[0], FileName: t[1]})
-		if err != nil {
-			return ev, nil, err
-		}
+		return extract.Input{Chunk: c, DocTitle: t[0], FileName: t[1]}, nil
+	}
+	align := j.aligner()
+	// save records one chunk's result (a whole transaction) and reports it.
+	save := func(c kb.Chunk, res extract.Result) error {
 		if model && res.Status != kb.ExtractFailed && res.Extractor != name {
 			// answered offline: the mode flipped between the check and the call
 			res.Status, res.Extractor, res.Kind = kb.ExtractFailed, extract.Fallback, llm.FailUnreachable
 			res.Reason = "unreachable: the language model went offline"
 		}
-		if err := j.Store.SaveChunkGraph(ctx, toChunkGraph(c.ID, res), j.Vectorize, align); err != nil {
-			if ctx.Err() != nil {
-				return ev, nil, ctx.Err()
-			}
-			return ev, nil, fmt.Errorf("save chunk %d: %w", c.ID, err)
+		// a call's results are saved even when the job was cancelled meanwhile:
+		// the model's work is paid for, and each chunk is one transaction
+		if err := j.Store.SaveChunkGraph(context.WithoutCancel(ctx), toChunkGraph(c.ID, res), j.Vectorize, align); err != nil {
+			return fmt.Errorf("save chunk %d: %w", c.ID, err)
 		}
 		ev.Done++
 		ev.DocID = c.DocID
@@ -291,21 +286,109 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 			ev.LastError = res.Reason
 		}
 		progress(ev)
+		return nil
+	}
+	// Streaks count calls, not chunks: a call that fails with a fault of
+	// the model's side fails every chunk of its pack at once.
+	var streak int // calls in a row failed by a systemic fault
+	first := 0     // the first chunk (1-based) of the streak's first call
+	var last extract.Result
+	// called records the outcome of one call that covered the chunks
+	// [from, to] (1-based) of this run; res is the result of its first
+	// chunk (a failed call fails them all alike). It returns a Stop when
+	// the model is to be given up.
+	called := func(res extract.Result, from, to int) *Stop {
 		if !model {
-			continue
+			return nil
 		}
 		now, repeated := systemic(res.Kind)
-		if res.Status == kb.ExtractFailed && repeated {
+		failed := res.Status == kb.ExtractFailed && repeated
+		if failed {
 			if streak == 0 {
-				first = i + 1
+				first = from
 			}
 			streak++
 			last = res
 		} else {
 			streak = 0
 		}
-		if res.Status == kb.ExtractFailed && (now || (repeated && streak >= stopAfter)) {
-			return ev, &Stop{Kind: res.Kind, Model: name, At: i + 1, First: first, Total: len(pending), Left: len(pending) - ev.OK - ev.Empty, Detail: res.Reason}, nil
+		if failed && (now || streak >= stopAfter) {
+			return &Stop{Kind: res.Kind, Model: name, At: to, First: first, Total: len(pending), Left: len(pending) - ev.OK - ev.Empty, Detail: res.Reason}
+		}
+		return nil
+	}
+	next := 0 // index in pending of the pack's first chunk
+	for _, pk := range extract.Pack(pending, budget) {
+		at := next
+		next += len(pk)
+		if err := ctl.wait(ctx); err != nil {
+			return ev, nil, err
+		}
+		if err := ctx.Err(); err != nil {
+			return ev, nil, err
+		}
+		if model && x.Name() != name {
+			// the provider went offline under us (another call found the
+			// server gone): do not record offline results as this model's
+			kind, detail := llm.FailUnreachable, "the language model went offline"
+			if last.Kind != "" {
+				kind, detail = last.Kind, last.Reason
+			}
+			return ev, &Stop{Kind: kind, Model: name, At: at + 1, First: at + 1, Total: len(pending), Left: len(pending) - ev.OK - ev.Empty, Detail: detail}, nil
+		}
+		ins := make([]extract.Input, len(pk))
+		for k, c := range pk {
+			if ins[k], err = input(c); err != nil {
+				return ev, nil, err
+			}
+		}
+		rs, err := x.ExtractPack(ctx, ins)
+		if err != nil {
+			return ev, nil, err
+		}
+		var stop *Stop
+		if !rs[0].Retry {
+			// the pack's call counts unless it never reached the model whole
+			// (too big for its context window: its chunks go one by one)
+			if stop = called(rs[0], at+1, at+len(pk)); stop != nil {
+				for k, c := range pk {
+					if err := save(c, rs[k]); err != nil {
+						return ev, nil, err
+					}
+				}
+				stop.Left = len(pending) - ev.OK - ev.Empty
+				return ev, stop, nil
+			}
+		}
+		for k, c := range pk {
+			res := rs[k]
+			if res.Retry && stop == nil {
+				// the reply left its passage out, or the pack did not fit the
+				// context window: one call for this chunk alone
+				if err := ctl.wait(ctx); err != nil {
+					return ev, nil, err
+				}
+				if err := ctx.Err(); err != nil {
+					return ev, nil, err
+				}
+				one, err := x.ExtractPack(ctx, ins[k:k+1])
+				if err != nil {
+					return ev, nil, err
+				}
+				carried := res.Usage
+				res = one[0]
+				res.Usage = res.Usage.Add(carried)
+				stop = called(res, at+k+1, at+k+1)
+			}
+			// after a stop, the pack's other chunks keep the pack's (failed)
+			// results: recorded with the offline one, pending for the model
+			if err := save(c, res); err != nil {
+				return ev, nil, err
+			}
+		}
+		if stop != nil {
+			stop.Left = len(pending) - ev.OK - ev.Empty
+			return ev, stop, nil
 		}
 	}
 	return ev, nil, nil

@@ -289,6 +289,37 @@ func TestModelFaultsIndexing(t *testing.T) {
 		return p
 	}
 
+	// how the chunks are packed into extraction calls (the same in every
+	// row: offline extractions do not count as the model's)
+	packs := modelPacks(t, fresh(t))
+	callOf := func(chunk int) int { // the call (1-based) that extracts a chunk (1-based)
+		n := 0
+		for i, pk := range packs {
+			if n += len(pk); chunk <= n {
+				return i + 1
+			}
+		}
+		return len(packs)
+	}
+	// span says which chunks the calls a to b (1-based) extracted, as a
+	// stop warning words it
+	span := func(a, b int) string {
+		from, to := 1, 0
+		for i, pk := range packs[:b] {
+			if i < a-1 {
+				from += len(pk)
+			}
+			to += len(pk)
+		}
+		if from == to {
+			return fmt.Sprintf("at chunk %d of", from)
+		}
+		return fmt.Sprintf("for chunks %d–%d of", from, to)
+	}
+	if len(packs) < 4 || len(packs[0]) < 3 {
+		t.Fatalf("the test needs packs of several chunks: %d packs, the first of %d", len(packs), len(packs[0]))
+	}
+
 	// the run that never sees a fault
 	var want graphContent
 	total := 0
@@ -336,7 +367,7 @@ func TestModelFaultsIndexing(t *testing.T) {
 				}
 				return done >= 3
 			},
-			wantStop: llm.FailUnreachable, wantWarn: []string{"Ollama stopped responding at chunk 4 of", "kept their offline extraction", "redone with " + qwen + " when it is back"},
+			wantStop: llm.FailUnreachable, wantWarn: []string{"Ollama stopped responding " + span(callOf(3)+1, callOf(3)+1), "kept their offline extraction", "redone with " + qwen + " when it is back"},
 			recover: func(t *testing.T, srv *fakeollama.Server, w *witness) string {
 				if err := srv.Restart(); err != nil {
 					t.Fatal(err)
@@ -350,7 +381,7 @@ func TestModelFaultsIndexing(t *testing.T) {
 				}
 				return done >= 2
 			},
-			wantStop: llm.FailUnreachable, wantWarn: []string{"Ollama stopped responding at chunk 3 of", "extracted offline just now"},
+			wantStop: llm.FailUnreachable, wantWarn: []string{"Ollama stopped responding " + span(callOf(2)+1, callOf(2)+1), "extracted offline just now"},
 			recover: func(t *testing.T, srv *fakeollama.Server, w *witness) string {
 				if err := srv.Restart(); err != nil {
 					t.Fatal(err)
@@ -359,14 +390,14 @@ func TestModelFaultsIndexing(t *testing.T) {
 			}},
 		{name: "slow beyond the timeout",
 			setup:    func(srv *fakeollama.Server) { srv.On(fakeollama.Rule{Schema: "extract", Delay: 2 * time.Second}) },
-			wantStop: llm.FailTimeout, wantWarn: []string{"did not answer in time", "400ms", "for chunks 1–3 of", "smaller model or a longer timeout"}},
+			wantStop: llm.FailTimeout, wantWarn: []string{"did not answer in time", "400ms", span(1, 3), "smaller model or a longer timeout"}},
 		{name: "HTTP 500 once (retried)",
 			setup: func(srv *fakeollama.Server) { srv.Fail("/api/chat", fakeollama.FaultHTTP500) }},
 		{name: "HTTP 500 on every call",
 			setup: func(srv *fakeollama.Server) {
 				srv.On(fakeollama.Rule{Schema: "extract", Fault: fakeollama.FaultHTTP500})
 			},
-			wantStop: llm.FailHTTP, wantWarn: []string{"Ollama kept returning errors", "HTTP 500", "for chunks 1–3 of"}},
+			wantStop: llm.FailHTTP, wantWarn: []string{"Ollama kept returning errors", "HTTP 500", span(1, 3)}},
 		{name: "malformed JSON once (repaired)",
 			setup: func(srv *fakeollama.Server) {
 				srv.On(fakeollama.Rule{Schema: "extract", Fault: fakeollama.FaultMalformed, Times: 1})
@@ -376,12 +407,12 @@ func TestModelFaultsIndexing(t *testing.T) {
 			setup: func(srv *fakeollama.Server) {
 				srv.On(fakeollama.Rule{Schema: "extract", Fault: fakeollama.FaultMalformed, Times: 2})
 			},
-			wantFailed: 1, wantKind: llm.FailMalformed, wantRepairs: 1},
+			wantFailed: len(packs[0]), wantKind: llm.FailMalformed, wantRepairs: 1},
 		{name: "valid JSON violating the schema",
 			setup: func(srv *fakeollama.Server) {
 				srv.On(fakeollama.Rule{Schema: "extract", Reply: `{"entities":"none","relations":[],"facts":[]}`, Times: 2})
 			},
-			wantFailed: 1, wantKind: llm.FailSchema, wantRepairs: 1},
+			wantFailed: len(packs[0]), wantKind: llm.FailSchema, wantRepairs: 1},
 		{name: "reply cut midway once (retried)",
 			setup: func(srv *fakeollama.Server) {
 				srv.On(fakeollama.Rule{Schema: "extract", Fault: fakeollama.FaultCut, Times: 1})
@@ -389,7 +420,7 @@ func TestModelFaultsIndexing(t *testing.T) {
 			wantDropped: 1},
 		{name: "reply cut midway on every call",
 			setup:    func(srv *fakeollama.Server) { srv.On(fakeollama.Rule{Schema: "extract", Fault: fakeollama.FaultCut}) },
-			wantStop: llm.FailCut, wantWarn: []string{"breaking off midway", "for chunks 1–3 of"}},
+			wantStop: llm.FailCut, wantWarn: []string{"breaking off midway", span(1, 3)}},
 		{name: "unknown model configured (an installed one stands in)", model: "llama3.1:8b"},
 		{name: "no chat model installed", setup: func(srv *fakeollama.Server) { srv.RemoveModel(qwen) },
 			wantOffline: true,
@@ -404,7 +435,7 @@ func TestModelFaultsIndexing(t *testing.T) {
 				}
 				return done >= 3
 			},
-			wantStop: llm.FailUnknownModel, wantWarn: []string{"the model " + qwen + " is not installed", "at chunk 4 of", "cairn pull " + qwen},
+			wantStop: llm.FailUnknownModel, wantWarn: []string{"the model " + qwen + " is not installed", span(callOf(3)+1, callOf(3)+1), "cairn pull " + qwen},
 			recover: func(t *testing.T, srv *fakeollama.Server, w *witness) string {
 				srv.AddModel(fakeollama.DefaultModels()[0])
 				return ""
@@ -574,6 +605,11 @@ func TestModelFaultsIndexing(t *testing.T) {
 					time.Sleep(10 * time.Millisecond)
 				}
 			}
+			left, err := p.store.PendingExtraction(ctx, model, 0)
+			if err != nil || len(left) != pending {
+				t.Fatalf("%d chunks pending for %s, %d counted (%v)", len(left), model, pending, err)
+			}
+			leftCalls := len(extract.Pack(left, extract.DefaultPack))
 			before := len(srv.RequestsTo("/api/chat"))
 			r = runIndexWith(ctx, p, nil)
 			if r.err != nil || len(r.warnings) > 0 {
@@ -585,8 +621,8 @@ func TestModelFaultsIndexing(t *testing.T) {
 					extractCalls++
 				}
 			}
-			if model == llm.DefaultChatModel && extractCalls != pending {
-				t.Errorf("recovery run made %d extraction calls for %d chunks left", extractCalls, pending)
+			if model == llm.DefaultChatModel && extractCalls != leftCalls {
+				t.Errorf("recovery run made %d extraction calls for %d chunks left in %d packs", extractCalls, pending, leftCalls)
 			}
 			if _, left, _ := p.ModelPending(ctx); left != 0 {
 				t.Fatalf("%d chunks still wait for %s after recovery", left, model)

@@ -16,29 +16,48 @@ import (
 	"cairn/backend/llm/fakeollama"
 )
 
-// plausibleModel answers an extraction request the way a careful model
-// would, sized like a real reply: it reads the fenced passage back out of
-// the prompt and describes what the offline extractor finds in it (names as
-// written, a one-line description each, relations with the sentence as
-// statement, salient sentences as facts), capped like the schema.
-func plausibleModel(r fakeollama.Request) string {
-	user := r.Messages[len(r.Messages)-1].Content
+// passages reads the passages of an extraction prompt back out of its
+// user message: id → text between the passage's fence lines.
+func passages(user string) (ids []string, texts map[string]string) {
+	texts = map[string]string{}
 	lines := strings.Split(user, "\n")
-	var fence string
-	var body []string
-	for _, l := range lines {
-		if fence == "" && strings.HasPrefix(l, "```") {
-			fence = l
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if !strings.HasPrefix(l, "Passage P") || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
 			continue
 		}
-		if fence != "" {
-			if l == fence {
-				break
-			}
-			body = append(body, l)
+		id, _, _ := strings.Cut(strings.TrimPrefix(l, "Passage "), " ")
+		fence := lines[i+1]
+		var body []string
+		j := i + 2
+		for ; j < len(lines) && lines[j] != fence; j++ {
+			body = append(body, lines[j])
 		}
+		ids = append(ids, id)
+		texts[id] = strings.Join(body, "\n")
+		i = j
 	}
-	text := strings.Join(body, "\n")
+	return ids, texts
+}
+
+// plausibleModel answers an extraction request the way a careful model
+// would, sized like a real reply: it reads each fenced passage back out of
+// the prompt and describes, under the passage's id, what the offline
+// extractor finds in it (names as written, a one-line description each,
+// relations with the sentence as statement, salient sentences as facts),
+// capped like the schema.
+func plausibleModel(r fakeollama.Request) string {
+	ids, texts := passages(r.Messages[len(r.Messages)-1].Content)
+	out := map[string]any{}
+	for _, id := range ids {
+		out[id] = plausibleAnswer(texts[id])
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+// plausibleAnswer is plausibleModel's answer for one passage.
+func plausibleAnswer(text string) any {
 	off := extract.ExtractOffline(extract.Input{Chunk: kb.Chunk{ID: 1, DocID: 1, PageStart: 1, PageEnd: 1, CharEnd: len(text), Text: text}})
 	type ent struct {
 		Name         string `json:"name"`
@@ -86,8 +105,30 @@ func plausibleModel(r fakeollama.Request) string {
 		}
 		out.Facts = append(out.Facts, clip(f.Text, 400))
 	}
+	return out
+}
+
+// nothingModel answers every passage of an extraction request with empty
+// lists.
+func nothingModel(r fakeollama.Request) string {
+	ids, _ := passages(r.Messages[len(r.Messages)-1].Content)
+	out := map[string]any{}
+	for _, id := range ids {
+		out[id] = map[string][]any{"entities": {}, "relations": {}, "facts": {}}
+	}
 	b, _ := json.Marshal(out)
 	return string(b)
+}
+
+// modelPacks is how the chunks pending for the default chat model are
+// packed into extraction calls.
+func modelPacks(t *testing.T, p *Project) [][]kb.Chunk {
+	t.Helper()
+	pending, err := p.store.PendingExtraction(context.Background(), llm.DefaultChatModel, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return extract.Pack(pending, extract.DefaultPack)
 }
 
 func modelProject(t *testing.T, srv *fakeollama.Server) *Project {
@@ -110,28 +151,37 @@ func TestGraphModelMode(t *testing.T) {
 	p := modelProject(t, srv)
 	file, _ := filepath.Abs("../../assets/sample/en-report-dmca-summary.pdf")
 	importAll(t, p, file)
+	packs := modelPacks(t, p)
 	srv.On(fakeollama.Rule{Schema: "extract", Fault: fakeollama.FaultMalformed, Times: 2}) // the call and its repair
 	srv.On(fakeollama.Rule{Schema: "extract", Func: plausibleModel})
 	sum, err := p.BuildGraph(ctx, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	first := len(packs[0]) // the chunks of the first call
 	c, _ := p.ExtractionCounts(ctx)
-	if c["failed"] != 1 || c["ok"] == 0 || c["pending"] != 0 {
-		t.Fatalf("counts %v", c)
+	if len(packs) < 2 || first < 2 || c["failed"] != first || c["ok"] == 0 || c["pending"] != 0 {
+		t.Fatalf("counts %v for packs of %d, %d... chunks", c, first, len(packs[1]))
 	}
 	sts, _ := p.store.ExtractionStatuses(ctx, 0)
 	for i, s := range sts {
 		switch {
-		case i == 0 && (s.Status != kb.ExtractFailed || s.Extractor != extract.Fallback || !strings.HasPrefix(s.Reason, "malformed")):
-			t.Fatalf("first chunk: %+v", s)
-		case i > 0 && s.Status == kb.ExtractOK && s.Extractor != llm.DefaultChatModel:
+		case i < first && (s.Status != kb.ExtractFailed || s.Extractor != extract.Fallback || !strings.HasPrefix(s.Reason, "malformed")):
+			t.Fatalf("chunk %d of the first call: %+v", i, s)
+		case i >= first && s.Status == kb.ExtractOK && s.Extractor != llm.DefaultChatModel:
 			t.Fatalf("chunk %d: %+v", i, s)
 		}
 	}
 	calls := len(srv.RequestsTo("/api/chat"))
-	if calls != sum.Total+1 || sum.Usage.Calls != calls {
-		t.Fatalf("%d chat requests, %d counted, for %d chunks (one each, plus one repair)", calls, sum.Usage.Calls, sum.Total)
+	if calls != len(packs)+1 || sum.Usage.Calls != calls || sum.Total != len(sts) {
+		t.Fatalf("%d chat requests, %d counted, for %d chunks in %d packs (one call each, plus one repair)", calls, sum.Usage.Calls, sum.Total, len(packs))
+	}
+	prompt := 0
+	for _, r := range srv.RequestsTo("/api/chat") {
+		prompt += r.PromptTokens
+	}
+	if u, _ := p.ExtractionUsage(ctx); u.Calls != calls || u.PromptTokens != prompt || sum.Usage.PromptTokens != prompt {
+		t.Fatalf("usage recorded per chunk %+v, per job %+v; the server counted %d calls, %d prompt tokens", u, sum.Usage, calls, prompt)
 	}
 	for _, r := range srv.RequestsTo("/api/chat") {
 		if r.Truncated || r.NumCtx < r.PromptTokens {
@@ -145,7 +195,7 @@ func TestGraphModelMode(t *testing.T) {
 	srv.Reset()
 	srv.On(fakeollama.Rule{Schema: "extract", Func: plausibleModel})
 	again, err := p.BuildGraph(ctx, nil, nil)
-	if err != nil || again.Total != 1 || again.OK != 1 {
+	if err != nil || again.Total != first || again.OK+again.Empty != first || again.Usage.Calls != 1 {
 		t.Fatalf("retry run: %+v %v", again.Event, err)
 	}
 	if c, _ := p.ExtractionCounts(ctx); c["failed"] != 0 {
@@ -162,7 +212,7 @@ func TestGraphModelReturnsNothing(t *testing.T) {
 	p := modelProject(t, srv)
 	file, _ := filepath.Abs("../../assets/sample/en-report-dmca-summary.pdf")
 	importAll(t, p, file)
-	srv.On(fakeollama.Rule{Schema: "extract", Reply: `{"entities":[],"relations":[],"facts":[]}`})
+	srv.On(fakeollama.Rule{Schema: "extract", Func: nothingModel})
 	if _, err := p.BuildGraph(ctx, nil, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,10 @@
 // Replies are scripted with rules (match on the JSON schema's title, on
 // whether a format was sent, on a prompt substring or the model) that give
 // a fixed text or compute one. Without a matching rule, a request with a
-// JSON schema gets the smallest instance valid under that schema, a plain
-// "json" format gets {}, and a free-text chat gets a short fixed sentence.
+// JSON schema gets the smallest instance valid under that schema (with its
+// optional top-level object members filled, so an extraction request gets
+// an empty answer for every passage id), a plain "json" format gets {},
+// and a free-text chat gets a short fixed sentence.
 // Embeddings are deterministic (hashed words, L2-normalised), so the same
 // text always gets the same vector and texts sharing words are close.
 // Token counts and durations are reported like Ollama reports them.
@@ -688,10 +690,31 @@ func defaultReply(rec Request) string {
 		if err != nil {
 			return "{}"
 		}
-		b, _ := json.Marshal(n.Instance())
+		b, _ := json.Marshal(defaultInstance(n))
 		return string(b)
 	}
 	return "This is the fake Ollama server's answer from " + rec.Model + "."
+}
+
+// defaultInstance is the schema's minimal instance, with the optional
+// top-level members that are objects filled in too (minimally): a schema
+// keyed by ids, such as extraction's reply with one optional member per
+// passage (P1, P2, ...), gets an answer for every id rather than {}.
+func defaultInstance(n *llm.SchemaNode) any {
+	v := n.Instance()
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	for k, sub := range n.Properties {
+		if _, has := m[k]; has || sub == nil {
+			continue
+		}
+		if len(sub.Types) == 1 && sub.Types[0] == "object" || len(sub.Types) == 0 && sub.Properties != nil {
+			m[k] = sub.Instance()
+		}
+	}
+	return m
 }
 
 // writeChat sends the reply, streamed in small pieces or as one object;

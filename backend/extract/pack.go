@@ -1,0 +1,72 @@
+package extract
+
+import (
+	"cairn/backend/chunk"
+	"cairn/backend/kb"
+)
+
+// PackBudget bounds one extraction call: the model reads a pack of
+// consecutive chunks of one document and answers for each of them
+// separately. Packing spreads the fixed cost of a call (instructions,
+// schema, the model's warm-up) over several chunks: chunks average about
+// 240 tokens, so one call per chunk spends more than one call and about
+// 1.3k tokens per 500 chunk tokens, mostly on repeated instructions.
+type PackBudget struct {
+	// Tokens is the most chunk tokens (kb.Chunk.Tokens, the chunker's
+	// count) one call carries. A chunk over it goes alone.
+	Tokens int
+	// Chunks is the most chunks one call carries.
+	Chunks int
+}
+
+// DefaultPack is the budget indexing uses: up to 1,200 chunk tokens and 6
+// chunks per call. With the instructions and a reply of up to
+// ReplyTokensPerPassage per passage, a full pack needs about 8k tokens of
+// context, which a small local model holds (the provider sizes num_ctx to
+// the prompt and refuses, typed, what does not fit; such a pack is then
+// extracted chunk by chunk). Measured with the fake Ollama server
+// (go run ./backend/bench/cmd/cairnbench -only llm, mind maps included):
+// 0.45 calls and 0.83k prompt+completion tokens per 500 chunk tokens,
+// against 1.71 calls and 1.31k tokens with one call per chunk.
+var DefaultPack = PackBudget{Tokens: 1200, Chunks: 6}
+
+// ReplyTokensPerPassage is the reply budget (num_predict) per passage of a
+// pack of more than one chunk; a single chunk gets the provider's default.
+const ReplyTokensPerPassage = 1024
+
+// Tokens is a chunk's token count for packing: the chunker's count, or
+// the text counted the same way when the chunk has none.
+func Tokens(c kb.Chunk) int {
+	if c.Tokens > 0 {
+		return c.Tokens
+	}
+	return chunk.CountTokens(c.Text)
+}
+
+// Pack splits chunks, in their order, into packs for one extraction call
+// each: runs of consecutive chunks of the same document holding at most
+// b.Tokens tokens and b.Chunks chunks. A chunk over b.Tokens forms a pack
+// of its own. A zero field takes DefaultPack's value; b.Chunks 1 packs
+// every chunk alone. The packs are sub-slices of chunks.
+func Pack(chunks []kb.Chunk, b PackBudget) [][]kb.Chunk {
+	if b.Tokens <= 0 {
+		b.Tokens = DefaultPack.Tokens
+	}
+	if b.Chunks <= 0 {
+		b.Chunks = DefaultPack.Chunks
+	}
+	var packs [][]kb.Chunk
+	start, tokens := 0, 0
+	for i, c := range chunks {
+		n := Tokens(c)
+		if i > start && (c.DocID != chunks[start].DocID || i-start >= b.Chunks || tokens+n > b.Tokens) {
+			packs = append(packs, chunks[start:i:i])
+			start, tokens = i, 0
+		}
+		tokens += n
+	}
+	if start < len(chunks) {
+		packs = append(packs, chunks[start:len(chunks):len(chunks)])
+	}
+	return packs
+}
