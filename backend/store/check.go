@@ -152,7 +152,7 @@ func DocumentText(pages []kb.Page) string {
 // segment that no longer exists, a false alarm (TestIntegrityCheckStaleFTS).
 // So each FTS5 table is read once on conn first, which refreshes the cache.
 func integrityCheck(ctx context.Context, conn *sql.Conn) ([]string, error) {
-	tables, err := queryStrings(ctx, conn, "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%'")
+	tables, err := queryColumn[string](ctx, conn, "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%'")
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func integrityCheck(ctx context.Context, conn *sql.Conn) ([]string, error) {
 			return nil, fmt.Errorf("read %s before the integrity check: %w", t, err)
 		}
 	}
-	lines, err := queryStrings(ctx, conn, "PRAGMA integrity_check")
+	lines, err := queryColumn[string](ctx, conn, "PRAGMA integrity_check")
 	if err != nil {
 		return nil, err
 	}
@@ -174,24 +174,6 @@ func integrityCheck(ctx context.Context, conn *sql.Conn) ([]string, error) {
 		}
 	}
 	return problems, nil
-}
-
-// queryStrings runs a query with one text column on conn.
-func queryStrings(ctx context.Context, conn *sql.Conn, q string) ([]string, error) {
-	rows, err := conn.QueryContext(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
 }
 
 // quoteIdent quotes an SQL identifier.

@@ -24,18 +24,28 @@ func int64Args(ids []int64) []any {
 
 // queryInt64s runs a query whose rows are one integer each.
 func (s *Store) queryInt64s(ctx context.Context, q string, args ...any) ([]int64, error) {
-	rows, err := s.DB.QueryContext(ctx, q, args...)
+	return queryColumn[int64](ctx, s.DB, q, args...)
+}
+
+// querier is what runs a query: the pool, one connection or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// queryColumn runs a query whose rows are one value each.
+func queryColumn[T any](ctx context.Context, db querier, q string, args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []int64
+	var out []T
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var v T
+		if err := rows.Scan(&v); err != nil {
 			return nil, err
 		}
-		out = append(out, id)
+		out = append(out, v)
 	}
 	return out, rows.Err()
 }
