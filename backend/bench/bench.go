@@ -1,7 +1,7 @@
 // Package bench is Cairn's benchmark suite (issue 9, `make bench`): it
 // measures import speed against pdftotext and a raw DOCX walk, offline
 // indexing throughput and peak memory, query latency at 1k/10k/100k chunks
-// with vec0 KNN against a memory-bandwidth bound, storage per chunk and, as
+// with vector k-NN against a memory-bandwidth bound, storage per chunk and, as
 // those parts land, the LLM budget and time to first answer token. Every
 // figure keeps the command that reproduces it, its repeated runs
 // (min/median/max) and, where one exists, a reference measured in the same

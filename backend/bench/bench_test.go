@@ -215,11 +215,11 @@ func TestBruteForce(t *testing.T) {
 
 func TestStoragePart(t *testing.T) {
 	cases := map[string]string{
-		"chunks_vec_vector_chunks00":         "chunk vectors (vec0)",
-		"sqlite_autoindex_chunks_vec_info_1": "chunk vectors (vec0)",
-		"entities_vec_rowids":                "graph vectors (vec0)",
-		"relations_vec_chunks":               "graph vectors (vec0)",
-		"mind_vec_vector_chunks00":           "mind-map vectors (vec0)",
+		"chunks_vec_vector_chunks00":         "chunk vectors",
+		"sqlite_autoindex_chunks_vec_info_1": "chunk vectors",
+		"entities_vec_rowids":                "graph vectors",
+		"relations_vec_chunks":               "graph vectors",
+		"mind_vec_vector_chunks00":           "mind-map vectors",
 		"chunks_fts_data":                    "chunk lexical index (FTS5)",
 		"mind_fts_idx":                       "mind-map lexical index (FTS5)",
 		"chunks":                             "chunks",

@@ -312,6 +312,6 @@ func measurePipeline(ctx context.Context, env *Env, files []inputFile, group str
 		{ID: "index.pipeline.chunks_per_s", Group: group, Name: fmt.Sprintf("chunk + FTS rows + built-in embedding + SQLite write, after reading (%d chunks)", nChunks), Unit: "chunks/s", Stat: Stat{Runs: all}},
 		{ID: "index.pipeline.chunk.chunks_per_s", Group: group, Name: "  of which chunking (chunk.Split)", Unit: "chunks/s", Stat: Stat{Runs: chunkR}},
 		{ID: "index.pipeline.embed.chunks_per_s", Group: group, Name: "  of which lexical rows + built-in embedding", Unit: "chunks/s", Stat: Stat{Runs: embedR}},
-		{ID: "index.pipeline.store.chunks_per_s", Group: group, Name: "  of which SQLite write (chunks, FTS5, vec0, term_df; one transaction per document)", Unit: "chunks/s", Stat: Stat{Runs: storeR}},
+		{ID: "index.pipeline.store.chunks_per_s", Group: group, Name: "  of which SQLite write (chunks, FTS5, vectors, term_df; one transaction per document)", Unit: "chunks/s", Stat: Stat{Runs: storeR}},
 	}, nil
 }

@@ -31,8 +31,8 @@ func entityCount(ctx context.Context, s *scaleCorpus) (int, error) {
 }
 
 // Query latency without a model, per scale: project.Search (hybrid BM25 +
-// vec0 KNN, fused, hits loaded with snippets), BM25 alone, full hybrid
-// retrieval and path finding (vec0 alone is in vector.go).
+// vector k-NN, fused, hits loaded with snippets), BM25 alone, full hybrid
+// retrieval and path finding (k-NN alone is in vector.go).
 // Questions are the eval DEV questions (an even spread when Queries limits
 // them); each run times every question once after a warm-up pass over 20.
 
@@ -43,7 +43,7 @@ type queryLatencyMeasure struct {
 }
 
 var queryMeasures = []queryLatencyMeasure{
-	{"search", "passage search, project.Search k=10 (BM25 + vec0 KNN depth 50, fused)", prepareSearch},
+	{"search", "passage search, project.Search k=10 (BM25 beside vector k-NN, depth 50, fused)", prepareSearch},
 	{"lexical", "  FTS5 BM25 alone (depth 50)", prepareLexical},
 	{"hybrid", "full hybrid retrieval, retrieve.Retrieve k=10 (passage, entity, relation, expansion and PPR lists, fused)", prepareHybrid},
 	{"paths", "path finding, walk.Structural over the retrieved subgraph (question entities → candidate answers, PPR agreement)", preparePaths},

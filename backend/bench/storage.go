@@ -14,7 +14,8 @@ import (
 // lexical index, chunk text, ...) from SQLite's dbstat virtual table.
 
 // StoragePart names the part of the schema a table or index belongs to
-// (SQLite names indexes and vec0/FTS5 shadow tables after their table).
+// (SQLite names indexes and FTS5 shadow tables after their table; vectors
+// live in plain tables since migrations 0006–0008).
 func StoragePart(name string) string {
 	n := strings.TrimPrefix(name, "sqlite_autoindex_")
 	has := func(prefixes ...string) bool {
@@ -27,11 +28,11 @@ func StoragePart(name string) string {
 	}
 	switch {
 	case has("chunks_vec"):
-		return "chunk vectors (vec0)"
+		return "chunk vectors"
 	case has("entities_vec", "relations_vec"):
-		return "graph vectors (vec0)"
+		return "graph vectors"
 	case has("mind_vec"):
-		return "mind-map vectors (vec0)"
+		return "mind-map vectors"
 	case has("chunks_fts"):
 		return "chunk lexical index (FTS5)"
 	case has("mind_fts"):
