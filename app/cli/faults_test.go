@@ -2,54 +2,50 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"cairn/backend/extract"
 	"cairn/backend/llm/fakeollama"
 )
 
-// passageModel answers an extraction request with its passage's first
-// capitalised word as an entity and first line as a fact (valid under the
-// schema and found in the text).
+// passageModel answers an extraction request, under each passage's id,
+// with the passage's first capitalised word as an entity and first line as
+// a fact (valid under the schema and found in the text).
 func passageModel(r fakeollama.Request) string {
-	var fence string
-	var body []string
-	for _, l := range strings.Split(r.Messages[1].Content, "\n") {
-		if fence == "" && strings.HasPrefix(l, "```") {
-			fence = l
-			continue
-		}
-		if fence != "" {
-			if l == fence {
+	ids, texts := extract.Passages(r.Messages[1].Content)
+	reply := map[string]any{}
+	for _, id := range ids {
+		body := strings.Split(texts[id], "\n")
+		out := map[string]any{"entities": []any{}, "relations": []any{}, "facts": []string{}}
+		for _, w := range strings.Fields(strings.Join(body, " ")) {
+			w = strings.Trim(w, ".,;:()[]\"'")
+			if len(w) >= 4 && w[0] >= 'A' && w[0] <= 'Z' {
+				out["entities"] = []any{map[string]string{"name": w, "type": "concept", "description": w + " as named in the passage."}}
 				break
 			}
-			body = append(body, l)
 		}
-	}
-	out := map[string]any{"entities": []any{}, "relations": []any{}, "facts": []string{}}
-	for _, w := range strings.Fields(strings.Join(body, " ")) {
-		w = strings.Trim(w, ".,;:()[]\"'")
-		if len(w) >= 4 && w[0] >= 'A' && w[0] <= 'Z' {
-			out["entities"] = []any{map[string]string{"name": w, "type": "concept", "description": w + " as named in the passage."}}
-			break
+		for _, l := range body {
+			if l = strings.TrimSpace(l); len(l) > 20 {
+				out["facts"] = []string{l}
+				break
+			}
 		}
+		reply[id] = out
 	}
-	for _, l := range body {
-		if l = strings.TrimSpace(l); len(l) > 20 {
-			out["facts"] = []string{l}
-			break
-		}
-	}
-	b, _ := json.Marshal(out)
+	b, _ := json.Marshal(reply)
 	return string(b)
 }
 
 // TestIndexSaysWhatTheModelFaultsDid: `cairn import` with Ollama down
 // indexes offline and says the chunks wait for the model; `cairn index`
-// with Ollama going away at the fourth chunk says where it stopped and what
-// was kept; `cairn docs` shows each document's extraction and the failure;
+// with Ollama going away after its third extraction call (one call per
+// pack of chunks) says where it stopped and what was kept; `cairn docs` shows each document's extraction and the failure;
 // the next `cairn index` with Ollama back redoes the rest.
 func TestIndexSaysWhatTheModelFaultsDid(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "p")
@@ -76,9 +72,22 @@ func TestIndexSaysWhatTheModelFaultsDid(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "mode: ollama") {
 		t.Fatalf("index: %d\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"warning: Ollama stopped responding at chunk 4 of", "chunks kept their offline extraction",
-		"will be redone with qwen2.5:7b-instruct when it is back",
-		"(3 by qwen2.5:7b-instruct, 26 offline, 1 failed with the model (offline extraction kept)"} {
+	// the fourth call's chunks failed; the three before were the model's
+	m := regexp.MustCompile(`\((\d+) by qwen2\.5:7b-instruct, (\d+) offline, (\d+) failed with the model \(offline extraction kept\)`).FindStringSubmatch(out + errOut)
+	if m == nil {
+		t.Fatalf("index output lacks the extraction counts:\n%s\n%s", out, errOut)
+	}
+	byModel, _ := strconv.Atoi(m[1])
+	offline, _ := strconv.Atoi(m[2])
+	failed, _ := strconv.Atoi(m[3])
+	if byModel < 3 || failed < 1 || byModel+offline+failed != 30 {
+		t.Fatalf("counts %s of 30 chunks", m[0])
+	}
+	stopped := fmt.Sprintf("warning: Ollama stopped responding for chunks %d–%d of", byModel+1, byModel+failed)
+	if failed == 1 {
+		stopped = fmt.Sprintf("warning: Ollama stopped responding at chunk %d of", byModel+1)
+	}
+	for _, want := range []string{stopped, "chunks kept their offline extraction", "will be redone with qwen2.5:7b-instruct when it is back"} {
 		if !strings.Contains(out, want) && !strings.Contains(errOut, want) {
 			t.Errorf("index output lacks %q:\n%s\n%s", want, out, errOut)
 		}
@@ -87,14 +96,14 @@ func TestIndexSaysWhatTheModelFaultsDid(t *testing.T) {
 	t.Logf("cairn index with Ollama going away:\n%s%s", errOut, out)
 	code, out, _ = run(t, "", "docs", "--project", proj)
 	t.Logf("cairn docs:\n%s", out)
-	if code != 0 || !strings.Contains(out, "graph: 3 by qwen2.5:7b-instruct") || !strings.Contains(out, "1 failed with the model (offline extraction kept)") ||
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("graph: %d by qwen2.5:7b-instruct", byModel)) || !strings.Contains(out, fmt.Sprintf("%d failed with the model (offline extraction kept)", failed)) ||
 		!strings.Contains(out, "last failure: unreachable: ") {
 		t.Fatalf("docs: %d\n%s", code, out)
 	}
 	code, out, _ = run(t, "", "docs", "--project", proj, "--json")
 	lines := jsonLines(t, out)
 	g, _ := lines[0]["graph"].(map[string]any)
-	if code != 0 || g == nil || g["failed"].(float64) != 1 {
+	if code != 0 || g == nil || g["failed"].(float64) != float64(failed) {
 		t.Fatalf("docs --json graph: %v", lines[0])
 	}
 

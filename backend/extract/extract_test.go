@@ -85,6 +85,11 @@ func TestPromptGolden(t *testing.T) {
 	if len(n.Properties) != 2 || n.Properties["P1"] == nil || n.Properties["P2"] == nil || len(n.Required) != 0 {
 		t.Fatalf("schema members: %v required %v", n.Properties, n.Required)
 	}
+	// the passages read back out of the prompt are the chunks' texts
+	ids, texts := Passages(user)
+	if strings.Join(ids, ",") != "P1,P2" || texts["P1"] != sampleText+"\n```code```" || texts["P2"] != strings.ReplaceAll(secondText, kb.PageSeparator, "\n") {
+		t.Fatalf("passages read back: %q %q", ids, texts)
+	}
 	// one chunk: a pack of one, the provider's default reply budget
 	one := Request(packOf()[:1])
 	if one.MaxTokens != 0 || !strings.Contains(one.Messages[1].Content, "Passage P1 (section") || strings.Contains(one.Messages[1].Content, "P2") {

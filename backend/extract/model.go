@@ -115,6 +115,31 @@ func Messages(ins []Input) []llm.Message {
 	return []llm.Message{{Role: "system", Content: systemPrompt}, {Role: "user", Content: b.String()}}
 }
 
+// Passages reads the passages back out of a user message built by
+// Messages: their ids in order and each one's text (the chunk text with
+// page breaks as newlines, trimmed). Fake models in tests use it to answer
+// per passage id.
+func Passages(user string) (ids []string, texts map[string]string) {
+	texts = map[string]string{}
+	lines := strings.Split(user, "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		rest, ok := strings.CutPrefix(lines[i], "Passage P")
+		f := lines[i+1]
+		if !ok || !strings.HasPrefix(f, "```") || strings.Trim(f, "`") != "" {
+			continue
+		}
+		id, _, _ := strings.Cut("P"+rest, " ")
+		j := i + 2
+		for j < len(lines) && lines[j] != f {
+			j++
+		}
+		ids = append(ids, id)
+		texts[id] = strings.Join(lines[i+2:min(j, len(lines))], "\n")
+		i = j
+	}
+	return ids, texts
+}
+
 // Request is the one model call made for a pack of chunks of one document.
 // A pack of more than one chunk gets ReplyTokensPerPassage of reply per
 // chunk; one chunk, the provider's default.

@@ -2,7 +2,9 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"cairn/backend/extract"
 	"cairn/backend/kb"
 	"cairn/backend/llm"
+	"cairn/backend/llm/fakeollama"
 	"cairn/backend/store"
 )
 
@@ -125,5 +128,168 @@ func TestPauseResume(t *testing.T) {
 	go func() { time.Sleep(50 * time.Millisecond); ctl.Cancel() }()
 	if _, err := job(s, ctl, nil).Run(context.Background()); err != nil && !errors.Is(err, context.Canceled) {
 		t.Fatal(err)
+	}
+}
+
+// answerPassages answers an extraction request for every passage id
+// except those in skip, with what the offline extractor finds in the
+// passage (names as written, its salient sentences as facts).
+func answerPassages(r fakeollama.Request, skip map[string]bool) string {
+	ids, texts := extract.Passages(r.Messages[1].Content)
+	out := map[string]any{}
+	for _, id := range ids {
+		if skip[id] {
+			continue
+		}
+		text := texts[id]
+		off := extract.ExtractOffline(extract.Input{Chunk: kb.Chunk{ID: 1, DocID: 1, PageStart: 1, PageEnd: 1, CharEnd: len(text), Text: text}})
+		ents := []map[string]string{}
+		for _, e := range off.Entities {
+			if len(ents) < 15 {
+				ents = append(ents, map[string]string{"name": e.Name, "type": e.Type, "description": e.Name + " as named here."})
+			}
+		}
+		facts := []string{}
+		for _, f := range off.Facts {
+			if len(facts) < 8 {
+				facts = append(facts, f.Text)
+			}
+		}
+		out[id] = map[string]any{"entities": ents, "relations": []any{}, "facts": facts}
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+func modelJob(t *testing.T, s *store.Store, srv *fakeollama.Server, progress func(Event)) *Extraction {
+	t.Helper()
+	o, err := llm.NewOllama(llm.OllamaConfig{Host: srv.URL(), Retries: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Extraction{Store: s, Extractor: &extract.Extractor{Provider: o}, Vectorize: embed.NewHashed(embed.DefaultDim).Vector, Progress: progress,
+		Pack: extract.PackBudget{Tokens: 400, Chunks: 3}}
+}
+
+func serverCount(srv *fakeollama.Server) (calls, prompt, completion int) {
+	for _, r := range srv.RequestsTo("/api/chat") {
+		calls++
+		prompt += r.PromptTokens
+	}
+	return calls, prompt, 0
+}
+
+// TestModelPacks: with a model, the job extracts packs of chunks in one
+// call each; a passage the reply leaves out is extracted again alone in
+// the same run; progress comes per chunk; the usage recorded per chunk and
+// per job adds up to what the server counted.
+func TestModelPacks(t *testing.T) {
+	ctx := context.Background()
+	s, n := newStore(t)
+	pending, err := s.PendingExtraction(ctx, llm.DefaultChatModel, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	packs := extract.Pack(pending, extract.PackBudget{Tokens: 400, Chunks: 3})
+	multi := 0
+	for _, p := range packs {
+		if len(p) > 1 {
+			multi++
+		}
+	}
+	if multi < 2 || len(packs) >= n {
+		t.Fatalf("the README should make several packs of several chunks: %d chunks in %d packs", n, len(packs))
+	}
+	srv := fakeollama.Start(t)
+	// every pack of several chunks: the reply leaves out its second passage
+	srv.On(fakeollama.Rule{Schema: "extract", Func: func(r fakeollama.Request) string {
+		ids, _ := extract.Passages(r.Messages[1].Content)
+		if len(ids) > 1 {
+			return answerPassages(r, map[string]bool{"P2": true})
+		}
+		return answerPassages(r, nil)
+	}})
+	var events []Event
+	sum, err := modelJob(t, s, srv, func(e Event) { events = append(events, e) }).Run(ctx)
+	if err != nil || sum.Stopped != nil {
+		t.Fatalf("%+v %v", sum, err)
+	}
+	calls, prompt, _ := serverCount(srv)
+	if calls != len(packs)+multi {
+		t.Fatalf("%d calls for %d packs, %d of them missing a passage", calls, len(packs), multi)
+	}
+	if sum.Failed != 0 || sum.OK+sum.Empty != n || sum.Counts.Pending != 0 || sum.Counts.Failed != 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+	u, err := s.ExtractionUsage(ctx)
+	if err != nil || sum.Usage.Calls != calls || sum.Usage.PromptTokens != prompt || u.Calls != calls || u.PromptTokens != prompt ||
+		u.CompletionTokens != sum.Usage.CompletionTokens {
+		t.Fatalf("usage per job %+v, per chunk %+v; the server counted %d calls, %d prompt tokens", sum.Usage, u, calls, prompt)
+	}
+	// one event at the start, then one per chunk
+	if len(events) != n+1 {
+		t.Fatalf("%d events for %d chunks", len(events), n)
+	}
+	for i, e := range events {
+		if e.Done != i || e.Total != n || (i > 0 && e.ETA < 0) {
+			t.Fatalf("event %d: %+v", i, e)
+		}
+	}
+	// every chunk is recorded by the model, with its own provenance
+	sts, err := s.ExtractionStatuses(ctx, 0)
+	if err != nil || len(sts) != n {
+		t.Fatalf("%d statuses, %v", len(sts), err)
+	}
+	for _, st := range sts {
+		if st.Extractor != llm.DefaultChatModel {
+			t.Fatalf("chunk %d: %+v", st.ChunkID, st)
+		}
+	}
+	if probs, err := s.Check(ctx); err != nil || len(probs) > 0 {
+		t.Fatalf("check: %v %v", probs, err)
+	}
+	// resume: nothing is sent again
+	again, err := modelJob(t, s, srv, nil).Run(ctx)
+	if c, _, _ := serverCount(srv); err != nil || again.Total != 0 || c != calls {
+		t.Fatalf("second run: %+v %v, %d calls", again.Event, err, c-calls)
+	}
+}
+
+// TestModelPacksStop: a model that fails every call with a fault of its
+// side is given up after DefaultStopAfter calls (not chunks): the chunks
+// of those calls keep the offline extraction, failed; the rest get it
+// offline; all stay pending for the model.
+func TestModelPacksStop(t *testing.T) {
+	ctx := context.Background()
+	s, n := newStore(t)
+	pending, _ := s.PendingExtraction(ctx, llm.DefaultChatModel, 0)
+	packs := extract.Pack(pending, extract.PackBudget{Tokens: 400, Chunks: 3})
+	srv := fakeollama.Start(t)
+	srv.On(fakeollama.Rule{Schema: "extract", Fault: fakeollama.FaultHTTP500})
+	var failedEvents int
+	sum, err := modelJob(t, s, srv, func(e Event) {
+		if e.Extractor == llm.DefaultChatModel && e.LastError != "" && e.Stopped == nil {
+			failedEvents++
+		}
+	}).Run(ctx)
+	if err != nil || sum.Stopped == nil {
+		t.Fatalf("%+v %v", sum, err)
+	}
+	three := len(packs[0]) + len(packs[1]) + len(packs[2])
+	st := sum.Stopped
+	prompts := map[string]bool{} // the transport retries a 5xx: count distinct requests
+	for _, r := range srv.RequestsTo("/api/chat") {
+		prompts[r.Messages[1].Content] = true
+	}
+	calls := len(prompts)
+	if calls != DefaultStopAfter || st.Kind != llm.FailHTTP || st.First != 1 || st.At != three || st.Left != n || st.Filled != n-three || failedEvents != three {
+		t.Fatalf("%d calls; stop %+v; %d failed chunk events; packs %d,%d,%d", calls, st, failedEvents, len(packs[0]), len(packs[1]), len(packs[2]))
+	}
+	if !strings.Contains(st.Message, fmt.Sprintf("for chunks 1–%d of %d", three, n)) {
+		t.Fatalf("message %q", st.Message)
+	}
+	// pending for the model: the chunks it failed, and those filled offline
+	if sum.Counts.Failed != three || sum.Counts.Pending != n-three {
+		t.Fatalf("counts %+v", sum.Counts)
 	}
 }

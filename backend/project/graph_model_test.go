@@ -16,30 +16,6 @@ import (
 	"cairn/backend/llm/fakeollama"
 )
 
-// passages reads the passages of an extraction prompt back out of its
-// user message: id → text between the passage's fence lines.
-func passages(user string) (ids []string, texts map[string]string) {
-	texts = map[string]string{}
-	lines := strings.Split(user, "\n")
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		if !strings.HasPrefix(l, "Passage P") || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
-			continue
-		}
-		id, _, _ := strings.Cut(strings.TrimPrefix(l, "Passage "), " ")
-		fence := lines[i+1]
-		var body []string
-		j := i + 2
-		for ; j < len(lines) && lines[j] != fence; j++ {
-			body = append(body, lines[j])
-		}
-		ids = append(ids, id)
-		texts[id] = strings.Join(body, "\n")
-		i = j
-	}
-	return ids, texts
-}
-
 // plausibleModel answers an extraction request the way a careful model
 // would, sized like a real reply: it reads each fenced passage back out of
 // the prompt and describes, under the passage's id, what the offline
@@ -47,7 +23,7 @@ func passages(user string) (ids []string, texts map[string]string) {
 // relations with the sentence as statement, salient sentences as facts),
 // capped like the schema.
 func plausibleModel(r fakeollama.Request) string {
-	ids, texts := passages(r.Messages[len(r.Messages)-1].Content)
+	ids, texts := extract.Passages(r.Messages[len(r.Messages)-1].Content)
 	out := map[string]any{}
 	for _, id := range ids {
 		out[id] = plausibleAnswer(texts[id])
@@ -111,7 +87,7 @@ func plausibleAnswer(text string) any {
 // nothingModel answers every passage of an extraction request with empty
 // lists.
 func nothingModel(r fakeollama.Request) string {
-	ids, _ := passages(r.Messages[len(r.Messages)-1].Content)
+	ids, _ := extract.Passages(r.Messages[len(r.Messages)-1].Content)
 	out := map[string]any{}
 	for _, id := range ids {
 		out[id] = map[string][]any{"entities": {}, "relations": {}, "facts": {}}
