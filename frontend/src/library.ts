@@ -69,6 +69,11 @@ const idle: ImportState = { running: false, files: [], last: null, finished: 0 }
 type LibraryData = [ProjectInfo, Document[] | null];
 let early: Promise<LibraryData> | null = null;
 
+/** The project and its documents (a rejected promise, never a throw, without a backend). */
+function fetchLibrary(): Promise<LibraryData> {
+  return Promise.resolve().then(() => Promise.all([api.projectInfo(), api.listDocuments()]));
+}
+
 /**
  * Starts the Library's first data calls before React renders (main.tsx), so
  * they travel while the page paints its first frame instead of after it
@@ -78,12 +83,12 @@ let early: Promise<LibraryData> | null = null;
 export function prefetchLibrary(): void {
   if (early) return;
   markStartup("first data call");
-  early = Promise.all([api.projectInfo(), api.listDocuments()]);
+  early = fetchLibrary();
   early.catch(() => {}); // handled where it is consumed
 }
 
 function loadLibrary(): Promise<LibraryData> {
-  const p = early ?? Promise.all([api.projectInfo(), api.listDocuments()]);
+  const p = early ?? fetchLibrary();
   early = null;
   return p;
 }

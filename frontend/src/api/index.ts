@@ -34,7 +34,13 @@ function detect(): Transport {
     return "http";
   }
   if (cfg) return "http";
-  return w.go ? "desktop" : "none";
+  if (w.go) return "desktop";
+  // No backend (the built page opened on its own, e.g. by the graph
+  // explorer's frame-time bench): every call rejects with a sentence instead
+  // of throwing, so the page still renders and says what is missing.
+  const offline = () => Promise.reject("Cairn's backend is not connected: open this page from the desktop app or `cairn serve`.");
+  w.go = { app: { App: new Proxy({}, { get: () => offline }) } };
+  return "none";
 }
 
 /** How the UI talks to Cairn: the desktop bindings, or HTTP in serve mode. */
@@ -54,7 +60,7 @@ function bound(): Record<string, (...args: unknown[]) => Promise<unknown>> {
 
 /** Whether the running Cairn has App.<method>. */
 export function has(method: string): boolean {
-  return typeof bound()[method] === "function";
+  return transport !== "none" && typeof bound()[method] === "function";
 }
 
 /** Calls App.<method> by name; rejects with a sentence when it does not exist. */

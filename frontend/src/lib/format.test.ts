@@ -31,6 +31,14 @@ describe("pageSpan", () => {
   });
 });
 
+describe("count", () => {
+  it.each([0, 1, 7, 999, 1000, 12345, 999999, 1000000, 123456789, -1, -1234, 0.5, 1.25, 1234.5678, 2.0004, -0.0001, 1e15, 9007199254740991, NaN, Infinity, -Infinity])(
+    "writes %d as toLocaleString('en-US') does",
+    (n) => expect(count(n)).toBe(n.toLocaleString("en-US")),
+  );
+  it("counts nothing as 0", () => expect(count(undefined)).toBe("0"));
+});
+
 describe("small formats", () => {
   it("formats kinds, counts, sizes and scores", () => {
     expect(kindLabel("pdf")).toBe("PDF");

@@ -70,9 +70,21 @@ export function kindLabel(kind?: string, fileName?: string): string {
   return k ? k.toUpperCase() : "—";
 }
 
-/** Integer with thousands separators. */
+/**
+ * Number with thousands separators, as toLocaleString("en-US") writes it (at
+ * most three decimals), without it: the first toLocaleString call loads the
+ * locale data, which cost the Library's first render 70 ms.
+ */
 export function count(n?: number): string {
-  return (n ?? 0).toLocaleString("en-US");
+  const v = n ?? 0;
+  if (Number.isNaN(v)) return "NaN";
+  if (!Number.isFinite(v)) return v < 0 ? "-∞" : "∞";
+  if (Math.abs(v) >= 1e21) return v.toLocaleString("en-US"); // toFixed writes an exponent there
+  const [int, frac] = Math.abs(v).toFixed(3).split(".");
+  const grouped = int.replace(/\B(?=(\d{3})+$)/g, ",");
+  const decimals = frac.replace(/0+$/, "");
+  const out = decimals ? `${grouped}.${decimals}` : grouped;
+  return v < 0 ? `-${out}` : out;
 }
 
 /** Human file size. */
