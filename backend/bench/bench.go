@@ -169,6 +169,7 @@ var measurements = []Measurement{
 	{"vector", measureVector},
 	{"storage", measureStorage},
 	{"llm", measureLLM},
+	{"app", measureApp}, // appbench.go
 }
 
 // Names lists the measurements, for `cairnbench -list`.

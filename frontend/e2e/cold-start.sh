@@ -31,15 +31,20 @@ stop_app() {
   [ -n "$spy" ] && kill "$spy" 2>/dev/null || true
   spy=""
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    kill "$pid" 2>/dev/null || true
+    # The app leads its own process group (setsid): end WebKit's processes with it.
+    kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+      kill -0 -- "-$pid" 2>/dev/null || break
+      sleep 0.1
+    done
   fi
   pid=""
 }
 cleanup() {
   stop_app
   [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null || true
-  rm -rf "$work"
+  rm -rf "$work" 2>/dev/null || true
 }
 trap cleanup EXIT
 
@@ -70,7 +75,7 @@ launch() {
   : >"$work/launch.log"
   t0=$EPOCHREALTIME
   CAIRN_TRACE_STARTUP=1 CAIRN_HOME="$home" XDG_CACHE_HOME="$home/cache" XDG_CONFIG_HOME="$home/config" XDG_DATA_HOME="$home/data" \
-    "$bin" >"$work/launch.log" 2>&1 &
+    setsid "$bin" >"$work/launch.log" 2>&1 &
   pid=$!
   # The window: polled (xdotool matches case-insensitively: GTK's leader
   # window "cairn-desktop" must not count).
@@ -124,7 +129,7 @@ for i in $(seq 1 "$runs"); do
     tail -n 20 "$work/launch.log" >&2
   fi
   stop_app
-  rm -rf "$work/fresh-$i"
+  rm -rf "$work/fresh-$i" 2>/dev/null || true
 done
 
 # The existing home: its first launch imports the sample documents (and
