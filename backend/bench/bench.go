@@ -34,6 +34,9 @@ type Config struct {
 	Queries  int    // questions per latency run (0: all)
 	// GraphMaxChunks: scale corpora up to this size also get project.Index
 	// (knowledge graph, mind maps, offline); larger ones are chunks only.
+	// Default: every scale, so hybrid retrieval at 100k chunks runs its graph
+	// lists; the 100k graph takes most of an hour to build on 2 cores the
+	// first time (cached after). BENCH_GRAPH_MAX_CHUNKS=10000 skips it.
 	GraphMaxChunks int
 	LLMDocs        []string // documents indexed with the fake server (default assets/sample)
 	Only           []string // measurement names to run (empty: all)
@@ -54,7 +57,7 @@ func DefaultConfig(root string, quick bool) Config {
 		Queries:  100,
 		Log:      os.Stderr,
 
-		GraphMaxChunks: 10000,
+		GraphMaxChunks: 100000,
 	}
 	if n, err := strconv.Atoi(os.Getenv("BENCH_GRAPH_MAX_CHUNKS")); err == nil {
 		c.GraphMaxChunks = n

@@ -130,7 +130,7 @@ func (env *Env) scaleCorpora(ctx context.Context) ([]*scaleCorpus, error) {
 				return nil, fmt.Errorf("index %d-chunk corpus: %w", n, err)
 			}
 		} else if len(stages) > 0 {
-			env.Notef("the %d-chunk corpus has no knowledge graph or mind maps: offline indexing runs only up to %d chunks (BENCH_GRAPH_MAX_CHUNKS) to keep `make bench` near 20 minutes on 2 cores; see the project.Index rate in section 2", n, env.GraphMaxChunks)
+			env.Notef("the %d-chunk corpus has no knowledge graph or mind maps: this run indexed only up to %d chunks (BENCH_GRAPH_MAX_CHUNKS)", n, env.GraphMaxChunks)
 		}
 		env.scales[n] = s
 		out = append(out, s)
