@@ -27,7 +27,7 @@ func TestColdStartFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	figs, err := coldStartFigures(raw, "cmd")
+	figs, err := coldStartFigures(raw, "cmd", "script")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestColdStartFiguresErrors(t *testing.T) {
 		"failures":    `{"runs": 1, "fresh": [{"window_ms": 10, "interactive_ms": 20, "trace": {}}], "existing": [], "failures": ["existing launch 1: not interactive within 60 s"]}`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			figs, err := coldStartFigures([]byte(raw), "cmd")
+			figs, err := coldStartFigures([]byte(raw), "cmd", "script")
 			if err == nil {
 				t.Fatalf("no error (%d figures)", len(figs))
 			}
@@ -81,7 +81,7 @@ func TestColdStartPhaseNeedsBothMarks(t *testing.T) {
 	raw := `{"runs": 2, "fresh": [
 		{"window_ms": 300, "interactive_ms": 900, "trace": {"page navigation start ~": 400, "page library loaded": 850}},
 		{"window_ms": 320, "interactive_ms": 950, "trace": {"page navigation start ~": 420}}], "existing": [], "failures": []}`
-	figs, err := coldStartFigures([]byte(raw), "cmd")
+	figs, err := coldStartFigures([]byte(raw), "cmd", "script")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestExplorerFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	figs, err := explorerFigures(raw, "node frontend/e2e/bench-graph.mjs")
+	figs, err := explorerFigures(raw, "cmd", "node frontend/e2e/bench-graph.mjs")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,10 +119,10 @@ func TestExplorerFigures(t *testing.T) {
 }
 
 func TestExplorerFiguresErrors(t *testing.T) {
-	if _, err := explorerFigures([]byte(`{"nodes": 10, "drag": [], "redraw": []}`), "c"); err == nil {
+	if _, err := explorerFigures([]byte(`{"nodes": 10, "drag": [], "redraw": []}`), "c", "s"); err == nil {
 		t.Error("no runs: no error")
 	}
-	figs, err := explorerFigures([]byte(`{"nodes": 10, "webgl": "ANGLE (NVIDIA)", "drag": [{"frames": 9, "render_ms_median": 1}], "page_errors": ["TypeError: x"]}`), "c")
+	figs, err := explorerFigures([]byte(`{"nodes": 10, "webgl": "ANGLE (NVIDIA)", "drag": [{"frames": 9, "render_ms_median": 1}], "page_errors": ["TypeError: x"]}`), "c", "s")
 	if err == nil || len(figs) == 0 {
 		t.Errorf("page errors: figures %d, err %v: want both", len(figs), err)
 	}

@@ -1,8 +1,9 @@
 // Package bench is Cairn's benchmark suite (issue 9, `make bench`): it
 // measures import speed against pdftotext and a raw DOCX walk, offline
 // indexing throughput and peak memory, query latency at 1k/10k/100k chunks
-// with vector k-NN against a memory-bandwidth bound, storage per chunk and, as
-// those parts land, the LLM budget and time to first answer token. Every
+// with vector k-NN against a memory-bandwidth bound, storage per chunk, the
+// LLM budget and time to first answer token, and the desktop app's cold
+// start and graph-explorer frame time (appbench.go). Every
 // figure keeps the command that reproduces it, its repeated runs
 // (min/median/max) and, where one exists, a reference measured in the same
 // run. Results go to results.json and a readable RESULTS.md.
