@@ -78,7 +78,8 @@ type Result struct {
 	Status kb.ExtractStatus `json:"status"`
 	Reason string           `json:"reason,omitempty"`
 	// Kind is the model failure behind a failed status (llm.FailTimeout,
-	// llm.FailUnreachable, ...; llm.FailEmpty when the model kept nothing).
+	// llm.FailUnreachable, ...; llm.FailEmpty when the model kept nothing;
+	// llm.FailSchema with Missing when the reply left the passage out).
 	Kind      llm.FailureKind `json:"kind,omitempty"`
 	Extractor string          `json:"extractor"`
 	// Usage is this chunk's share of its pack's call: tokens and wall time

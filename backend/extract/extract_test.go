@@ -614,3 +614,33 @@ func FuzzReply(f *testing.F) {
 		}
 	})
 }
+
+// TestFullPackFitsEightK: a pack at DefaultPack's limits (English and CJK
+// text), with its reply budget, fits an 8k-token context window.
+func TestFullPackFitsEightK(t *testing.T) {
+	for _, unit := range []string{sampleText + " ", "民事主体在民事活动中的法律地位一律平等。"} {
+		var ins []Input
+		for i := 0; i < DefaultPack.Chunks; i++ {
+			text := ""
+			for Tokens(kb.Chunk{Text: text + unit}) <= DefaultPack.Tokens/DefaultPack.Chunks {
+				text += unit
+			}
+			c := chunkOf(text, i*10000)
+			c.ID, c.Tokens = int64(i+1), 0
+			ins = append(ins, Input{Chunk: c, DocTitle: "A document title of a usual length"})
+		}
+		var chunks []kb.Chunk
+		for _, in := range ins {
+			chunks = append(chunks, in.Chunk)
+		}
+		if packs := Pack(chunks, DefaultPack); len(packs) != 1 {
+			t.Fatalf("%d packs", len(packs))
+		}
+		req := Request(ins)
+		need := llm.EstimateMessages(req.Messages) + req.MaxTokens
+		if need > 8192 || req.MaxTokens != MaxPackReplyTokens {
+			t.Fatalf("a full pack needs %d tokens of context (reply %d)", need, req.MaxTokens)
+		}
+		t.Logf("full pack of %q...: %d prompt + %d reply tokens", unit[:9], llm.EstimateMessages(req.Messages), req.MaxTokens)
+	}
+}

@@ -142,7 +142,7 @@ func Passages(user string) (ids []string, texts map[string]string) {
 
 // Request is the one model call made for a pack of chunks of one document.
 // A pack of more than one chunk gets ReplyTokensPerPassage of reply per
-// chunk; one chunk, the provider's default.
+// chunk, MaxPackReplyTokens at most; one chunk, the provider's default.
 func Request(ins []Input) llm.JSONRequest {
 	n := len(ins)
 	req := llm.JSONRequest{
@@ -152,7 +152,7 @@ func Request(ins []Input) llm.JSONRequest {
 		Validate: func(raw json.RawMessage) error { _, err := ParsePack(raw, n); return err },
 	}
 	if n > 1 {
-		req.MaxTokens = ReplyTokensPerPassage * n
+		req.MaxTokens = min(ReplyTokensPerPassage*n, MaxPackReplyTokens)
 	}
 	return req
 }

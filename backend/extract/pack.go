@@ -20,19 +20,31 @@ type PackBudget struct {
 }
 
 // DefaultPack is the budget indexing uses: up to 1,200 chunk tokens and 6
-// chunks per call. With the instructions and a reply of up to
-// ReplyTokensPerPassage per passage, a full pack needs about 8k tokens of
-// context, which a small local model holds (the provider sizes num_ctx to
+// chunks per call. With the instructions (about 550 tokens) and the reply
+// budget (at most MaxPackReplyTokens), a full pack fits an 8k-token context
+// window, which a small local model holds (the provider sizes num_ctx to
 // the prompt and refuses, typed, what does not fit; such a pack is then
-// extracted chunk by chunk). Measured with the fake Ollama server
-// (go run ./backend/bench/cmd/cairnbench -only llm, mind maps included):
-// 0.45 calls and 0.83k prompt+completion tokens per 500 chunk tokens,
-// against 1.71 calls and 1.31k tokens with one call per chunk.
+// extracted chunk by chunk). Measured with the fake Ollama server:
+//   - go run ./backend/bench/cmd/cairnbench -only llm (assets/sample, the
+//     fake's minimal replies, mind maps included): 0.45 calls and 0.83k
+//     prompt+completion tokens per 500-token chunk, against 1.71 calls and
+//     1.31k tokens with one call per chunk;
+//   - CAIRN_GRAPH_BUDGET=1 go test ./backend/project -run
+//     TestGraphModelBudget -v (../shared/docs/real, 2,343 chunks, replies
+//     sized like a real model's): 0.48 calls and 2.28k tokens per
+//     500-token chunk, against 2.11 calls and 2.90k; the same statuses and
+//     graph.
 var DefaultPack = PackBudget{Tokens: 1200, Chunks: 6}
 
 // ReplyTokensPerPassage is the reply budget (num_predict) per passage of a
-// pack of more than one chunk; a single chunk gets the provider's default.
-const ReplyTokensPerPassage = 1024
+// pack of more than one chunk, up to MaxPackReplyTokens for the pack; a
+// single chunk gets the provider's default. A passage's answer averages
+// about 650 tokens with replies sized like a real model's (see
+// TestGraphModelBudget), and the passages of a pack share the budget.
+const (
+	ReplyTokensPerPassage = 1024
+	MaxPackReplyTokens    = 4608
+)
 
 // Tokens is a chunk's token count for packing: the chunker's count, or
 // the text counted the same way when the chunk has none.

@@ -346,15 +346,23 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 		if err != nil {
 			return ev, nil, err
 		}
+		// saveRest records the pack's own results from chunk k on: failed
+		// ones carry the offline extraction and stay pending for the model
+		saveRest := func(k int) error {
+			for ; k < len(pk); k++ {
+				if err := save(pk[k], rs[k]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		var stop *Stop
-		if !rs[0].Retry {
-			// the pack's call counts unless it never reached the model whole
-			// (too big for its context window: its chunks go one by one)
+		if !rs[0].Retry || rs[0].Kind != llm.FailContext {
+			// the pack's call counts, unless it was too big for the context
+			// window and never sent (its chunks go one by one, each a call)
 			if stop = called(rs[0], at+1, at+len(pk)); stop != nil {
-				for k, c := range pk {
-					if err := save(c, rs[k]); err != nil {
-						return ev, nil, err
-					}
+				if err := saveRest(0); err != nil {
+					return ev, nil, err
 				}
 				stop.Left = len(pending) - ev.OK - ev.Empty
 				return ev, stop, nil
@@ -365,14 +373,16 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 			if res.Retry && stop == nil {
 				// the reply left its passage out, or the pack did not fit the
 				// context window: one call for this chunk alone
-				if err := ctl.wait(ctx); err != nil {
-					return ev, nil, err
+				err := ctl.wait(ctx)
+				var one []extract.Result
+				if err == nil {
+					one, err = x.ExtractPack(ctx, ins[k:k+1])
 				}
-				if err := ctx.Err(); err != nil {
-					return ev, nil, err
-				}
-				one, err := x.ExtractPack(ctx, ins[k:k+1])
 				if err != nil {
+					// cancelled: the pack's results stand, so its usage is counted
+					if serr := saveRest(k); serr != nil {
+						return ev, nil, serr
+					}
 					return ev, nil, err
 				}
 				carried := res.Usage
@@ -380,8 +390,7 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 				res.Usage = res.Usage.Add(carried)
 				stop = called(res, at+k+1, at+k+1)
 			}
-			// after a stop, the pack's other chunks keep the pack's (failed)
-			// results: recorded with the offline one, pending for the model
+			// after a stop, the pack's other chunks keep the pack's results
 			if err := save(c, res); err != nil {
 				return ev, nil, err
 			}
