@@ -39,9 +39,14 @@ type Config struct {
 	// lists; the 100k graph takes most of an hour to build on 2 cores the
 	// first time (cached after). BENCH_GRAPH_MAX_CHUNKS=10000 skips it.
 	GraphMaxChunks int
-	LLMDocs        []string // documents indexed with the fake server (default assets/sample)
-	Only           []string // measurement names to run (empty: all)
-	Log            io.Writer
+	// FuseMaxChunks: scale corpora above this size are indexed without the
+	// cross-document mind-map fusion stage (its candidate search grows with
+	// the square of a corpus made of repeated copies; retrieval does not use
+	// it by default). BENCH_FUSE_MAX_CHUNKS overrides.
+	FuseMaxChunks int
+	LLMDocs       []string // documents indexed with the fake server (default assets/sample)
+	Only          []string // measurement names to run (empty: all)
+	Log           io.Writer
 }
 
 // DefaultConfig is `make bench`: 3 runs, 1k/10k/100k chunks, 100 questions; quick is one
@@ -59,9 +64,13 @@ func DefaultConfig(root string, quick bool) Config {
 		Log:      os.Stderr,
 
 		GraphMaxChunks: 100000,
+		FuseMaxChunks:  10000,
 	}
 	if n, err := strconv.Atoi(os.Getenv("BENCH_GRAPH_MAX_CHUNKS")); err == nil {
 		c.GraphMaxChunks = n
+	}
+	if n, err := strconv.Atoi(os.Getenv("BENCH_FUSE_MAX_CHUNKS")); err == nil {
+		c.FuseMaxChunks = n
 	}
 	if quick {
 		c.Runs, c.Scales, c.Queries = 1, []int{1000, 10000}, 50

@@ -60,7 +60,7 @@ func smokeConfig(t *testing.T) Config {
 		headLines(t, filepath.Join(src, "questions.jsonl"), filepath.Join(eval, ds, "questions.jsonl"), 10)
 	}
 	return Config{Root: root, DocsDir: docs, EvalDir: eval, CacheDir: t.TempDir(), Quick: true, Runs: 1,
-		Scales: []int{50, 120}, Queries: 5, GraphMaxChunks: 120,
+		Scales: []int{50, 120}, Queries: 5, GraphMaxChunks: 120, FuseMaxChunks: 120,
 		LLMDocs: []string{filepath.Join(docs, "en-report-dmca-summary.pdf")}}
 }
 

@@ -212,7 +212,7 @@ func measureQuery(ctx context.Context, env *Env) ([]Figure, error) {
 		}
 		if s.Indexed > 0 {
 			figs = append(figs, Figure{ID: fmt.Sprintf("index.scale.%d.index_chunks_per_s", s.Chunks), Group: "2. Offline indexing",
-				Name: fmt.Sprintf("project.Index on the %d-chunk eval corpus, offline (%s), one run", s.Chunks, strings.Join(project.IndexStages(), ", ")),
+				Name: fmt.Sprintf("project.IndexOnly on the %d-chunk eval corpus, offline (%s), one run", s.Chunks, strings.Join(s.Stages, ", ")),
 				Unit: "chunks/s", Stat: Stat{Runs: []float64{Rate(float64(s.Chunks), s.Indexed)}}})
 		}
 		if n, err := entityCount(ctx, s); err == nil && n == 0 {

@@ -41,6 +41,7 @@ type scaleCorpus struct {
 	Built   time.Duration // time to build the chunks added in this run (0: cached)
 	Indexed time.Duration // time project.Index took on this corpus in this run (0: cached or not indexed)
 	Graph   bool          // project.Index ran: knowledge graph and mind maps present
+	Stages  []string      // the index stages it ran
 	Added   int           // chunks added in this run
 	Queries []evalset.Question
 }
@@ -125,8 +126,11 @@ func (env *Env) scaleCorpora(ctx context.Context) ([]*scaleCorpus, error) {
 			}
 		}
 		prev = n
-		if stages := project.IndexStages(); len(stages) > 0 && n <= env.GraphMaxChunks {
-			if err := indexScale(ctx, env, s, filepath.Join(root, fmt.Sprintf("%d-indexed-%s", n, stagesKey(stages)))); err != nil {
+		if stages := scaleStages(n, env.FuseMaxChunks); len(stages) > 0 && n <= env.GraphMaxChunks {
+			if len(stages) < len(project.IndexStages()) {
+				env.Notef("the %d-chunk corpus is indexed without mind-map fusion (%s only; BENCH_FUSE_MAX_CHUNKS=%d): fusion's candidate search grows with the square of a corpus of repeated copies, and retrieval does not use the pseudo-graph by default", n, strings.Join(stages, ", "), env.FuseMaxChunks)
+			}
+			if err := indexScale(ctx, env, s, stages, filepath.Join(root, fmt.Sprintf("%d-indexed-%s", n, stagesKey(stages)))); err != nil {
 				return nil, fmt.Errorf("index %d-chunk corpus: %w", n, err)
 			}
 		} else if len(stages) > 0 {
@@ -138,6 +142,19 @@ func (env *Env) scaleCorpora(ctx context.Context) ([]*scaleCorpus, error) {
 	return out, nil
 }
 
+// scaleStages are the index stages a corpus of n chunks gets: all, but
+// fusion only up to fuseMax chunks.
+func scaleStages(n, fuseMax int) []string {
+	var out []string
+	for _, st := range project.IndexStages() {
+		if st == "fusion" && n > fuseMax {
+			continue
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
 // stagesKey names the index stages in a cache folder name.
 func stagesKey(stages []string) string {
 	sum := sha256.Sum256([]byte(strings.Join(stages, "+")))
@@ -147,8 +164,8 @@ func stagesKey(stages []string) string {
 // indexScale makes (or reuses) an indexed copy of s in dir: the chunk-only
 // corpus copied, then project.Index with the offline provider. s then
 // points at the indexed copy.
-func indexScale(ctx context.Context, env *Env, s *scaleCorpus, dir string) error {
-	s.Graph = true
+func indexScale(ctx context.Context, env *Env, s *scaleCorpus, stages []string, dir string) error {
+	s.Graph, s.Stages = true, stages
 	if _, err := os.Stat(filepath.Join(dir, project.DBName)); err == nil {
 		s.Dir = dir
 		return nil
@@ -161,7 +178,7 @@ func indexScale(ctx context.Context, env *Env, s *scaleCorpus, dir string) error
 	if err := copyFile(s.DB(), filepath.Join(tmp, project.DBName)); err != nil {
 		return err
 	}
-	env.Logf("indexing the %d-chunk corpus offline (%s) in %s", s.Chunks, strings.Join(project.IndexStages(), ", "), dir)
+	env.Logf("indexing the %d-chunk corpus offline (%s) in %s", s.Chunks, strings.Join(stages, ", "), dir)
 	p, err := project.Open(tmp)
 	if err != nil {
 		return err
@@ -169,7 +186,7 @@ func indexScale(ctx context.Context, env *Env, s *scaleCorpus, dir string) error
 	defer p.Close()
 	t0 := time.Now()
 	last := time.Now()
-	err = p.Index(ctx, func(pr project.IndexProgress) {
+	err = p.IndexOnly(ctx, stages, func(pr project.IndexProgress) {
 		if time.Since(last) > 30*time.Second {
 			last = time.Now()
 			env.Logf("  index %s %d/%d", pr.Stage, pr.Done, pr.Total)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -54,6 +55,27 @@ func IndexStages() []string {
 
 // Index runs every stage's pending work in order. progress may be nil.
 func (p *Project) Index(ctx context.Context, progress func(IndexProgress)) error {
+	return p.IndexOnly(ctx, IndexStages(), progress)
+}
+
+// IndexOnly runs the pending work of the named stages, in stage order
+// (benchmarks index a corpus without its slowest stage); an unknown name is
+// an error. progress may be nil.
+func (p *Project) IndexOnly(ctx context.Context, names []string, progress func(IndexProgress)) error {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	var stages []IndexStage
+	for _, s := range indexStages {
+		if want[s.Name] {
+			stages = append(stages, s)
+			delete(want, s.Name)
+		}
+	}
+	for n := range want {
+		return fmt.Errorf("no index stage %q (stages: %s)", n, strings.Join(IndexStages(), ", "))
+	}
 	if progress == nil {
 		progress = func(IndexProgress) {}
 	}
@@ -64,7 +86,7 @@ func (p *Project) Index(ctx context.Context, progress func(IndexProgress)) error
 		return err
 	}
 	defer unlock()
-	for _, s := range indexStages {
+	for _, s := range stages {
 		if err := s.Run(ctx, p, progress); err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)
 		}

@@ -235,3 +235,25 @@ func TestPlausibleTitle(t *testing.T) {
 		}
 	}
 }
+
+// IndexOnly runs just the named stages and refuses a name it does not know.
+func TestIndexOnlyStages(t *testing.T) {
+	ctx := context.Background()
+	p := open(t)
+	if err := p.IndexOnly(ctx, []string{"graph", "no-such-stage"}, nil); err == nil || !strings.Contains(err.Error(), `no index stage "no-such-stage"`) {
+		t.Fatalf("unknown stage: %v", err)
+	}
+	var ran []string
+	if err := p.IndexOnly(ctx, []string{"mindmap"}, func(pr IndexProgress) {
+		if len(ran) == 0 || ran[len(ran)-1] != pr.Stage {
+			ran = append(ran, pr.Stage)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range ran {
+		if st != "mindmap" {
+			t.Fatalf("stages run: %v", ran)
+		}
+	}
+}
