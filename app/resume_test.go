@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,33 +14,8 @@ import (
 	"cairn/backend/project"
 )
 
-// echoModel answers an extraction request with what each fenced passage
-// plainly holds, under the passage's id: its first capitalised word as an
-// entity and its first line as a fact.
-func echoModel(r fakeollama.Request) string {
-	ids, texts := extract.Passages(r.Messages[1].Content)
-	reply := map[string]any{}
-	for _, id := range ids {
-		body := strings.Split(texts[id], "\n")
-		out := map[string]any{"entities": []any{}, "relations": []any{}, "facts": []string{}}
-		for _, w := range strings.Fields(strings.Join(body, " ")) {
-			w = strings.Trim(w, ".,;:()[]\"'")
-			if len(w) >= 4 && w[0] >= 'A' && w[0] <= 'Z' {
-				out["entities"] = []any{map[string]string{"name": w, "type": "concept", "description": w + " as named in the passage."}}
-				break
-			}
-		}
-		for _, l := range body {
-			if l = strings.TrimSpace(l); len(l) > 20 {
-				out["facts"] = []string{l}
-				break
-			}
-		}
-		reply[id] = out
-	}
-	b, _ := json.Marshal(reply)
-	return string(b)
-}
+// echoModel answers an extraction request with extract.EchoReply.
+func echoModel(r fakeollama.Request) string { return extract.EchoReply(r.Messages[1].Content) }
 
 // stoppedAt is the start of the warning of a run that lost Ollama.
 var stoppedAt = regexp.MustCompile(`Ollama stopped responding (at chunk \d+|for chunks \d+–\d+) of \d+`)

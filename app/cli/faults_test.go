@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -14,33 +13,8 @@ import (
 	"cairn/backend/llm/fakeollama"
 )
 
-// passageModel answers an extraction request, under each passage's id,
-// with the passage's first capitalised word as an entity and first line as
-// a fact (valid under the schema and found in the text).
-func passageModel(r fakeollama.Request) string {
-	ids, texts := extract.Passages(r.Messages[1].Content)
-	reply := map[string]any{}
-	for _, id := range ids {
-		body := strings.Split(texts[id], "\n")
-		out := map[string]any{"entities": []any{}, "relations": []any{}, "facts": []string{}}
-		for _, w := range strings.Fields(strings.Join(body, " ")) {
-			w = strings.Trim(w, ".,;:()[]\"'")
-			if len(w) >= 4 && w[0] >= 'A' && w[0] <= 'Z' {
-				out["entities"] = []any{map[string]string{"name": w, "type": "concept", "description": w + " as named in the passage."}}
-				break
-			}
-		}
-		for _, l := range body {
-			if l = strings.TrimSpace(l); len(l) > 20 {
-				out["facts"] = []string{l}
-				break
-			}
-		}
-		reply[id] = out
-	}
-	b, _ := json.Marshal(reply)
-	return string(b)
-}
+// passageModel answers an extraction request with extract.EchoReply.
+func passageModel(r fakeollama.Request) string { return extract.EchoReply(r.Messages[1].Content) }
 
 // TestIndexSaysWhatTheModelFaultsDid: `cairn import` with Ollama down
 // indexes offline and says the chunks wait for the model; `cairn index`

@@ -432,3 +432,32 @@ func Validate(in Input, rep Reply) Result {
 	}
 	return r
 }
+
+// EchoReply is a reply a scripted fake model can give to an extraction
+// request (the user message of Messages): under each passage's id, the
+// passage's first capitalised word as an entity and its first line as a
+// fact, valid under the schema and found in the text. Tests use it.
+func EchoReply(user string) string {
+	ids, texts := Passages(user)
+	reply := map[string]any{}
+	for _, id := range ids {
+		body := strings.Split(texts[id], "\n")
+		out := map[string]any{"entities": []any{}, "relations": []any{}, "facts": []string{}}
+		for _, w := range strings.Fields(strings.Join(body, " ")) {
+			w = strings.Trim(w, ".,;:()[]\"'")
+			if len(w) >= 4 && w[0] >= 'A' && w[0] <= 'Z' {
+				out["entities"] = []any{map[string]string{"name": w, "type": "concept", "description": w + " as named in the passage."}}
+				break
+			}
+		}
+		for _, l := range body {
+			if l = strings.TrimSpace(l); len(l) > 20 {
+				out["facts"] = []string{l}
+				break
+			}
+		}
+		reply[id] = out
+	}
+	b, _ := json.Marshal(reply)
+	return string(b)
+}
