@@ -68,6 +68,24 @@ func LoadCorpus(path string) ([]Passage, error) { return readJSONL[Passage](path
 // LoadQuestions reads questions.jsonl.
 func LoadQuestions(path string) ([]Question, error) { return readJSONL[Question](path) }
 
+// Subset is a small corpus in which qs stay answerable: their supporting
+// passages plus the first head passages (distractors), in corpus order.
+func Subset(corpus []Passage, qs []Question, head int) []Passage {
+	keep := map[string]bool{}
+	for _, q := range qs {
+		for _, id := range q.SupportingIDs {
+			keep[id] = true
+		}
+	}
+	var out []Passage
+	for i, p := range corpus {
+		if keep[p.ID] || i < head {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Build fills an empty store with the corpus: one document per passage
 // (title = passage title, file name = passage id), one page, one chunk.
 func Build(ctx context.Context, st *store.Store, e embed.Embedder, corpus []Passage) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"cairn/backend/embed"
@@ -86,5 +87,17 @@ func TestRecall(t *testing.T) {
 		if got := Recall(c.ranked, c.gold, c.k); got != c.want {
 			t.Errorf("Recall(%v, %v, %d) = %v, want %v", c.ranked, c.gold, c.k, got, c.want)
 		}
+	}
+}
+
+func TestSubset(t *testing.T) {
+	corpus := []Passage{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}, {ID: "e"}}
+	qs := []Question{{SupportingIDs: []string{"d", "b"}}, {SupportingIDs: []string{"e"}}}
+	var got []string
+	for _, p := range Subset(corpus, qs, 1) {
+		got = append(got, p.ID)
+	}
+	if strings.Join(got, ",") != "a,b,d,e" {
+		t.Fatalf("subset %v, want a,b,d,e (head, then supporting passages in corpus order)", got)
 	}
 }

@@ -50,18 +50,7 @@ func indexed(t *testing.T) (*project.Project, []evalset.Question) {
 			graphErr = err
 			return
 		}
-		keep := map[string]bool{}
-		for _, q := range qs {
-			for _, id := range q.SupportingIDs {
-				keep[id] = true
-			}
-		}
-		var sub []evalset.Passage
-		for i, p := range corpus {
-			if keep[p.ID] || i < 300 {
-				sub = append(sub, p)
-			}
-		}
+		sub := evalset.Subset(corpus, qs, 300)
 		graphDir, graphErr = os.MkdirTemp("", "cairn-reason-")
 		if graphErr != nil {
 			return

@@ -88,18 +88,7 @@ func hotpot(t *testing.T) (*store.Store, []evalset.Question) {
 		t.Fatal(err)
 	}
 	qs = qs[:5]
-	keep := map[string]bool{}
-	for _, q := range qs {
-		for _, id := range q.SupportingIDs {
-			keep[id] = true
-		}
-	}
-	var sub []evalset.Passage
-	for i, p := range corpus {
-		if keep[p.ID] || i < 300 {
-			sub = append(sub, p)
-		}
-	}
+	sub := evalset.Subset(corpus, qs, 300)
 	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
 	if err != nil {
 		t.Fatal(err)
