@@ -22,6 +22,20 @@ func evalDir(t *testing.T) string {
 	return d
 }
 
+// loadSet reads a dataset folder's corpus and questions.
+func loadSet(t *testing.T, dir string) ([]Passage, []Question) {
+	t.Helper()
+	corpus, err := LoadCorpus(filepath.Join(dir, "corpus.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := LoadQuestions(filepath.Join(dir, "questions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return corpus, qs
+}
+
 // TestRecallBeatsBM25 builds a real project from each DEV corpus and checks
 // that hybrid passage search reaches at least BM25's Recall@5.
 func TestRecallBeatsBM25(t *testing.T) {
@@ -32,14 +46,7 @@ func TestRecallBeatsBM25(t *testing.T) {
 	ctx := context.Background()
 	for _, ds := range []string{"hotpotqa", "musique", "2wikimultihopqa"} {
 		t.Run(ds, func(t *testing.T) {
-			corpus, err := LoadCorpus(filepath.Join(root, ds, "corpus.jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			qs, err := LoadQuestions(filepath.Join(root, ds, "questions.jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			corpus, qs := loadSet(t, filepath.Join(root, ds))
 			st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
 			if err != nil {
 				t.Fatal(err)

@@ -22,14 +22,7 @@ func TestFullRetrievalMeetsGoal(t *testing.T) {
 	ctx := context.Background()
 	for _, ds := range []string{"hotpotqa", "musique", "2wikimultihopqa"} {
 		t.Run(ds, func(t *testing.T) {
-			corpus, err := LoadCorpus(filepath.Join(root, ds, "corpus.jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			qs, err := LoadQuestions(filepath.Join(root, ds, "questions.jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			corpus, qs := loadSet(t, filepath.Join(root, ds))
 			p, err := BuildProject(ctx, t.TempDir(), corpus, nil)
 			if err != nil {
 				t.Fatal(err)
