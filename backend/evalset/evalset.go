@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -67,6 +68,19 @@ func LoadCorpus(path string) ([]Passage, error) { return readJSONL[Passage](path
 
 // LoadQuestions reads questions.jsonl.
 func LoadQuestions(path string) ([]Question, error) { return readJSONL[Question](path) }
+
+// LoadDir reads a dataset folder's corpus.jsonl and questions.jsonl.
+func LoadDir(dir string) ([]Passage, []Question, error) {
+	corpus, err := LoadCorpus(filepath.Join(dir, "corpus.jsonl"))
+	if err != nil {
+		return nil, nil, err
+	}
+	qs, err := LoadQuestions(filepath.Join(dir, "questions.jsonl"))
+	if err != nil {
+		return nil, nil, err
+	}
+	return corpus, qs, nil
+}
 
 // Subset is a small corpus in which qs stay answerable: their supporting
 // passages plus the first head passages (distractors), in corpus order.

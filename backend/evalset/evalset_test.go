@@ -25,11 +25,7 @@ func evalDir(t *testing.T) string {
 // loadSet reads a dataset folder's corpus and questions.
 func loadSet(t *testing.T, dir string) ([]Passage, []Question) {
 	t.Helper()
-	corpus, err := LoadCorpus(filepath.Join(dir, "corpus.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	qs, err := LoadQuestions(filepath.Join(dir, "questions.jsonl"))
+	corpus, qs, err := LoadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,11 +79,7 @@ func hotpot(t *testing.T) (*store.Store, []evalset.Question) {
 	if _, err := os.Stat(root); err != nil {
 		t.Skip("../shared/eval not present")
 	}
-	corpus, err := evalset.LoadCorpus(filepath.Join(root, "corpus.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	qs, err := evalset.LoadQuestions(filepath.Join(root, "questions.jsonl"))
+	corpus, qs, err := evalset.LoadDir(root)
 	if err != nil {
 		t.Fatal(err)
 	}

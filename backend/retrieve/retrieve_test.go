@@ -26,11 +26,7 @@ func TestTopicListFindsTheBridgePassage(t *testing.T) {
 	if _, err := os.Stat(root); err != nil {
 		t.Skip("../shared/eval not present")
 	}
-	corpus, err := evalset.LoadCorpus(filepath.Join(root, "corpus.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	qs, err := evalset.LoadQuestions(filepath.Join(root, "questions.jsonl"))
+	corpus, qs, err := evalset.LoadDir(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,11 +50,7 @@ type variant struct {
 }
 
 func run(ctx context.Context, data, ds, cache string, n int, grid bool) error {
-	corpus, err := evalset.LoadCorpus(filepath.Join(data, ds, "corpus.jsonl"))
-	if err != nil {
-		return err
-	}
-	qs, err := evalset.LoadQuestions(filepath.Join(data, ds, "questions.jsonl"))
+	corpus, qs, err := evalset.LoadDir(filepath.Join(data, ds))
 	if err != nil {
 		return err
 	}
