@@ -283,7 +283,7 @@ func measurePipeline(ctx context.Context, env *Env, files []inputFile, group str
 			terms := make([][]string, len(chunks))
 			for j, c := range chunks {
 				texts[j] = search.EmbedText(title, c)
-				rows[j] = search.FTSRow(title, c)
+				rows[j] = store.ChunkFTS(title, c)
 				terms[j] = search.ChunkTerms(title, c)
 			}
 			vecs, err := e.Embed(ctx, texts)

@@ -44,7 +44,8 @@ type queryLatencyMeasure struct {
 
 var queryMeasures = []queryLatencyMeasure{
 	{"search", "passage search, project.Search k=10 (BM25 beside vector k-NN, depth 50, fused)", prepareSearch},
-	{"lexical", "  FTS5 BM25 alone (depth 50)", prepareLexical},
+	{"lexical", "  BM25 alone, search.Lexical (depth 50; on large projects common words only score the rows rarer words select)", prepareLexical},
+	{"lexical_or", "  BM25 alone over a plain OR of the question's words (depth 50; the query before the common-word split, for reference)", prepareLexicalOR},
 	{"hybrid", "full hybrid retrieval, retrieve.Retrieve k=10 (passage, entity, relation, expansion and PPR lists, fused)", prepareHybrid},
 	{"paths", "path finding, walk.Structural over the retrieved subgraph (question entities → candidate answers, PPR agreement)", preparePaths},
 }
@@ -136,6 +137,14 @@ func prepareSearch(ctx context.Context, p *project.Project, qs []string) (func(c
 }
 
 func prepareLexical(ctx context.Context, p *project.Project, qs []string) (func(context.Context, int) error, error) {
+	w := search.DefaultSettings().ColumnWeights
+	return func(ctx context.Context, i int) error {
+		_, err := search.Lexical(ctx, p.Store(), qs[i], w, 50)
+		return err
+	}, nil
+}
+
+func prepareLexicalOR(ctx context.Context, p *project.Project, qs []string) (func(context.Context, int) error, error) {
 	w := search.DefaultSettings().ColumnWeights
 	return func(ctx context.Context, i int) error {
 		_, err := p.Store().LexicalSearch(ctx, search.MatchExpr(qs[i]), w, 50)
@@ -253,9 +262,49 @@ func measureQuery(ctx context.Context, env *Env) ([]Figure, error) {
 				Figure{ID: fmt.Sprintf("query.%s.%d.p50_ms", m.id, s.Chunks), Group: group, Name: name + ", p50", Unit: "ms", Stat: Stat{Runs: p50}},
 				Figure{ID: fmt.Sprintf("query.%s.%d.p95_ms", m.id, s.Chunks), Group: group, Name: name + ", p95", Unit: "ms", Stat: Stat{Runs: p95}})
 		}
+		agree, err := splitAgreement(ctx, p, qs)
+		if err != nil {
+			p.Close()
+			return figs, err
+		}
+		figs = append(figs, Figure{ID: fmt.Sprintf("query.lexical_split.%d.top50_agreement_pct", s.Chunks), Group: group,
+			Name: fmt.Sprintf("  common-word split: share of the plain OR's top 50 that search.Lexical also returns, at %d chunks, %d questions", s.Chunks, len(qs)),
+			Unit: "%", Stat: Stat{Runs: []float64{agree}}})
 		if err := p.Close(); err != nil {
 			return figs, err
 		}
 	}
 	return figs, nil
+}
+
+// splitAgreement is the share (%) of the plain-OR BM25 top 50 that
+// search.Lexical's top 50 holds too, over the questions: what the
+// common-word split costs in ranking.
+func splitAgreement(ctx context.Context, p *project.Project, qs []string) (float64, error) {
+	w := search.DefaultSettings().ColumnWeights
+	same, all := 0, 0
+	for _, q := range qs {
+		plain, err := p.Store().LexicalSearch(ctx, search.MatchExpr(q), w, 50)
+		if err != nil {
+			return 0, err
+		}
+		split, err := search.Lexical(ctx, p.Store(), q, w, 50)
+		if err != nil {
+			return 0, err
+		}
+		got := map[int64]bool{}
+		for _, h := range split {
+			got[h.ChunkID] = true
+		}
+		for _, h := range plain {
+			if got[h.ChunkID] {
+				same++
+			}
+		}
+		all += len(plain)
+	}
+	if all == 0 {
+		return 100, nil
+	}
+	return 100 * float64(same) / float64(all), nil
 }

@@ -121,7 +121,7 @@ func Build(ctx context.Context, st *store.Store, e embed.Embedder, corpus []Pass
 			Title: p.Title, Kind: "txt", Status: kb.StatusOK,
 			Pages:   []kb.Page{{Number: 1, Text: p.Text}},
 			Chunks:  []kb.Chunk{c},
-			FTS:     []store.FTSRow{search.FTSRow(p.Title, c)},
+			FTS:     []store.FTSRow{store.ChunkFTS(p.Title, c)},
 			Vectors: vec,
 			Terms:   [][]string{search.ChunkTerms(p.Title, c)},
 		}, search.ChunkTerms); err != nil {

@@ -234,7 +234,7 @@ func (p *Project) index(ctx context.Context, name string, doc *parsed.Document) 
 	terms := make([][]string, len(chunks))
 	for i, c := range chunks {
 		texts[i] = search.EmbedText(title, c)
-		rows[i] = search.FTSRow(title, c)
+		rows[i] = store.ChunkFTS(title, c)
 		terms[i] = search.ChunkTerms(title, c)
 	}
 	vecs, err := p.embedChunks(ctx, texts)

@@ -153,7 +153,7 @@ func buildPassages(t *testing.T, st *store.Store, corpus []passage) {
 		c := kb.Chunk{PageStart: 1, PageEnd: 1, CharEnd: len(p.Text), Text: p.Text, Tokens: len(analyze.Tokens(p.Text))}
 		vec, _ := e.Embed(ctx, []string{search.EmbedText(p.Title, c)})
 		if err := st.SaveContent(ctx, id, store.Content{Title: p.Title, Kind: "txt", Status: kb.StatusOK,
-			Pages: []kb.Page{{Number: 1, Text: p.Text}}, Chunks: []kb.Chunk{c}, FTS: []store.FTSRow{search.FTSRow(p.Title, c)},
+			Pages: []kb.Page{{Number: 1, Text: p.Text}}, Chunks: []kb.Chunk{c}, FTS: []store.FTSRow{store.ChunkFTS(p.Title, c)},
 			Vectors: vec, Terms: [][]string{search.ChunkTerms(p.Title, c)}}, search.ChunkTerms); err != nil {
 			t.Fatal(err)
 		}

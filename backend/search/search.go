@@ -44,16 +44,6 @@ type Searcher struct {
 	QueryVector func(ctx context.Context, q string) ([]float32, error)
 }
 
-// FTSRow builds the lexical index row of a chunk.
-func FTSRow(docTitle string, c kb.Chunk) store.FTSRow {
-	return store.FTSRow{
-		Title:   docTitle,
-		Heading: strings.Join(c.HeadingPath, " / "),
-		Body:    c.Text,
-		CJK:     analyze.CJKBigramText(docTitle + "\n" + strings.Join(c.HeadingPath, "\n") + "\n" + c.Text),
-	}
-}
-
 // EmbedText is the text a chunk's vector is made from: document title,
 // heading path and body, so passages inherit their context.
 func EmbedText(docTitle string, c kb.Chunk) string {
@@ -66,11 +56,10 @@ func ChunkTerms(docTitle string, c kb.Chunk) []string {
 	return embed.Words(EmbedText(docTitle, c))
 }
 
-// MatchExpr turns a question into an FTS5 query: every content word as a
-// quoted term (FTS stems it), every CJK bigram against the cjk column, all
-// OR-ed so BM25 rewards passages matching more of them. Stop words are
-// dropped unless nothing else is left.
-func MatchExpr(q string) string {
+// MatchTerms turns a question into FTS5 query terms: every content word
+// quoted (FTS stems it), every CJK bigram against the cjk column. Stop words
+// are dropped unless nothing else is left.
+func MatchTerms(q string) []string {
 	toks := analyze.Tokens(q)
 	var terms, stops []string
 	seen := map[string]bool{}
@@ -96,7 +85,101 @@ func MatchExpr(q string) string {
 	if len(terms) == 0 {
 		terms = stops
 	}
-	return strings.Join(terms, " OR ")
+	return terms
+}
+
+// MatchExpr is a question as one FTS5 query: its MatchTerms OR-ed, so BM25
+// rewards passages matching more of them.
+func MatchExpr(q string) string { return strings.Join(MatchTerms(q), " OR ") }
+
+// Lexical ranks the k best chunks for a question by BM25 (title and headings
+// weighted by weights).
+//
+// FTS5 scores every row its query matches, and a plain OR of the question's
+// words makes that every row holding any of them: at 100k chunks a question
+// with "film", "director" and "born" matched half the table and took 60-90
+// ms, most of it reading each row's sizes for the length norm. So on a large
+// project the question's commonest words stop selecting rows (SplitCommon):
+// rows are selected by the rarer words and scored by all of them
+// (ScopedMatch), as Elasticsearch's common-terms query does. A row holding
+// only common words is then left out; on the 100k-chunk bench corpus the top
+// 50 stayed the same (backend/bench RESULTS.md).
+func Lexical(ctx context.Context, st *store.Store, question string, weights [4]float64, k int) ([]store.Scored, error) {
+	terms := MatchTerms(question)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	rows, total, err := st.TermRows(ctx, terms)
+	if err != nil {
+		return nil, err
+	}
+	rare, common := SplitCommon(terms, rows, CommonRowBudget(total))
+	return st.LexicalSearch(ctx, ScopedMatch(rare, common), weights, k)
+}
+
+// Common-word split: a question's words select at most
+// max(commonMinRows, commonShare × chunks) rows, counted as the sum of their
+// document frequencies. Below commonMinRows FTS5 scores a question's rows
+// in a few milliseconds and nothing is split. The share was measured on the
+// 100k-chunk bench corpus (50 questions): at 10% the top 50 matched the
+// unsplit search exactly; at 5% 96% of it did.
+const (
+	commonMinRows = 5000
+	commonShare   = 0.10
+)
+
+// CommonRowBudget is how many rows a question's selecting words may match
+// in a project of total chunks.
+func CommonRowBudget(total int) int { return max(commonMinRows, int(commonShare*float64(total))) }
+
+// SplitCommon splits query terms (rows: the chunks each matches) into the
+// rare ones that select rows and the common ones that only score them. When
+// all terms together match at most budget rows, all are rare. Otherwise the
+// rarest terms are taken while their rows fit the budget; the rarest term
+// always selects, so a question of only common words still finds its rows.
+// Terms keep their question order within each part.
+func SplitCommon(terms []string, rows []int, budget int) (rare, common []string) {
+	sum := 0
+	for _, r := range rows {
+		sum += r
+	}
+	if sum <= budget {
+		return terms, nil
+	}
+	order := make([]int, len(terms))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rows[order[a]] < rows[order[b]] })
+	selects := make([]bool, len(terms))
+	used := 0
+	for n, i := range order {
+		if n > 0 && used+rows[i] > budget {
+			break
+		}
+		selects[i] = true
+		used += rows[i]
+	}
+	for i, t := range terms {
+		if selects[i] {
+			rare = append(rare, t)
+		} else {
+			common = append(common, t)
+		}
+	}
+	return rare, common
+}
+
+// ScopedMatch is the FTS5 query that selects rows holding a rare term and
+// scores every term on them: "(r1 OR r2) AND (c1 OR c2 OR every row)". The
+// every-row term matches all rows, so the AND keeps exactly the rare terms'
+// rows, while FTS5's BM25 sums each term present in a row, common ones
+// included. With no common terms it is the plain OR.
+func ScopedMatch(rare, common []string) string {
+	if len(common) == 0 {
+		return strings.Join(rare, " OR ")
+	}
+	return "(" + strings.Join(rare, " OR ") + ") AND (" + strings.Join(common, " OR ") + " OR " + store.MatchEveryRow + ")"
 }
 
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
@@ -163,7 +246,7 @@ func (s *Searcher) Search(ctx context.Context, query string, k int) ([]kb.Hit, e
 			vec <- vecResult{near: near, err: err}
 		}()
 	}
-	lex, lerr := s.Store.LexicalSearch(ctx, MatchExpr(query), set.ColumnWeights, depth)
+	lex, lerr := Lexical(ctx, s.Store, query, set.ColumnWeights, depth)
 	var vr vecResult
 	if wantVec {
 		vr = <-vec

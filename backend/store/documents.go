@@ -99,11 +99,6 @@ func (s *Store) SetStatus(ctx context.Context, id int64, st kb.DocStatus, code, 
 	return err
 }
 
-// FTSRow is what the lexical index holds for one chunk.
-type FTSRow struct {
-	Title, Heading, Body, CJK string
-}
-
 // Content is everything indexed for one document.
 type Content struct {
 	Title    string
@@ -252,7 +247,7 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 		return err
 	}
 	defer insChunk.Close()
-	insFTS, err := tx.PrepareContext(ctx, "INSERT INTO chunks_fts(rowid, title, heading, body, cjk) VALUES(?, ?, ?, ?, ?)")
+	insFTS, err := tx.PrepareContext(ctx, insertChunkFTS)
 	if err != nil {
 		return err
 	}
@@ -406,31 +401,6 @@ func (s *Store) ChunkHits(ctx context.Context, ids []int64) ([]kb.Hit, error) {
 		}
 	}
 	return out, nil
-}
-
-// LexicalSearch runs an FTS5 MATCH expression and returns chunk ids ranked by
-// BM25 with the given column weights (title, heading, body, cjk). Score is
-// -bm25, so higher is better.
-func (s *Store) LexicalSearch(ctx context.Context, match string, weights [4]float64, k int) ([]Scored, error) {
-	if strings.TrimSpace(match) == "" {
-		return nil, nil
-	}
-	rows, err := s.DB.QueryContext(ctx, fmt.Sprintf("SELECT rowid, bm25(chunks_fts, %g, %g, %g, %g) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?",
-		weights[0], weights[1], weights[2], weights[3]), match, k)
-	if err != nil {
-		return nil, fmt.Errorf("lexical search: %w", err)
-	}
-	defer rows.Close()
-	var out []Scored
-	for rows.Next() {
-		var sc Scored
-		if err := rows.Scan(&sc.ChunkID, &sc.Score); err != nil {
-			return nil, err
-		}
-		sc.Score = -sc.Score
-		out = append(out, sc)
-	}
-	return out, rows.Err()
 }
 
 // Counts returns the number of documents and chunks.

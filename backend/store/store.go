@@ -65,6 +65,10 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open project database: fill topic keys: %w", err)
 	}
+	if err := s.fillChunkFTS(context.Background()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open project database: rebuild the lexical index: %w", err)
+	}
 	return s, nil
 }
 
