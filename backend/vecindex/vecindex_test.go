@@ -95,6 +95,36 @@ func TestSearchMatchesExact(t *testing.T) {
 	}
 }
 
+// Dense rows live in column blocks: every row's approximate score must be
+// close to its exact cosine, for a question-sized query (few non-zero
+// columns) and a passage-sized one, with a last block only partly full.
+func TestDenseBlocksScoreEveryRow(t *testing.T) {
+	ids, vecs := hashedCorpus(2*blockRows+77, 60)
+	b := NewBuilder(1024, false)
+	for i, v := range vecs {
+		if err := b.Add(ids[i], v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := b.Index()
+	_, questions := hashedCorpus(5, 4)
+	for qn, q := range append(questions, vecs[3], vecs[len(vecs)-1]) {
+		got := x.Candidates(q, x.Len())
+		if len(got) != len(ids) {
+			t.Fatalf("query %d: %d candidates for %d rows", qn, len(got), len(ids))
+		}
+		exact := map[int64]float64{}
+		for _, h := range Exact(q, ids, vecs, len(ids)) {
+			exact[h.ID] = h.Score
+		}
+		for _, h := range got {
+			if d := h.Score - exact[h.ID]; d > 0.02 || d < -0.02 {
+				t.Fatalf("query %d row %d: approximate %.4f, exact %.4f", qn, h.ID, h.Score, exact[h.ID])
+			}
+		}
+	}
+}
+
 func TestZeroQueryFindsNothing(t *testing.T) {
 	b := NewBuilder(4, true)
 	b.Add(1, []float32{1, 0, 0, 0})
@@ -156,16 +186,21 @@ func BenchmarkCandidates(b *testing.B) {
 		sparse bool
 		words  int
 		n      int
-	}{{true, 3, 50000}, {true, 20, 50000}, {false, 80, 10000}} {
+		query  int // words of the query text (0: a row of the corpus)
+	}{{true, 3, 50000, 0}, {true, 20, 50000, 0}, {false, 80, 10000, 0}, {false, 80, 10000, 8}} {
 		ids, vecs := hashedCorpus(tc.n, tc.words)
 		bl := NewBuilder(1024, tc.sparse)
 		for i, v := range vecs {
 			bl.Add(ids[i], v)
 		}
 		x := bl.Index()
-		b.Run(fmt.Sprintf("sparse=%v/words=%d/n=%d", tc.sparse, tc.words, tc.n), func(b *testing.B) {
+		queries := vecs
+		if tc.query > 0 {
+			_, queries = hashedCorpus(100, tc.query)
+		}
+		b.Run(fmt.Sprintf("sparse=%v/words=%d/n=%d/query=%d", tc.sparse, tc.words, tc.n, tc.query), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				x.Candidates(vecs[i%len(vecs)], 200)
+				x.Candidates(queries[i%len(queries)], 200)
 			}
 			b.ReportMetric(float64(x.Bytes())/float64(x.Len()), "B/row")
 		})
