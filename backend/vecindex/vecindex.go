@@ -1,21 +1,27 @@
 // Package vecindex is Cairn's in-memory nearest-neighbour search. Vectors
 // are held int8-quantised (one scale per row), densely for embedder vectors
-// and as (index, value) pairs for the built-in hashed vectors of short texts
-// (entity names, relation statements, mind-map paths), which are mostly
-// zeros. Dense rows are stored in blocks of blockRows rows, column by
-// column, so a scan reads only the columns where the query is not zero: the
-// built-in embedder's questions use about a tenth of its 1,024 dimensions,
-// and the scan reads a tenth of the bytes; a model's dense query reads them
-// all, as fast as a row-by-row scan (BenchmarkCandidates).
+// and sparsely for the built-in hashed vectors of short texts (entity
+// names, relation statements, mind-map paths), which are mostly zeros.
+//
+// Both layouts keep rows in blocks, column by column, so a scan reads only
+// the columns where the query is not zero: the built-in embedder's
+// questions use about a tenth of its 1,024 dimensions, so a scan reads about
+// a tenth of the bytes and does a tenth of the work. A dense block holds
+// blockRows rows as dim columns of blockRows bytes; a sparse block holds
+// sparseBlockRows rows as, per column, the (row in block, value) pairs of
+// its non-zeros. A model's dense query reads every column, as fast as a
+// row-by-row scan (BenchmarkCandidates).
+//
 // A search scans the quantised rows for the best candidates and then
 // re-scores them exactly (cosine) from the float vectors the caller keeps in
 // the database, so results match an exact search unless a true neighbour
-// falls outside the candidate depth. It also defines the compact "sparse"
-// BLOB format the store keeps those hashed vectors in.
+// falls outside the candidate depth. The package also defines the compact
+// "sparse" BLOB format the store keeps those hashed vectors in.
 //
-// Memory: dense rows cost dim bytes plus 16 (the last block is padded to
-// blockRows rows); sparse rows 3 bytes per non-zero plus 20 (see
-// Index.Bytes).
+// Memory (Index.Bytes): dense rows cost dim bytes plus 12 (the last block
+// is padded to blockRows rows); sparse rows 2 bytes per non-zero plus 12,
+// plus 4·(dim+1) bytes of column offsets per block of sparseBlockRows rows
+// (16 bytes a row at 1,024 dimensions).
 package vecindex
 
 import (
@@ -40,30 +46,41 @@ type Index struct {
 	sparse bool
 	ids    []int64
 	scale  []float32 // per row: quantisation step / L2 norm (0: zero vector)
-	val    []int8    // dense: full blocks (blockRows × dim, column-major); sparse: one per non-zero
-	idx    []uint16  // sparse: dimension of each value
-	off    []uint32  // sparse: row r's values are off[r]:off[r+1]
+	// dense: full blocks of blockRows × dim values, column-major.
+	// sparse: the non-zeros, block by block and within a block column by
+	// column; row holds each one's row within its block, and block b's
+	// column i is val[colOff[b*(dim+1)+i] : colOff[b*(dim+1)+i+1]].
+	val    []int8
+	row    []uint8
+	colOff []uint32
 }
 
-// blockRows is how many dense rows a block holds. A block's column is then
-// blockRows contiguous bytes, and the scan's per-row sums (4 bytes each)
-// stay in the L1 cache.
-const blockRows = 512
+const (
+	// blockRows is how many dense rows a block holds: a block's column is
+	// blockRows contiguous bytes, and the scan's per-row sums stay in the
+	// L1 cache.
+	blockRows = 512
+	// sparseBlockRows is how many sparse rows a block holds: one byte
+	// names a non-zero's row.
+	sparseBlockRows = 256
+)
 
 // Builder collects rows for an Index.
 type Builder struct {
-	x     Index
-	stage []int8 // dense rows not yet in a block, row by row
+	x Index
+	// rows not yet in a block: dense ones row by row in stage; sparse ones
+	// as (dimension, value) pairs, row r's being stageIdx/stageVal[stageOff[r]:stageOff[r+1]].
+	stage    []int8
+	stageIdx []uint16
+	stageVal []int8
+	stageOff []int
+	staged   int
 }
 
 // NewBuilder starts an index of dim-dimensional vectors, stored sparsely
-// (index/value pairs) or densely. Sparse indexes take dim ≤ 65536.
+// (non-zeros only) or densely. Sparse indexes take dim ≤ 65536.
 func NewBuilder(dim int, sparse bool) *Builder {
-	b := &Builder{x: Index{dim: dim, sparse: sparse}}
-	if sparse {
-		b.x.off = []uint32{0}
-	}
-	return b
+	return &Builder{x: Index{dim: dim, sparse: sparse}, stageOff: []int{0}}
 }
 
 // Add quantises v (len dim) under id.
@@ -80,51 +97,64 @@ func (b *Builder) Add(id int64, v []float32) error {
 	}
 	step := maxAbs / 127
 	x.ids = append(x.ids, id)
-	if norm == 0 || math.IsNaN(norm) || math.IsInf(norm, 0) {
+	zero := norm == 0 || math.IsNaN(norm) || math.IsInf(norm, 0)
+	if zero {
 		x.scale = append(x.scale, 0)
-		if x.sparse {
-			x.off = append(x.off, uint32(len(x.val)))
-		} else {
-			b.stageRow(make([]int8, x.dim))
-		}
-		return nil
+	} else {
+		x.scale = append(x.scale, float32(step/math.Sqrt(norm)))
 	}
-	x.scale = append(x.scale, float32(step/math.Sqrt(norm)))
-	if !x.sparse {
+	if x.sparse {
+		for i, f := range v {
+			if zero {
+				break
+			}
+			if q := int8(math.Round(float64(f) / step)); q != 0 {
+				b.stageIdx = append(b.stageIdx, uint16(i))
+				b.stageVal = append(b.stageVal, q)
+			}
+		}
+		b.stageOff = append(b.stageOff, len(b.stageVal))
+	} else {
 		row := make([]int8, x.dim)
 		for i, f := range v {
+			if zero {
+				break
+			}
 			row[i] = int8(math.Round(float64(f) / step))
 		}
-		b.stageRow(row)
-		return nil
+		b.stage = append(b.stage, row...)
 	}
-	for i, f := range v {
-		if q := int8(math.Round(float64(f) / step)); q != 0 {
-			x.idx = append(x.idx, uint16(i))
-			x.val = append(x.val, q)
-		}
+	b.staged++
+	if b.staged == b.blockSize() {
+		b.flush()
 	}
-	x.off = append(x.off, uint32(len(x.val)))
 	return nil
 }
 
-// stageRow adds a dense row; every blockRows rows become a block.
-func (b *Builder) stageRow(row []int8) {
-	b.stage = append(b.stage, row...)
-	if len(b.stage) == blockRows*b.x.dim {
-		b.flushBlock()
+func (b *Builder) blockSize() int {
+	if b.x.sparse {
+		return sparseBlockRows
 	}
+	return blockRows
 }
 
-// flushBlock appends the staged rows as one block, column by column,
-// padding it to blockRows rows with zeros.
-func (b *Builder) flushBlock() {
+// flush turns the staged rows into one block.
+func (b *Builder) flush() {
+	if b.x.sparse {
+		b.flushSparse()
+	} else {
+		b.flushDense()
+	}
+	b.staged = 0
+}
+
+// flushDense appends the staged rows as one block, column by column,
+// padded to blockRows rows with zeros.
+func (b *Builder) flushDense() {
 	dim := b.x.dim
-	n := len(b.stage) / max(dim, 1)
 	blk := make([]int8, blockRows*dim)
-	for r := 0; r < n; r++ {
-		row := b.stage[r*dim : (r+1)*dim]
-		for i, q := range row {
+	for r := 0; r < b.staged; r++ {
+		for i, q := range b.stage[r*dim : (r+1)*dim] {
 			blk[i*blockRows+r] = q
 		}
 	}
@@ -132,12 +162,41 @@ func (b *Builder) flushBlock() {
 	b.stage = b.stage[:0]
 }
 
+// flushSparse appends the staged rows' non-zeros as one block, sorted by
+// column (a counting sort), with the block's dim+1 column offsets.
+func (b *Builder) flushSparse() {
+	x := &b.x
+	base := len(x.val)
+	counts := make([]int, x.dim+1)
+	for _, i := range b.stageIdx {
+		counts[i+1]++
+	}
+	for i := 1; i <= x.dim; i++ {
+		counts[i] += counts[i-1]
+	}
+	for i := 0; i <= x.dim; i++ {
+		x.colOff = append(x.colOff, uint32(base+counts[i]))
+	}
+	n := len(b.stageVal)
+	x.val = append(x.val, make([]int8, n)...)
+	x.row = append(x.row, make([]uint8, n)...)
+	for r := 0; r < b.staged; r++ {
+		for p := b.stageOff[r]; p < b.stageOff[r+1]; p++ {
+			i := b.stageIdx[p]
+			at := base + counts[i]
+			counts[i]++
+			x.val[at], x.row[at] = b.stageVal[p], uint8(r)
+		}
+	}
+	b.stageIdx, b.stageVal, b.stageOff = b.stageIdx[:0], b.stageVal[:0], b.stageOff[:1]
+}
+
 // Index returns the built index; the Builder must not be used after.
 func (b *Builder) Index() *Index {
-	if len(b.stage) > 0 {
-		b.flushBlock()
+	if b.staged > 0 {
+		b.flush()
 	}
-	b.stage = nil
+	b.stage, b.stageIdx, b.stageVal, b.stageOff = nil, nil, nil, nil
 	return &b.x
 }
 
@@ -149,7 +208,7 @@ func (x *Index) Dim() int { return x.dim }
 
 // Bytes is the memory the rows take.
 func (x *Index) Bytes() int {
-	return len(x.ids)*8 + len(x.scale)*4 + len(x.val) + len(x.idx)*2 + len(x.off)*4
+	return len(x.ids)*8 + len(x.scale)*4 + len(x.val) + len(x.row) + len(x.colOff)*4
 }
 
 // Candidates returns up to n rows by approximate cosine to q (quantised
@@ -159,27 +218,6 @@ func (x *Index) Candidates(q []float32, n int) []Hit {
 		return nil
 	}
 	qi, qstep := quantiseQuery(q)
-	top := &topHits{n: n}
-	if x.sparse {
-		for r := range x.ids {
-			s := x.scale[r]
-			if s == 0 {
-				continue
-			}
-			a, b := x.off[r], x.off[r+1]
-			dot := float32(dotSparse(qi, x.idx[a:b], x.val[a:b])) * qstep
-			top.offer(Hit{x.ids[r], float64(dot * s)})
-		}
-	} else {
-		x.scanBlocks(qi, qstep, top)
-	}
-	return top.sorted()
-}
-
-// scanBlocks scores every dense row against the quantised query qi, block
-// by block: each of the query's non-zero columns is added, weighted, into
-// the block's per-row sums, eight columns a pass.
-func (x *Index) scanBlocks(qi []int32, qstep float32, top *topHits) {
 	var cols []int
 	var w []int32
 	for i, v := range qi {
@@ -188,31 +226,61 @@ func (x *Index) scanBlocks(qi []int32, qstep float32, top *topHits) {
 		}
 	}
 	if len(cols) == 0 {
-		return
+		return nil
 	}
-	sums := make([]int32, blockRows)
-	stride := blockRows * x.dim
-	for start := 0; start < len(x.ids); start += blockRows {
-		blk := x.val[start/blockRows*stride : (start/blockRows+1)*stride]
+	top := &topHits{n: n}
+	rows := blockRows
+	if x.sparse {
+		rows = sparseBlockRows
+	}
+	sums := make([]int32, rows)
+	for start := 0; start < len(x.ids); start += rows {
 		clear(sums)
-		k := 0
-		for ; k+8 <= len(cols); k += 8 {
-			addColumns8(sums, blk, cols[k:k+8], w[k:k+8])
+		if x.sparse {
+			x.sumSparseBlock(sums, start/rows, cols, w)
+		} else {
+			x.sumDenseBlock(sums, start/rows, cols, w)
 		}
-		for ; k < len(cols); k++ {
-			addColumn(sums, blk[cols[k]*blockRows:(cols[k]+1)*blockRows], w[k])
-		}
-		for j, dot := range sums[:min(blockRows, len(x.ids)-start)] {
+		for j, dot := range sums[:min(rows, len(x.ids)-start)] {
 			r := start + j
 			if s := x.scale[r]; s != 0 {
 				top.offer(Hit{x.ids[r], float64(float32(dot) * qstep * s)})
 			}
 		}
 	}
+	return top.sorted()
 }
 
-// addColumns8 adds w[k] × column cols[k] of a block into sums, for eight
-// columns at once (one read-modify-write of sums per eight products).
+// sumDenseBlock adds, for dense block b, each query column cols[k] weighted
+// by w[k] into the per-row sums, eight columns a pass.
+func (x *Index) sumDenseBlock(sums []int32, b int, cols []int, w []int32) {
+	stride := blockRows * x.dim
+	blk := x.val[b*stride : (b+1)*stride]
+	k := 0
+	for ; k+8 <= len(cols); k += 8 {
+		addColumns8(sums, blk, cols[k:k+8], w[k:k+8])
+	}
+	for ; k < len(cols); k++ {
+		addColumn(sums, blk[cols[k]*blockRows:(cols[k]+1)*blockRows], w[k])
+	}
+}
+
+// sumSparseBlock adds, for sparse block b, the non-zeros of each query
+// column cols[k] weighted by w[k] into their rows' sums.
+func (x *Index) sumSparseBlock(sums []int32, b int, cols []int, w []int32) {
+	off := x.colOff[b*(x.dim+1) : (b+1)*(x.dim+1)]
+	for k, i := range cols {
+		a, e := off[i], off[i+1]
+		val, row := x.val[a:e], x.row[a:e]
+		wk := w[k]
+		for p, v := range val {
+			sums[row[p]] += wk * int32(v)
+		}
+	}
+}
+
+// addColumns8 adds w[k] × column cols[k] of a dense block into sums, for
+// eight columns at once (one read-modify-write of sums per eight products).
 func addColumns8(sums []int32, blk []int8, cols []int, w []int32) {
 	n := len(sums)
 	c0, c1, c2, c3 := blk[cols[0]*n:][:n], blk[cols[1]*n:][:n], blk[cols[2]*n:][:n], blk[cols[3]*n:][:n]
@@ -252,24 +320,6 @@ func (t *topHits) sorted() []Hit {
 	out := []Hit(t.h)
 	sortHits(out)
 	return out
-}
-
-// dotSparse is q·row for a row of (index, value) pairs, four lanes at a
-// time (independent sums keep the adds from waiting on each other).
-func dotSparse(q []int32, idx []uint16, val []int8) int32 {
-	idx = idx[:len(val)]
-	var s0, s1, s2, s3 int32
-	j := 0
-	for ; j+4 <= len(val); j += 4 {
-		s0 += q[idx[j]] * int32(val[j])
-		s1 += q[idx[j+1]] * int32(val[j+1])
-		s2 += q[idx[j+2]] * int32(val[j+2])
-		s3 += q[idx[j+3]] * int32(val[j+3])
-	}
-	for ; j < len(val); j++ {
-		s0 += q[idx[j]] * int32(val[j])
-	}
-	return s0 + s1 + s2 + s3
 }
 
 // quantiseQuery scales q to integers in ±qLevels (the dense scan's query).

@@ -95,33 +95,37 @@ func TestSearchMatchesExact(t *testing.T) {
 	}
 }
 
-// Dense rows live in column blocks: every row's approximate score must be
-// close to its exact cosine, for a question-sized query (few non-zero
-// columns) and a passage-sized one, with a last block only partly full.
-func TestDenseBlocksScoreEveryRow(t *testing.T) {
-	ids, vecs := hashedCorpus(2*blockRows+77, 60)
-	b := NewBuilder(1024, false)
-	for i, v := range vecs {
-		if err := b.Add(ids[i], v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	x := b.Index()
-	_, questions := hashedCorpus(5, 4)
-	for qn, q := range append(questions, vecs[3], vecs[len(vecs)-1]) {
-		got := x.Candidates(q, x.Len())
-		if len(got) != len(ids) {
-			t.Fatalf("query %d: %d candidates for %d rows", qn, len(got), len(ids))
-		}
-		exact := map[int64]float64{}
-		for _, h := range Exact(q, ids, vecs, len(ids)) {
-			exact[h.ID] = h.Score
-		}
-		for _, h := range got {
-			if d := h.Score - exact[h.ID]; d > 0.02 || d < -0.02 {
-				t.Fatalf("query %d row %d: approximate %.4f, exact %.4f", qn, h.ID, h.Score, exact[h.ID])
+// Rows live in column blocks: every row's approximate score must be close
+// to its exact cosine, for a question-sized query (few non-zero columns)
+// and a row-sized one, with a last block only partly full.
+func TestBlocksScoreEveryRow(t *testing.T) {
+	for _, sparse := range []bool{false, true} {
+		t.Run(fmt.Sprintf("sparse=%v", sparse), func(t *testing.T) {
+			ids, vecs := hashedCorpus(2*blockRows+77, 60)
+			b := NewBuilder(1024, sparse)
+			for i, v := range vecs {
+				if err := b.Add(ids[i], v); err != nil {
+					t.Fatal(err)
+				}
 			}
-		}
+			x := b.Index()
+			_, questions := hashedCorpus(5, 4)
+			for qn, q := range append(questions, vecs[3], vecs[len(vecs)-1]) {
+				got := x.Candidates(q, x.Len())
+				if len(got) != len(ids) {
+					t.Fatalf("query %d: %d candidates for %d rows", qn, len(got), len(ids))
+				}
+				exact := map[int64]float64{}
+				for _, h := range Exact(q, ids, vecs, len(ids)) {
+					exact[h.ID] = h.Score
+				}
+				for _, h := range got {
+					if d := h.Score - exact[h.ID]; d > 0.02 || d < -0.02 {
+						t.Fatalf("query %d row %d: approximate %.4f, exact %.4f", qn, h.ID, h.Score, exact[h.ID])
+					}
+				}
+			}
+		})
 	}
 }
 
@@ -187,7 +191,7 @@ func BenchmarkCandidates(b *testing.B) {
 		words  int
 		n      int
 		query  int // words of the query text (0: a row of the corpus)
-	}{{true, 3, 50000, 0}, {true, 20, 50000, 0}, {false, 80, 10000, 0}, {false, 80, 10000, 8}} {
+	}{{true, 3, 50000, 0}, {true, 20, 50000, 0}, {true, 20, 50000, 8}, {false, 80, 10000, 0}, {false, 80, 10000, 8}} {
 		ids, vecs := hashedCorpus(tc.n, tc.words)
 		bl := NewBuilder(1024, tc.sparse)
 		for i, v := range vecs {
