@@ -215,13 +215,10 @@ func (r *Retriever) Gather(ctx context.Context, question string, k int) (*Result
 	g.Go(func() error {
 		t0 := time.Now()
 		searcher := &search.Searcher{Store: r.Store, Embedder: r.Embedder, Settings: set.Search}
-		hits, err := searcher.Search(gctx, question, depth)
+		var err error
+		passage, _, _, err = searcher.Rank(gctx, question, depth)
 		if err != nil {
 			return err
-		}
-		passage = make([]int64, len(hits))
-		for i, h := range hits {
-			passage[i] = h.ID
 		}
 		clock.done("passage", t0)
 		return nil

@@ -219,16 +219,35 @@ func Fuse(k float64, lists ...Ranked) (ids []int64, score map[int64]float64, ran
 	return ids, score, ranks
 }
 
-// Search returns the k best passages for query.
+// Search returns the k best passages for query, loaded with snippets.
 func (s *Searcher) Search(ctx context.Context, query string, k int) ([]kb.Hit, error) {
+	fused, score, ranks, err := s.Rank(ctx, query, k)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := s.Store.ChunkHits(ctx, fused)
+	if err != nil {
+		return nil, err
+	}
+	for i := range hits {
+		hits[i].Score = score[hits[i].ID]
+		hits[i].Ranks = ranks[hits[i].ID]
+		hits[i].Snippet = Snippet(hits[i].Text, query, 240)
+	}
+	return hits, nil
+}
+
+// Rank returns the ids of the k best passages for query, best first, with
+// their fused scores and their rank in each list (see Fuse), without
+// loading the passages.
+func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[int64]float64, map[int64]map[string]int, error) {
 	set := s.Settings
 	if set.Depth == 0 {
 		set = DefaultSettings()
 	}
 	depth := max(set.Depth, k)
 	// The vector list (query embedding + k-NN) runs beside the lexical one:
-	// on two cores that takes the slower of the two, not their sum (at 100k
-	// chunks BM25 and k-NN are each tens of milliseconds).
+	// on two cores that takes the slower of the two, not their sum.
 	type vecResult struct {
 		near []store.Scored
 		err  error
@@ -252,10 +271,10 @@ func (s *Searcher) Search(ctx context.Context, query string, k int) ([]kb.Hit, e
 		vr = <-vec
 	}
 	if lerr != nil {
-		return nil, lerr
+		return nil, nil, nil, lerr
 	}
 	if vr.err != nil {
-		return nil, vr.err
+		return nil, nil, nil, vr.err
 	}
 	lists := []Ranked{{Name: "lexical", Weight: set.LexicalWeight, IDs: ids(lex)}}
 	if vr.near != nil {
@@ -265,16 +284,7 @@ func (s *Searcher) Search(ctx context.Context, query string, k int) ([]kb.Hit, e
 	if len(fused) > k {
 		fused = fused[:k]
 	}
-	hits, err := s.Store.ChunkHits(ctx, fused)
-	if err != nil {
-		return nil, err
-	}
-	for i := range hits {
-		hits[i].Score = score[hits[i].ID]
-		hits[i].Ranks = ranks[hits[i].ID]
-		hits[i].Snippet = Snippet(hits[i].Text, query, 240)
-	}
-	return hits, nil
+	return fused, score, ranks, nil
 }
 
 func (s *Searcher) queryVector(ctx context.Context, q string) ([]float32, error) {
