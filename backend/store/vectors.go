@@ -373,9 +373,10 @@ func (s *Store) FinishReembed(ctx context.Context) (kb.EmbedderInfo, error) {
 // process, any connection). A search scans the copy for
 // vecindex.DefaultDepth(k) candidates and re-scores them exactly from the
 // stored float vectors, so scores are exact cosines. Memory: chunk vectors
-// take dim+16 bytes each (10k chunks × 1,024 dims ≈ 10 MB); graph and
-// mind-map vectors 3 bytes per non-zero entry + 20 (≈ 120 B per entity,
-// 730 per relation, 480 per mind-map node with the built-in embedder).
+// take dim+12 bytes each (10k chunks × 1,024 dims ≈ 10 MB); graph and
+// mind-map vectors 2 bytes per non-zero entry + 28 (≈ 95 B per entity,
+// 500 per relation, 335 per mind-map node with the built-in embedder;
+// vecindex's package comment has the layout).
 
 // vecTable is one searchable vector set.
 type vecTable struct {
