@@ -115,6 +115,11 @@ func (s *Store) fillChunkFTS(ctx context.Context) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts"); err != nil {
 		return err
 	}
+	// The delete holds the write lock: another process may have filled the
+	// index while this one waited for it.
+	if err := tx.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'chunks_fts'").Scan(&state); err != nil || state != "pending" {
+		return err
+	}
 	ins, err := tx.PrepareContext(ctx, insertChunkFTS)
 	if err != nil {
 		return err
