@@ -150,14 +150,9 @@ func (r *Retriever) Retrieve(ctx context.Context, question string, k int) (*Resu
 	if len(fused) > k {
 		fused = fused[:k]
 	}
-	hits, err := r.Store.ChunkHits(ctx, fused)
+	hits, err := search.LoadHits(ctx, r.Store, question, fused, score, ranks)
 	if err != nil {
 		return nil, err
-	}
-	for i := range hits {
-		hits[i].Score = score[hits[i].ID]
-		hits[i].Ranks = ranks[hits[i].ID]
-		hits[i].Snippet = search.Snippet(hits[i].Text, question, 240)
 	}
 	res.Hits = hits
 	res.Timings["fuse"] = time.Since(t0).Milliseconds()

@@ -225,7 +225,13 @@ func (s *Searcher) Search(ctx context.Context, query string, k int) ([]kb.Hit, e
 	if err != nil {
 		return nil, err
 	}
-	hits, err := s.Store.ChunkHits(ctx, fused)
+	return LoadHits(ctx, s.Store, query, fused, score, ranks)
+}
+
+// LoadHits loads the passages of fused ids (in order; ids gone since are
+// left out) with their fused score, per-list ranks and a snippet for query.
+func LoadHits(ctx context.Context, st *store.Store, query string, ids []int64, score map[int64]float64, ranks map[int64]map[string]int) ([]kb.Hit, error) {
+	hits, err := st.ChunkHits(ctx, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -100,24 +101,15 @@ func (s *Store) TermRows(ctx context.Context, terms []string) (rows []int, total
 
 // fillChunkFTS writes the lexical row of every chunk once, after migration
 // 0011 recreated chunks_fts with its every column (meta chunks_fts
-// 'pending'); new chunks get theirs in SaveContent. One transaction, so a
-// crash leaves the flag pending and the next open starts over.
+// 'pending'); new chunks get theirs in SaveContent.
 func (s *Store) fillChunkFTS(ctx context.Context) error {
-	state, err := s.Meta(ctx, "chunks_fts")
-	if err != nil || state != "pending" {
-		return err
-	}
-	tx, err := s.DB.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
+	return s.fillPending(ctx, "chunks_fts", func(tx *sql.Tx) error { return writeChunkFTS(ctx, tx) })
+}
+
+// writeChunkFTS writes the lexical row of every stored chunk into an empty
+// chunks_fts, a thousand chunks a read.
+func writeChunkFTS(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts"); err != nil {
-		return err
-	}
-	// The delete holds the write lock: another process may have filled the
-	// index while this one waited for it.
-	if err := tx.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'chunks_fts'").Scan(&state); err != nil || state != "pending" {
 		return err
 	}
 	ins, err := tx.PrepareContext(ctx, insertChunkFTS)
@@ -159,12 +151,8 @@ func (s *Store) fillChunkFTS(ctx context.Context) error {
 			}
 		}
 		if len(got) < batch {
-			break
+			return nil
 		}
 		last = got[len(got)-1].id
 	}
-	if _, err := tx.ExecContext(ctx, "UPDATE meta SET value = 'ready' WHERE key = 'chunks_fts'"); err != nil {
-		return err
-	}
-	return tx.Commit()
 }

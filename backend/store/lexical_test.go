@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,9 +12,10 @@ import (
 // A project from before migration 0011 gets its lexical index rebuilt with
 // the every-row column on open: titles, headings and CJK bigrams are
 // searchable again, and every chunk matches MatchEveryRow.
-func TestMigrationRebuildsLexicalIndex(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "cairn.db")
+// openAtVersion creates a database at path migrated only to version (a
+// project from an older Cairn), opened without Open's migration.
+func openAtVersion(t *testing.T, path string, version int) *sql.DB {
+	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
@@ -22,13 +24,22 @@ func TestMigrationRebuildsLexicalIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range ms[:10] {
+	for _, m := range ms[:version] {
 		if _, err := db.Exec(m.sql); err != nil {
 			t.Fatalf("%s: %v", m.name, err)
 		}
 	}
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", version)); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func TestMigrationRebuildsLexicalIndex(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "cairn.db")
+	db := openAtVersion(t, path, 10)
 	for _, q := range []string{
-		"PRAGMA user_version = 10",
 		`INSERT INTO documents(id, title, file_name, stored_path, kind, hash, bytes, status, imported_at, updated_at)
 		 VALUES(1, 'Mercury Atlas', 'm.pdf', 'files/m', 'pdf', 'h1', 10, 'ok', '', ''), (2, '水星', 's.pdf', 'files/s', 'pdf', 'h2', 10, 'ok', '', '')`,
 		`INSERT INTO chunks(id, doc_id, ordinal, page_start, page_end, char_start, char_end, heading_path, text, tokens)

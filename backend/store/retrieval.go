@@ -340,15 +340,11 @@ func topicKeys(title string, first bool, headings []string) []string {
 // created the table for a project that already had chunks (meta topic_keys
 // 'pending'); new chunks get theirs in SaveContent.
 func (s *Store) fillTopicKeys(ctx context.Context) error {
-	state, err := s.Meta(ctx, "topic_keys")
-	if err != nil || state != "pending" {
-		return err
-	}
-	tx, err := s.DB.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
+	return s.fillPending(ctx, "topic_keys", func(tx *sql.Tx) error { return writeTopicKeys(ctx, tx) })
+}
+
+// writeTopicKeys writes the topic keys of every stored chunk.
+func writeTopicKeys(ctx context.Context, tx *sql.Tx) error {
 	rows, err := tx.QueryContext(ctx, `SELECT c.id, c.doc_id, d.title, c.heading_path FROM chunks c JOIN documents d ON d.id = c.doc_id ORDER BY c.doc_id, c.ordinal`)
 	if err != nil {
 		return err
@@ -389,8 +385,5 @@ func (s *Store) fillTopicKeys(ctx context.Context) error {
 			}
 		}
 	}
-	if _, err := tx.ExecContext(ctx, "UPDATE meta SET value = 'ready' WHERE key = 'topic_keys'"); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return nil
 }

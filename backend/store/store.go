@@ -144,6 +144,36 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
+// fillPending fills, once, what a migration left for Go to write (meta key
+// 'pending' until then): fill runs in one transaction that ends by marking
+// the key 'ready', so a crash leaves it pending and the next open starts
+// over. The flag is read again once the transaction holds the write lock,
+// so a process that waited while another one filled it does nothing.
+func (s *Store) fillPending(ctx context.Context, key string, fill func(*sql.Tx) error) error {
+	state, err := s.Meta(ctx, key)
+	if err != nil || state != "pending" {
+		return err
+	}
+	tx, err := s.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "UPDATE meta SET value = value WHERE key = ?", key); err != nil {
+		return err
+	}
+	if err := tx.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&state); err != nil || state != "pending" {
+		return err
+	}
+	if err := fill(tx); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE meta SET value = 'ready' WHERE key = ?", key); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 // Meta reads a project setting ("" when unset).
 func (s *Store) Meta(ctx context.Context, key string) (string, error) {
 	var v string

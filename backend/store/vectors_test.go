@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -112,22 +111,7 @@ func TestGraphVectorsSparseAndSearched(t *testing.T) {
 func TestMigrationCompactsVectors(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "cairn.db")
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms[:5] {
-		if _, err := db.Exec(m.sql); err != nil {
-			t.Fatalf("%s: %v", m.name, err)
-		}
-	}
-	if _, err := db.Exec("PRAGMA user_version = 5"); err != nil {
-		t.Fatal(err)
-	}
+	db := openAtVersion(t, path, 5)
 	want := map[int64][]float32{}
 	for i := int64(1); i <= 40; i++ {
 		v := vec1024(fmt.Sprintf("entity number %d", i))
