@@ -94,22 +94,24 @@ type passageData struct {
 // Messages is the chat the model receives for a pack of chunks of one
 // document: the instructions in the system role; the document title and
 // each chunk's text, labelled with its passage id and fenced by a line of
-// backticks longer than any in that text, in the user message.
+// backticks longer than any in that text, in the user message. Document
+// text cannot pose as chat-template markup (llm.DefuseChatMarkup).
 func Messages(ins []Input) []llm.Message {
 	var b strings.Builder
 	title := ""
 	if len(ins) > 0 {
-		title = oneLine(ins[0].DocTitle)
+		title = llm.DefuseChatMarkup(oneLine(ins[0].DocTitle))
 		if title == "" {
-			title = oneLine(ins[0].FileName)
+			title = llm.DefuseChatMarkup(oneLine(ins[0].FileName))
 		}
 	}
 	ps := make([]passageData, len(ins))
 	ids := make([]string, len(ins))
 	for i, in := range ins {
-		text := strings.TrimSpace(strings.ReplaceAll(in.Chunk.Text, kb.PageSeparator, "\n"))
+		text := llm.DefuseChatMarkup(strings.TrimSpace(strings.ReplaceAll(in.Chunk.Text, kb.PageSeparator, "\n")))
 		ids[i] = PassageID(i)
-		ps[i] = passageData{ID: ids[i], Section: oneLine(strings.Join(in.Chunk.HeadingPath, " > ")), Fence: fence(text), Text: text}
+		section := llm.DefuseChatMarkup(oneLine(strings.Join(in.Chunk.HeadingPath, " > ")))
+		ps[i] = passageData{ID: ids[i], Section: section, Fence: fence(text), Text: text}
 	}
 	_ = userTemplate.Execute(&b, map[string]any{"Title": title, "Passages": ps, "IDs": strings.Join(ids, ", ")})
 	return []llm.Message{{Role: "system", Content: systemPrompt}, {Role: "user", Content: b.String()}}

@@ -74,21 +74,25 @@ type promptData struct {
 	Facts       []promptFact
 }
 
-// fence keeps document text from closing the fence it is quoted in.
-var fence = strings.NewReplacer("FACTS>>>", "FACTS> >>", "<<<FACTS", "< <<FACTS")
+// factFence keeps document text from closing the fence it is quoted in.
+var factFence = strings.NewReplacer("FACTS>>>", "FACTS> >>", "<<<FACTS", "< <<FACTS")
+
+// quote makes one line of document text safe in the prompt: it cannot close
+// the facts fence or pose as chat-template markup.
+func quote(s string) string { return llm.DefuseChatMarkup(factFence.Replace(oneLine(s))) }
 
 // Messages renders the chat messages of one call: the instructions in the
 // system role, the document (title, headings, facts) fenced in the user role.
 func Messages(title string, headings []string, part, parts int, facts []FactSpan, firstID int) ([]llm.Message, error) {
-	data := promptData{Title: fence.Replace(oneLine(title)), Part: part, Parts: parts}
+	data := promptData{Title: quote(title), Part: part, Parts: parts}
 	if parts <= 1 {
 		data.Part = 0
 	}
 	for _, h := range headings {
-		data.Headings = append(data.Headings, fence.Replace(oneLine(h)))
+		data.Headings = append(data.Headings, quote(h))
 	}
 	for i, f := range facts {
-		data.Facts = append(data.Facts, promptFact{ID: firstID + i, Text: fence.Replace(oneLine(f.Text))})
+		data.Facts = append(data.Facts, promptFact{ID: firstID + i, Text: quote(f.Text)})
 	}
 	var b bytes.Buffer
 	if err := userPrompt.Execute(&b, data); err != nil {

@@ -30,23 +30,18 @@ func schema(name string) llm.Schema {
 }
 
 // fenceBreakers are the sequences document text could use to leave its
-// <<< >>> fence or to pose as chat-template markup (special tokens such as
-// <|im_start|>system, Llama's [INST] and <<SYS>>); each is replaced by a
-// look-alike that tokenizes as plain text.
-var fenceBreakers = strings.NewReplacer(
-	"<<<", "‹‹‹", ">>>", "›››",
-	"<|", "‹|", "|>", "|›",
-	"[INST]", "[INST​]", "[/INST]", "[/INST​]",
-	"<<SYS>>", "‹‹SYS››", "<</SYS>>", "‹‹/SYS››",
-)
+// <<< >>> fence; each is replaced by a look-alike that tokenizes as plain
+// text.
+var fenceBreakers = strings.NewReplacer("<<<", "‹‹‹", ">>>", "›››")
 
 // fence makes text safe to place inside a <<< >>> fence: document text is
-// data and must not close the fence or open a system turn.
+// data and must not close the fence or open a system turn
+// (llm.DefuseChatMarkup).
 func fence(s string) string {
 	// Repeat until stable: removing one sequence can join two halves of
 	// another ("<<<<||>>>").
 	for i := 0; i < 4; i++ {
-		t := fenceBreakers.Replace(s)
+		t := llm.DefuseChatMarkup(fenceBreakers.Replace(s))
 		if t == s {
 			break
 		}
