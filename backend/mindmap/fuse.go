@@ -168,6 +168,7 @@ func Fuse(all []Item, pending []int64, p FuseParams) (clusters []NewCluster, joi
 	stamp := make([]uint32, len(all)) // candidate already proposed for the current node
 	var stampNow uint32
 	var cands []int
+	var posts [][]int
 	sorted := append([]int64(nil), pending...)
 	sort.Slice(sorted, func(a, b int) bool { return sorted[a] < sorted[b] })
 	for _, id := range sorted {
@@ -177,17 +178,29 @@ func Fuse(all []Item, pending []int64, p FuseParams) (clusters []NewCluster, joi
 		}
 		it := all[i]
 		limit := max(3, int(math.Ceil(p.MaxWordShare*float64(perKind[it.Kind]))))
+		// Candidates: nodes sharing a word, rarest words first, at most
+		// MaxCandidates of them. A near-duplicate shares most words, its
+		// rare ones included, so it comes early; without the cap every node
+		// met every other node holding any of its words, and fusion grew
+		// with the square of the corpus.
+		posts = posts[:0]
+		for _, w := range x.words[i] {
+			if post := x.posting[string(it.Kind)+"\x00"+w]; len(post) <= limit {
+				posts = append(posts, post)
+			}
+		}
+		sort.SliceStable(posts, func(a, b int) bool { return len(posts[a]) < len(posts[b]) })
 		cands = cands[:0]
 		stampNow++
-		for _, w := range x.words[i] {
-			post := x.posting[string(it.Kind)+"\x00"+w]
-			if len(post) > limit {
-				continue
-			}
+	gather:
+		for _, post := range posts {
 			for _, j := range post {
 				if stamp[j] != stampNow && j != i && all[j].DocID != it.DocID {
 					stamp[j] = stampNow
 					cands = append(cands, j)
+					if len(cands) == MaxCandidates {
+						break gather
+					}
 				}
 			}
 		}
@@ -248,6 +261,10 @@ func Fuse(all []Item, pending []int64, p FuseParams) (clusters []NewCluster, joi
 	return clusters, joins
 }
 
+// MaxCandidates is how many nodes fusion compares a pending node with at
+// most, for similarity and for mentions each (see Fuse, mentions).
+const MaxCandidates = 200
+
 // MentionMinWords is the least number of content words a topic needs to be
 // recognised inside another document's node.
 const MentionMinWords = 2
@@ -273,21 +290,35 @@ func (x *fuseIndex) mentions(i int, p FuseParams) map[int]float64 {
 		if len(tw) < MentionMinWords {
 			return out
 		}
-		// candidates: nodes holding the topic's rarest word
+		// candidates: nodes holding the topic's rarest word (the first
+		// MaxCandidates of them, in document order)
 		rare := tw[0]
 		for _, w := range tw {
 			if len(x.any[w]) < len(x.any[rare]) {
 				rare = w
 			}
 		}
-		for _, j := range x.any[rare] {
+		post := x.any[rare]
+		for _, j := range post[:min(len(post), MaxCandidates)] {
 			score(i, j)
 		}
 		return out
 	}
-	seen := map[int]bool{}
+	// candidates: topics sharing one of this node's words, rarest words
+	// first, at most MaxCandidates of them
+	var posts [][]int
 	for _, w := range x.words[i] {
-		for _, j := range x.posting[string(kb.MindTopic)+"\x00"+w] {
+		if post := x.posting[string(kb.MindTopic)+"\x00"+w]; len(post) > 0 {
+			posts = append(posts, post)
+		}
+	}
+	sort.SliceStable(posts, func(a, b int) bool { return len(posts[a]) < len(posts[b]) })
+	seen := map[int]bool{}
+	for _, post := range posts {
+		for _, j := range post {
+			if len(seen) == MaxCandidates {
+				return out
+			}
 			if !seen[j] {
 				seen[j] = true
 				score(j, i)
