@@ -128,7 +128,7 @@ func (env *Env) scaleCorpora(ctx context.Context) ([]*scaleCorpus, error) {
 		prev = n
 		if stages := scaleStages(n, env.FuseMaxChunks); len(stages) > 0 && n <= env.GraphMaxChunks {
 			if len(stages) < len(project.IndexStages()) {
-				env.Notef("the %d-chunk corpus is indexed without mind-map fusion (%s only; BENCH_FUSE_MAX_CHUNKS=%d): fusion's candidate search grows with the square of a corpus of repeated copies, and retrieval does not use the pseudo-graph by default", n, strings.Join(stages, ", "), env.FuseMaxChunks)
+				env.Notef("the %d-chunk corpus is indexed without mind-map fusion (%s only; BENCH_FUSE_MAX_CHUNKS=%d); retrieval does not use the pseudo-graph by default", n, strings.Join(stages, ", "), env.FuseMaxChunks)
 			}
 			if err := indexScale(ctx, env, s, stages, filepath.Join(root, fmt.Sprintf("%d-indexed-%s", n, stagesKey(stages)))); err != nil {
 				return nil, fmt.Errorf("index %d-chunk corpus: %w", n, err)
