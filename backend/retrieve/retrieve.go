@@ -189,8 +189,9 @@ func FuseLists(rrfK float64, lists []List, weights map[string]float64) ([]int64,
 //
 // Independent look-ups run side by side (the machine Cairn targets has two
 // cores, and most of a look-up is SQLite work): the passage search beside
-// entity linking and relation recall; then the topic list beside the
-// subgraph expansion, and PPR beside loading the subgraph's entities.
+// the graph's own chain (entity linking, relation recall, subgraph
+// expansion and loading its entities), which does not need the passages;
+// then the topic list beside PPR, which do.
 // Result.Timings holds each stage's own time, so stages that overlapped sum
 // to more than the wall time.
 func (r *Retriever) Gather(ctx context.Context, question string, k int) (*Result, error) {
@@ -219,10 +220,14 @@ func (r *Retriever) Gather(ctx context.Context, question string, k int) (*Result
 		return nil
 	})
 	var rc *recalled
+	var sub *expanded
 	if hasGraph {
 		g.Go(func() error {
 			var err error
-			rc, err = r.recall(gctx, question, set, clock)
+			if rc, err = r.recall(gctx, question, set, clock); err != nil {
+				return err
+			}
+			sub, err = r.expandSubgraph(gctx, rc, set, clock)
 			return err
 		})
 	}
@@ -231,7 +236,7 @@ func (r *Retriever) Gather(ctx context.Context, question string, k int) (*Result
 	}
 	lists := []List{{Name: "passage", Weight: set.PassageWeight, IDs: passage}}
 	if hasGraph {
-		gl, err := r.graphLists(ctx, rc, passage, set, res, clock)
+		gl, err := r.graphLists(ctx, rc, sub, passage, set, res, clock)
 		if err != nil {
 			return nil, err
 		}
@@ -344,10 +349,52 @@ func (r *Retriever) recall(ctx context.Context, question string, set Settings, c
 	return rc, nil
 }
 
+// expanded is the question's subgraph: the relations within set.Hops of
+// its seeds and recalled relations, and the entities they join (with the
+// linked ones).
+type expanded struct {
+	relations []kb.Relation
+	entities  []kb.Entity
+}
+
+// expandSubgraph expands the subgraph around what recall found and loads
+// its entities (at most 3 mentions each); neither needs the passage list.
+func (r *Retriever) expandSubgraph(ctx context.Context, rc *recalled, set Settings, clock *stageClock) (*expanded, error) {
+	t0 := time.Now()
+	rels, err := r.expand(ctx, rc, set)
+	if err != nil {
+		return nil, err
+	}
+	clock.done("expand", t0)
+	t0 = time.Now()
+	entSet := map[int64]bool{}
+	var entIDs []int64
+	addE := func(id int64) {
+		if !entSet[id] {
+			entSet[id] = true
+			entIDs = append(entIDs, id)
+		}
+	}
+	for _, l := range rc.linked {
+		addE(l.Entity)
+	}
+	for _, rel := range rels {
+		addE(rel.Subject)
+		addE(rel.Object)
+	}
+	ents, err := r.Store.EntitiesByID(ctx, entIDs, 3)
+	if err != nil {
+		return nil, err
+	}
+	clock.done("subgraph", t0)
+	return &expanded{relations: rels, entities: ents}, nil
+}
+
 // graphLists builds the entity, relation, expand, ppr and topic lists from
-// what recall found and the passage list, and fills res.Linked,
-// res.Subgraph, res.EntityMass and res.Candidates.
-func (r *Retriever) graphLists(ctx context.Context, rc *recalled, passage []int64, set Settings, res *Result, clock *stageClock) ([]List, error) {
+// what recall and expansion found and the passage list (the topic list
+// beside PPR), and fills res.Linked, res.Subgraph, res.EntityMass and
+// res.Candidates.
+func (r *Retriever) graphLists(ctx context.Context, rc *recalled, sub *expanded, passage []int64, set Settings, res *Result, clock *stageClock) ([]List, error) {
 	res.Linked = rc.linked
 	lists := []List{
 		{Name: "entity", Weight: set.EntityWeight, IDs: topByScore(rc.chunkScore, set.Depth, passage)},
@@ -364,19 +411,10 @@ func (r *Retriever) graphLists(ctx context.Context, rc *recalled, passage []int6
 			return err
 		})
 	}
-
-	// expand: relations within Hops of the seeds and of the recalled
-	// relations' endpoints.
-	t0 := time.Now()
-	subgraph, err := r.expand(gctx, rc, set)
-	if err != nil {
-		g.Wait()
-		return nil, err
-	}
 	// Expand list: chunks stating subgraph relations, relations touching a
 	// seed (or recalled) first.
 	expandScore := map[int64]float64{}
-	for _, rel := range subgraph {
+	for _, rel := range sub.relations {
 		w := 0.1 + rc.relScore[rel.ID]
 		if rc.seed[rel.Subject] > 0 {
 			w += 1
@@ -389,44 +427,19 @@ func (r *Retriever) graphLists(ctx context.Context, rc *recalled, passage []int6
 		}
 	}
 	lists = append(lists, List{Name: "expand", Weight: set.ExpandWeight, IDs: topByScore(expandScore, set.Depth, passage)})
-	res.Subgraph.Relations = subgraph
-	clock.done("expand", t0)
+	res.Subgraph.Relations = sub.relations
+	res.Subgraph.Entities = sub.entities
 
-	// ppr over the local entity–passage graph, beside loading the
-	// subgraph's entities: every relation endpoint plus the linked entities.
-	var pprList []int64
-	var mass map[int64]float64
-	g.Go(func() error {
-		t0 := time.Now()
-		var err error
-		pprList, mass, err = r.ppr(gctx, rc.seed, passage, subgraph, set)
-		clock.done("ppr", t0)
-		return err
-	})
-	t0 = time.Now()
-	entSet := map[int64]bool{}
-	var entIDs []int64
-	addE := func(id int64) {
-		if !entSet[id] {
-			entSet[id] = true
-			entIDs = append(entIDs, id)
-		}
-	}
-	for _, l := range rc.linked {
-		addE(l.Entity)
-	}
-	for _, rel := range subgraph {
-		addE(rel.Subject)
-		addE(rel.Object)
-	}
-	ents, err := r.Store.EntitiesByID(gctx, entIDs, 3)
+	// ppr over the local entity–passage graph.
+	t0 := time.Now()
+	pprList, mass, err := r.ppr(gctx, rc.seed, passage, sub.relations, set)
+	clock.done("ppr", t0)
 	if werr := g.Wait(); err == nil {
 		err = werr
 	}
 	if err != nil {
 		return nil, err
 	}
-	res.Subgraph.Entities = ents
 	res.EntityMass = mass
 	lists = append(lists, List{Name: "ppr", Weight: set.PPRWeight, IDs: pprList})
 	if set.TopicWeight > 0 {
@@ -444,7 +457,6 @@ func (r *Retriever) graphLists(ctx context.Context, rc *recalled, passage []int6
 		}
 	}
 	res.Candidates = topByScore(cand, 20, nil)
-	clock.done("subgraph", t0)
 	return lists, nil
 }
 
