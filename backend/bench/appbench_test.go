@@ -143,3 +143,17 @@ func TestSoftwareWebGL(t *testing.T) {
 		}
 	}
 }
+
+// A launch the script started again (GTK could not open the display) is
+// named in the interactive figure's note, not hidden.
+func TestColdStartRetriesReported(t *testing.T) {
+	raw := `{"runs": 1, "fresh": [{"window_ms": 300, "interactive_ms": 900, "trace": {}}], "existing": [], "failures": [],
+		"retries": ["fresh launch 1: GTK could not open the display; launched again"]}`
+	figs, err := coldStartFigures([]byte(raw), "cmd", "script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := figureByID(t, figs, "app.cold_start.fresh.interactive_ms"); !strings.Contains(f.Note, "fresh launch 1: GTK could not open the display") {
+		t.Errorf("note %q does not name the retry", f.Note)
+	}
+}
