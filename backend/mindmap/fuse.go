@@ -183,13 +183,7 @@ func Fuse(all []Item, pending []int64, p FuseParams) (clusters []NewCluster, joi
 		// rare ones included, so it comes early; without the cap every node
 		// met every other node holding any of its words, and fusion grew
 		// with the square of the corpus.
-		posts = posts[:0]
-		for _, w := range x.words[i] {
-			if post := x.posting[string(it.Kind)+"\x00"+w]; len(post) <= limit {
-				posts = append(posts, post)
-			}
-		}
-		sort.SliceStable(posts, func(a, b int) bool { return len(posts[a]) < len(posts[b]) })
+		posts = x.rarestFirst(posts[:0], it.Kind, i, limit)
 		cands = cands[:0]
 		stampNow++
 	gather:
@@ -261,6 +255,19 @@ func Fuse(all []Item, pending []int64, p FuseParams) (clusters []NewCluster, joi
 	return clusters, joins
 }
 
+// rarestFirst appends to dst the posting lists of kind for node i's words
+// that hold at most limit nodes, shortest (rarest word) first: the order in
+// which fusion takes its capped candidates.
+func (x *fuseIndex) rarestFirst(dst [][]int, kind kb.MindKind, i, limit int) [][]int {
+	for _, w := range x.words[i] {
+		if post := x.posting[string(kind)+"\x00"+w]; len(post) > 0 && len(post) <= limit {
+			dst = append(dst, post)
+		}
+	}
+	sort.SliceStable(dst, func(a, b int) bool { return len(dst[a]) < len(dst[b]) })
+	return dst
+}
+
 // MaxCandidates is how many nodes fusion compares a pending node with at
 // most, for similarity and for mentions each (see Fuse, mentions).
 const MaxCandidates = 200
@@ -306,15 +313,8 @@ func (x *fuseIndex) mentions(i int, p FuseParams) map[int]float64 {
 	}
 	// candidates: topics sharing one of this node's words, rarest words
 	// first, at most MaxCandidates of them
-	var posts [][]int
-	for _, w := range x.words[i] {
-		if post := x.posting[string(kb.MindTopic)+"\x00"+w]; len(post) > 0 {
-			posts = append(posts, post)
-		}
-	}
-	sort.SliceStable(posts, func(a, b int) bool { return len(posts[a]) < len(posts[b]) })
 	seen := map[int]bool{}
-	for _, post := range posts {
+	for _, post := range x.rarestFirst(nil, kb.MindTopic, i, len(x.items)) {
 		for _, j := range post {
 			if len(seen) == MaxCandidates {
 				return out
