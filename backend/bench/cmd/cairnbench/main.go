@@ -72,6 +72,12 @@ func main() {
 	if dir == "" && *only == "" {
 		dir = filepath.Join(root, "backend", "bench")
 	}
+	if dir != "" {
+		// made before the run, so a long run never ends unable to write
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			fail(err)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res, err := bench.Run(ctx, cfg)
