@@ -117,6 +117,7 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 		}
 		pageStart := sb.Len()
 		first := true
+		var blocks []kb.PageBlock
 		for _, b := range byPage[p] {
 			t := cleanBlock(b.Text)
 			if t == "" {
@@ -128,6 +129,12 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 			first = false
 			start := sb.Len()
 			sb.WriteString(t)
+			pb := kb.PageBlock{Kind: string(b.Kind), Level: b.Level, Start: start - pageStart, End: sb.Len() - pageStart, Header: b.Header}
+			if b.Box != nil {
+				box := [4]float64(*b.Box)
+				pb.Box = &box
+			}
+			blocks = append(blocks, pb)
 			if b.Kind == parsed.BlockHeading {
 				lvl := max(b.Level, 1)
 				for len(levels) > 0 && levels[len(levels)-1] >= lvl {
@@ -143,7 +150,8 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 			}
 		}
 		pi := info[p]
-		pages = append(pages, kb.Page{Number: p, CharStart: pageStart, Text: sb.String()[pageStart:], NoText: pi.NoText, OCR: pi.OCR})
+		pages = append(pages, kb.Page{Number: p, CharStart: pageStart, Text: sb.String()[pageStart:], NoText: pi.NoText, OCR: pi.OCR,
+			PageLayout: kb.PageLayout{Label: pi.Label, Furniture: pi.Furniture, Width: pi.Width, Height: pi.Height, Blocks: blocks}})
 	}
 	return pages, sb.String(), pieces
 }

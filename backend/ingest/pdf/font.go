@@ -39,6 +39,7 @@ type font struct {
 	noUnicode  bool    // composite font whose CIDs cannot be mapped to Unicode
 	cidUnicode []rune  // CID -> Unicode of the font's Adobe collection, if installed
 	type3      bool
+	bold       bool // a bold face, from the font name, weight or ForceBold flag
 }
 
 // cidWidth gives width w to CIDs first..last.
@@ -180,6 +181,7 @@ func (f *font) dwFor() float64 {
 // the text is usable.
 func loadFont(fd lp.Value, budget *int64) *font {
 	f := &font{scale: 0.001, emScale: 1, dw: 1, dw2: -1}
+	f.bold = fontIsBold(fd)
 	subtype := key(fd, "Subtype").Name()
 	if tu := key(fd, "ToUnicode"); tu.Kind() == lp.Stream {
 		f.toUnicode = parseCMap(tu)
@@ -309,4 +311,35 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// fontIsBold reports whether a font dictionary names a bold face: by its
+// name ("Helvetica-Bold", "ABCDEF+NotoSans-SemiBold"), its descriptor's
+// FontWeight (600 and above) or the ForceBold flag.
+func fontIsBold(fd lp.Value) bool {
+	name := strings.ToLower(key(fd, "BaseFont").Name())
+	desc := key(fd, "FontDescriptor")
+	if d := index(key(fd, "DescendantFonts"), 0); d.Kind() == lp.Dict {
+		if name == "" {
+			name = strings.ToLower(key(d, "BaseFont").Name())
+		}
+		if desc.Kind() != lp.Dict {
+			desc = key(d, "FontDescriptor")
+		}
+	}
+	if i := strings.IndexByte(name, '+'); i >= 0 {
+		name = name[i+1:]
+	}
+	for _, w := range []string{"bold", "black", "heavy", "demi", "semibd", "-bd", ",bd", "extrab", "ultrab", "-medi", "cmbx", "cmb10", "simhei", "heiti", "-w6", "-w7", "-w8", "-w9"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	if w, ok := num(key(desc, "FontWeight")); ok && w >= 600 {
+		return true
+	}
+	if fl, ok := num(key(desc, "Flags")); ok && int64(fl)&(1<<18) != 0 {
+		return true
+	}
+	return false
 }

@@ -286,7 +286,7 @@ func (w *walker) show(gs *gstate, tm *matrix, s string) {
 			w.res.undecodable++
 			continue
 		}
-		g.x, g.y, g.size = x, y, em
+		g.x, g.y, g.size, g.bold = x, y, em, f.bold
 		if w.clip && !w.visible(x, y, em) {
 			continue
 		}
