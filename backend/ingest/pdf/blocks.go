@@ -66,8 +66,9 @@ const (
 type pageOut struct {
 	info   parsed.PageInfo
 	paras  []para
-	box    [4]float64 // MediaBox, device space
+	box    [4]float64 // visible page (CropBox within MediaBox), device space
 	hasBox bool
+	media  [4]float64 // MediaBox
 }
 
 // buildBlocks turns pages into blocks: running headers, footers and page

@@ -59,7 +59,8 @@ func furnitureKey(text string) string {
 var romanRE = regexp.MustCompile(`^[ivxlc]{1,7}[.,]?$`)
 
 // bandOf says whether paragraph i of page p is in the top (1) or bottom
-// (2) band of its page, or neither (0).
+// (2) band of its page, above (3) or below (4) its visible part (the
+// CropBox), or none of these (0).
 func bandOf(p *pageOut, i int) int {
 	q := &p.paras[i]
 	if q.table || q.runes > furnitureMaxRunes || q.lines > 3 {
@@ -70,7 +71,11 @@ func bandOf(p *pageOut, i int) int {
 		if h <= 0 {
 			return 0
 		}
-		switch {
+		switch cy := (q.box[1] + q.box[3]) / 2; {
+		case cy > p.box[3]:
+			return 3 // above the visible page: a printer's slug
+		case cy < p.box[1]:
+			return 4 // below it
 		case q.box[1] >= p.box[3]-furnitureBand*h:
 			return 1
 		case q.box[3] <= p.box[1]+furnitureBand*h:
@@ -130,7 +135,7 @@ func markFurniture(pages []pageOut) {
 			t := strings.TrimSpace(q.text)
 			num := pageNumberRE.FindStringSubmatch(t)
 			k := slot{b, furnitureKey(t)}
-			if num == nil && len(seen[k]) < need {
+			if num == nil && len(seen[k]) < need && b < 3 {
 				continue
 			}
 			q.furniture = true
@@ -171,4 +176,3 @@ func firstNonEmpty(ss []string) string {
 	}
 	return ""
 }
-

@@ -193,17 +193,68 @@ func buildLines(runs []*run) []*pline {
 		best.glyphs += r.glyphs
 		best.boldGlyphs += r.boldGlyphs
 	}
+	sortLines(lines)
+	lines = bridgeGaps(lines)
 	for _, l := range lines {
 		sort.SliceStable(l.runs, func(i, j int) bool { return l.runs[i].u0 < l.runs[j].u0 })
 		l.text = lineText(l)
 	}
+	return lines
+}
+
+// sortLines orders lines top to bottom, then along the line.
+func sortLines(lines []*pline) {
 	sort.SliceStable(lines, func(i, j int) bool {
 		if math.Abs(lines[i].v-lines[j].v) > 0.01 {
 			return lines[i].v > lines[j].v
 		}
 		return lines[i].u0 < lines[j].u0
 	})
-	return lines
+}
+
+// bridgeGaps joins neighbouring lines on one baseline whose gap (up to
+// maxBridgeEm) is crossed by the ink of a line just above or below: a wide
+// word space of justified text, not a column gutter or a table column,
+// which stay white from line to line.
+func bridgeGaps(lines []*pline) []*pline {
+	const maxBridgeEm, nearEm = 3.0, 2.5
+	out := lines[:0:0]
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		for i+1 < len(lines) {
+			n := lines[i+1]
+			em := math.Max(l.size, n.size)
+			gap := n.u0 - l.u1
+			if math.Abs(n.v-l.v) > lineJoinEm*em || gap <= 0 || gap > maxBridgeEm*em || !inkCrosses(lines, l, n, nearEm*em) {
+				break
+			}
+			l.runs = append(l.runs, n.runs...)
+			l.u1 = math.Max(l.u1, n.u1)
+			l.glyphs += n.glyphs
+			l.boldGlyphs += n.boldGlyphs
+			i++
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// inkCrosses reports whether a run of a line within near of a's baseline
+// (but not on it) covers the middle of the gap between a and b.
+func inkCrosses(lines []*pline, a, b *pline, near float64) bool {
+	mid := (a.u1 + b.u0) / 2
+	for _, o := range lines {
+		d := math.Abs(o.v - a.v)
+		if d > near || d < 0.5*a.size || o.u0 > mid || o.u1 < mid {
+			continue
+		}
+		for _, r := range o.runs {
+			if r.u0 < mid && r.u1 > mid {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lineText joins a line's runs, with a space where they are apart.
@@ -311,7 +362,10 @@ func joins(b *pblock, l *pline, dv float64) bool {
 		}
 	}
 	if lb.bold() != l.bold() {
-		return false
+		// A bold run-in heading that wraps: "Former U.S. citizens and
+		// former U.S." / "long-term residents. If you ..." reads on.
+		first, _ := utf8.DecodeRuneInString(l.text)
+		return lb.bold() && unicode.IsLower(first) && !endsSentence(lb.text)
 	}
 	return true
 }
@@ -346,7 +400,7 @@ func findTables(lines []*pline) [][]*pline {
 		n := j - i
 		cells := len(rows[i])
 		ok := n >= 2 && cells >= 3 || n >= 3 && shortCells(rows[i:j])
-		if ok {
+		if ok && !prose(rows[i:j]) {
 			out = append(out, rows[i:j]...)
 		}
 		i = j
@@ -372,6 +426,22 @@ func rowsAlign(a, b []*pline) bool {
 		}
 	}
 	return shared >= 2 && shared >= min(len(a), len(b))-1
+}
+
+// prose reports whether the "cells" of candidate table rows read like
+// lines of text columns: most hold four words or more. Tables hold names,
+// numbers and short phrases.
+func prose(rows [][]*pline) bool {
+	long, all := 0, 0
+	for _, r := range rows {
+		for _, c := range r {
+			all++
+			if len(strings.Fields(c.text)) >= 4 {
+				long++
+			}
+		}
+	}
+	return long*2 > all
 }
 
 // shortCells reports whether two-cell rows look like a table rather than

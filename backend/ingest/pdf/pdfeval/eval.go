@@ -92,6 +92,7 @@ type Result struct {
 	Precision float64
 	Recall    float64
 	PageF1    float64 // mean F1 of page i against reference page i
+	F8        float64 // word 8-gram F1 of the whole text (reading order)
 	CJK       bool
 	NoText    bool // reference has no text layer: excluded from means
 	Elapsed   time.Duration
@@ -124,7 +125,17 @@ func Evaluate(path string) Result {
 	res.Pages = len(doc.Pages)
 	res.Engines = engines(doc)
 	got := PageTexts(doc)
-	res.F1, res.Precision, res.Recall = F1(Tokens(strings.Join(got, "\n")), refTokens)
+	// Running headers, footers and page numbers are read and kept as page
+	// metadata, out of the text; pdftotext prints them, so they are scored
+	// as part of what was read, after the page's text.
+	for i, p := range doc.Pages {
+		if i < len(got) && len(p.Furniture) > 0 {
+			got[i] += "\n\n" + strings.Join(p.Furniture, "\n")
+		}
+	}
+	gotTokens := Tokens(strings.Join(got, "\n"))
+	res.F1, res.Precision, res.Recall = F1(gotTokens, refTokens)
+	res.F8 = NgramF1(gotTokens, refTokens, 8)
 	res.PageF1 = pageF1(got, ref)
 	return res
 }
@@ -181,6 +192,7 @@ type Summary struct {
 	All, English, CJK    float64
 	NAll, NEnglish, NCJK int
 	PageAll              float64
+	F8                   float64 // mean word 8-gram F1
 	Elapsed              time.Duration
 }
 
@@ -196,6 +208,7 @@ func Summarise(rs []Result) Summary {
 		}
 		sumAll += r.F1
 		sumPage += r.PageF1
+		s.F8 += r.F8
 		s.NAll++
 		if r.CJK {
 			sumCJK += r.F1
@@ -207,6 +220,7 @@ func Summarise(rs []Result) Summary {
 	}
 	if s.NAll > 0 {
 		s.All, s.PageAll = sumAll/float64(s.NAll), sumPage/float64(s.NAll)
+		s.F8 /= float64(s.NAll)
 	}
 	if s.NEnglish > 0 {
 		s.English = sumEn / float64(s.NEnglish)
