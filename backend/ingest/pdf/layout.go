@@ -3,6 +3,7 @@ package pdf
 import (
 	"math"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -45,6 +46,15 @@ type run struct {
 	firstRune          rune
 	order              int // position in the content stream
 	endsWithSpaceGlyph bool
+	// gl are the run's glyphs along the line, for lines whose runs overlap
+	// (right-to-left text drawn in pieces, overprinted corrections).
+	gl []placed
+}
+
+// placed is a glyph's text and extent along its run.
+type placed struct {
+	u0, u1 float64
+	text   string
 }
 
 // size is the mean font size of the run's glyphs.
@@ -104,9 +114,12 @@ func (lo *layout) add(g glyph) {
 		return
 	}
 	if strings.TrimSpace(g.text) == "" {
-		if lo.cur != nil {
+		if c := lo.cur; c != nil {
 			lo.pendingSpace = true
 			lo.penX, lo.penY = g.x+g.dx, g.y+g.dy
+			u := g.x*c.ux + g.y*c.uy
+			adv := g.dx*c.ux + g.dy*c.uy
+			c.gl = append(c.gl, placed{math.Min(u, u+adv), math.Max(u, u+adv), " "})
 		}
 		return
 	}
@@ -133,7 +146,7 @@ func (lo *layout) add(g glyph) {
 		switch {
 		case !sameDir || math.Abs(across) > baselineEm*em || along < -backJumpEm*em || inkGap > runGapEm*em:
 			lo.newRun(g)
-		case (lo.pendingSpace || along > wordGapEm*em) && !(IsCJK(lo.lastRune) && IsCJK(first)):
+		case (lo.pendingSpace || along > wordGapEm*em) && !(noSpaceScript(lo.lastRune) && noSpaceScript(first)):
 			c.b.WriteByte(' ')
 		}
 	}
@@ -155,6 +168,7 @@ func (lo *layout) add(g glyph) {
 	adv := g.dx*c.ux + g.dy*c.uy
 	c.u0 = math.Min(c.u0, math.Min(u, u+adv))
 	c.u1 = math.Max(c.u1, math.Max(u, u+adv))
+	c.gl = append(c.gl, placed{math.Min(u, u+adv), math.Max(u, u+adv), g.text})
 }
 
 // newRun starts a run at glyph g.
@@ -194,4 +208,10 @@ func (lo *layout) duplicate(g glyph) bool {
 // paragraphs in reading order.
 func (lo *layout) paragraphs() []para {
 	return layoutPage(lo.runs)
+}
+
+// noSpaceScript reports whether r belongs to a script written without
+// spaces between words (Han, kana); Korean Hangul is written with them.
+func noSpaceScript(r rune) bool {
+	return IsCJK(r) && !unicode.Is(unicode.Hangul, r)
 }

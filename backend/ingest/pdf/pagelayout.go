@@ -257,8 +257,20 @@ func inkCrosses(lines []*pline, a, b *pline, near float64) bool {
 	return false
 }
 
-// lineText joins a line's runs, with a space where they are apart.
+// lineText joins a line's runs, with a space where they are apart. When
+// runs overlap along the line, the glyphs of all of them are ordered by
+// position instead.
 func lineText(l *pline) string {
+	for _, r := range l.runs {
+		if isRTL(r.firstRune) || isRTL(r.lastRune) {
+			return rtlLineText(l)
+		}
+	}
+	for i := 1; i < len(l.runs); i++ {
+		if l.runs[i].u0 < l.runs[i-1].u1-0.5*l.size {
+			return glyphOrderText(l)
+		}
+	}
 	var b strings.Builder
 	for i, r := range l.runs {
 		t := strings.TrimSpace(r.b.String())
@@ -269,11 +281,40 @@ func lineText(l *pline) string {
 			prev := l.runs[i-1]
 			gap := r.u0 - prev.u1
 			first, _ := utf8.DecodeRuneInString(t)
-			if gap > wordGapEm*l.size && !(IsCJK(prev.lastRune) && IsCJK(first)) {
+			if gap > wordGapEm*l.size && !(noSpaceScript(prev.lastRune) && noSpaceScript(first)) {
 				b.WriteByte(' ')
 			}
 		}
 		b.WriteString(t)
+	}
+	return b.String()
+}
+
+// glyphOrderText is a line's text from its glyphs sorted by position,
+// with a space where two glyphs are more than a word gap apart.
+func glyphOrderText(l *pline) string {
+	var gs []placed
+	for _, r := range l.runs {
+		gs = append(gs, r.gl...)
+	}
+	sort.SliceStable(gs, func(i, j int) bool { return gs[i].u0 < gs[j].u0 })
+	var b strings.Builder
+	var prev rune
+	end := math.Inf(-1)
+	space := false
+	for _, g := range gs {
+		if g.text == " " {
+			space = true
+			continue
+		}
+		first, _ := utf8.DecodeRuneInString(g.text)
+		if b.Len() > 0 && (space || g.u0-end > wordGapEm*l.size) && !(noSpaceScript(prev) && noSpaceScript(first)) {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteString(g.text)
+		prev, _ = utf8.DecodeLastRuneInString(g.text)
+		end = math.Max(end, g.u1)
 	}
 	return b.String()
 }
@@ -565,7 +606,7 @@ func blockParas(b *pblock, f frame) []para {
 	if b.table {
 		var cells []string
 		for _, c := range b.cells {
-			c = strings.TrimSpace(visualToLogical(c))
+			c = strings.TrimSpace(c)
 			if c != "" {
 				cells = append(cells, c)
 			}
@@ -590,7 +631,7 @@ func blockParas(b *pblock, f frame) []para {
 		glyphs, bold := 0, true
 		u0, u1, v0, v1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 		for _, l := range ls {
-			texts = append(texts, visualToLogical(l.text))
+			texts = append(texts, l.text)
 			sizeSum += l.size * float64(l.glyphs)
 			glyphs += l.glyphs
 			bold = bold && l.bold()

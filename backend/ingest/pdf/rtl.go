@@ -1,7 +1,11 @@
 package pdf
 
 import (
+	"math"
+	"sort"
+	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/bidi"
 )
@@ -62,49 +66,122 @@ func rtlDominant(lines []*pline) bool {
 	return rtl > ltr
 }
 
-// visualToLogical turns one line in visual order into logical order.
-func visualToLogical(s string) string {
-	rtl, ltr := rtlCounts(s)
-	if rtl == 0 {
-		return s
+// rtlLineText is the logical text of a line holding right-to-left
+// script: its runs left to right, each run's glyphs by position (a PDF
+// may draw a right-to-left run in any order), spaces where space glyphs
+// or gaps are, then the visual sequence of glyphs turned into logical
+// order. Glyphs stay whole: a lam-alef ligature keeps its two letters in
+// their own order.
+func rtlLineText(l *pline) string {
+	var units []string
+	for ri, r := range l.runs {
+		gs := append([]placed(nil), r.gl...)
+		sort.SliceStable(gs, func(i, j int) bool { return gs[i].u0 < gs[j].u0 })
+		if ri > 0 && r.u0-l.runs[ri-1].u1 > wordGapEm*l.size {
+			units = append(units, " ")
+		}
+		end := math.Inf(-1)
+		for _, g := range gs {
+			if g.text == " " {
+				if len(units) > 0 && units[len(units)-1] != " " {
+					units = append(units, " ")
+				}
+				continue
+			}
+			if len(units) > 0 && units[len(units)-1] != " " && g.u0-end > 2*wordGapEm*l.size {
+				units = append(units, " ")
+			}
+			units = append(units, g.text)
+			end = math.Max(end, g.u1)
+		}
 	}
-	rs := []rune(s)
-	if rtl >= ltr {
-		// A right-to-left line: reverse it, then put the left-to-right
-		// runs (numbers, Latin words, with the separators inside them)
-		// back in their own order.
-		rs = []rune(bidi.ReverseString(s))
-		reverseRuns(rs, isLTRStrong, func(r rune) bool {
-			return r == '.' || r == ',' || r == ':' || r == '/' || r == '-' || r == ' ' || r == '%' || r == '\''
-		})
-		return string(rs)
+	// Latin and Arabic letters never join into one word: where a line
+	// switches script without a space (producers often drop it), add one.
+	var spaced []string
+	for i, u := range units {
+		if i > 0 && u != " " && units[i-1] != " " {
+			a, b := unitClass(units[i-1]), unitClass(u)
+			if a != b && a != 'N' && b != 'N' {
+				spaced = append(spaced, " ")
+			}
+		}
+		spaced = append(spaced, u)
 	}
-	// A left-to-right line: reverse each right-to-left stretch.
-	reverseRuns(rs, isRTL, func(r rune) bool { return r == ' ' || unicode.IsPunct(r) || unicode.IsMark(r) })
-	return string(rs)
+	return strings.Join(strings.Fields(visualToLogical(spaced)), " ")
 }
 
-// reverseRuns reverses, in place and with bracket mirroring, every maximal
-// stretch that starts and ends with a core rune and holds only core and
-// inner runes.
-func reverseRuns(rs []rune, core, inner func(rune) bool) {
-	for i := 0; i < len(rs); {
-		if !core(rs[i]) {
+// unitClass classifies a glyph's text: 'R' right-to-left, 'L' left-to-right
+// (letters, digits), 'N' neutral (spaces, punctuation).
+func unitClass(u string) byte {
+	for _, r := range u {
+		switch {
+		case isRTL(r):
+			return 'R'
+		case isLTRStrong(r):
+			return 'L'
+		}
+	}
+	return 'N'
+}
+
+// visualToLogical turns one line, as glyph texts in visual (left to right)
+// order, into logical order: a line of mostly right-to-left letters is
+// reversed with its left-to-right stretches (numbers, Latin words) kept in
+// their own order; a mostly left-to-right line has only its right-to-left
+// stretches reversed. Brackets are mirrored where their order flips.
+func visualToLogical(units []string) string {
+	rtl, ltr := 0, 0
+	for _, u := range units {
+		switch unitClass(u) {
+		case 'R':
+			rtl++
+		case 'L':
+			ltr++
+		}
+	}
+	us := append([]string(nil), units...)
+	if rtl >= ltr {
+		reverseUnits(us)
+		reverseStretches(us, 'L', func(u string) bool {
+			return u == "." || u == "," || u == ":" || u == "/" || u == "-" || u == "%"
+		})
+	} else {
+		reverseStretches(us, 'R', func(u string) bool { return u == " " || unitClass(u) == 'N' })
+	}
+	return strings.Join(us, "")
+}
+
+// reverseUnits reverses glyph order, mirroring brackets.
+func reverseUnits(us []string) {
+	for i, j := 0, len(us)-1; i < j; i, j = i+1, j-1 {
+		us[i], us[j] = us[j], us[i]
+	}
+	for i, u := range us {
+		if utf8.RuneCountInString(u) == 1 {
+			us[i] = bidi.ReverseString(u)
+		}
+	}
+}
+
+// reverseStretches reverses every maximal stretch that starts and ends
+// with a unit of class core and holds only core and inner units.
+func reverseStretches(us []string, core byte, inner func(string) bool) {
+	for i := 0; i < len(us); {
+		if unitClass(us[i]) != core {
 			i++
 			continue
 		}
-		end := i // last core rune of the stretch
-		for j := i + 1; j < len(rs); j++ {
-			if core(rs[j]) || unicode.IsMark(rs[j]) {
+		end := i
+		for j := i + 1; j < len(us); j++ {
+			if unitClass(us[j]) == core {
 				end = j
 				continue
 			}
-			if !inner(rs[j]) {
+			if !inner(us[j]) {
 				break
 			}
 		}
-		seg := []rune(bidi.ReverseString(string(rs[i : end+1])))
-		copy(rs[i:end+1], seg)
+		reverseUnits(us[i : end+1])
 		i = end + 1
 	}
 }
