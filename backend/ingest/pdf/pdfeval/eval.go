@@ -96,11 +96,11 @@ type Result struct {
 	// Leaks are running headers, footers and page counters (lines that
 	// pdftotext prints among the first or last three lines of three or
 	// more pages, numbers masked) that Cairn left in the text as a block.
-	Leaks []string
-	CJK       bool
-	NoText    bool // reference has no text layer: excluded from means
-	Elapsed   time.Duration
-	Err       error
+	Leaks   []string
+	CJK     bool
+	NoText  bool // reference has no text layer: excluded from means
+	Elapsed time.Duration
+	Err     error
 }
 
 // Evaluate reads one PDF with pdf.Read and scores it against pdftotext.
