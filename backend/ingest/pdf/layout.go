@@ -13,7 +13,7 @@ type glyph struct {
 	text                 string
 	x, y, dx, dy, ux, uy float64
 	size                 float64
-	bold                 bool
+	weight               int // font weight rank (fontWeight)
 }
 
 // Run-building thresholds, as fractions of the font size (em).
@@ -39,7 +39,7 @@ type run struct {
 	ux, uy             float64
 	sizeSum            float64 // sum of glyph sizes, for the mean
 	glyphs             int
-	boldGlyphs         int
+	weights            [7]int // glyphs by font weight rank
 	u0, u1             float64 // extent along the writing direction (frame coordinates)
 	v                  float64 // baseline across the writing direction (frame coordinates)
 	lastRune           rune
@@ -154,9 +154,7 @@ func (lo *layout) add(g glyph) {
 	c.b.WriteString(g.text)
 	c.sizeSum += g.size
 	c.glyphs++
-	if g.bold {
-		c.boldGlyphs++
-	}
+	c.weights[min(max(g.weight, 0), 6)]++
 	lo.penX, lo.penY = g.x+g.dx, g.y+g.dy
 	lo.inkX, lo.inkY = lo.penX, lo.penY
 	lo.lastSize = g.size
@@ -207,7 +205,13 @@ func (lo *layout) duplicate(g glyph) bool {
 // paragraphs lays the page's runs out (pagelayout.go) and returns its
 // paragraphs in reading order.
 func (lo *layout) paragraphs() []para {
-	return layoutPage(lo.runs)
+	return layoutPage(lo.runs, nil)
+}
+
+// paragraphsWithRules is paragraphs with the page's ruled lines, which
+// outline tables.
+func (lo *layout) paragraphsWithRules(rules []rule) []para {
+	return layoutPage(lo.runs, rules)
 }
 
 // noSpaceScript reports whether r belongs to a script written without

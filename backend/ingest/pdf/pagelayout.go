@@ -36,12 +36,13 @@ type pline struct {
 	u0, u1, v  float64
 	size       float64 // size of the line's main run
 	glyphs     int
-	boldGlyphs int
+	weights    [7]int
+	heavy      bool // set in a heavier face than the page's body text
 	text       string
 	cell       bool // part of a table row
 }
 
-func (l *pline) bold() bool { return l.glyphs > 0 && l.boldGlyphs*10 >= l.glyphs*9 }
+func (l *pline) bold() bool { return l.heavy }
 
 // pblock is a group of lines read together.
 type pblock struct {
@@ -76,7 +77,7 @@ func (f frame) device(u, v float64) (float64, float64) {
 }
 
 // layoutPage turns a page's runs into paragraphs in reading order.
-func layoutPage(runs []*run) []para {
+func layoutPage(runs []*run, rules []rule) []para {
 	if len(runs) == 0 {
 		return nil
 	}
@@ -112,7 +113,11 @@ func layoutPage(runs []*run) []para {
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].glyphs > groups[j].glyphs })
 	var out []para
 	for _, g := range groups {
-		out = append(out, layoutFrame(g.f, g.runs)...)
+		var rs []rule
+		if g.f.ux > 0.99 {
+			rs = rules
+		}
+		out = append(out, layoutFrame(g.f, g.runs, rs)...)
 	}
 	return out
 }
@@ -132,10 +137,12 @@ func streamOrder(runs []*run) []para {
 }
 
 // layoutFrame lays out the runs of one writing direction.
-func layoutFrame(f frame, runs []*run) []para {
+func layoutFrame(f frame, runs []*run, rules []rule) []para {
 	lines := buildLines(runs)
+	markHeavy(lines)
 	rtl := rtlDominant(lines)
-	blocks := groupLines(lines, f)
+	ruled := ruledTables(lines, rules, f)
+	blocks := append(ruled, groupLines(lines, f)...)
 	order := readingOrder(blocks, rtl)
 	var out []para
 	for _, bi := range order {
@@ -191,7 +198,9 @@ func buildLines(runs []*run) []*pline {
 		best.runs = append(best.runs, r)
 		best.u0, best.u1 = math.Min(best.u0, r.u0), math.Max(best.u1, r.u1)
 		best.glyphs += r.glyphs
-		best.boldGlyphs += r.boldGlyphs
+		for w, n := range r.weights {
+			best.weights[w] += n
+		}
 	}
 	sortLines(lines)
 	lines = bridgeGaps(lines)
@@ -200,6 +209,30 @@ func buildLines(runs []*run) []*pline {
 		l.text = lineText(l)
 	}
 	return lines
+}
+
+// markHeavy marks the lines set (nine tenths of their glyphs) in a face
+// heavier than the one most glyphs of the page use.
+func markHeavy(lines []*pline) {
+	var all [7]int
+	for _, l := range lines {
+		for w, n := range l.weights {
+			all[w] += n
+		}
+	}
+	body := 2
+	for w, n := range all {
+		if n > all[body] {
+			body = w
+		}
+	}
+	for _, l := range lines {
+		heavier := 0
+		for w := body + 1; w < len(l.weights); w++ {
+			heavier += l.weights[w]
+		}
+		l.heavy = l.glyphs > 0 && heavier*10 >= l.glyphs*9
+	}
 }
 
 // sortLines orders lines top to bottom, then along the line.
@@ -231,7 +264,9 @@ func bridgeGaps(lines []*pline) []*pline {
 			l.runs = append(l.runs, n.runs...)
 			l.u1 = math.Max(l.u1, n.u1)
 			l.glyphs += n.glyphs
-			l.boldGlyphs += n.boldGlyphs
+			for w, k := range n.weights {
+				l.weights[w] += k
+			}
 			i++
 		}
 		out = append(out, l)
@@ -402,6 +437,9 @@ func joins(b *pblock, l *pline, dv float64) bool {
 			return false
 		}
 	}
+	if lb.bold() && l.bold() && s/math.Min(lb.size, l.size) > 1.05 {
+		return false // two headings of different levels
+	}
 	if lb.bold() != l.bold() {
 		// A bold run-in heading that wraps: "Former U.S. citizens and
 		// former U.S." / "long-term residents. If you ..." reads on.
@@ -410,6 +448,9 @@ func joins(b *pblock, l *pline, dv float64) bool {
 	}
 	return true
 }
+
+// proseWords: a line with this many words is running text, not a cell.
+const proseWords = 6
 
 // findTables finds whitespace-aligned tables: runs of consecutive
 // baselines that each hold several lines (cells) whose left edges or
@@ -423,7 +464,14 @@ func findTables(lines []*pline) [][]*pline {
 		for j < len(lines) && math.Abs(lines[j].v-lines[i].v) <= 0.3*math.Max(lines[i].size, lines[j].size) {
 			j++
 		}
-		row := append([]*pline(nil), lines[i:j]...)
+		// A line of running text (six words or more) beside a table is
+		// the next column, not a cell.
+		var row []*pline
+		for _, l := range lines[i:j] {
+			if len(strings.Fields(l.text)) < proseWords {
+				row = append(row, l)
+			}
+		}
 		sort.SliceStable(row, func(a, b int) bool { return row[a].u0 < row[b].u0 })
 		rows = append(rows, row)
 		i = j
