@@ -39,7 +39,7 @@ type run struct {
 	ux, uy             float64
 	sizeSum            float64 // sum of glyph sizes, for the mean
 	glyphs             int
-	weights            [7]int // glyphs by font weight rank
+	weights            [7]int  // glyphs by font weight rank
 	u0, u1             float64 // extent along the writing direction (frame coordinates)
 	v                  float64 // baseline across the writing direction (frame coordinates)
 	lastRune           rune

@@ -32,14 +32,14 @@ const (
 
 // pline is one line of a block: runs on one baseline, ordered along u.
 type pline struct {
-	runs       []*run
-	u0, u1, v  float64
-	size       float64 // size of the line's main run
-	glyphs     int
-	weights    [7]int
-	heavy      bool // set in a heavier face than the page's body text
-	text       string
-	cell       bool // part of a table row
+	runs      []*run
+	u0, u1, v float64
+	size      float64 // size of the line's main run
+	glyphs    int
+	weights   [7]int
+	heavy     bool // set in a heavier face than the page's body text
+	text      string
+	cell      bool // part of a table row
 }
 
 func (l *pline) bold() bool { return l.heavy }

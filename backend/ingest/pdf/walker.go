@@ -39,7 +39,7 @@ type gstate struct {
 // pageResult is what the walker extracted from one page.
 type pageResult struct {
 	paras       []para
-	rules       []rule // horizontal and vertical lines drawn on the page
+	rules       []rule  // horizontal and vertical lines drawn on the page
 	glyphs      int     // glyphs shown
 	undecodable int     // glyphs whose text could not be determined
 	unmappedCID int     // of those, glyphs of CJK fonts without any Unicode map
