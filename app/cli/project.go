@@ -249,12 +249,17 @@ func cmdText(ctx context.Context, env *Env, args []string) int {
 		} else if pg.OCR {
 			note = " (text from OCR)"
 		}
-		if pg.Label != "" && pg.Label != fmt.Sprint(pg.Number) {
-			note += fmt.Sprintf(" (printed page %s)", pg.Label)
-		}
 		text := pg.Text
+		printed := pg.Label != "" && pg.Label != fmt.Sprint(pg.Number)
 		if *format == "md" {
+			// The page line stays "=== page N ===" for tools that split
+			// on it; the printed page number goes in a comment.
 			text = pagetext.Markdown(pg)
+			if printed {
+				text = fmt.Sprintf("<!-- printed page %s -->\n%s", pg.Label, text)
+			}
+		} else if printed {
+			note += fmt.Sprintf(" (printed page %s)", pg.Label)
 		}
 		fmt.Fprintf(env.Stdout, "=== page %d%s ===\n%s\n", pg.Number, note, text)
 	}

@@ -145,6 +145,11 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 				pieces = append(pieces, span{start: start, end: sb.Len(), page: p, tokens: CountTokens(t), heading: true, path: path})
 				continue
 			}
+			if b.Kind == parsed.BlockTableRow {
+				// A table row is never cut between its cells.
+				pieces = append(pieces, span{start: start, end: sb.Len(), page: p, tokens: CountTokens(t), path: path})
+				continue
+			}
 			for _, s := range Sentences(t) {
 				pieces = append(pieces, span{start: start + s[0], end: start + s[1], page: p, tokens: CountTokens(t[s[0]:s[1]]), path: path})
 			}
