@@ -84,6 +84,11 @@ type PageBlock struct {
 	Header bool        `json:"header,omitempty"` // first row of a table
 }
 
+// ReaderVersion is the version of Cairn's document readers whose output
+// the store holds; documents read by an older version are read again from
+// their stored originals (version 1: PDF layout analysis, page layouts).
+const ReaderVersion = 1
+
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.
 const PageSeparator = "\f"

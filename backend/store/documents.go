@@ -302,6 +302,9 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 	if st == "" {
 		st = kb.StatusOK
 	}
+	if _, err := tx.ExecContext(ctx, "UPDATE documents SET reader = ? WHERE id = ?", kb.ReaderVersion, docID); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, "UPDATE documents SET title = ?, kind = ?, status = ?, error = '', error_code = '', warnings = ?, updated_at = ? WHERE id = ?",
 		c.Title, c.Kind, st, warningsJSON(c.Warnings), nowText(), docID); err != nil {
 		return err
