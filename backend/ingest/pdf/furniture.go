@@ -23,7 +23,7 @@ const (
 // pageNumberRE matches a paragraph that is only a page number, in the
 // usual dressings: "7", "- 7 -", "Page 7", "Page 7 of 48", "7/48", "iv",
 // "第 3 页", "第 3 页 共 20 页", "共 20 页 第 3 页".
-var pageNumberRE = regexp.MustCompile(`^(?i)[\s\-–—|]*(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*)?(\d{1,4}|[ivxlc]{1,7})(?:\s*(?:of|/|de|von|sur)\s*\d{1,5})?[\s\-–—|]*$|^第\s*(\d{1,4})\s*页(?:\s*[,，]?\s*共\s*\d{1,5}\s*页)?$|^共\s*\d{1,5}\s*页\s*[,，]?\s*第\s*(\d{1,4})\s*页$|^-\s*(\d{1,4})\s*-$`)
+var pageNumberRE = regexp.MustCompile(`^(?i)[\s\-–—|]*(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*)?(\d{1,6}|[ivxlc]{1,7})(?:\s*(?:of|/|de|von|sur)\s*\d{1,5})?[\s\-–—|]*$|^第\s*(\d{1,4})\s*页(?:\s*[,，]?\s*共\s*\d{1,5}\s*页)?$|^共\s*\d{1,5}\s*页\s*[,，]?\s*第\s*(\d{1,4})\s*页$|^-\s*(\d{1,4})\s*-$`)
 
 // pageWordRE finds "Page 7" inside a running header or footer.
 var pageWordRE = regexp.MustCompile(`(?i)\b(?:page|p\.)\s*(\d{1,4}|[ivxlc]{1,7})\b|第\s*(\d{1,4})\s*页`)

@@ -275,12 +275,15 @@ func bridgeGaps(lines []*pline) []*pline {
 }
 
 // inkCrosses reports whether a run of a line within near of a's baseline
-// (but not on it) covers the middle of the gap between a and b.
+// (but not on it), and no wider than a and b together, covers the middle
+// of the gap between a and b. (A full-width footnote under two columns
+// crosses their gutter but is wider than them.)
 func inkCrosses(lines []*pline, a, b *pline, near float64) bool {
 	mid := (a.u1 + b.u0) / 2
+	slack := 2 * math.Max(a.size, b.size)
 	for _, o := range lines {
 		d := math.Abs(o.v - a.v)
-		if d > near || d < 0.5*a.size || o.u0 > mid || o.u1 < mid {
+		if d > near || d < 0.5*a.size || o.u0 > mid || o.u1 < mid || o.u0 < a.u0-slack || o.u1 > b.u1+slack {
 			continue
 		}
 		for _, r := range o.runs {
@@ -360,7 +363,13 @@ func glyphOrderText(l *pline) string {
 // found first; their rows become one-line blocks.
 func groupLines(lines []*pline, f frame) []*pblock {
 	var blocks []*pblock
-	tableRows := findTables(lines)
+	var free []*pline // lines not already in a ruled table
+	for _, l := range lines {
+		if !l.cell {
+			free = append(free, l)
+		}
+	}
+	tableRows := findTables(free)
 	for _, row := range tableRows {
 		b := &pblock{table: true, frame: f}
 		for _, c := range row {
