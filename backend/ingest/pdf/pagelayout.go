@@ -27,7 +27,7 @@ const (
 	maxLeadingEm  = 1.75 // baseline distance beyond which a block ends
 	leadingGrowth = 1.35 // a gap this much above the block's own spacing ends it
 	paraSizeRatio = 1.2  // font-size change that ends a block
-	maxBlocksSort = 500  // above this, blocks are read top to bottom, left to right
+	maxBlocksSort = 400  // above this, blocks are read top to bottom, left to right
 )
 
 // pline is one line of a block: runs on one baseline, ordered along u.
@@ -592,6 +592,16 @@ func readingOrder(blocks []*pblock, rtl bool) []int {
 		before[i] = make([]bool, n)
 	}
 	indeg := make([]int, n)
+	// over[a]: the blocks overlapping a horizontally (rule 2's witnesses
+	// must overlap both ends, so only these are looked at).
+	over := make([][]int, n)
+	for a := 0; a < n; a++ {
+		for c := 0; c < n; c++ {
+			if c != a && overlap(blocks[a], blocks[c]) {
+				over[a] = append(over[a], c)
+			}
+		}
+	}
 	for a := 0; a < n; a++ {
 		for b := 0; b < n; b++ {
 			if a == b {
@@ -604,16 +614,11 @@ func readingOrder(blocks []*pblock, rtl bool) []int {
 			} else if u1(A) <= u0(B)+0.5 {
 				ok = true
 				lo, hi := math.Min(A.vc(), B.vc()), math.Max(A.vc(), B.vc())
-				if A.v0 > B.v1 || B.v0 > A.v1 || true {
-					for c := 0; c < n; c++ {
-						if c == a || c == b {
-							continue
-						}
-						C := blocks[c]
-						if C.vc() > lo && C.vc() < hi && overlap(C, A) && overlap(C, B) {
-							ok = false
-							break
-						}
+				for _, c := range over[a] {
+					C := blocks[c]
+					if c != b && C.vc() > lo && C.vc() < hi && overlap(C, B) {
+						ok = false
+						break
 					}
 				}
 			}
