@@ -52,7 +52,11 @@ func (a *App) MCPConfig() (MCPConfig, error) {
 		args = append(args, "--ollama", host)
 	}
 	c := MCPConfig{Name: mcpName(filepath.Base(dir)), Command: bin, Args: args, Project: dir}
-	b, err := json.MarshalIndent(map[string]any{"mcpServers": map[string]any{c.Name: map[string]any{"command": c.Command, "args": c.Args}}}, "", "  ")
+	type server struct {
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	}
+	b, err := json.MarshalIndent(map[string]any{"mcpServers": map[string]server{c.Name: {c.Command, c.Args}}}, "", "  ")
 	if err != nil {
 		return MCPConfig{}, err
 	}
