@@ -184,9 +184,14 @@ func modelName(lp llm.Provider) string {
 	if lp == nil || lp.Mode() == llm.ModeOffline {
 		return "offline"
 	}
-	if a, ok := lp.(*llm.Auto); ok {
-		if st := a.Status(); st.ChatModel != "" {
+	switch m := lp.(type) {
+	case *llm.Auto:
+		if st := m.Status(); st.ChatModel != "" {
 			return "ollama " + st.ChatModel
+		}
+	case *llm.Ollama:
+		if c := m.Config(); c.ChatModel != "" {
+			return "ollama " + c.ChatModel
 		}
 	}
 	return string(lp.Mode())
