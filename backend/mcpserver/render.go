@@ -39,6 +39,9 @@ func fenced(src Source, text string) string {
 	if src.PrintedPage != "" {
 		where += ", printed page " + src.PrintedPage
 	}
+	// A page break (form feed) reads as a blank line here; the JSON text
+	// keeps the exact span.
+	text = strings.ReplaceAll(text, "\f", "\n\n")
 	return fmt.Sprintf("%s source=%q title=%q>\n%s\n%s", fenceOpen, where, defuse(oneLine(src.DocTitle)), defuse(text), fenceClose)
 }
 
