@@ -65,6 +65,9 @@ func New(p *project.Project, opt Options) *Server {
 	})
 	s.addTools()
 	s.addResources()
+	// The documents' resources are listed now (before any client connects,
+	// so no change notification) and kept up to date on every list.
+	s.syncResources(context.Background())
 	return s
 }
 
