@@ -37,8 +37,9 @@ type Options struct {
 	// AllowImport adds the import tool (paths inside the project folder only).
 	AllowImport bool
 	// ModelReady, when not nil, is closed once the project's language model
-	// (Ollama or offline) has been chosen; ask waits for it. The command
-	// probes Ollama after the server is ready so start-up stays fast.
+	// (Ollama or offline) has been chosen; ask and search (whose query a
+	// project embedded by an Ollama model embeds with it) wait for it. The
+	// command probes Ollama after the server is ready so start-up stays fast.
 	ModelReady <-chan struct{}
 }
 

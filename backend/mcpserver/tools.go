@@ -78,6 +78,10 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 	if k < 1 || k > maxSearchK {
 		return nil, SearchOut{}, fmt.Errorf("k must be between 1 and %d (got %d)", maxSearchK, in.K)
 	}
+	// A project embedded by an Ollama model embeds the query with it.
+	if err := s.waitModel(ctx); err != nil {
+		return nil, SearchOut{}, err
+	}
 	pool := k
 	if in.DocID != 0 {
 		if _, err := s.document(ctx, in.DocID); err != nil {
