@@ -20,10 +20,18 @@ import (
 	"cairn/backend/project"
 )
 
-// TestMain lets this test binary act as the isolated reader process.
+// TestMain lets this test binary act as the isolated reader process, and
+// removes the shared test project after the tests.
 func TestMain(m *testing.M) {
 	ingest.MaybeRunWorker()
-	os.Exit(m.Run())
+	code := m.Run()
+	if fixture != nil {
+		fixture.Close()
+	}
+	if fixtureDir != "" {
+		os.RemoveAll(fixtureDir)
+	}
+	os.Exit(code)
 }
 
 // realFiles are the ../shared/docs/real documents the test project is
@@ -34,6 +42,7 @@ var realFiles = []string{"en-report-dmca-summary.pdf", "zh-civil-code.docx", "zh
 var (
 	fixtureOnce sync.Once
 	fixture     *project.Project
+	fixtureDir  string
 	fixtureErr  error
 )
 
@@ -55,6 +64,7 @@ func realProject(t *testing.T) *project.Project {
 			fixtureErr = err
 			return
 		}
+		fixtureDir = dir
 		p, err := project.Open(filepath.Join(dir, "Real"))
 		if err != nil {
 			fixtureErr = err
