@@ -177,6 +177,16 @@ func newProvenance(t *testing.T, p *project.Project) *provenance {
 	return pv
 }
 
+// label is the printed page label the reader found for a page.
+func (pv *provenance) label(doc int64, page int) string {
+	for _, pg := range pv.pages[doc] {
+		if pg.Number == page {
+			return pg.Label
+		}
+	}
+	return ""
+}
+
 // pageAt is the page holding byte offset off of a document's text.
 func (pv *provenance) pageAt(doc int64, off int) int {
 	n := 0
@@ -214,8 +224,8 @@ func (pv *provenance) source(what string, s Source) string {
 	if first, last := pv.pageAt(s.DocID, s.CharStart), pv.pageAt(s.DocID, max(s.CharStart, s.CharEnd-1)); first < s.PageStart || last > s.PageEnd {
 		t.Errorf("%s: span %d-%d is on pages %d-%d, source says %d-%d", what, s.CharStart, s.CharEnd, first, last, s.PageStart, s.PageEnd)
 	}
-	if s.PrintedPage != "" {
-		t.Errorf("%s: printed page %q, but no document records page labels yet", what, s.PrintedPage)
+	if want := pv.label(s.DocID, s.PageStart); s.PrintedPage != want {
+		t.Errorf("%s: printed page %q, the page's label is %q", what, s.PrintedPage, want)
 	}
 	return span
 }

@@ -124,7 +124,7 @@ func (s *Server) documentMarkdown(ctx context.Context, d kb.Document) (string, e
 			note = ", text from OCR"
 		}
 		label := ""
-		if pp := printedPage(d.ID, pg.Number); pp != "" {
+		if pp := pg.Label; pp != "" {
 			label = ", printed page " + pp
 		}
 		fmt.Fprintf(&b, "\n## Page %d%s (char %d%s)\n\n%s\n", pg.Number, label, pg.CharStart, note, pg.Text)

@@ -52,6 +52,9 @@ type Server struct {
 
 	resMu sync.Mutex
 	res   map[string]bool // document resource URIs registered
+
+	labelMu sync.Mutex
+	labels  map[int64]map[int]string // printed page labels by document and page
 }
 
 // New makes the server for p (which stays open while it runs).

@@ -377,19 +377,39 @@ func (s *Server) titles(ctx context.Context) (map[int64]string, error) {
 
 func (s *Server) source(src kb.Source, titles map[int64]string) Source {
 	return Source{DocID: src.DocID, DocTitle: titles[src.DocID], ChunkID: src.ChunkID, PageStart: src.PageStart, PageEnd: src.PageEnd,
-		PrintedPage: printedPage(src.DocID, src.PageStart), CharStart: src.CharStart, CharEnd: src.CharEnd}
+		PrintedPage: s.printedPage(src.DocID, src.PageStart), CharStart: src.CharStart, CharEnd: src.CharEnd}
 }
 
 func (s *Server) passage(h kb.Hit) Passage {
 	return Passage{Source: Source{DocID: h.DocID, DocTitle: h.DocTitle, ChunkID: h.ID, PageStart: h.PageStart, PageEnd: h.PageEnd,
-		PrintedPage: printedPage(h.DocID, h.PageStart), CharStart: h.CharStart, CharEnd: h.CharEnd},
+		PrintedPage: s.printedPage(h.DocID, h.PageStart), CharStart: h.CharStart, CharEnd: h.CharEnd},
 		HeadingPath: h.HeadingPath, Score: h.Score, Text: h.Text}
 }
 
-// printedPage is the page label printed on a physical page. Cairn does not
-// record PDF page labels yet (the PDF reader will); until then it is ""
-// and the printed_page field is left out.
-func printedPage(docID int64, page int) string { return "" }
+// printedPage is the page number printed on a physical page (found by the
+// PDF reader among the page's running headers and footers), or "" when the
+// page prints none.
+// A document's labels are loaded once and kept.
+func (s *Server) printedPage(docID int64, page int) string {
+	s.labelMu.Lock()
+	defer s.labelMu.Unlock()
+	labels, ok := s.labels[docID]
+	if !ok {
+		labels = map[int]string{}
+		if pages, err := s.p.Pages(context.Background(), docID, 0); err == nil {
+			for _, pg := range pages {
+				if pg.Label != "" {
+					labels[pg.Number] = pg.Label
+				}
+			}
+		}
+		if s.labels == nil {
+			s.labels = map[int64]map[int]string{}
+		}
+		s.labels[docID] = labels
+	}
+	return labels[page]
+}
 
 func textResult(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
