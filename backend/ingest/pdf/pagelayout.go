@@ -275,24 +275,35 @@ func bridgeGaps(lines []*pline) []*pline {
 }
 
 // inkCrosses reports whether a run of a line within near of a's baseline
-// (but not on it), and no wider than a and b together, covers the middle
-// of the gap between a and b. (A full-width footnote under two columns
-// crosses their gutter but is wider than them.)
+// (but not on it) covers the middle of the gap between a and b, and no
+// other pair of lines near it leaves white at the same place (a gutter: a
+// full-width footnote under two columns crosses it, the columns above
+// do not).
 func inkCrosses(lines []*pline, a, b *pline, near float64) bool {
 	mid := (a.u1 + b.u0) / 2
-	slack := 2 * math.Max(a.size, b.size)
-	for _, o := range lines {
+	crosses := false
+	for i, o := range lines {
 		d := math.Abs(o.v - a.v)
-		if d > near || d < 0.5*a.size || o.u0 > mid || o.u1 < mid || o.u0 < a.u0-slack || o.u1 > b.u1+slack {
+		if d > near || d < 0.5*a.size {
+			continue
+		}
+		if i+1 < len(lines) {
+			n := lines[i+1]
+			if math.Abs(n.v-o.v) <= lineJoinEm*o.size && o.u1 < mid && n.u0 > mid {
+				return false // white at mid on a neighbouring line: a gutter
+			}
+		}
+		if crosses || o.u0 > mid || o.u1 < mid {
 			continue
 		}
 		for _, r := range o.runs {
 			if r.u0 < mid && r.u1 > mid {
-				return true
+				crosses = true
+				break
 			}
 		}
 	}
-	return false
+	return crosses
 }
 
 // lineText joins a line's runs, with a space where they are apart. When
