@@ -133,7 +133,7 @@ func TestPack(t *testing.T) {
 		{"oversize chunk alone", ch([2]int{1, 300}, [2]int{1, 2500}, [2]int{1, 300}, [2]int{1, 300}), b, "1 | 2 | 3,4"},
 		{"oversize first", ch([2]int{1, 1001}, [2]int{1, 1}), b, "1 | 2"},
 		{"one chunk per pack", ch([2]int{1, 10}, [2]int{1, 10}), PackBudget{Chunks: 1}, "1 | 2"},
-		{"zero budget takes the default", ch([2]int{1, 600}, [2]int{1, 600}, [2]int{1, 1}), PackBudget{}, "1,2 | 3"},
+		{"zero budget takes the default", ch([2]int{1, 800}, [2]int{1, 800}, [2]int{1, 1}), PackBudget{}, "1,2 | 3"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -412,7 +412,7 @@ func sumUsage(rs []Result) llm.Usage {
 // always adds up to what the server counted.
 func TestModelPack(t *testing.T) {
 	srv := fakeollama.Start(t)
-	srv.AddModel(fakeollama.Model{Name: "small:3b", Family: "llama", ContextLength: 2048})
+	srv.AddModel(fakeollama.Model{Name: "small:3b", Family: "llama", ContextLength: 1024})
 	p, err := llm.NewOllama(llm.OllamaConfig{Host: srv.URL(), Retries: 0})
 	if err != nil {
 		t.Fatal(err)
