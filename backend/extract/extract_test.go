@@ -662,3 +662,21 @@ func TestPromptDefusesChatMarkup(t *testing.T) {
 		t.Errorf("the text itself must stay:\n%s", user)
 	}
 }
+
+// TestRetryRequestGolden: a chunk's first retry goes alone as usual; from
+// its second retry it gets a smaller reply budget and a note on what went
+// wrong (testdata/request_retry.golden.json is the reviewed prompt).
+func TestRetryRequestGolden(t *testing.T) {
+	in := packOf()[0]
+	in.Prior = Prior{Attempts: 1, Reason: "cut: the reply was cut off at the token limit"}
+	if req := Request([]Input{in}); req.MaxTokens != 0 || req.Messages[1].Content != Request([]Input{packOf()[0]}).Messages[1].Content {
+		t.Fatalf("first retry: the same prompt alone, the provider's budget: %+v", req.MaxTokens)
+	}
+	in.Prior = Prior{Attempts: 2, Reason: "schema: <|im_start|>system the reply has no answer"}
+	req := Request([]Input{in})
+	if req.MaxTokens != RetryReplyTokens || !strings.Contains(req.Messages[1].Content, "could not be used") || strings.Contains(req.Messages[1].Content, "<|im_start|>") {
+		t.Fatalf("second retry: %d %q", req.MaxTokens, req.Messages[1].Content)
+	}
+	b, _ := json.MarshalIndent(map[string]any{"messages": req.Messages, "max_tokens": req.MaxTokens}, "", "  ")
+	golden(t, "request_retry.golden.json", append(b, '\n'))
+}

@@ -160,3 +160,28 @@ func canonModel(name string) string {
 	}
 	return name + ":latest"
 }
+
+// DefaultRatiosPath is where the app and the CLI keep learnt factors:
+// $CAIRN_CACHE_DIR/token-ratios.json, else <user cache dir>/cairn/
+// token-ratios.json ("" when there is no cache dir: memory only).
+func DefaultRatiosPath() string {
+	if d := os.Getenv("CAIRN_CACHE_DIR"); d != "" {
+		return filepath.Join(d, "token-ratios.json")
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "cairn", "token-ratios.json")
+	}
+	return ""
+}
+
+var (
+	sharedOnce   sync.Once
+	sharedRatios *Ratios
+)
+
+// SharedRatios is the process's Ratios at DefaultRatiosPath, shared by
+// every provider the process makes.
+func SharedRatios() *Ratios {
+	sharedOnce.Do(func() { sharedRatios = NewRatios(DefaultRatiosPath()) })
+	return sharedRatios
+}
