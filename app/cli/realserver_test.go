@@ -82,3 +82,33 @@ func TestSearchEmbedsWithTheProjectsModel(t *testing.T) {
 		t.Fatalf("search offline: %d %q %q", code, out, errOut)
 	}
 }
+
+// TestAskCutAnswer: an answer the model leaves at its length limit (after
+// one continuation) is marked cut in `ask --json` and in the text output.
+func TestAskCutAnswer(t *testing.T) {
+	t.Setenv("OLLAMA_HOST", "")
+	proj := filepath.Join(t.TempDir(), "p")
+	if code, _, errOut := run(t, "", "import", "--offline", "--project", proj, filepath.Join(sampleDir(t), "en-report-dmca-summary.pdf")); code != 0 {
+		t.Fatal(errOut)
+	}
+	srv := fakeollama.Start(t)
+	no := false
+	// longer than the answer budget (1,024 tokens), continuation included
+	srv.On(fakeollama.Rule{JSON: &no, Reply: strings.Repeat("A service provider must designate an agent to receive notices [1]. ", 120)})
+	q := "What must a service provider do to qualify for the DMCA safe harbor?"
+	code, out, errOut := run(t, "", "ask", "--ollama", srv.URL(), "--json", "--project", proj, q)
+	if code != 0 {
+		t.Fatalf("ask: %d %s", code, errOut)
+	}
+	got := jsonLines(t, out)[0]
+	if cut, _ := got["cut"].(string); !strings.Contains(cut, "length limit") {
+		t.Fatalf("ask --json: no cut mark: %v", got["cut"])
+	}
+	if tr, _ := got["trace"].(map[string]any); tr["answer_cut"] == nil || tr["answer_continued"] != float64(1) {
+		t.Fatalf("trace: %v %v", tr["answer_cut"], tr["answer_continued"])
+	}
+	_, out, _ = run(t, "", "ask", "--ollama", srv.URL(), "--project", proj, q)
+	if !strings.Contains(out, "cut off at its length limit") || !strings.Contains(out, "CUT OFF") {
+		t.Fatalf("ask text output does not say the answer is cut:\n%s", out[max(0, len(out)-400):])
+	}
+}
