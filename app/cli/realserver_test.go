@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"cairn/backend/extract"
+	"cairn/backend/kb"
 	"cairn/backend/llm/fakeollama"
 )
 
@@ -110,5 +113,54 @@ func TestAskCutAnswer(t *testing.T) {
 	_, out, _ = run(t, "", "ask", "--ollama", srv.URL(), "--project", proj, q)
 	if !strings.Contains(out, "cut off at its length limit") || !strings.Contains(out, "CUT OFF") {
 		t.Fatalf("ask text output does not say the answer is cut:\n%s", out[max(0, len(out)-400):])
+	}
+}
+
+// TestIndexSummaryCountsThisRun: `index` reports what this run did and
+// spent, apart from the project's stored totals.
+func TestIndexSummaryCountsThisRun(t *testing.T) {
+	t.Setenv("OLLAMA_HOST", "")
+	srv := fakeollama.Start(t)
+	// a model that names what the offline extractor finds in each passage
+	srv.On(fakeollama.Rule{Schema: "extract", Func: func(r fakeollama.Request) string {
+		ids, texts := extract.Passages(r.Messages[1].Content)
+		reply := map[string]any{}
+		for _, id := range ids {
+			text := texts[id]
+			off := extract.ExtractOffline(extract.Input{Chunk: kb.Chunk{ID: 1, DocID: 1, PageStart: 1, PageEnd: 1, CharEnd: len(text), Text: text}})
+			ents := []map[string]string{}
+			for _, e := range off.Entities {
+				ents = append(ents, map[string]string{"name": e.Name, "type": e.Type, "description": e.Name + " as named here."})
+			}
+			reply[id] = map[string]any{"entities": ents, "relations": []any{}, "facts": []any{}}
+		}
+		b, _ := json.Marshal(reply)
+		return string(b)
+	}})
+	proj := filepath.Join(t.TempDir(), "p")
+	if code, _, errOut := run(t, "", "import", "--offline", "--no-index", "--project", proj, filepath.Join(sampleDir(t), "en-report-dmca-summary.pdf")); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := run(t, "", "index", "--ollama", srv.URL(), "--json", "--project", proj)
+	lines := jsonLines(t, out)
+	first := lines[len(lines)-1]
+	calls := float64(len(srv.RequestsTo("/api/chat")))
+	this := first["this_run"].(map[string]any)
+	if code != 0 || this["calls"].(float64) == 0 || this["chunks"].(float64) == 0 || this["prompt_tokens"].(float64) == 0 || first["calls"].(float64) > calls {
+		t.Fatalf("first run: %d %v %s", code, first, errOut)
+	}
+	// A second run redoes only the chunks that failed: it reports those,
+	// while the stored totals also hold the first run's successes.
+	failed := first["counts"].(map[string]any)["failed"].(float64)
+	_, out, _ = run(t, "", "index", "--ollama", srv.URL(), "--json", "--project", proj)
+	lines = jsonLines(t, out)
+	second := lines[len(lines)-1]
+	this = second["this_run"].(map[string]any)
+	if this["chunks"].(float64) != failed || this["calls"].(float64) >= second["calls"].(float64) {
+		t.Fatalf("second run (%v failed before): %v", failed, second)
+	}
+	_, out, _ = run(t, "", "index", "--ollama", srv.URL(), "--project", proj)
+	if !strings.Contains(out, "this run: ") || !strings.Contains(out, "stored model usage (all runs)") {
+		t.Fatalf("text summary:\n%s", out)
 	}
 }

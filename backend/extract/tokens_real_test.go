@@ -8,8 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 
@@ -50,34 +52,52 @@ func TestTokenEstimateAgainstQwen(t *testing.T) {
 		est   int
 		prose bool
 	}
-	var items []item
-	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(dir, f.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := ingest.Read(data, f.Name(), parsed.Options{})
-		if err != nil {
-			t.Logf("%s: not read (%v)", f.Name(), err)
-			continue
-		}
-		_, chunks := chunk.Split(doc, chunk.Options{})
-		for i := range chunks {
-			chunks[i].DocID = 1
-			items = append(items, item{doc: f.Name(), kind: "chunk", text: chunks[i].Text,
-				est: llm.EstimateTokens(chunks[i].Text), prose: isProse(chunks[i].Text)})
-		}
-		for _, p := range Pack(chunks, DefaultPack) {
-			ins := make([]Input, len(p))
-			prose := true
-			for i, c := range p {
-				ins[i] = Input{Chunk: c, DocTitle: doc.Title, FileName: f.Name()}
-				prose = prose && isProse(c.Text)
+	// Read the documents in parallel (reading is most of the test's time),
+	// then list their texts in file order.
+	perFile := make([][]item, len(files))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.NumCPU())
+	for fi, f := range files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			data, err := os.ReadFile(filepath.Join(dir, f.Name()))
+			if err != nil {
+				t.Error(err)
+				return
 			}
-			msgs := Messages(ins)
-			items = append(items, item{doc: f.Name(), kind: "pack", text: qwenChat(msgs),
-				est: llm.EstimateMessages(msgs), prose: prose})
-		}
+			doc, err := ingest.Read(data, f.Name(), parsed.Options{})
+			if err != nil {
+				t.Logf("%s: not read (%v)", f.Name(), err)
+				return
+			}
+			var out []item
+			_, chunks := chunk.Split(doc, chunk.Options{})
+			for i := range chunks {
+				chunks[i].DocID = 1
+				out = append(out, item{doc: f.Name(), kind: "chunk", text: chunks[i].Text,
+					est: llm.EstimateTokens(chunks[i].Text), prose: isProse(chunks[i].Text)})
+			}
+			for _, p := range Pack(chunks, DefaultPack) {
+				ins := make([]Input, len(p))
+				prose := true
+				for i, c := range p {
+					ins[i] = Input{Chunk: c, DocTitle: doc.Title, FileName: f.Name()}
+					prose = prose && isProse(c.Text)
+				}
+				msgs := Messages(ins)
+				out = append(out, item{doc: f.Name(), kind: "pack", text: qwenChat(msgs),
+					est: llm.EstimateMessages(msgs), prose: prose})
+			}
+			perFile[fi] = out
+		}()
+	}
+	wg.Wait()
+	var items []item
+	for _, its := range perFile {
+		items = append(items, its...)
 	}
 	if len(items) == 0 {
 		t.Fatal("no document was read")

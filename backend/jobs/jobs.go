@@ -293,6 +293,15 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 	budget := j.Pack
 	if !model {
 		budget = extract.PackBudget{Chunks: 1}
+	} else if tf, ok := x.Provider.(interface{ TokenFactor(string) float64 }); ok {
+		// a model whose tokenizer splits finer than the estimate (its
+		// learnt factor) gets proportionally smaller packs
+		if f := tf.TokenFactor(name); f > 1 {
+			if budget.Tokens <= 0 {
+				budget.Tokens = extract.DefaultPack.Tokens
+			}
+			budget.Tokens = max(1, int(float64(budget.Tokens)/f))
+		}
 	}
 	titles := map[int64][2]string{}
 	input := func(c kb.Chunk) (extract.Input, error) {

@@ -185,3 +185,20 @@ func SharedRatios() *Ratios {
 	sharedOnce.Do(func() { sharedRatios = NewRatios(DefaultRatiosPath()) })
 	return sharedRatios
 }
+
+// TokenFactor is model's learnt token factor (see Ratios); callers that
+// budget text before a call (extraction packs) divide by it.
+func (o *Ollama) TokenFactor(model string) float64 {
+	if model == "" {
+		model = o.cfg.ChatModel
+	}
+	return o.cfg.Ratios.Factor(model)
+}
+
+// TokenFactor is the current chat model's learnt token factor (1 offline).
+func (a *Auto) TokenFactor(model string) float64 {
+	if a.Mode() != ModeOllama {
+		return 1
+	}
+	return a.ollama.TokenFactor(a.chatModel(model))
+}

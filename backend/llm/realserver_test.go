@@ -282,3 +282,38 @@ func TestAutoNeverPicksATooSmallModelSilently(t *testing.T) {
 		t.Fatalf("only a 2k model: %+v", st)
 	}
 }
+
+func TestTagsWithAndWithoutCapabilities(t *testing.T) {
+	srv := fakeollama.Start(t)
+	srv.AddModel(fakeollama.Model{Name: "aaa-tiny:1b", Family: "llama", ContextLength: 2048})
+	o := newOllama(t, srv.URL(), nil)
+	// Older servers: /api/tags lists neither capabilities nor context length.
+	ms, err := o.Models(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if len(m.Capabilities) != 0 || m.ContextLength != 0 {
+			t.Fatalf("older tags: %+v", m)
+		}
+	}
+	// Newer servers list both, and the choice uses them without /api/show.
+	srv.TagsDetail(true)
+	ms, err = o.Models(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]llm.ModelInfo{}
+	for _, m := range ms {
+		byName[m.Name] = m
+	}
+	if m := byName["bge-m3:latest"]; !m.Embedding || m.ContextLength != 8192 {
+		t.Fatalf("bge-m3 from tags: %+v", m)
+	}
+	if m := byName["aaa-tiny:1b"]; m.ContextLength != 2048 || len(m.Capabilities) == 0 {
+		t.Fatalf("tiny from tags: %+v", m)
+	}
+	if got, note := llm.Pick(ms, "no-such:7b", false); got != "qwen2.5:7b-instruct" || !strings.Contains(note, "not installed") {
+		t.Fatalf("pick from detailed tags: %q %q", got, note)
+	}
+}
