@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"testing"
 )
 
 // Ratios learns, per model, how the server's real prompt token count
-// (prompt_eval_count) compares with Cairn's estimate (EstimateMessages),
-// and keeps the worst ratio seen, with a margin, as that model's factor:
+// (prompt_eval_count) compares with Cairn's estimate (EstimateMessages):
+// when the server counted more than estimated, the worst ratio seen, with
+// a 5% margin, becomes that model's factor:
 // every later prompt is sized at estimate × factor. The estimate is
 // conservative for the Qwen tokenizer (see tokens.go), so the factor starts
 // at 1 and only ever rises: a model whose tokenizer splits text finer than
@@ -69,8 +71,8 @@ func (r *Ratios) Factor(model string) float64 {
 // Observe records one call: the estimate Cairn made and the server's count.
 // It returns true when the factor changed.
 func (r *Ratios) Observe(model string, estimate, real int) bool {
-	if r == nil || estimate <= 0 || real <= 0 {
-		return false
+	if r == nil || estimate <= 0 || real <= estimate {
+		return false // the estimate held: nothing to learn
 	}
 	return r.raise(model, float64(real)/float64(estimate)*ratioMargin)
 }
@@ -180,8 +182,13 @@ var (
 )
 
 // SharedRatios is the process's Ratios at DefaultRatiosPath, shared by
-// every provider the process makes.
+// every provider the process makes. In a test binary each call returns a
+// fresh in-memory Ratios instead: a test's fake server must neither read
+// nor teach the user's learnt factors, nor another test's.
 func SharedRatios() *Ratios {
+	if testing.Testing() {
+		return NewRatios("")
+	}
 	sharedOnce.Do(func() { sharedRatios = NewRatios(DefaultRatiosPath()) })
 	return sharedRatios
 }

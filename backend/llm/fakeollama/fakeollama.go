@@ -566,32 +566,44 @@ func (s *Server) annotate(idx int, f func(*Request)) {
 
 // CountTokens is the fake's tokenizer, shaped like Qwen's where it matters
 // for sizing: every digit is a token (Qwen splits numbers digit by digit),
-// every CJK character one, every punctuation mark or symbol one, and runs
-// of letters one per 4 bytes (about what Llama/Qwen tokenizers give for
-// English words).
+// Chinese and Japanese 0.6 per character (Qwen's vocabulary holds many
+// two-character words), Korean one per syllable, a run of punctuation or
+// symbols one per 3 marks
+// (Qwen merges quote-colon-quote and the like), and runs of letters one per
+// 4 bytes (about what Llama/Qwen tokenizers give for English words).
 func CountTokens(s string) int {
-	n, letters := 0, 0
+	n, letters, marks, cjk := 0, 0, 0, 0
 	flush := func() {
-		n += (letters + 3) / 4
-		letters = 0
+		n += (letters+3)/4 + (marks+2)/3 + (cjk*3+4)/5
+		letters, marks, cjk = 0, 0, 0
 	}
 	for _, r := range s {
 		switch {
-		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana):
+			if letters > 0 || marks > 0 {
+				flush()
+			}
+			cjk++
+		case unicode.Is(unicode.Hangul, r):
 			flush()
 			n++
 		case unicode.IsDigit(r):
 			flush()
 			n++
 		case unicode.IsLetter(r) || unicode.IsMark(r):
+			if marks > 0 || cjk > 0 {
+				flush()
+			}
 			letters += len(string(r))
 		case unicode.IsSpace(r):
 			if letters > 0 {
 				letters++ // a space joins the next word
 			}
 		default:
-			flush()
-			n++
+			if letters > 0 || cjk > 0 {
+				flush()
+			}
+			marks++
 		}
 	}
 	flush()
