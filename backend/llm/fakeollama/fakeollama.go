@@ -23,6 +23,16 @@
 // Ollama silently truncates, or refused with 400 when the client sent
 // "truncate": false), and "down for N requests, then up" (Down).
 //
+// It also does what a real server does that an early fake did not: a reply
+// longer than num_predict, or than the window left after the prompt, is
+// cut there with done_reason "length" (streamed or not); tokens are counted
+// like Qwen where it matters (every digit a token; Model.TokenScale for a
+// finer tokenizer); a JSON reply can stop inside a string with
+// done_reason "stop" (FaultStopInString); control-token text turns up in
+// replies (FaultSpecialTokens); /api/tags lists no capabilities or context
+// length unless TagsDetail, and /api/show none for a NoCapabilities model
+// (older servers); a pull can fail on the server's own network (PullError).
+//
 // Every request is recorded (Requests) with what tests assert on: path,
 // model, messages, format and schema title, options.num_ctx, temperature,
 // keep_alive, think, the estimated prompt size and whether it was truncated.
