@@ -15,11 +15,14 @@ import (
 // ../shared/docs/real against the Qwen2.5/Qwen3 tokenizer:
 //
 //   - every digit is one token (Qwen splits numbers digit by digit);
-//   - a run of punctuation or symbols one token per 2 bytes, at least one
-//     (". . . ." in a table of contents is a token per dot);
+//   - a run of ASCII punctuation one token per 2 bytes, at least one
+//     (". . . ." in a table of contents is a token per dot), and one more
+//     per non-ASCII symbol (†, ∗, a spacing breve), which never merges
+//     with the word after it;
 //   - an English word one token up to 6 letters, one more per 5 letters
 //     after that; a word with two or more capitals (acronyms, ALL CAPS,
-//     which merge badly) one more per 2 letters after 3;
+//     which merge badly) one more per 2 letters after 3; a capitalised word
+//     of five letters or more (often a name) one more;
 //   - Chinese and Japanese 0.6 tokens per character, Korean 1.2 per
 //     syllable, other scripts (accented Latin, Cyrillic, Greek, ...) one per
 //     2.5 bytes;
@@ -75,23 +78,28 @@ func EstimateTokens(text string) int {
 			}
 			i = j
 		default:
-			if r != '\n' && r != '\r' && i+1 < len(rs) && (unicode.IsLetter(rs[i+1]) || unicode.IsMark(rs[i+1])) {
-				// a mark before a word goes with it ("(word", "'s")
+			if r < utf8.RuneSelf && r != '\n' && r != '\r' && i+1 < len(rs) && (unicode.IsLetter(rs[i+1]) || unicode.IsMark(rs[i+1])) {
+				// an ASCII mark before a word goes with it ("(word", "'s");
+				// a symbol such as † or ∗ is a token of its own
 				j := letterRun(rs, i+1)
 				n += wordCost(rs[i+1 : j])
 				i = j
 				continue
 			}
-			j, bytes := i, 0
+			j, bytes, wide := i, 0, 0
 			for j < len(rs) && !unicode.IsSpace(rs[j]) && !unicode.IsLetter(rs[j]) && !unicode.IsMark(rs[j]) && !unicode.IsNumber(rs[j]) {
-				bytes += utf8.RuneLen(rs[j])
+				if rs[j] < utf8.RuneSelf {
+					bytes++
+				} else {
+					wide++ // a non-ASCII symbol (†, ∗, ˘) is at least a token
+				}
 				j++
 			}
 			if j == i { // an unprintable rune
 				bytes = utf8.RuneLen(r)
 				j++
 			}
-			n += float64(1 + (bytes-1)/2)
+			n += float64(max(1, wide+(bytes+1)/2))
 			for j < len(rs) && (rs[j] == '\n' || rs[j] == '\r') {
 				j++
 			}
@@ -140,9 +148,14 @@ func wordCost(w []rune) float64 {
 		cost += math.Ceil(float64(otherBytes) / 2.5)
 	}
 	if ascii > 0 {
-		if upper >= 2 {
+		switch {
+		case upper >= 2:
 			cost += float64(1 + max(0, ascii-3)/2)
-		} else {
+		case upper == 1 && ascii >= 5:
+			// A capitalised word of five letters or more is often a name
+			// ("Karpukhin", "Edunov"), which the vocabulary splits.
+			cost += float64(2 + max(0, ascii-6)/5)
+		default:
 			cost += float64(1 + max(0, ascii-6)/5)
 		}
 	}
