@@ -91,11 +91,11 @@ func (a *App) storedPath(d kb.Document) (string, error) {
 		return "", fmt.Errorf("document %d has no stored copy", d.ID)
 	}
 	root := a.cur().Dir()
-	p := filepath.Join(root, filepath.FromSlash(d.StoredPath))
-	rel, err := filepath.Rel(root, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("document %d: stored path %q is outside the project", d.ID, d.StoredPath)
+	local, err := project.ConfineStored(d.StoredPath)
+	if err != nil {
+		return "", fmt.Errorf("document %d: %w: %q", d.ID, err, d.StoredPath)
 	}
+	p := filepath.Join(root, local)
 	return p, nil
 }
 
