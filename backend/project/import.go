@@ -16,6 +16,7 @@ import (
 	"cairn/backend/chunk"
 	"cairn/backend/ingest"
 	"cairn/backend/ingest/parsed"
+	"cairn/backend/ingest/pdf"
 	"cairn/backend/kb"
 	"cairn/backend/search"
 	"cairn/backend/store"
@@ -233,7 +234,7 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 	}
 	res.Status, res.Pages, res.Chunks, res.Warnings = content.Status, len(content.Pages), len(content.Chunks), content.Warnings
 	if content.Status == kb.StatusNeedsOCR {
-		res.Error = ocrMessage(content.Pages)
+		res.Error = ocrMessage(content.Pages, doc.Warnings)
 	}
 	return res, nil
 }
@@ -268,19 +269,30 @@ func (p *Project) index(ctx context.Context, name string, doc *parsed.Document) 
 	warnings := doc.Warnings
 	if noText > 0 {
 		st = kb.StatusNeedsOCR
-		warnings = append(warnings, ocrMessage(pages))
+		warnings = append(warnings, ocrMessage(pages, doc.Warnings))
 	}
 	return store.Content{Title: title, Kind: string(doc.Kind), Status: st, Warnings: warnings, Pages: pages, Chunks: chunks, FTS: rows, Vectors: vecs, Terms: terms}, nil
 }
 
-func ocrMessage(pages []kb.Page) string {
+// ocrMessage explains a needs_ocr document after what the reader tried
+// (its warnings say whether tesseract ran, was switched off, or is absent).
+func ocrMessage(pages []kb.Page, readerWarnings []string) string {
 	n := 0
 	for _, pg := range pages {
 		if pg.NoText {
 			n++
 		}
 	}
-	return fmt.Sprintf("%d of %d pages have no text layer (scanned images). Install tesseract-ocr (with its language packs, e.g. tesseract-ocr-chi-sim) and re-import to read them with OCR.", n, len(pages))
+	head := fmt.Sprintf("%d of %d pages have no text layer (scanned images)", n, len(pages))
+	for _, w := range readerWarnings {
+		switch {
+		case strings.HasSuffix(w, pdf.WarnOCRFoundNothing):
+			return head + ", and OCR (tesseract) ran on them but found no reliable text: they may be blank, a poor scan, or in a language whose tesseract pack is not installed (e.g. tesseract-ocr-chi-sim)."
+		case strings.HasSuffix(w, pdf.WarnOCROff):
+			return head + "; OCR is switched off (CAIRN_OCR=0): unset it and re-import to read them with tesseract."
+		}
+	}
+	return head + ". Install tesseract-ocr (with its language packs, e.g. tesseract-ocr-chi-sim) and re-import to read them with OCR."
 }
 
 // placeCopy moves a copy made by copyIn to its place in files/ (one file
