@@ -65,6 +65,17 @@ func sameDocsBefore(t *testing.T, before, after []string) {
 	}
 }
 
+// withEarlier imports one document first and returns its fingerprint, so a
+// test can show that a hostile input left earlier documents unchanged.
+func withEarlier(t *testing.T, p *Project) []string {
+	t.Helper()
+	f := writeNotes(t, t.TempDir(), "earlier-note.txt")
+	if _, err := p.Import(context.Background(), f, nil); err != nil {
+		t.Fatal(err)
+	}
+	return docsFingerprint(t, p)
+}
+
 // Item 1: a FIFO, a device and a link to a device given by path fail at
 // once; the good file beside them imports.
 func TestOnlyRegularFilesAreRead(t *testing.T) {
@@ -119,6 +130,7 @@ func TestOnlyRegularFilesAreRead(t *testing.T) {
 func TestFileDeletedMidBatchFailsAlone(t *testing.T) {
 	ctx := context.Background()
 	p := open(t)
+	before := withEarlier(t, p)
 	dir := t.TempDir()
 	files := writeNotes(t, dir, "a.txt", "b.txt", "c.txt", "d.txt")
 	afterCopy = func(src string) {
@@ -141,6 +153,7 @@ func TestFileDeletedMidBatchFailsAlone(t *testing.T) {
 		t.Errorf("c.txt: %+v", r)
 	}
 	check(t, p)
+	sameDocsBefore(t, before, docsFingerprint(t, p))
 }
 
 // Item 3: a file that grows while it is copied is refused with a message,
@@ -148,6 +161,7 @@ func TestFileDeletedMidBatchFailsAlone(t *testing.T) {
 func TestFileChangedDuringImport(t *testing.T) {
 	ctx := context.Background()
 	p := open(t)
+	before := withEarlier(t, p)
 	dir := t.TempDir()
 	f := writeNotes(t, dir, "growing.txt")[0]
 	afterCopy = func(src string) {
@@ -163,19 +177,20 @@ func TestFileChangedDuringImport(t *testing.T) {
 	if rs[0].Status != kb.StatusFailed || !strings.Contains(rs[0].Error, "changed while it was being read") {
 		t.Fatalf("want a changed-file failure, got %+v", rs[0])
 	}
-	if docs, _ := p.Documents(ctx); len(docs) != 0 {
-		t.Errorf("a changed file left %d document rows", len(docs))
+	if docs, _ := p.Documents(ctx); len(docs) != 1 {
+		t.Errorf("a changed file left a document row: %d rows", len(docs))
 	}
 	check(t, p)
 	entries, _ := os.ReadDir(filepath.Join(p.Dir(), FilesDir))
-	if len(entries) != 0 {
-		t.Errorf("files/ keeps %d entries after a refused import", len(entries))
+	if len(entries) != 1 {
+		t.Errorf("files/ has %d entries after a refused import, want the earlier document's only", len(entries))
 	}
 	rs, err = p.Import(ctx, []string{f}, nil)
 	if err != nil || rs[0].Status != kb.StatusOK {
 		t.Fatalf("import again: %v %+v", err, rs)
 	}
 	check(t, p)
+	sameDocsBefore(t, before, docsFingerprint(t, p))
 }
 
 func TestConfineStored(t *testing.T) {
@@ -329,6 +344,7 @@ func (z *zeros) Read(b []byte) (int, error) {
 func TestRestoreRefusesZipBombs(t *testing.T) {
 	ctx := context.Background()
 	p := open(t)
+	before := withEarlier(t, p)
 	rs, err := p.Import(ctx, writeNotes(t, t.TempDir(), "one.txt"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -341,20 +357,21 @@ func TestRestoreRefusesZipBombs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	doc, _ := p.store.Document(ctx, rs[0].DocID)
 	var dbBytes, storedBytes []byte
 	var storedName string
 	for _, f := range zr.File {
 		rc, _ := f.Open()
 		b, _ := io.ReadAll(rc)
 		rc.Close()
-		if f.Name == DBName {
+		switch f.Name {
+		case DBName:
 			dbBytes = b
-		} else {
+		case doc.StoredPath:
 			storedName, storedBytes = f.Name, b
 		}
 	}
 	zr.Close()
-	doc, _ := p.store.Document(ctx, rs[0].DocID)
 	if storedName != doc.StoredPath {
 		t.Fatalf("backup holds %q, document %q", storedName, doc.StoredPath)
 	}
@@ -385,6 +402,7 @@ func TestRestoreRefusesZipBombs(t *testing.T) {
 		})
 	}
 	check(t, p)
+	sameDocsBefore(t, before, docsFingerprint(t, p))
 }
 
 // Item 6: export never replaces a file without force, and never writes
@@ -392,6 +410,7 @@ func TestRestoreRefusesZipBombs(t *testing.T) {
 func TestExportNeverOverwrites(t *testing.T) {
 	ctx := context.Background()
 	p := open(t)
+	before := withEarlier(t, p)
 	if _, err := p.Import(ctx, writeNotes(t, t.TempDir(), "one.txt"), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -431,6 +450,7 @@ func TestExportNeverOverwrites(t *testing.T) {
 	if _, err := zip.OpenReader(existing); err != nil {
 		t.Errorf("forced export did not write a backup: %v", err)
 	}
+	sameDocsBefore(t, before, docsFingerprint(t, p))
 }
 
 // Item 7: a document row lost (a deleted -wal after a crash) leaves its
@@ -494,6 +514,7 @@ func TestOrphanedOriginalsAreFoundAndRepaired(t *testing.T) {
 func TestOddTextImports(t *testing.T) {
 	ctx := context.Background()
 	p := open(t)
+	before := withEarlier(t, p)
 	dir := t.TempDir()
 	write := func(name string, b []byte) string {
 		f := filepath.Join(dir, name)
@@ -526,4 +547,5 @@ func TestOddTextImports(t *testing.T) {
 		t.Errorf("UTF-16 text not decoded: %+v", pages)
 	}
 	check(t, p)
+	sameDocsBefore(t, before, docsFingerprint(t, p))
 }
