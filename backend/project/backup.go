@@ -27,6 +27,10 @@ const maxRestoreBytes = 64 << 30
 const (
 	restoreDBRatio = 50
 	restoreDBFloor = 64 << 20
+	// a stored original over restoreDBFloor may unpack to at most this
+	// many times its compressed size (imported files are at most
+	// MaxFileBytes, and documents deflate a few times, not hundreds)
+	restoreFileRatio = 200
 )
 
 func f64(u uint64) float64 { return float64(u) }
@@ -241,10 +245,17 @@ func Restore(ctx context.Context, zipPath, dir string) (*Project, error) {
 		if f.UncompressedSize64 != uint64(size) {
 			return failOpen(fmt.Errorf("entry %q unpacks to %d bytes but its document has %d", f.Name, f.UncompressedSize64, size))
 		}
+		if size > MaxFileBytes || (size > restoreDBFloor && f.UncompressedSize64 > restoreFileRatio*f.CompressedSize64) {
+			return failOpen(fmt.Errorf("entry %q unpacks to %d MiB from %d KiB: no imported file is that large or that compressible; the backup is damaged or a decompression bomb", f.Name, size>>20, f.CompressedSize64>>10))
+		}
 		if total+size > maxRestoreBytes {
 			return failOpen(errors.New("backup larger than the restore limit"))
 		}
-		n, err := extractZipEntry(f, filepath.Join(abs, filepath.FromSlash(f.Name)), size)
+		dst := filepath.Join(abs, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return failOpen(err)
+		}
+		n, err := extractZipEntry(f, dst, size)
 		total += n
 		if err != nil {
 			return failOpen(fmt.Errorf("%s: %w", f.Name, err))

@@ -549,3 +549,45 @@ func TestOddTextImports(t *testing.T) {
 	check(t, p)
 	sameDocsBefore(t, before, docsFingerprint(t, p))
 }
+
+// Item 5, the rows lie too: a row claiming a 100 MiB original and a zip
+// entry of that size made of zeros is refused by its ratio.
+func TestRestoreRefusesBombMatchingItsRow(t *testing.T) {
+	ctx := context.Background()
+	p := open(t)
+	rs, err := p.Import(ctx, writeNotes(t, t.TempDir(), "one.txt"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = 100 << 20
+	if _, err := p.store.DB.Exec("UPDATE documents SET bytes = ? WHERE id = ?", size, rs[0].DocID); err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := p.store.Document(ctx, rs[0].DocID)
+	good := filepath.Join(t.TempDir(), "good.zip")
+	if err := p.Export(ctx, good); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.OpenReader(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dbBytes []byte
+	for _, f := range zr.File {
+		if f.Name == DBName {
+			rc, _ := f.Open()
+			dbBytes, _ = io.ReadAll(rc)
+			rc.Close()
+		}
+	}
+	zr.Close()
+	zp := filepath.Join(t.TempDir(), "bomb.zip")
+	zipWith(t, zp, [][2]any{{DBName, bytes.NewReader(dbBytes)}, {doc.StoredPath, &zeros{size}}})
+	dst := filepath.Join(t.TempDir(), "r")
+	if _, err := Restore(ctx, zp, dst); err == nil || !strings.Contains(err.Error(), "decompression bomb") {
+		t.Fatalf("restore: %v", err)
+	}
+	if _, err := os.Stat(dst); !os.IsNotExist(err) {
+		t.Errorf("refused restore left %s behind", dst)
+	}
+}
