@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -17,11 +18,14 @@ import (
 // safeWriter escapes control characters on their way to w. An incomplete
 // UTF-8 sequence at the end of a write waits for the next one.
 type safeWriter struct {
+	mu    sync.Mutex // serve and eval write from several goroutines
 	w     io.Writer
 	carry []byte
 }
 
 func (s *safeWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	buf := p
 	if len(s.carry) > 0 {
 		buf = append(s.carry, p...)
@@ -47,6 +51,8 @@ func (s *safeWriter) Write(p []byte) (int, error) {
 
 // flush writes a trailing incomplete sequence, escaped.
 func (s *safeWriter) flush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if len(s.carry) > 0 {
 		s.w.Write(escapeControls(s.carry))
 		s.carry = nil
