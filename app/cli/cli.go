@@ -117,7 +117,8 @@ func (env *Env) flags(name string) *flag.FlagSet {
 // After "--" every argument is positional, whatever it looks like. A flag
 // given twice is refused (a file named "--project" expanded by a shell glob
 // must not silently redirect the command), and so is a flag-like argument
-// that names an existing file: such paths go after "--".
+// that names an existing file: such paths go after "--", and the flag itself
+// can still be given as --name=value, which names no file.
 func (env *Env) parse(fs *flag.FlagSet, args []string) ([]string, bool) {
 	var rest []string
 	seen := map[string]bool{}
@@ -133,7 +134,7 @@ func (env *Env) parse(fs *flag.FlagSet, args []string) ([]string, bool) {
 		}
 		name, _, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
 		if _, err := os.Lstat(a); err == nil {
-			fmt.Fprintf(env.Stderr, "cairn %s: %q is both a flag and a file here; put paths that begin with - after -- (for example: cairn %s ... -- %s)\n", fs.Name(), a, fs.Name(), a)
+			fmt.Fprintf(env.Stderr, "cairn %s: %q is both a flag and a file here (a shell glob?); for the flag write %s=VALUE, for the file put it after -- (cairn %s ... -- %s)\n", fs.Name(), a, flagForm(a), fs.Name(), a)
 			return nil, false
 		}
 		n := 1
@@ -152,6 +153,12 @@ func (env *Env) parse(fs *flag.FlagSet, args []string) ([]string, bool) {
 		args = args[n:]
 	}
 	return rest, true
+}
+
+// flagForm is a flag argument without any "=value" ("--project=x" → "--project").
+func flagForm(a string) string {
+	name, _, _ := strings.Cut(a, "=")
+	return name
 }
 
 func isBoolFlag(f *flag.Flag) bool {
