@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,18 +109,24 @@ func (a *App) DocumentFile(docID int64) (DocumentFile, error) {
 	if err != nil {
 		return DocumentFile{}, err
 	}
-	p, err := a.storedPath(d)
-	if err != nil {
+	if _, err := a.storedPath(d); err != nil {
 		return DocumentFile{}, err
 	}
-	st, err := os.Stat(p)
+	// opened only as a regular file inside files/ (not through a link out
+	// of the project: the database may come from someone else)
+	f, err := project.OpenStored(a.cur().Dir(), d.StoredPath)
 	if err != nil {
-		return DocumentFile{}, fmt.Errorf("the stored copy of %s is missing: %w", d.FileName, err)
+		return DocumentFile{}, fmt.Errorf("the stored copy of %s is missing or unusable: %w", d.FileName, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return DocumentFile{}, fmt.Errorf("the stored copy of %s: %w", d.FileName, err)
 	}
 	if st.Size() > maxViewBytes {
 		return DocumentFile{}, fmt.Errorf("%s is %d MiB, too large to show (limit %d MiB)", d.FileName, st.Size()>>20, maxViewBytes>>20)
 	}
-	b, err := os.ReadFile(p)
+	b, err := io.ReadAll(io.LimitReader(f, maxViewBytes+1))
 	if err != nil {
 		return DocumentFile{}, fmt.Errorf("read the stored copy of %s: %w", d.FileName, err)
 	}

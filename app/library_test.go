@@ -139,3 +139,20 @@ func TestReindexOutsideAProject(t *testing.T) {
 		t.Fatal("index running")
 	}
 }
+
+// Issue 21, item 4: the source viewer never reads through a link out of the
+// project, whatever the database says.
+func TestDocumentFileRefusesLinksOut(t *testing.T) {
+	a, _ := openReal(t)
+	dir := a.cur().Dir()
+	secret := filepath.Join(t.TempDir(), "secret.txt")
+	os.WriteFile(secret, []byte("not Cairn's"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "files"), 0o755)
+	link := filepath.Join(dir, "files", "0123456789ab-link.txt")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Skip(err)
+	}
+	if _, err := project.OpenStored(dir, "files/0123456789ab-link.txt"); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("a link in files/ was opened: %v", err)
+	}
+}

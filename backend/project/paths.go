@@ -46,12 +46,18 @@ func ConfineStored(rel string) (string, error) { return confineStored(rel) }
 // storedFile resolves a document's stored path to an absolute path inside
 // the project: the path must pass confineStored and files/ must be a real
 // folder of the project, not a symbolic link out of it.
-func (p *Project) storedFile(rel string) (string, error) {
+func (p *Project) storedFile(rel string) (string, error) { return storedFileIn(p.dir, rel) }
+
+// OpenStored opens the stored copy rel of the project in dir for reading
+// (the app's source viewer): only a regular file inside files/.
+func OpenStored(dir, rel string) (*os.File, error) { return openStoredIn(dir, rel) }
+
+func storedFileIn(dir, rel string) (string, error) {
 	local, err := confineStored(rel)
 	if err != nil {
 		return "", fmt.Errorf("%w: %q", err, rel)
 	}
-	files := filepath.Join(p.dir, FilesDir)
+	files := filepath.Join(dir, FilesDir)
 	st, err := os.Lstat(files)
 	if err != nil {
 		return "", err
@@ -59,7 +65,7 @@ func (p *Project) storedFile(rel string) (string, error) {
 	if !st.IsDir() {
 		return "", fmt.Errorf("%s in the project is not a folder (a link?); refusing to use it", FilesDir)
 	}
-	abs := filepath.Join(p.dir, local)
+	abs := filepath.Join(dir, local)
 	if parent := filepath.Dir(abs); parent != files {
 		// a sub-folder of files/ must not be a link out of it either
 		realFiles, err1 := filepath.EvalSymlinks(files)
@@ -76,8 +82,10 @@ func (p *Project) storedFile(rel string) (string, error) {
 
 // openStored opens a stored copy for reading: only a regular file (not a
 // link, FIFO or device) inside the project.
-func (p *Project) openStored(rel string) (*os.File, error) {
-	abs, err := p.storedFile(rel)
+func (p *Project) openStored(rel string) (*os.File, error) { return openStoredIn(p.dir, rel) }
+
+func openStoredIn(dir, rel string) (*os.File, error) {
+	abs, err := storedFileIn(dir, rel)
 	if err != nil {
 		return nil, err
 	}
