@@ -33,8 +33,6 @@ const (
 	restoreFileRatio = 200
 )
 
-func f64(u uint64) float64 { return float64(u) }
-
 // Export writes the project to the zip file out (written to a temporary
 // name and renamed, so a crash never leaves a half-written backup under the
 // final name). It never replaces an existing file: see ExportOver.
@@ -199,7 +197,7 @@ func Restore(ctx context.Context, zipPath, dir string) (*Project, error) {
 			db = f
 		}
 	}
-	dbBudget := min(int64(maxRestoreBytes), max(int64(restoreDBFloor), int64(f64(db.CompressedSize64)*restoreDBRatio)))
+	dbBudget := int64(min(uint64(maxRestoreBytes), max(uint64(restoreDBFloor), db.CompressedSize64*restoreDBRatio)))
 	if db.UncompressedSize64 > uint64(dbBudget) {
 		return fail(fmt.Errorf("%s unpacks to %d MiB from %d KiB, which no Cairn database does: the backup is damaged or a decompression bomb", DBName, db.UncompressedSize64>>20, db.CompressedSize64>>10))
 	}
