@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -96,16 +97,20 @@ func TestOnlyRegularFilesAreRead(t *testing.T) {
 	os.Symlink("/dev/zero", zero)
 	null := filepath.Join(dir, "null.md")
 	os.Symlink("/dev/null", null)
+	sock := filepath.Join(dir, "s.txt")
+	if l, err := net.Listen("unix", sock); err == nil {
+		defer l.Close()
+	}
 	good := writeNotes(t, dir, "good.txt")[0]
 	start := time.Now()
-	rs, err := p.Import(ctx, []string{fifo, zero, null, good, "/dev/zero"}, nil)
+	rs, err := p.Import(ctx, []string{fifo, zero, null, sock, good, "/dev/zero"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("import took %v", d)
 	}
-	want := map[string]string{"x.pdf": "named pipe", "big.txt": "character device", "null.md": "character device", "zero": "character device"}
+	want := map[string]string{"s.txt": "socket", "x.pdf": "named pipe", "big.txt": "character device", "null.md": "character device", "zero": "character device"}
 	for _, r := range rs {
 		base := filepath.Base(r.File)
 		if base == "good.txt" {
@@ -118,8 +123,8 @@ func TestOnlyRegularFilesAreRead(t *testing.T) {
 			t.Errorf("%s: want failed (%s), got %+v", base, want[base], r)
 		}
 	}
-	if len(rs) != 5 {
-		t.Errorf("want 5 results, got %d", len(rs))
+	if len(rs) != 6 {
+		t.Errorf("want 6 results, got %d", len(rs))
 	}
 	check(t, p)
 	sameDocsBefore(t, before, docsFingerprint(t, p))

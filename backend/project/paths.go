@@ -134,6 +134,10 @@ func (e errNotRegular) Error() string {
 func openRegular(path string) (*os.File, error) {
 	f, err := openNoBlock(path)
 	if err != nil {
+		// a socket cannot be opened at all: say what it is, not ENXIO
+		if st, serr := os.Stat(path); serr == nil && !st.Mode().IsRegular() {
+			return nil, errNotRegular{st.Mode()}
+		}
 		return nil, err
 	}
 	st, err := f.Stat()
