@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"cairn/backend/kb"
+	"cairn/backend/pagetext"
 	"cairn/backend/project"
 )
 
@@ -207,13 +208,14 @@ func cmdText(ctx context.Context, env *Env, args []string) int {
 	fs := env.flags("text")
 	dir := fs.String("project", "", "project folder")
 	page := fs.Int("page", 0, "only this page (1-based)")
+	format := fs.String("format", "text", "text, md (Markdown: # headings, pipe tables) or json (one object per page: blocks with kind, level, text, box)")
 	rest, ok := env.parse(fs, args)
 	if !ok {
 		return 2
 	}
 	ids, err := parseIDs(rest)
-	if err != nil || len(ids) != 1 {
-		fmt.Fprintln(env.Stderr, "usage: cairn text --project DIR [--page N] DOC_ID")
+	if err != nil || len(ids) != 1 || *format != "text" && *format != "md" && *format != "json" {
+		fmt.Fprintln(env.Stderr, "usage: cairn text --project DIR [--page N] [--format text|md|json] DOC_ID")
 		if err != nil {
 			return env.fail(err)
 		}
@@ -231,6 +233,15 @@ func cmdText(ctx context.Context, env *Env, args []string) int {
 	if len(pages) == 0 && *page > 0 {
 		return env.fail(fmt.Errorf("document %d has no page %d", ids[0], *page))
 	}
+	if *format == "json" {
+		enc := json.NewEncoder(env.Stdout)
+		for _, pg := range pages {
+			if err := enc.Encode(pagetext.JSON(pg)); err != nil {
+				return env.fail(err)
+			}
+		}
+		return 0
+	}
 	for _, pg := range pages {
 		note := ""
 		if pg.NoText {
@@ -238,7 +249,19 @@ func cmdText(ctx context.Context, env *Env, args []string) int {
 		} else if pg.OCR {
 			note = " (text from OCR)"
 		}
-		fmt.Fprintf(env.Stdout, "=== page %d%s ===\n%s\n", pg.Number, note, pg.Text)
+		text := pg.Text
+		printed := pg.Label != "" && pg.Label != fmt.Sprint(pg.Number)
+		if *format == "md" {
+			// The page line stays "=== page N ===" for tools that split
+			// on it; the printed page number goes in a comment.
+			text = pagetext.Markdown(pg)
+			if printed {
+				text = fmt.Sprintf("<!-- printed page %s -->\n%s", pg.Label, text)
+			}
+		} else if printed {
+			note += fmt.Sprintf(" (printed page %s)", pg.Label)
+		}
+		fmt.Fprintf(env.Stdout, "=== page %d%s ===\n%s\n", pg.Number, note, text)
 	}
 	return 0
 }

@@ -117,6 +117,7 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 		}
 		pageStart := sb.Len()
 		first := true
+		var blocks []kb.PageBlock
 		for _, b := range byPage[p] {
 			t := cleanBlock(b.Text)
 			if t == "" {
@@ -128,6 +129,12 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 			first = false
 			start := sb.Len()
 			sb.WriteString(t)
+			pb := kb.PageBlock{Kind: string(b.Kind), Level: b.Level, Start: start - pageStart, End: sb.Len() - pageStart, Header: b.Header}
+			if b.Box != nil {
+				box := [4]float64(*b.Box)
+				pb.Box = &box
+			}
+			blocks = append(blocks, pb)
 			if b.Kind == parsed.BlockHeading {
 				lvl := max(b.Level, 1)
 				for len(levels) > 0 && levels[len(levels)-1] >= lvl {
@@ -138,12 +145,18 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 				pieces = append(pieces, span{start: start, end: sb.Len(), page: p, tokens: CountTokens(t), heading: true, path: path})
 				continue
 			}
+			if b.Kind == parsed.BlockTableRow {
+				// A table row is never cut between its cells.
+				pieces = append(pieces, span{start: start, end: sb.Len(), page: p, tokens: CountTokens(t), path: path})
+				continue
+			}
 			for _, s := range Sentences(t) {
 				pieces = append(pieces, span{start: start + s[0], end: start + s[1], page: p, tokens: CountTokens(t[s[0]:s[1]]), path: path})
 			}
 		}
 		pi := info[p]
-		pages = append(pages, kb.Page{Number: p, CharStart: pageStart, Text: sb.String()[pageStart:], NoText: pi.NoText, OCR: pi.OCR})
+		pages = append(pages, kb.Page{Number: p, CharStart: pageStart, Text: sb.String()[pageStart:], NoText: pi.NoText, OCR: pi.OCR,
+			PageLayout: kb.PageLayout{Label: pi.Label, Furniture: pi.Furniture, Width: pi.Width, Height: pi.Height, Blocks: blocks}})
 	}
 	return pages, sb.String(), pieces
 }

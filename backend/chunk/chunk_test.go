@@ -179,3 +179,37 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// TestTableRowsStayWhole: a table row is one piece (never cut at a period
+// inside a cell; only a row longer than Max is cut) and every block's span and box reach the page layout.
+func TestTableRowsStayWhole(t *testing.T) {
+	box := parsed.Box{10, 20, 300, 32}
+	doc := &parsed.Document{Pages: []parsed.PageInfo{{Number: 1, Label: "7", Furniture: []string{"Page 7 of 9"}}}, Blocks: []parsed.Block{
+		{Page: 1, Kind: parsed.BlockHeading, Level: 1, Text: "Rates"},
+		{Page: 1, Kind: parsed.BlockTableRow, Header: true, Text: "Item | Rate. Notes | Amount", Box: &box},
+		{Page: 1, Kind: parsed.BlockTableRow, Text: "Wages | 30%. Withheld at source. | $1,200.00"},
+	}}
+	pages, chunks := Split(doc, Options{Target: 4, Max: 20})
+	if len(pages) != 1 {
+		t.Fatalf("%d pages", len(pages))
+	}
+	pg := pages[0]
+	if pg.Label != "7" || len(pg.Furniture) != 1 || len(pg.Blocks) != 3 {
+		t.Fatalf("page layout lost: %+v", pg.PageLayout)
+	}
+	for i, b := range pg.Blocks {
+		if got, want := pg.Text[b.Start:b.End], doc.Blocks[i].Text; got != want {
+			t.Errorf("block %d spans %q, want %q", i, got, want)
+		}
+	}
+	if pg.Blocks[1].Box == nil || *pg.Blocks[1].Box != [4]float64(box) || !pg.Blocks[1].Header {
+		t.Errorf("table header block: %+v", pg.Blocks[1])
+	}
+	for _, c := range chunks {
+		for _, row := range doc.Blocks[1:] {
+			if strings.Contains(row.Text, c.Text) && c.Text != row.Text && !strings.Contains(c.Text, row.Text) {
+				t.Errorf("chunk %q cuts table row %q", c.Text, row.Text)
+			}
+		}
+	}
+}

@@ -54,7 +54,40 @@ type Page struct {
 	Text      string `json:"text"`
 	NoText    bool   `json:"no_text,omitempty"` // image-only page (OCR candidate)
 	OCR       bool   `json:"ocr,omitempty"`     // text came from OCR
+	PageLayout
 }
+
+// PageLayout is what a page's layout analysis knows beyond its text.
+type PageLayout struct {
+	// Label is the page number printed on the page, when known ("7", "iv").
+	Label string `json:"label,omitempty"`
+	// Furniture: running headers, footers, page numbers and printer's marks,
+	// kept out of the page text.
+	Furniture []string `json:"furniture,omitempty"`
+	// Width and Height are the page size in points (PDF pages only).
+	Width  float64 `json:"width,omitempty"`
+	Height float64 `json:"height,omitempty"`
+	// Blocks are the page's blocks in reading order.
+	Blocks []PageBlock `json:"blocks,omitempty"`
+}
+
+// PageBlock is one block of a page: its kind ("heading", "paragraph",
+// "list_item", "table_row", "other"), heading level, byte span [Start, End)
+// in the page text and, for PDF pages, its box in points from the page's
+// top-left corner (x0, y0, x1, y1).
+type PageBlock struct {
+	Kind   string      `json:"kind"`
+	Level  int         `json:"level,omitempty"`
+	Start  int         `json:"start"`
+	End    int         `json:"end"`
+	Box    *[4]float64 `json:"box,omitempty"`
+	Header bool        `json:"header,omitempty"` // first row of a table
+}
+
+// ReaderVersion is the version of Cairn's document readers whose output
+// the store holds; documents read by an older version are read again from
+// their stored originals (version 1: PDF layout analysis, page layouts).
+const ReaderVersion = 1
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -268,7 +268,11 @@ func (p *Project) index(ctx context.Context, name string, doc *parsed.Document) 
 	}
 	warnings := doc.Warnings
 	if noText > 0 {
-		st = kb.StatusNeedsOCR
+		// A document with readable pages is ok (with a warning naming the
+		// image-only ones); needs_ocr is for documents with no usable text.
+		if noText == len(pages) || len(chunks) == 0 {
+			st = kb.StatusNeedsOCR
+		}
 		warnings = append(warnings, ocrMessage(pages, doc.Warnings))
 	}
 	return store.Content{Title: title, Kind: string(doc.Kind), Status: st, Warnings: warnings, Pages: pages, Chunks: chunks, FTS: rows, Vectors: vecs, Terms: terms}, nil
@@ -283,7 +287,7 @@ func ocrMessage(pages []kb.Page, readerWarnings []string) string {
 			n++
 		}
 	}
-	head := fmt.Sprintf("%d of %d pages have no text layer (scanned images)", n, len(pages))
+	head := fmt.Sprintf("%d of %d pages (%s) have no text layer (scanned images)", n, len(pages), noTextPages(pages))
 	for _, w := range readerWarnings {
 		switch {
 		case strings.HasSuffix(w, pdf.WarnOCRFoundNothing):
@@ -293,6 +297,21 @@ func ocrMessage(pages []kb.Page, readerWarnings []string) string {
 		}
 	}
 	return head + ". Install tesseract-ocr (with its language packs, e.g. tesseract-ocr-chi-sim) and re-import to read them with OCR."
+}
+
+// noTextPages lists the image-only pages: "p. 3, 7, 12" (the first 20).
+func noTextPages(pages []kb.Page) string {
+	var ns []string
+	for _, pg := range pages {
+		if pg.NoText {
+			if len(ns) == 20 {
+				ns = append(ns, "…")
+				break
+			}
+			ns = append(ns, fmt.Sprint(pg.Number))
+		}
+	}
+	return "p. " + strings.Join(ns, ", ")
 }
 
 // placeCopy moves a copy made by copyIn to its place in files/ (one file

@@ -23,7 +23,7 @@ func TestOCRMessageFollowsWhatWasTried(t *testing.T) {
 		{[]string{"1 pages have no text layer; " + pdf.WarnOCROff}, "CAIRN_OCR=0", "Install"},
 	} {
 		got := ocrMessage(pages, c.warnings)
-		if !strings.HasPrefix(got, "1 of 2 pages have no text layer") || !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
+		if !strings.HasPrefix(got, "1 of 2 pages (p. 1) have no text layer") || !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
 			t.Errorf("warnings %q: %q", c.warnings, got)
 		}
 	}

@@ -231,13 +231,17 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 			return err
 		}
 	}
-	insPage, err := tx.PrepareContext(ctx, "INSERT INTO pages(doc_id, number, char_start, text, no_text, ocr) VALUES(?, ?, ?, ?, ?, ?)")
+	insPage, err := tx.PrepareContext(ctx, "INSERT INTO pages(doc_id, number, char_start, text, no_text, ocr, layout) VALUES(?, ?, ?, ?, ?, ?, ?)")
 	if err != nil {
 		return err
 	}
 	defer insPage.Close()
 	for _, p := range c.Pages {
-		if _, err := insPage.ExecContext(ctx, docID, p.Number, p.CharStart, p.Text, p.NoText, p.OCR); err != nil {
+		layout, err := encodePageLayout(p.PageLayout)
+		if err != nil {
+			return fmt.Errorf("save page %d: %w", p.Number, err)
+		}
+		if _, err := insPage.ExecContext(ctx, docID, p.Number, p.CharStart, p.Text, p.NoText, p.OCR, layout); err != nil {
 			return fmt.Errorf("save page %d: %w", p.Number, err)
 		}
 	}
@@ -298,6 +302,9 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 	if st == "" {
 		st = kb.StatusOK
 	}
+	if _, err := tx.ExecContext(ctx, "UPDATE documents SET reader = ? WHERE id = ?", kb.ReaderVersion, docID); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, "UPDATE documents SET title = ?, kind = ?, status = ?, error = '', error_code = '', warnings = ?, updated_at = ? WHERE id = ?",
 		c.Title, c.Kind, st, warningsJSON(c.Warnings), nowText(), docID); err != nil {
 		return err
@@ -343,7 +350,7 @@ func (s *Store) RemoveDocuments(ctx context.Context, termsOf TermsOf, ids ...int
 
 // Pages returns a document's pages in order (only page n when n > 0).
 func (s *Store) Pages(ctx context.Context, docID int64, n int) ([]kb.Page, error) {
-	q := "SELECT doc_id, number, char_start, text, no_text, ocr FROM pages WHERE doc_id = ?"
+	q := "SELECT doc_id, number, char_start, text, no_text, ocr, layout FROM pages WHERE doc_id = ?"
 	args := []any{docID}
 	if n > 0 {
 		q += " AND number = ?"
@@ -357,8 +364,12 @@ func (s *Store) Pages(ctx context.Context, docID int64, n int) ([]kb.Page, error
 	var out []kb.Page
 	for rows.Next() {
 		var p kb.Page
-		if err := rows.Scan(&p.DocID, &p.Number, &p.CharStart, &p.Text, &p.NoText, &p.OCR); err != nil {
+		var layout string
+		if err := rows.Scan(&p.DocID, &p.Number, &p.CharStart, &p.Text, &p.NoText, &p.OCR, &layout); err != nil {
 			return nil, err
+		}
+		if p.PageLayout, err = decodePageLayout(layout); err != nil {
+			return nil, fmt.Errorf("page %d of document %d: %w", p.Number, p.DocID, err)
 		}
 		out = append(out, p)
 	}

@@ -37,7 +37,17 @@ type Block struct {
 	Kind  BlockKind `json:"kind"`
 	Level int       `json:"level,omitempty"`
 	Text  string    `json:"text"`
+	// Box is where the block sits on its page, in points from the page's
+	// top-left corner: x0, y0 (top), x1, y1 (bottom). Nil when the reader
+	// knows no geometry (DOCX, text, OCR, the fallback PDF engine).
+	Box *Box `json:"box,omitempty"`
+	// Header marks the first row of a table (BlockTableRow).
+	Header bool `json:"header,omitempty"`
 }
+
+// Box is a rectangle on a page: x0, y0 (top), x1, y1 (bottom), in points
+// from the page's top-left corner.
+type Box [4]float64
 
 // PageInfo describes one page of the extracted document.
 type PageInfo struct {
@@ -45,6 +55,15 @@ type PageInfo struct {
 	NoText bool   `json:"no_text,omitempty"` // no text layer (image-only): OCR candidate
 	OCR    bool   `json:"ocr,omitempty"`     // text obtained by OCR
 	Engine string `json:"engine,omitempty"`  // which reader produced the page text (e.g. "walker", "pdfium")
+	// Label is the page number printed on the page (or given by the PDF's
+	// page labels), when known: "7", "iv", "A-3".
+	Label string `json:"label,omitempty"`
+	// Furniture holds the running headers, footers, page numbers and
+	// printer's marks found on the page; they are kept out of the text.
+	Furniture []string `json:"furniture,omitempty"`
+	// Width and Height are the page size in points (PDF), when known.
+	Width  float64 `json:"width,omitempty"`
+	Height float64 `json:"height,omitempty"`
 }
 
 // Document is what a reader returns: the document's text as blocks, page by page.

@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -58,37 +59,59 @@ const (
 	maxHeadingRunes  = 200 // headings are short
 	maxHeadingLines  = 3
 	maxHeadingShare  = 0.25 // if "headings" hold more text than this, the sizes mean nothing
-	maxHeadingLevels = 3
+	maxHeadingLevels = 4
 )
 
 // pageOut is the final content of one page before it becomes blocks.
 type pageOut struct {
-	info  parsed.PageInfo
-	paras []para
+	info   parsed.PageInfo
+	paras  []para
+	box    [4]float64 // visible page (CropBox within MediaBox), device space
+	hasBox bool
+	media  [4]float64 // MediaBox
 }
 
-// buildBlocks turns pages into blocks, marking as headings the short
-// paragraphs set clearly larger than the document's body text.
+// buildBlocks turns pages into blocks: running headers, footers and page
+// numbers go to the page's metadata, table rows become table-row blocks,
+// and short paragraphs set larger or bolder than the body text, or
+// numbered like section titles, become headings with levels.
 func buildBlocks(pages []pageOut) []parsed.Block {
+	markFurniture(pages)
 	body := bodySize(pages)
 	levels := headingLevels(pages, body)
 	var blocks []parsed.Block
 	for _, p := range pages {
+		inTable := false
 		for _, q := range p.paras {
+			if q.furniture {
+				continue
+			}
 			text := cleanText(q.text)
 			if strings.TrimSpace(text) == "" {
 				continue
 			}
 			b := parsed.Block{Page: p.info.Number, Kind: parsed.BlockParagraph, Text: text}
-			if lv, ok := levels[sizeBucket(q.size)]; ok && isHeading(q, body) {
-				b.Kind, b.Level = parsed.BlockHeading, lv
+			if q.hasBox && p.hasBox {
+				top := p.box[3]
+				b.Box = &parsed.Box{round1(q.box[0] - p.box[0]), round1(top - q.box[3]), round1(q.box[2] - p.box[0]), round1(top - q.box[1])}
+			}
+			switch {
+			case q.table:
+				b.Kind = parsed.BlockTableRow
+				b.Header = !inTable
+			case levels != nil && isHeading(q, body):
+				b.Kind, b.Level = parsed.BlockHeading, headingLevel(q, body, levels)
 				b.Text = strings.Join(strings.Fields(b.Text), " ")
 			}
+			inTable = q.table
 			blocks = append(blocks, b)
 		}
 	}
 	return blocks
 }
+
+// round1 rounds to a tenth of a point.
+func round1(x float64) float64 { return math.Round(x*10) / 10 }
 
 // ligatures spells out the Latin ligature characters (U+FB00-U+FB06).
 var ligatures = strings.NewReplacer("ﬀ", "ff", "ﬁ", "fi", "ﬂ", "fl", "ﬃ", "ffi", "ﬄ", "ffl", "ﬅ", "st", "ﬆ", "st")
@@ -134,9 +157,11 @@ func bodySize(pages []pageOut) float64 {
 }
 
 // isHeading reports whether a paragraph looks like a heading: upright,
-// short, clearly larger than the body text and made of words.
+// short, made of words, and clearly larger than the body text, or bold at
+// body size without ending like a sentence, or numbered like a section
+// ("2.3 Scope", "Section 5", "第一章") and bold or larger.
 func isHeading(q para, body float64) bool {
-	if body <= 0 || !q.upright || q.size < body*headingSizeRatio || q.runes > maxHeadingRunes || q.lines > maxHeadingLines {
+	if body <= 0 || !q.upright || q.table || q.furniture || q.runes > maxHeadingRunes || q.lines > maxHeadingLines {
 		return false
 	}
 	letters := 0
@@ -145,20 +170,59 @@ func isHeading(q para, body float64) bool {
 			letters++
 		}
 	}
-	return letters >= 2
+	if letters < 2 {
+		return false
+	}
+	if q.size >= body*headingSizeRatio {
+		return true
+	}
+	if q.size < body*0.9 || q.runes > 120 || endsSentence(q.text) {
+		return false
+	}
+	return q.bold
 }
 
-// headingLevels maps heading font sizes (largest first) to levels 1..3,
-// or returns nothing when headings would cover too much of the text.
+// endsSentence reports whether text ends like a sentence or a clause
+// rather than a title.
+func endsSentence(text string) bool {
+	t := strings.TrimSpace(text)
+	last, _ := utf8.DecodeLastRuneInString(t)
+	return strings.ContainsRune(".,;!?。，；！？", last) && !sectionNumRE.MatchString(t)
+}
+
+// sectionNumRE matches a section number at the start of a heading.
+var sectionNumRE = regexp.MustCompile(`^(?:(\d{1,2}(?:\.\d{1,2}){0,4})\.?|[IVX]{1,5}\.|[A-Z]\.|(?i:chapter|section|part|article|title|appendix|annex)\s+[0-9IVXA-Z]+\.?|第[一二三四五六七八九十百零〇0-9]+[章节編编部篇])(?:\s|$)`)
+
+// headingLevel is a heading's level: the depth of its section number
+// ("2.3.1" is 3) when it has one, else its size rank (larger first), with
+// bold body-size headings one level below the smallest sized heading.
+func headingLevel(q para, body float64, levels map[float64]int) int {
+	if m := sectionNumRE.FindStringSubmatch(strings.TrimSpace(q.text)); m != nil && m[1] != "" {
+		return min(strings.Count(m[1], ".")+1, maxHeadingLevels)
+	}
+	if lv, ok := levels[sizeBucket(q.size)]; ok {
+		return lv
+	}
+	return min(len(levels)+1, maxHeadingLevels)
+}
+
+// headingLevels maps the sizes of headings larger than the body text
+// (largest first) to levels 1..3, or returns nil when headings would cover
+// too much of the text (then sizes and weights mean nothing).
 func headingLevels(pages []pageOut, body float64) map[float64]int {
 	total, inHeadings := 0, 0
 	sizes := map[float64]bool{}
 	for _, p := range pages {
 		for _, q := range p.paras {
+			if q.furniture {
+				continue
+			}
 			total += q.runes
 			if isHeading(q, body) {
 				inHeadings += q.runes
-				sizes[sizeBucket(q.size)] = true
+				if q.size >= body*headingSizeRatio {
+					sizes[sizeBucket(q.size)] = true
+				}
 			}
 		}
 	}
@@ -172,7 +236,7 @@ func headingLevels(pages []pageOut, body float64) map[float64]int {
 	sort.Sort(sort.Reverse(sort.Float64Slice(list)))
 	levels := map[float64]int{}
 	for i, s := range list {
-		levels[s] = min(i+1, maxHeadingLevels)
+		levels[s] = min(i+1, maxHeadingLevels-1)
 	}
 	return levels
 }

@@ -89,7 +89,8 @@ func (rd *reading) walk(r *lp.Reader) []pageOut {
 			break
 		}
 		results[i] = walkPage(ds, p)
-		pages[i] = pageOut{info: parsed.PageInfo{Number: i + 1, Engine: EngineWalker}, paras: results[i].paras}
+		pages[i] = pageOut{info: parsed.PageInfo{Number: i + 1, Engine: EngineWalker}, paras: results[i].paras, box: p.visibleBox(), hasBox: p.hasBox}
+		pages[i].media = p.box
 		if verdicts[i] = judge(&results[i], results[i].text()); verdicts[i] != "" {
 			failing = append(failing, i)
 		}

@@ -39,6 +39,7 @@ type font struct {
 	noUnicode  bool    // composite font whose CIDs cannot be mapped to Unicode
 	cidUnicode []rune  // CID -> Unicode of the font's Adobe collection, if installed
 	type3      bool
+	weight     int // 1 light .. 3 medium .. 5 bold .. 6 black, from the name, FontWeight or ForceBold (2: regular)
 }
 
 // cidWidth gives width w to CIDs first..last.
@@ -180,6 +181,7 @@ func (f *font) dwFor() float64 {
 // the text is usable.
 func loadFont(fd lp.Value, budget *int64) *font {
 	f := &font{scale: 0.001, emScale: 1, dw: 1, dw2: -1}
+	f.weight = fontWeight(fd)
 	subtype := key(fd, "Subtype").Name()
 	if tu := key(fd, "ToUnicode"); tu.Kind() == lp.Stream {
 		f.toUnicode = parseCMap(tu)
@@ -309,4 +311,61 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// fontWeight ranks a font's weight: 1 thin or light, 2 regular, 3 medium,
+// 4 semibold, 5 bold, 6 black; from its name ("Helvetica-Bold",
+// "ABCDEF+KoPubDotumMedium", "NimbusRomNo9L-Medi"), its descriptor's
+// FontWeight, or the ForceBold flag.
+func fontWeight(fd lp.Value) int {
+	name := strings.ToLower(key(fd, "BaseFont").Name())
+	desc := key(fd, "FontDescriptor")
+	if d := index(key(fd, "DescendantFonts"), 0); d.Kind() == lp.Dict {
+		if name == "" {
+			name = strings.ToLower(key(d, "BaseFont").Name())
+		}
+		if desc.Kind() != lp.Dict {
+			desc = key(d, "FontDescriptor")
+		}
+	}
+	if i := strings.IndexByte(name, '+'); i >= 0 {
+		name = name[i+1:]
+	}
+	for _, k := range weightNames {
+		if strings.Contains(name, k.s) {
+			return k.w
+		}
+	}
+	if w, ok := num(key(desc, "FontWeight")); ok && w > 0 {
+		switch {
+		case w >= 800:
+			return 6
+		case w >= 700:
+			return 5
+		case w >= 600:
+			return 4
+		case w >= 500:
+			return 3
+		case w < 400:
+			return 1
+		}
+		return 2
+	}
+	if fl, ok := num(key(desc, "Flags")); ok && int64(fl)&(1<<18) != 0 {
+		return 5
+	}
+	return 2
+}
+
+// weightNames are weight words of font names, the more specific first.
+var weightNames = []struct {
+	s string
+	w int
+}{
+	{"extrabold", 6}, {"ultrabold", 6}, {"black", 6}, {"heavy", 6},
+	{"semibold", 4}, {"demibold", 4}, {"semibd", 4}, {"demi", 4},
+	{"extralight", 1}, {"ultralight", 1}, {"light", 1}, {"thin", 1},
+	{"bold", 5}, {"-bd", 5}, {",bd", 5}, {"cmbx", 5}, {"cmb10", 5}, {"simhei", 5}, {"heiti", 5},
+	{"-w9", 6}, {"-w8", 6}, {"-w7", 5}, {"-w6", 5}, {"-w5", 3},
+	{"medium", 3}, {"-medi", 5}, {"-med", 3},
 }

@@ -13,34 +13,56 @@ type glyph struct {
 	text                 string
 	x, y, dx, dy, ux, uy float64
 	size                 float64
+	weight               int // font weight rank (fontWeight)
 }
 
-// Line-building thresholds, as fractions of the font size (em).
+// Run-building thresholds, as fractions of the font size (em).
 const (
-	wordGapEm     = 0.15 // a gap wider than this starts a new word
-	baselineEm    = 0.6  // a baseline shift larger than this starts a new line
-	backJumpEm    = 1.0  // moving back along the line more than this starts a new line
-	dupTolEm      = 0.15 // same glyph closer than this to an earlier one is a duplicate
-	paraGapEm     = 1.8  // a baseline gap larger than this starts a new paragraph
-	paraSizeRatio = 1.25 // a font-size change larger than this starts a new paragraph
-	maxParaRunes  = 4000
+	wordGapEm  = 0.15 // a gap wider than this starts a new word
+	runGapEm   = 1.0  // a gap wider than this ends a run (a column gutter or table cell gap)
+	baselineEm = 0.6  // a baseline shift larger than this starts a new run
+	backJumpEm = 1.0  // moving back along the line more than this starts a new run
+	dupTolEm   = 0.15 // same glyph closer than this to an earlier one is a duplicate
+	// maxParaRunes bounds one paragraph; longer blocks are cut.
+	maxParaRunes = 4000
+	// maxRunsPerPage bounds the geometric analysis; pages with more runs are
+	// laid out in content-stream order (the analysis is quadratic in blocks).
+	maxRunsPerPage = 60000
 )
 
-// line is a run of glyphs on one baseline, in content-stream order.
-type line struct {
-	b       strings.Builder
-	x, y    float64 // origin of the first glyph
-	ux, uy  float64
-	sizeSum float64 // sum of glyph sizes, for the mean
-	glyphs  int
+// run is a stretch of glyphs on one baseline, in content-stream order,
+// without a gap wider than runGapEm: a word group, a line of a column, a
+// table cell. Runs are the input of the page analysis (pagelayout.go).
+type run struct {
+	b                  strings.Builder
+	x, y               float64 // origin of the first glyph
+	ux, uy             float64
+	sizeSum            float64 // sum of glyph sizes, for the mean
+	glyphs             int
+	weights            [7]int  // glyphs by font weight rank
+	u0, u1             float64 // extent along the writing direction (frame coordinates)
+	v                  float64 // baseline across the writing direction (frame coordinates)
+	lastRune           rune
+	firstRune          rune
+	order              int // position in the content stream
+	endsWithSpaceGlyph bool
+	// gl are the run's glyphs along the line, for lines whose runs overlap
+	// (right-to-left text drawn in pieces, overprinted corrections).
+	gl []placed
 }
 
-// size is the mean font size of the line's glyphs.
-func (l *line) size() float64 {
-	if l.glyphs == 0 {
+// placed is a glyph's text and extent along its run.
+type placed struct {
+	u0, u1 float64
+	text   string
+}
+
+// size is the mean font size of the run's glyphs.
+func (r *run) size() float64 {
+	if r.glyphs == 0 {
 		return 0
 	}
-	return l.sizeSum / float64(l.glyphs)
+	return r.sizeSum / float64(r.glyphs)
 }
 
 // para is a group of consecutive lines: the unit that becomes a Block.
@@ -52,6 +74,14 @@ type para struct {
 	// upright: the text runs left to right on the page (not rotated or
 	// vertical); only upright paragraphs can be headings.
 	upright bool
+	bold    bool       // every line is set in a bold face
+	table   bool       // a table row: cells joined by " | "
+	cells   int        // cells of a table row
+	box     [4]float64 // device space: x0, y0, x1, y1 (y up); zero for plain-text pages
+	hasBox  bool
+	// furniture: a running header or footer, page number or printer's
+	// mark (set by markFurniture); kept out of the text.
+	furniture bool
 }
 
 // dupKey is a cell of the duplicate-glyph grid.
@@ -60,14 +90,16 @@ type dupKey struct {
 	cx, cy int32
 }
 
-// layout turns a stream of glyphs into lines: it inserts a space where the
-// gap between glyphs is wider than wordGapEm, starts a new line where the
-// baseline moves, and drops glyphs painted twice at the same place (fake
-// bold, shadows, text drawn by two overlapping forms).
+// layout collects the glyphs of a page into runs: it inserts a space where
+// the gap between glyphs is wider than wordGapEm, starts a new run where
+// the baseline moves or a gap is wider than runGapEm, and drops glyphs
+// painted twice at the same place (fake bold, shadows, text drawn by two
+// overlapping forms). paragraphs then orders the runs by geometry.
 type layout struct {
-	lines        []*line
-	cur          *line
+	runs         []*run
+	cur          *run
 	penX, penY   float64
+	inkX, inkY   float64 // end of the last visible glyph
 	lastSize     float64
 	lastRune     rune
 	pendingSpace bool
@@ -82,9 +114,12 @@ func (lo *layout) add(g glyph) {
 		return
 	}
 	if strings.TrimSpace(g.text) == "" {
-		if lo.cur != nil {
+		if c := lo.cur; c != nil {
 			lo.pendingSpace = true
 			lo.penX, lo.penY = g.x+g.dx, g.y+g.dy
+			u := g.x*c.ux + g.y*c.uy
+			adv := g.dx*c.ux + g.dy*c.uy
+			c.gl = append(c.gl, placed{math.Min(u, u+adv), math.Max(u, u+adv), " "})
 		}
 		return
 	}
@@ -93,21 +128,25 @@ func (lo *layout) add(g glyph) {
 	}
 	first, _ := utf8.DecodeRuneInString(g.text)
 	if lo.cur == nil {
-		lo.newLine(g)
+		lo.newRun(g)
 	} else {
-		dx, dy := g.x-lo.penX, g.y-lo.penY
 		c := lo.cur
-		along := dx*c.ux + dy*c.uy
-		across := -dx*c.uy + dy*c.ux
 		em := math.Max(g.size, lo.lastSize)
 		if em <= 0 {
 			em = 1
 		}
+		dx, dy := g.x-lo.penX, g.y-lo.penY
+		along := dx*c.ux + dy*c.uy
+		across := -dx*c.uy + dy*c.ux
+		// The visible gap is measured from the last inked glyph: space
+		// glyphs move the pen but leave white.
+		ix, iy := g.x-lo.inkX, g.y-lo.inkY
+		inkGap := ix*c.ux + iy*c.uy
 		sameDir := g.ux*c.ux+g.uy*c.uy > 0.9
 		switch {
-		case !sameDir || math.Abs(across) > baselineEm*em || along < -backJumpEm*em:
-			lo.newLine(g)
-		case (lo.pendingSpace || along > wordGapEm*em) && !(IsCJK(lo.lastRune) && IsCJK(first)):
+		case !sameDir || math.Abs(across) > baselineEm*em || along < -backJumpEm*em || inkGap > runGapEm*em:
+			lo.newRun(g)
+		case (lo.pendingSpace || along > wordGapEm*em) && !(noSpaceScript(lo.lastRune) && noSpaceScript(first)):
 			c.b.WriteByte(' ')
 		}
 	}
@@ -115,16 +154,28 @@ func (lo *layout) add(g glyph) {
 	c.b.WriteString(g.text)
 	c.sizeSum += g.size
 	c.glyphs++
+	c.weights[min(max(g.weight, 0), 6)]++
 	lo.penX, lo.penY = g.x+g.dx, g.y+g.dy
+	lo.inkX, lo.inkY = lo.penX, lo.penY
 	lo.lastSize = g.size
 	lo.lastRune, _ = utf8.DecodeLastRuneInString(g.text)
+	c.lastRune = lo.lastRune
 	lo.pendingSpace = false
+	// Extent in the run's frame.
+	u := g.x*c.ux + g.y*c.uy
+	adv := g.dx*c.ux + g.dy*c.uy
+	c.u0 = math.Min(c.u0, math.Min(u, u+adv))
+	c.u1 = math.Max(c.u1, math.Max(u, u+adv))
+	c.gl = append(c.gl, placed{math.Min(u, u+adv), math.Max(u, u+adv), g.text})
 }
 
-// newLine starts a line at glyph g.
-func (lo *layout) newLine(g glyph) {
-	lo.cur = &line{x: g.x, y: g.y, ux: g.ux, uy: g.uy}
-	lo.lines = append(lo.lines, lo.cur)
+// newRun starts a run at glyph g.
+func (lo *layout) newRun(g glyph) {
+	u := g.x*g.ux + g.y*g.uy
+	v := -g.x*g.uy + g.y*g.ux
+	first, _ := utf8.DecodeRuneInString(g.text)
+	lo.cur = &run{x: g.x, y: g.y, ux: g.ux, uy: g.uy, u0: u, u1: u, v: v, firstRune: first, order: len(lo.runs)}
+	lo.runs = append(lo.runs, lo.cur)
 	lo.pendingSpace = false
 }
 
@@ -151,102 +202,20 @@ func (lo *layout) duplicate(g glyph) bool {
 	return false
 }
 
-// paragraphs groups the lines into paragraphs: a new one starts when the
-// baseline moves up (a new column or block), jumps down by more than
-// paraGapEm, or the font size changes by more than paraSizeRatio.
+// paragraphs lays the page's runs out (pagelayout.go) and returns its
+// paragraphs in reading order.
 func (lo *layout) paragraphs() []para {
-	var out []para
-	var lines []string
-	var cur para
-	var sizeSum float64
-	var glyphs int
-	flush := func() {
-		if cur.lines > 0 {
-			cur.text = joinLines(lines)
-			if glyphs > 0 {
-				cur.size = sizeSum / float64(glyphs)
-			}
-			out = append(out, cur)
-		}
-		lines = lines[:0]
-		cur = para{}
-		sizeSum, glyphs = 0, 0
-	}
-	var prev *line
-	for _, l := range lo.lines {
-		text := strings.TrimSpace(l.b.String())
-		if text == "" {
-			continue
-		}
-		if prev != nil && lo.breaksParagraph(prev, l, cur.runes) {
-			flush()
-		}
-		if cur.lines == 0 {
-			cur.upright = l.ux > 0.99
-		}
-		lines = append(lines, text)
-		cur.lines++
-		cur.runes += utf8.RuneCountInString(text)
-		sizeSum += l.sizeSum
-		glyphs += l.glyphs
-		prev = l
-	}
-	flush()
-	return out
+	return layoutPage(lo.runs, nil)
 }
 
-// joinLines joins the lines of a paragraph with newlines, undoing
-// end-of-line hyphenation ("re-" + "trieval" -> "retrieval") where a
-// hyphen follows a letter and the next line starts with a lower-case
-// letter, as pdftotext does.
-func joinLines(lines []string) string {
-	var b strings.Builder
-	for i, l := range lines {
-		if i > 0 {
-			prev := lines[i-1]
-			next, _ := utf8.DecodeRuneInString(l)
-			if hyphenated(prev) && unicode.IsLower(next) {
-				s := b.String()
-				_, size := utf8.DecodeLastRuneInString(s)
-				b.Reset()
-				b.WriteString(s[:len(s)-size])
-			} else {
-				b.WriteByte('\n')
-			}
-		}
-		b.WriteString(l)
-	}
-	return b.String()
+// paragraphsWithRules is paragraphs with the page's ruled lines, which
+// outline tables.
+func (lo *layout) paragraphsWithRules(rules []rule) []para {
+	return layoutPage(lo.runs, rules)
 }
 
-// hyphenated reports whether a line ends with a hyphen (or soft hyphen)
-// right after a letter.
-func hyphenated(l string) bool {
-	last, size := utf8.DecodeLastRuneInString(l)
-	if last != '-' && last != 0xAD && last != '\u2010' {
-		return false
-	}
-	before, _ := utf8.DecodeLastRuneInString(l[:len(l)-size])
-	return unicode.IsLetter(before)
-}
-
-// breaksParagraph reports whether line l starts a new paragraph after prev.
-func (lo *layout) breaksParagraph(prev, l *line, runes int) bool {
-	if runes > maxParaRunes {
-		return true
-	}
-	if prev.ux*l.ux+prev.uy*l.uy < 0.9 {
-		return true
-	}
-	ps, ls := prev.size(), l.size()
-	size := math.Max(ps, ls)
-	if size <= 0 {
-		size = 1
-	}
-	if ps > 0 && ls > 0 && math.Max(ps, ls)/math.Min(ps, ls) > paraSizeRatio {
-		return true
-	}
-	dx, dy := l.x-prev.x, l.y-prev.y
-	across := -dx*prev.uy + dy*prev.ux // > 0: the new line is above
-	return across > 0.5*size || -across > paraGapEm*size
+// noSpaceScript reports whether r belongs to a script written without
+// spaces between words (Han, kana); Korean Hangul is written with them.
+func noSpaceScript(r rune) bool {
+	return IsCJK(r) && !unicode.Is(unicode.Hangul, r)
 }

@@ -10,6 +10,8 @@ type pageRef struct {
 	resources lp.Value
 	box       [4]float64 // MediaBox (llx lly urx ury)
 	hasBox    bool
+	crop      [4]float64 // CropBox: the part of the page a reader sees
+	hasCrop   bool
 }
 
 // area is the page's area in default user space units, or a Letter page
@@ -21,6 +23,19 @@ func (p pageRef) area() float64 {
 		return 612 * 792
 	}
 	return a
+}
+
+// visibleBox is the part of the page a reader sees: the CropBox within the
+// MediaBox, or the MediaBox.
+func (p pageRef) visibleBox() [4]float64 {
+	if !p.hasCrop {
+		return p.box
+	}
+	b := [4]float64{max(p.box[0], p.crop[0]), max(p.box[1], p.crop[1]), min(p.box[2], p.crop[2]), min(p.box[3], p.crop[3])}
+	if b[2]-b[0] < 10 || b[3]-b[1] < 10 {
+		return p.box
+	}
+	return b
 }
 
 // pageTree is the result of enumerating the page tree.
@@ -43,6 +58,8 @@ type treeFrame struct {
 	resources lp.Value
 	box       [4]float64
 	hasBox    bool
+	crop      [4]float64
+	hasCrop   bool
 	depth     int
 }
 
@@ -90,6 +107,9 @@ func enumeratePages(r *lp.Reader, maxPages int) pageTree {
 		if b, ok := readBox(key(f.node, "MediaBox")); ok {
 			f.box, f.hasBox = b, true
 		}
+		if b, ok := readBox(key(f.node, "CropBox")); ok {
+			f.crop, f.hasCrop = b, true
+		}
 		kids := key(f.node, "Kids")
 		typ := key(f.node, "Type").Name()
 		if typ == "Page" || typ != "Pages" && kids.Kind() != lp.Array {
@@ -97,7 +117,7 @@ func enumeratePages(r *lp.Reader, maxPages int) pageTree {
 				t.truncated = true
 				break
 			}
-			t.pages = append(t.pages, pageRef{v: f.node, resources: f.resources, box: f.box, hasBox: f.hasBox})
+			t.pages = append(t.pages, pageRef{v: f.node, resources: f.resources, box: f.box, hasBox: f.hasBox, crop: f.crop, hasCrop: f.hasCrop})
 			continue
 		}
 		if f.depth >= maxTreeDepth {
@@ -109,7 +129,7 @@ func enumeratePages(r *lp.Reader, maxPages int) pageTree {
 		for i := n - 1; i >= 0; i-- {
 			stack = append(stack, treeFrame{
 				kids: kids, idx: i, resources: f.resources,
-				box: f.box, hasBox: f.hasBox, depth: f.depth + 1,
+				box: f.box, hasBox: f.hasBox, crop: f.crop, hasCrop: f.hasCrop, depth: f.depth + 1,
 			})
 		}
 		if len(stack) > maxNodes {

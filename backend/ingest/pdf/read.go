@@ -65,10 +65,13 @@ func read(data []byte, opt parsed.Options, useIum bool) (*parsed.Document, error
 	}
 	rd.flagAndOCR(pages)
 	doc := &parsed.Document{Kind: parsed.KindPDF, Title: rd.title}
+	doc.Blocks = buildBlocks(pages)
 	for _, p := range pages {
+		if p.hasBox {
+			p.info.Width, p.info.Height = round1(p.box[2]-p.box[0]), round1(p.box[3]-p.box[1])
+		}
 		doc.Pages = append(doc.Pages, p.info)
 	}
-	doc.Blocks = buildBlocks(pages)
 	if doc.Title == "" {
 		doc.Title = firstHeading(doc.Blocks)
 	}

@@ -39,6 +39,7 @@ type gstate struct {
 // pageResult is what the walker extracted from one page.
 type pageResult struct {
 	paras       []para
+	rules       []rule  // horizontal and vertical lines drawn on the page
 	glyphs      int     // glyphs shown
 	undecodable int     // glyphs whose text could not be determined
 	unmappedCID int     // of those, glyphs of CJK fonts without any Unicode map
@@ -64,6 +65,9 @@ type walker struct {
 	box      [4]float64 // visible page area; glyphs outside it are dropped
 	clip     bool
 	codes    []glyphCode
+	pathSegs []rule // the path under construction, as axis-aligned segments
+	pathX    float64
+	pathY    float64
 }
 
 // walkPage extracts the text of one page. It never panics.
@@ -73,7 +77,7 @@ func walkPage(doc *docState, p pageRef) (res pageResult) {
 		if r := recover(); r != nil {
 			w.res.err = fmt.Errorf("page walker failed: %v", r)
 		}
-		w.res.paras = w.lay.paragraphs()
+		w.res.paras = w.lay.paragraphsWithRules(w.res.rules)
 		res = w.res
 	}()
 	var data []byte
@@ -193,6 +197,8 @@ func (w *walker) run(data []byte, res *resources, gs gstate, depth int) {
 					}
 				}
 			}
+		case "m", "l", "re", "h", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n":
+			w.path(op, args, &gs)
 		case "Do":
 			if len(args) > 0 && args[len(args)-1].kind == kName {
 				w.xobject(res, args[len(args)-1].str, gs, depth)
@@ -286,7 +292,7 @@ func (w *walker) show(gs *gstate, tm *matrix, s string) {
 			w.res.undecodable++
 			continue
 		}
-		g.x, g.y, g.size = x, y, em
+		g.x, g.y, g.size, g.weight = x, y, em, f.weight
 		if w.clip && !w.visible(x, y, em) {
 			continue
 		}

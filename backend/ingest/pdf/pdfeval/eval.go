@@ -92,10 +92,15 @@ type Result struct {
 	Precision float64
 	Recall    float64
 	PageF1    float64 // mean F1 of page i against reference page i
-	CJK       bool
-	NoText    bool // reference has no text layer: excluded from means
-	Elapsed   time.Duration
-	Err       error
+	F8        float64 // word 8-gram F1 of the whole text (reading order)
+	// Leaks are running headers, footers and page counters (lines that
+	// pdftotext prints among the first or last three lines of three or
+	// more pages, numbers masked) that Cairn left in the text as a block.
+	Leaks   []string
+	CJK     bool
+	NoText  bool // reference has no text layer: excluded from means
+	Elapsed time.Duration
+	Err     error
 }
 
 // Evaluate reads one PDF with pdf.Read and scores it against pdftotext.
@@ -124,7 +129,18 @@ func Evaluate(path string) Result {
 	res.Pages = len(doc.Pages)
 	res.Engines = engines(doc)
 	got := PageTexts(doc)
-	res.F1, res.Precision, res.Recall = F1(Tokens(strings.Join(got, "\n")), refTokens)
+	// Running headers, footers and page numbers are read and kept as page
+	// metadata, out of the text; pdftotext prints them, so they are scored
+	// as part of what was read, after the page's text.
+	for i, p := range doc.Pages {
+		if i < len(got) && len(p.Furniture) > 0 {
+			got[i] += "\n\n" + strings.Join(p.Furniture, "\n")
+		}
+	}
+	gotTokens := Tokens(strings.Join(got, "\n"))
+	res.F1, res.Precision, res.Recall = F1(gotTokens, refTokens)
+	res.F8 = NgramF1(gotTokens, refTokens, 8)
+	res.Leaks = furnitureLeaks(doc, ref)
 	res.PageF1 = pageF1(got, ref)
 	return res
 }
@@ -181,6 +197,7 @@ type Summary struct {
 	All, English, CJK    float64
 	NAll, NEnglish, NCJK int
 	PageAll              float64
+	F8                   float64 // mean word 8-gram F1
 	Elapsed              time.Duration
 }
 
@@ -196,6 +213,7 @@ func Summarise(rs []Result) Summary {
 		}
 		sumAll += r.F1
 		sumPage += r.PageF1
+		s.F8 += r.F8
 		s.NAll++
 		if r.CJK {
 			sumCJK += r.F1
@@ -207,6 +225,7 @@ func Summarise(rs []Result) Summary {
 	}
 	if s.NAll > 0 {
 		s.All, s.PageAll = sumAll/float64(s.NAll), sumPage/float64(s.NAll)
+		s.F8 /= float64(s.NAll)
 	}
 	if s.NEnglish > 0 {
 		s.English = sumEn / float64(s.NEnglish)
@@ -221,4 +240,57 @@ func Summarise(rs []Result) Summary {
 // (pdftotext rejects the file), so the file has nothing to be scored on.
 func isRefError(r Result) bool {
 	return r.Err != nil && strings.HasPrefix(r.Err.Error(), "pdftotext")
+}
+
+// furnitureLeaks lists the blocks of doc whose text, numbers masked, is a
+// line that pdftotext prints among the first or last three lines of at
+// least three pages: running headers, footers and page counters.
+func furnitureLeaks(doc *parsed.Document, ref []string) []string {
+	pages := map[string]map[int]bool{}
+	for i, p := range ref {
+		var lines []string
+		for _, l := range strings.Split(p, "\n") {
+			if strings.TrimSpace(l) != "" {
+				lines = append(lines, l)
+			}
+		}
+		for j, l := range lines {
+			if j >= 3 && j < len(lines)-3 {
+				continue
+			}
+			k := maskKey(l)
+			if k == "" {
+				continue
+			}
+			if pages[k] == nil {
+				pages[k] = map[int]bool{}
+			}
+			pages[k][i] = true
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, b := range doc.Blocks {
+		k := maskKey(b.Text)
+		if len(pages[k]) >= 3 && !seen[k] {
+			seen[k] = true
+			out = append(out, strings.Join(strings.Fields(b.Text), " "))
+		}
+	}
+	return out
+}
+
+// maskKey is a line's tokens with every number as '#', or "" for a line
+// with fewer than two tokens that is not a number.
+func maskKey(s string) string {
+	ts := Tokens(s)
+	for i, t := range ts {
+		if strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }) < 0 {
+			ts[i] = "#"
+		}
+	}
+	if len(ts) == 0 || len(ts) == 1 && ts[0] != "#" {
+		return ""
+	}
+	return strings.Join(ts, " ")
 }

@@ -97,3 +97,34 @@ func CJKShare(tokens []string) float64 {
 	}
 	return float64(n) / float64(len(tokens))
 }
+
+// NgramF1 is the multiset F1 of the word n-grams of candidate against those
+// of reference: unlike token F1 it drops when reading order is wrong (two
+// columns read across, a header spliced into a paragraph). Two texts
+// shorter than n score 1 when both are empty, else 0.
+func NgramF1(candidate, reference []string, n int) float64 {
+	grams := func(ts []string) map[string]int {
+		m := map[string]int{}
+		for i := 0; i+n <= len(ts); i++ {
+			m[strings.Join(ts[i:i+n], "\x00")]++
+		}
+		return m
+	}
+	c, r := grams(candidate), grams(reference)
+	nc, nr := max(len(candidate)-n+1, 0), max(len(reference)-n+1, 0)
+	if nc == 0 && nr == 0 {
+		if len(candidate) == 0 && len(reference) == 0 {
+			return 1
+		}
+		return 0
+	}
+	hit := 0
+	for g, k := range c {
+		hit += min(k, r[g])
+	}
+	if hit == 0 {
+		return 0
+	}
+	p, rc := float64(hit)/float64(nc), float64(hit)/float64(nr)
+	return 2 * p * rc / (p + rc)
+}

@@ -1,0 +1,769 @@
+package pdf
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Page analysis: runs -> lines -> blocks (paragraphs, table rows) ->
+// reading order. Everything works in a frame where the text runs along +u
+// and lines stack along -v, so rotated pages and vertical CJK (whose
+// columns run right to left) go through the same code as upright text.
+//
+// Reading order follows the partial order of Breuel's "High Performance
+// Document Layout Analysis" (2003): block a comes before block b when they
+// overlap horizontally and a is above b, or when a lies entirely left of b
+// and no third block, vertically between them, overlaps both. A
+// topological sort of that order reads a two-column page column by column,
+// a title spanning both columns first, and a figure or footnote spanning
+// the columns between the parts above and below it.
+
+// Block-building thresholds (em of the larger line).
+const (
+	lineJoinEm    = 0.4  // baseline difference of runs that form one line
+	maxLeadingEm  = 1.75 // baseline distance beyond which a block ends
+	leadingGrowth = 1.35 // a gap this much above the block's own spacing ends it
+	paraSizeRatio = 1.2  // font-size change that ends a block
+	maxBlocksSort = 500  // above this, blocks are read top to bottom, left to right
+)
+
+// pline is one line of a block: runs on one baseline, ordered along u.
+type pline struct {
+	runs      []*run
+	u0, u1, v float64
+	size      float64 // size of the line's main run
+	glyphs    int
+	weights   [7]int
+	heavy     bool // set in a heavier face than the page's body text
+	text      string
+	cell      bool // part of a table row
+}
+
+func (l *pline) bold() bool { return l.heavy }
+
+// pblock is a group of lines read together.
+type pblock struct {
+	lines          []*pline
+	u0, u1, v0, v1 float64 // v0 bottom, v1 top
+	closed         bool
+	table          bool
+	cells          []string // table row cells
+	frame          frame
+}
+
+func (b *pblock) last() *pline { return b.lines[len(b.lines)-1] }
+
+func (b *pblock) add(l *pline) {
+	if len(b.lines) == 0 {
+		b.u0, b.u1 = l.u0, l.u1
+		b.v0, b.v1 = l.v-0.25*l.size, l.v+0.8*l.size
+	} else {
+		b.u0, b.u1 = math.Min(b.u0, l.u0), math.Max(b.u1, l.u1)
+		b.v0, b.v1 = math.Min(b.v0, l.v-0.25*l.size), math.Max(b.v1, l.v+0.8*l.size)
+	}
+	b.lines = append(b.lines, l)
+}
+
+func (b *pblock) vc() float64 { return (b.v0 + b.v1) / 2 }
+
+// frame is a writing direction: device = u*(ux,uy) + v*(-uy,ux).
+type frame struct{ ux, uy float64 }
+
+func (f frame) device(u, v float64) (float64, float64) {
+	return u*f.ux - v*f.uy, u*f.uy + v*f.ux
+}
+
+// layoutPage turns a page's runs into paragraphs in reading order.
+func layoutPage(runs []*run, rules []rule) []para {
+	if len(runs) == 0 {
+		return nil
+	}
+	if len(runs) > maxRunsPerPage {
+		return streamOrder(runs)
+	}
+	// Group runs by writing direction; the direction with the most glyphs
+	// is read first.
+	type group struct {
+		f      frame
+		runs   []*run
+		glyphs int
+	}
+	var groups []*group
+	for _, r := range runs {
+		if r.glyphs == 0 {
+			continue
+		}
+		var g *group
+		for _, h := range groups {
+			if h.f.ux*r.ux+h.f.uy*r.uy > 0.98 {
+				g = h
+				break
+			}
+		}
+		if g == nil {
+			g = &group{f: frame{r.ux, r.uy}}
+			groups = append(groups, g)
+		}
+		g.runs = append(g.runs, r)
+		g.glyphs += r.glyphs
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].glyphs > groups[j].glyphs })
+	var out []para
+	for _, g := range groups {
+		var rs []rule
+		if g.f.ux > 0.99 {
+			rs = rules
+		}
+		out = append(out, layoutFrame(g.f, g.runs, rs)...)
+	}
+	return out
+}
+
+// streamOrder is the fallback for pages too large to analyse: one
+// paragraph per run, in content-stream order.
+func streamOrder(runs []*run) []para {
+	var out []para
+	for _, r := range runs {
+		t := strings.TrimSpace(r.b.String())
+		if t == "" {
+			continue
+		}
+		out = append(out, para{text: t, size: r.size(), lines: 1, runes: utf8.RuneCountInString(t), upright: r.ux > 0.99})
+	}
+	return out
+}
+
+// layoutFrame lays out the runs of one writing direction.
+func layoutFrame(f frame, runs []*run, rules []rule) []para {
+	lines := buildLines(runs)
+	markHeavy(lines)
+	rtl := rtlDominant(lines)
+	ruled := ruledTables(lines, rules, f)
+	blocks := append(ruled, groupLines(lines, f)...)
+	order := readingOrder(blocks, rtl)
+	var out []para
+	for _, bi := range order {
+		out = append(out, blockParas(blocks[bi], f)...)
+	}
+	return out
+}
+
+// buildLines merges runs that share a baseline and touch (content streams
+// may show a line in pieces, out of order, or with raised superscripts)
+// into lines. Runs separated by more than runGapEm stay apart: they are
+// columns or table cells.
+func buildLines(runs []*run) []*pline {
+	rs := append([]*run(nil), runs...)
+	sort.SliceStable(rs, func(i, j int) bool {
+		if math.Abs(rs[i].v-rs[j].v) > 0.01 {
+			return rs[i].v > rs[j].v
+		}
+		return rs[i].u0 < rs[j].u0
+	})
+	var lines []*pline
+	for _, r := range rs {
+		s := r.size()
+		if s <= 0 {
+			s = 1
+		}
+		var best *pline
+		bestGap := math.Inf(1)
+		for i := len(lines) - 1; i >= 0; i-- {
+			l := lines[i]
+			tol := lineJoinEm * math.Max(s, l.size)
+			if l.v-r.v > 2*tol+2*s {
+				break
+			}
+			if math.Abs(l.v-r.v) > tol {
+				continue
+			}
+			em := math.Max(s, l.size)
+			gap := math.Max(r.u0-l.u1, l.u0-r.u1)
+			if gap > runGapEm*em || gap < -0.3*em {
+				continue
+			}
+			if gap < bestGap {
+				best, bestGap = l, gap
+			}
+		}
+		if best == nil {
+			best = &pline{u0: r.u0, u1: r.u1, v: r.v, size: s}
+			lines = append(lines, best)
+		} else if float64(r.glyphs)*s > float64(best.glyphs)*best.size {
+			best.v, best.size = r.v, s
+		}
+		best.runs = append(best.runs, r)
+		best.u0, best.u1 = math.Min(best.u0, r.u0), math.Max(best.u1, r.u1)
+		best.glyphs += r.glyphs
+		for w, n := range r.weights {
+			best.weights[w] += n
+		}
+	}
+	sortLines(lines)
+	lines = bridgeGaps(lines)
+	for _, l := range lines {
+		sort.SliceStable(l.runs, func(i, j int) bool { return l.runs[i].u0 < l.runs[j].u0 })
+		l.text = lineText(l)
+	}
+	return lines
+}
+
+// markHeavy marks the lines set (nine tenths of their glyphs) in a face
+// heavier than the one most glyphs of the page use.
+func markHeavy(lines []*pline) {
+	var all [7]int
+	for _, l := range lines {
+		for w, n := range l.weights {
+			all[w] += n
+		}
+	}
+	body := 2
+	for w, n := range all {
+		if n > all[body] {
+			body = w
+		}
+	}
+	for _, l := range lines {
+		heavier := 0
+		for w := body + 1; w < len(l.weights); w++ {
+			heavier += l.weights[w]
+		}
+		l.heavy = l.glyphs > 0 && heavier*10 >= l.glyphs*9
+	}
+}
+
+// sortLines orders lines top to bottom, then along the line.
+func sortLines(lines []*pline) {
+	sort.SliceStable(lines, func(i, j int) bool {
+		if math.Abs(lines[i].v-lines[j].v) > 0.01 {
+			return lines[i].v > lines[j].v
+		}
+		return lines[i].u0 < lines[j].u0
+	})
+}
+
+// bridgeGaps joins neighbouring lines on one baseline whose gap (up to
+// maxBridgeEm) is crossed by the ink of a line just above or below: a wide
+// word space of justified text, not a column gutter or a table column,
+// which stay white from line to line.
+func bridgeGaps(lines []*pline) []*pline {
+	const maxBridgeEm, nearEm = 3.0, 2.5
+	out := lines[:0:0]
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		for i+1 < len(lines) {
+			n := lines[i+1]
+			em := math.Max(l.size, n.size)
+			gap := n.u0 - l.u1
+			if math.Abs(n.v-l.v) > lineJoinEm*em || gap <= 0 || gap > maxBridgeEm*em || !inkCrosses(lines, l, n, nearEm*em) {
+				break
+			}
+			l.runs = append(l.runs, n.runs...)
+			l.u1 = math.Max(l.u1, n.u1)
+			l.glyphs += n.glyphs
+			for w, k := range n.weights {
+				l.weights[w] += k
+			}
+			i++
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// inkCrosses reports whether a run of a line within near of a's baseline
+// (but not on it), and no wider than a and b together, covers the middle
+// of the gap between a and b. (A full-width footnote under two columns
+// crosses their gutter but is wider than them.)
+func inkCrosses(lines []*pline, a, b *pline, near float64) bool {
+	mid := (a.u1 + b.u0) / 2
+	slack := 2 * math.Max(a.size, b.size)
+	for _, o := range lines {
+		d := math.Abs(o.v - a.v)
+		if d > near || d < 0.5*a.size || o.u0 > mid || o.u1 < mid || o.u0 < a.u0-slack || o.u1 > b.u1+slack {
+			continue
+		}
+		for _, r := range o.runs {
+			if r.u0 < mid && r.u1 > mid {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lineText joins a line's runs, with a space where they are apart. When
+// runs overlap along the line, the glyphs of all of them are ordered by
+// position instead.
+func lineText(l *pline) string {
+	for _, r := range l.runs {
+		if isRTL(r.firstRune) || isRTL(r.lastRune) {
+			return rtlLineText(l)
+		}
+	}
+	for i := 1; i < len(l.runs); i++ {
+		if l.runs[i].u0 < l.runs[i-1].u1-0.5*l.size {
+			return glyphOrderText(l)
+		}
+	}
+	var b strings.Builder
+	for i, r := range l.runs {
+		t := strings.TrimSpace(r.b.String())
+		if t == "" {
+			continue
+		}
+		if i > 0 && b.Len() > 0 {
+			prev := l.runs[i-1]
+			gap := r.u0 - prev.u1
+			first, _ := utf8.DecodeRuneInString(t)
+			if gap > wordGapEm*l.size && !(noSpaceScript(prev.lastRune) && noSpaceScript(first)) {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(t)
+	}
+	return b.String()
+}
+
+// glyphOrderText is a line's text from its glyphs sorted by position,
+// with a space where two glyphs are more than a word gap apart.
+func glyphOrderText(l *pline) string {
+	var gs []placed
+	for _, r := range l.runs {
+		gs = append(gs, r.gl...)
+	}
+	sort.SliceStable(gs, func(i, j int) bool { return gs[i].u0 < gs[j].u0 })
+	var b strings.Builder
+	var prev rune
+	end := math.Inf(-1)
+	space := false
+	for _, g := range gs {
+		if g.text == " " {
+			space = true
+			continue
+		}
+		first, _ := utf8.DecodeRuneInString(g.text)
+		if b.Len() > 0 && (space || g.u0-end > wordGapEm*l.size) && !(noSpaceScript(prev) && noSpaceScript(first)) {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteString(g.text)
+		prev, _ = utf8.DecodeLastRuneInString(g.text)
+		end = math.Max(end, g.u1)
+	}
+	return b.String()
+}
+
+// groupLines groups lines into blocks: a line joins the block whose last
+// line is just above it, overlaps it along the line, has a similar size and
+// weight, and keeps the block's line spacing. Whitespace-aligned tables are
+// found first; their rows become one-line blocks.
+func groupLines(lines []*pline, f frame) []*pblock {
+	var blocks []*pblock
+	var free []*pline // lines not already in a ruled table
+	for _, l := range lines {
+		if !l.cell {
+			free = append(free, l)
+		}
+	}
+	tableRows := findTables(free)
+	for _, row := range tableRows {
+		b := &pblock{table: true, frame: f}
+		for _, c := range row {
+			c.cell = true
+			b.add(c)
+			b.cells = append(b.cells, c.text)
+		}
+		b.closed = true
+		blocks = append(blocks, b)
+	}
+	for _, l := range lines {
+		if l.cell {
+			continue
+		}
+		if strings.TrimSpace(l.text) == "" {
+			continue
+		}
+		var best *pblock
+		bestDV := math.Inf(1)
+		for _, b := range blocks {
+			if b.closed {
+				continue
+			}
+			lb := b.last()
+			ov := math.Min(lb.u1, l.u1) - math.Max(lb.u0, l.u0)
+			if ov <= 0 {
+				continue
+			}
+			dv := lb.v - l.v
+			if dv <= 0.3*math.Min(lb.size, l.size) {
+				continue
+			}
+			if dv < bestDV {
+				best, bestDV = b, dv
+			}
+		}
+		if best != nil && !joins(best, l, bestDV) {
+			best.closed = true
+			best = nil
+		}
+		// Any other open block whose last line this line overlaps from
+		// below is now cut off: nothing further down may join it.
+		for _, b := range blocks {
+			if b == best || b.closed {
+				continue
+			}
+			lb := b.last()
+			if math.Min(lb.u1, l.u1)-math.Max(lb.u0, l.u0) > 0 && lb.v > l.v {
+				b.closed = true
+			}
+		}
+		if best == nil {
+			best = &pblock{frame: f}
+			blocks = append(blocks, best)
+		}
+		best.add(l)
+	}
+	return blocks
+}
+
+// joins reports whether line l continues block b, dv below its last line.
+func joins(b *pblock, l *pline, dv float64) bool {
+	lb := b.last()
+	s := math.Max(lb.size, l.size)
+	if math.Max(lb.size, l.size)/math.Max(math.Min(lb.size, l.size), 0.01) > paraSizeRatio {
+		return false
+	}
+	if dv > maxLeadingEm*s {
+		return false
+	}
+	if n := len(b.lines); n >= 2 {
+		sp := b.lines[n-2].v - lb.v
+		if sp > 0 && dv > sp*leadingGrowth+0.1*s {
+			return false
+		}
+	}
+	if lb.bold() && l.bold() && s/math.Min(lb.size, l.size) > 1.05 {
+		return false // two headings of different levels
+	}
+	if lb.bold() != l.bold() {
+		// A bold run-in heading that wraps: "Former U.S. citizens and
+		// former U.S." / "long-term residents. If you ..." reads on.
+		first, _ := utf8.DecodeRuneInString(l.text)
+		return lb.bold() && unicode.IsLower(first) && !endsSentence(lb.text)
+	}
+	return true
+}
+
+// proseWords: a line with this many words is running text, not a cell.
+const proseWords = 6
+
+// findTables finds whitespace-aligned tables: runs of consecutive
+// baselines that each hold several lines (cells) whose left edges or
+// centres line up from row to row. Two-column text also has two "cells"
+// per baseline, so two-cell rows need three rows in a row and a short cell.
+func findTables(lines []*pline) [][]*pline {
+	// Rows: lines sharing a baseline.
+	var rows [][]*pline
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && math.Abs(lines[j].v-lines[i].v) <= 0.3*math.Max(lines[i].size, lines[j].size) {
+			j++
+		}
+		// A line of running text (six words or more) beside a table is
+		// the next column, not a cell.
+		var row []*pline
+		for _, l := range lines[i:j] {
+			if len(strings.Fields(l.text)) < proseWords {
+				row = append(row, l)
+			}
+		}
+		sort.SliceStable(row, func(a, b int) bool { return row[a].u0 < row[b].u0 })
+		rows = append(rows, row)
+		i = j
+	}
+	var out [][]*pline
+	for i := 0; i < len(rows); {
+		if len(rows[i]) < 2 {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(rows) && len(rows[j]) >= 2 && rowsAlign(rows[j-1], rows[j]) {
+			j++
+		}
+		n := j - i
+		cells := len(rows[i])
+		ok := n >= 2 && cells >= 3 || n >= 3 && shortCells(rows[i:j])
+		if ok && !prose(rows[i:j]) {
+			out = append(out, rows[i:j]...)
+		}
+		i = j
+	}
+	return out
+}
+
+// rowsAlign reports whether two table rows share at least two column
+// positions (left edges, right edges or centres within an em) and are no
+// more than three lines apart.
+func rowsAlign(a, b []*pline) bool {
+	s := math.Max(a[0].size, b[0].size)
+	if a[0].v-b[0].v > 3*s {
+		return false
+	}
+	shared := 0
+	for _, x := range a {
+		for _, y := range b {
+			if math.Abs(x.u0-y.u0) < s || math.Abs(x.u1-y.u1) < s || math.Abs((x.u0+x.u1)-(y.u0+y.u1)) < 2*s {
+				shared++
+				break
+			}
+		}
+	}
+	return shared >= 2 && shared >= min(len(a), len(b))-1
+}
+
+// prose reports whether the "cells" of candidate table rows read like
+// lines of text columns: most hold four words or more. Tables hold names,
+// numbers and short phrases.
+func prose(rows [][]*pline) bool {
+	long, all := 0, 0
+	for _, r := range rows {
+		for _, c := range r {
+			all++
+			if len(strings.Fields(c.text)) >= 4 {
+				long++
+			}
+		}
+	}
+	return long*2 > all
+}
+
+// shortCells reports whether two-cell rows look like a table rather than
+// two text columns: in most rows some cell is short compared to the row.
+func shortCells(rows [][]*pline) bool {
+	short := 0
+	for _, r := range rows {
+		span := r[len(r)-1].u1 - r[0].u0
+		for _, c := range r {
+			if c.u1-c.u0 < 0.3*span {
+				short++
+				break
+			}
+		}
+	}
+	return short*4 >= len(rows)*3
+}
+
+// readingOrder sorts blocks by the partial order described at the top of
+// this file, with a topological sort that prefers the upper, then the
+// left block among those ready. With rtl, "left" means right.
+func readingOrder(blocks []*pblock, rtl bool) []int {
+	n := len(blocks)
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	u0 := func(b *pblock) float64 { return b.u0 }
+	u1 := func(b *pblock) float64 { return b.u1 }
+	if rtl {
+		u0 = func(b *pblock) float64 { return -b.u1 }
+		u1 = func(b *pblock) float64 { return -b.u0 }
+	}
+	pos := func(a, b int) bool {
+		ba, bb := blocks[a], blocks[b]
+		if math.Abs(ba.v1-bb.v1) > 0.5 {
+			return ba.v1 > bb.v1
+		}
+		return u0(ba) < u0(bb)
+	}
+	sort.SliceStable(idx, func(i, j int) bool { return pos(idx[i], idx[j]) })
+	if n > maxBlocksSort || n < 2 {
+		return idx
+	}
+	overlap := func(a, b *pblock) bool {
+		return math.Min(u1(a), u1(b))-math.Max(u0(a), u0(b)) > 0.5
+	}
+	before := make([][]bool, n)
+	for i := range before {
+		before[i] = make([]bool, n)
+	}
+	indeg := make([]int, n)
+	for a := 0; a < n; a++ {
+		for b := 0; b < n; b++ {
+			if a == b {
+				continue
+			}
+			A, B := blocks[a], blocks[b]
+			ok := false
+			if overlap(A, B) {
+				ok = A.vc() > B.vc()
+			} else if u1(A) <= u0(B)+0.5 {
+				ok = true
+				lo, hi := math.Min(A.vc(), B.vc()), math.Max(A.vc(), B.vc())
+				if A.v0 > B.v1 || B.v0 > A.v1 || true {
+					for c := 0; c < n; c++ {
+						if c == a || c == b {
+							continue
+						}
+						C := blocks[c]
+						if C.vc() > lo && C.vc() < hi && overlap(C, A) && overlap(C, B) {
+							ok = false
+							break
+						}
+					}
+				}
+			}
+			if ok {
+				before[a][b] = true
+				indeg[b]++
+			}
+		}
+	}
+	done := make([]bool, n)
+	out := make([]int, 0, n)
+	for len(out) < n {
+		pick := -1
+		for _, i := range idx {
+			if !done[i] && indeg[i] == 0 {
+				pick = i
+				break
+			}
+		}
+		if pick < 0 {
+			// A cycle: take the first remaining block in position order.
+			for _, i := range idx {
+				if !done[i] {
+					pick = i
+					break
+				}
+			}
+		}
+		done[pick] = true
+		out = append(out, pick)
+		for b := 0; b < n; b++ {
+			if before[pick][b] {
+				before[pick][b] = false
+				indeg[b]--
+			}
+		}
+	}
+	return out
+}
+
+// blockParas turns a block into paragraphs: table rows become one
+// paragraph with cells joined by " | "; text blocks are split where a line
+// ends short of the block's right edge and the next one is indented or the
+// short line ends a sentence.
+func blockParas(b *pblock, f frame) []para {
+	upright := f.ux > 0.99
+	if b.table {
+		var cells []string
+		for _, c := range b.cells {
+			c = strings.TrimSpace(c)
+			if c != "" {
+				cells = append(cells, c)
+			}
+		}
+		t := strings.Join(cells, " | ")
+		if t == "" {
+			return nil
+		}
+		p := para{text: t, size: b.lines[0].size, lines: 1, runes: utf8.RuneCountInString(t), upright: upright, table: true, cells: len(cells)}
+		setBox(&p, b.u0, b.v0, b.u1, b.v1, f)
+		return []para{p}
+	}
+	var out []para
+	start := 0
+	emit := func(end int) {
+		if end <= start {
+			return
+		}
+		ls := b.lines[start:end]
+		var texts []string
+		var sizeSum float64
+		glyphs, bold := 0, true
+		u0, u1, v0, v1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+		for _, l := range ls {
+			texts = append(texts, l.text)
+			sizeSum += l.size * float64(l.glyphs)
+			glyphs += l.glyphs
+			bold = bold && l.bold()
+			u0, u1 = math.Min(u0, l.u0), math.Max(u1, l.u1)
+			v0, v1 = math.Min(v0, l.v-0.25*l.size), math.Max(v1, l.v+0.8*l.size)
+		}
+		t := joinLines(texts)
+		p := para{text: t, lines: len(ls), runes: utf8.RuneCountInString(t), upright: upright, bold: bold}
+		if glyphs > 0 {
+			p.size = sizeSum / float64(glyphs)
+		}
+		setBox(&p, u0, v0, u1, v1, f)
+		out = append(out, p)
+		start = end
+	}
+	runes := 0
+	for i := 1; i < len(b.lines); i++ {
+		prev, l := b.lines[i-1], b.lines[i]
+		runes += utf8.RuneCountInString(prev.text)
+		s := l.size
+		short := prev.u1 < b.u1-3*s
+		indented := l.u0 > b.u0+0.8*s && l.u0 > prev.u0+0.8*s
+		last, _ := utf8.DecodeLastRuneInString(strings.TrimSpace(prev.text))
+		ends := strings.ContainsRune(".!?:。！？：", last)
+		if short && (indented || ends) || runes > maxParaRunes {
+			emit(i)
+			runes = 0
+		}
+	}
+	emit(len(b.lines))
+	return out
+}
+
+// setBox stores a frame box as a device-space box on p.
+func setBox(p *para, u0, v0, u1, v1 float64, f frame) {
+	xs, ys := [4]float64{}, [4]float64{}
+	xs[0], ys[0] = f.device(u0, v0)
+	xs[1], ys[1] = f.device(u1, v0)
+	xs[2], ys[2] = f.device(u0, v1)
+	xs[3], ys[3] = f.device(u1, v1)
+	p.box = [4]float64{min(xs[0], xs[1], xs[2], xs[3]), min(ys[0], ys[1], ys[2], ys[3]), max(xs[0], xs[1], xs[2], xs[3]), max(ys[0], ys[1], ys[2], ys[3])}
+	p.hasBox = true
+}
+
+// joinLines joins the lines of a paragraph with newlines, undoing
+// end-of-line hyphenation ("re-" + "trieval" -> "retrieval") where a
+// hyphen follows a letter and the next line starts with a lower-case
+// letter, as pdftotext does.
+func joinLines(lines []string) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			prev := lines[i-1]
+			next, _ := utf8.DecodeRuneInString(l)
+			if hyphenated(prev) && unicode.IsLower(next) {
+				s := b.String()
+				_, size := utf8.DecodeLastRuneInString(s)
+				b.Reset()
+				b.WriteString(s[:len(s)-size])
+			} else {
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// hyphenated reports whether a line ends with a hyphen (or soft hyphen)
+// right after a letter.
+func hyphenated(l string) bool {
+	last, size := utf8.DecodeLastRuneInString(l)
+	if last != '-' && last != 0xAD && last != '\u2010' {
+		return false
+	}
+	before, _ := utf8.DecodeLastRuneInString(l[:len(l)-size])
+	return unicode.IsLetter(before)
+}

@@ -1,0 +1,297 @@
+package pdf
+
+import (
+	"math"
+	"sort"
+	"strings"
+)
+
+// Ruled tables: a stack of horizontal rules with text between them laid
+// out in two or more columns. Columns come from the vertical rules inside
+// the table when it has them, else from the white gaps every row leaves
+// at the same place. Rows are the bands between horizontal rules; a band
+// holding several lines is split into rows where the first column starts
+// a new entry, and lines without a first-column entry continue the row
+// above (cells wrapped over several lines).
+
+const (
+	ruleJoinTol   = 1.5   // rules closer than this (points) are one
+	maxRowBandGap = 160.0 // a gap between two rules this tall ends a table
+	minColGapEm   = 0.8   // white gap that separates columns, in em
+)
+
+// ruledTables finds the ruled tables among the lines, marks their lines as
+// cells, and returns one block per table row.
+func ruledTables(lines []*pline, rules []rule, f frame) []*pblock {
+	hs, vs := splitRules(rules)
+	if len(hs) < 2 || len(lines) == 0 {
+		return nil
+	}
+	var out []*pblock
+	for _, t := range stackRules(hs) {
+		out = append(out, t.rows(lines, vs, f)...)
+	}
+	return out
+}
+
+// splitRules separates and merges horizontal and vertical rules.
+func splitRules(rules []rule) (hs, vs []rule) {
+	for _, r := range rules {
+		if r.horizontal {
+			hs = append(hs, r)
+		} else {
+			vs = append(vs, r)
+		}
+	}
+	return mergeRules(hs), mergeRules(vs)
+}
+
+// mergeRules joins collinear rules that touch or overlap.
+func mergeRules(rs []rule) []rule {
+	sort.Slice(rs, func(i, j int) bool {
+		if math.Abs(rs[i].at-rs[j].at) > ruleJoinTol {
+			return rs[i].at < rs[j].at
+		}
+		return rs[i].a < rs[j].a
+	})
+	var out []rule
+	for _, r := range rs {
+		if n := len(out); n > 0 && math.Abs(out[n-1].at-r.at) <= ruleJoinTol && r.a <= out[n-1].b+ruleJoinTol {
+			out[n-1].b = math.Max(out[n-1].b, r.b)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// ruleStack is a candidate table: horizontal rules (top first) over a
+// common stretch x0..x1.
+type ruleStack struct {
+	ys     []float64
+	x0, x1 float64
+}
+
+// stackRules groups horizontal rules into stacks: rules below one another
+// that share most of their width, no more than maxRowBandGap apart.
+func stackRules(hs []rule) []ruleStack {
+	sort.Slice(hs, func(i, j int) bool { return hs[i].at > hs[j].at })
+	var out []ruleStack
+	used := make([]bool, len(hs))
+	for i := range hs {
+		if used[i] || hs[i].b-hs[i].a < 20 {
+			continue
+		}
+		st := ruleStack{ys: []float64{hs[i].at}, x0: hs[i].a, x1: hs[i].b}
+		used[i] = true
+		last := hs[i].at
+		for j := i + 1; j < len(hs); j++ {
+			if used[j] || last-hs[j].at > maxRowBandGap {
+				if last-hs[j].at > maxRowBandGap {
+					break
+				}
+				continue
+			}
+			ov := math.Min(st.x1, hs[j].b) - math.Max(st.x0, hs[j].a)
+			if ov < 0.6*math.Min(st.x1-st.x0, hs[j].b-hs[j].a) {
+				continue
+			}
+			if last-hs[j].at < ruleJoinTol {
+				used[j] = true
+				continue
+			}
+			st.ys = append(st.ys, hs[j].at)
+			st.x0, st.x1 = math.Min(st.x0, hs[j].a), math.Max(st.x1, hs[j].b)
+			used[j] = true
+			last = hs[j].at
+		}
+		if len(st.ys) >= 2 {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// rows lays out one candidate table; nil when it is not one (one column,
+// running text in a box, no text).
+func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
+	top, bottom := t.ys[0], t.ys[len(t.ys)-1]
+	var in []*pline
+	for _, l := range lines {
+		if l.cell {
+			continue
+		}
+		mid := (l.u0 + l.u1) / 2
+		if l.v < top && l.v > bottom && mid > t.x0 && mid < t.x1 {
+			if l.u0 < t.x0-2*l.size || l.u1 > t.x1+2*l.size {
+				return nil // text runs across the table's edge: not a table
+			}
+			in = append(in, l)
+		}
+	}
+	if len(in) < 2 {
+		return nil
+	}
+	cols := t.columns(in, vs)
+	if len(cols) < 1 {
+		return nil
+	}
+	col := func(u float64) int {
+		return sort.SearchFloat64s(cols, u)
+	}
+	ncols := len(cols) + 1
+	// Cells: runs by row band and column.
+	type cellRun struct {
+		r *run
+		v float64
+	}
+	var rowsOut []*pblock
+	for bi := 0; bi+1 < len(t.ys); bi++ {
+		hi, lo := t.ys[bi], t.ys[bi+1]
+		var band []*pline
+		for _, l := range in {
+			if l.v < hi && l.v > lo {
+				band = append(band, l)
+			}
+		}
+		if len(band) == 0 {
+			continue
+		}
+		// Split the band into rows where column 0 starts an entry.
+		var starts []float64
+		firstColUsed := false
+		for _, l := range band {
+			for _, r := range l.runs {
+				if col((r.u0+r.u1)/2) == 0 {
+					firstColUsed = true
+				}
+			}
+		}
+		for _, l := range band {
+			isStart := false
+			for _, r := range l.runs {
+				if col((r.u0+r.u1)/2) == 0 {
+					isStart = true
+				}
+			}
+			if !firstColUsed || isStart || len(starts) == 0 {
+				if len(starts) == 0 || starts[len(starts)-1]-l.v > 0.3*l.size {
+					starts = append(starts, l.v)
+				}
+			}
+		}
+		if !firstColUsed {
+			starts = starts[:1]
+		}
+		cells := make([][][]string, len(starts))
+		for i := range cells {
+			cells[i] = make([][]string, ncols)
+		}
+		rowOf := func(v float64) int {
+			k := 0
+			for i, s := range starts {
+				if v <= s+0.3 {
+					k = i
+				}
+			}
+			return k
+		}
+		var lb []*pline
+		for _, l := range band {
+			lb = append(lb, l)
+		}
+		sort.SliceStable(lb, func(i, j int) bool { return lb[i].v > lb[j].v })
+		for _, l := range lb {
+			ri := rowOf(l.v)
+			for _, r := range l.runs {
+				t := strings.TrimSpace(r.b.String())
+				if t == "" {
+					continue
+				}
+				c := col((r.u0 + r.u1) / 2)
+				cells[ri][c] = append(cells[ri][c], t)
+			}
+			l.cell = true
+		}
+		for ri := range cells {
+			b := &pblock{table: true, frame: f, closed: true}
+			any := false
+			for c := 0; c < ncols; c++ {
+				txt := strings.Join(cells[ri][c], " ")
+				b.cells = append(b.cells, txt)
+				if txt != "" {
+					any = true
+				}
+			}
+			if !any {
+				continue
+			}
+			for _, l := range band {
+				if rowOf(l.v) == ri {
+					b.add(l)
+				}
+			}
+			rowsOut = append(rowsOut, b)
+		}
+	}
+	if len(rowsOut) < 2 {
+		for _, l := range in {
+			l.cell = false
+		}
+		return nil
+	}
+	return rowsOut
+}
+
+// columns returns the column separators (sorted u positions) of a table:
+// its inner vertical rules, or else the white gaps shared by its lines.
+func (t ruleStack) columns(in []*pline, vs []rule) []float64 {
+	top, bottom := t.ys[0], t.ys[len(t.ys)-1]
+	var seps []float64
+	for _, v := range vs {
+		if v.at > t.x0+2 && v.at < t.x1-2 && v.b-v.a > 0.3*(top-bottom)/float64(len(t.ys)-1) && v.a < top && v.b > bottom {
+			seps = append(seps, v.at)
+		}
+	}
+	if len(seps) > 0 {
+		sort.Float64s(seps)
+		return dedupe(seps)
+	}
+	// White gaps: the stretches of x no run of the table covers.
+	type iv struct{ a, b float64 }
+	var ivs []iv
+	size := 0.0
+	for _, l := range in {
+		size = math.Max(size, l.size)
+		for _, r := range l.runs {
+			ivs = append(ivs, iv{r.u0, r.u1})
+		}
+	}
+	sort.Slice(ivs, func(i, j int) bool { return ivs[i].a < ivs[j].a })
+	end := ivs[0].b
+	for _, x := range ivs[1:] {
+		if x.a-end >= minColGapEm*size {
+			seps = append(seps, (x.a+end)/2)
+		}
+		end = math.Max(end, x.b)
+	}
+	if len(seps) == 0 {
+		return nil
+	}
+	// Running text inside a box is not a table.
+	if prose([][]*pline{in}) && len(seps) < 2 {
+		return nil
+	}
+	return seps
+}
+
+// dedupe drops separators closer than 2 points to the previous one.
+func dedupe(xs []float64) []float64 {
+	var out []float64
+	for _, x := range xs {
+		if len(out) == 0 || x-out[len(out)-1] > 2 {
+			out = append(out, x)
+		}
+	}
+	return out
+}

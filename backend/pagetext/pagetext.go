@@ -1,0 +1,130 @@
+// Package pagetext renders a document's stored pages for people and tools:
+// Markdown with '#' heading levels and pipe tables (the `cairn text
+// --format md` export), and JSON blocks with kind, level, page and box.
+// Pages stored without a layout (read by an older Cairn) render as their
+// plain text. Pure functions over kb.Page.
+package pagetext
+
+import (
+	"strings"
+
+	"cairn/backend/kb"
+)
+
+// Markdown renders one page as Markdown: headings as '#' lines of their
+// level, consecutive table rows as a pipe table (the first row as its
+// header), other blocks as paragraphs separated by blank lines.
+func Markdown(p kb.Page) string {
+	if len(p.Blocks) == 0 {
+		return strings.TrimSpace(p.Text)
+	}
+	var b strings.Builder
+	inTable := false
+	for _, bl := range p.Blocks {
+		text := blockText(p, bl)
+		if text == "" {
+			continue
+		}
+		if bl.Kind == "table_row" {
+			cells := strings.Split(oneLine(text), " | ")
+			if !inTable || bl.Header {
+				sep(&b)
+				writeRow(&b, cells)
+				b.WriteString("|" + strings.Repeat(" --- |", len(cells)) + "\n")
+			} else {
+				writeRow(&b, cells)
+			}
+			inTable = true
+			continue
+		}
+		inTable = false
+		sep(&b)
+		switch bl.Kind {
+		case "heading":
+			lv := min(max(bl.Level, 1), 6)
+			b.WriteString(strings.Repeat("#", lv) + " " + oneLine(text) + "\n")
+		case "list_item":
+			b.WriteString("- " + oneLine(text) + "\n")
+		default:
+			b.WriteString(escapeLeading(text) + "\n")
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// sep starts a new Markdown block with a blank line.
+func sep(b *strings.Builder) {
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+}
+
+// writeRow writes one pipe-table row; a '|' inside a cell is escaped.
+func writeRow(b *strings.Builder, cells []string) {
+	b.WriteString("|")
+	for _, c := range cells {
+		b.WriteString(" " + strings.ReplaceAll(strings.TrimSpace(c), "|", "\\|") + " |")
+	}
+	b.WriteString("\n")
+}
+
+// escapeLeading keeps a paragraph from reading as Markdown structure: a
+// line starting with '#', '|' or a list marker is escaped.
+func escapeLeading(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		t := strings.TrimLeft(l, " ")
+		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "> ") {
+			lines[i] = "\\" + t
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// blockText is a block's text, cut from the page text by its span.
+func blockText(p kb.Page, bl kb.PageBlock) string {
+	if bl.Start < 0 || bl.End > len(p.Text) || bl.Start >= bl.End {
+		return ""
+	}
+	return strings.TrimSpace(p.Text[bl.Start:bl.End])
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Block is one block of a page as the JSON export gives it.
+type Block struct {
+	Kind  string      `json:"kind"`
+	Level int         `json:"level,omitempty"`
+	Text  string      `json:"text"`
+	Box   *[4]float64 `json:"box,omitempty"`
+	Start int         `json:"start"` // byte span in the page text
+	End   int         `json:"end"`
+}
+
+// Page is one page as the JSON export gives it.
+type Page struct {
+	Page      int      `json:"page"`
+	Label     string   `json:"label,omitempty"`
+	Width     float64  `json:"width,omitempty"`
+	Height    float64  `json:"height,omitempty"`
+	NoText    bool     `json:"no_text,omitempty"`
+	OCR       bool     `json:"ocr,omitempty"`
+	Furniture []string `json:"furniture,omitempty"`
+	Blocks    []Block  `json:"blocks"`
+}
+
+// JSON is one page as blocks with kind, level, text, span and box. A page
+// without a stored layout is one paragraph block.
+func JSON(p kb.Page) Page {
+	out := Page{Page: p.Number, Label: p.Label, Width: p.Width, Height: p.Height, NoText: p.NoText, OCR: p.OCR, Furniture: p.Furniture, Blocks: []Block{}}
+	if len(p.Blocks) == 0 {
+		if t := strings.TrimSpace(p.Text); t != "" {
+			out.Blocks = append(out.Blocks, Block{Kind: "paragraph", Text: t, Start: 0, End: len(p.Text)})
+		}
+		return out
+	}
+	for _, bl := range p.Blocks {
+		out.Blocks = append(out.Blocks, Block{Kind: bl.Kind, Level: bl.Level, Text: blockText(p, bl), Box: bl.Box, Start: bl.Start, End: bl.End})
+	}
+	return out
+}

@@ -1,0 +1,75 @@
+package project
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"cairn/backend/ingest"
+	"cairn/backend/ingest/parsed"
+	"cairn/backend/search"
+)
+
+// Re-reading documents after a reader upgrade. A project made by an older
+// Cairn holds PDF pages read without layout analysis (columns read across,
+// running headers in the text, no page layouts). The "reread" index stage
+// reads each such document again from its stored original, in the
+// background like every index stage, one document per transaction: its
+// pages and passages are replaced, and the graph and mind map of the
+// document are rebuilt by the later stages. Answers, settings and other
+// documents are untouched; a run stopped at any point resumes with the
+// documents not yet re-read.
+
+func init() {
+	registerIndexStage(IndexStage{Name: "reread", Order: 5, Run: runReread})
+}
+
+// runReread re-reads the documents an older reader produced.
+func runReread(ctx context.Context, p *Project, progress func(IndexProgress)) error {
+	ids, err := p.store.OutdatedDocs(ctx, string(parsed.KindPDF))
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	var failed []string
+	for i, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		progress(IndexProgress{Stage: "reread", DocID: id, Done: i, Total: len(ids), Note: "reading again with the new page-layout reader"})
+		if err := p.reread(ctx, id); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			failed = append(failed, fmt.Sprintf("document %d: %v", id, err))
+		}
+	}
+	ev := IndexProgress{Stage: "reread", Done: len(ids), Total: len(ids)}
+	if len(failed) > 0 {
+		ev.Warning = fmt.Sprintf("%d of %d documents could not be read again and keep their earlier text: %s", len(failed), len(ids), failed[0])
+	}
+	progress(ev)
+	return nil
+}
+
+// reread reads one document again from its stored original and replaces
+// its pages and passages. A read that fails leaves the document as it was.
+func (p *Project) reread(ctx context.Context, id int64) error {
+	d, err := p.store.Document(ctx, id)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(p.dir, filepath.FromSlash(d.StoredPath))
+	doc, err := ingest.ReadIsolated(ctx, path, d.FileName, parsed.Options{}, p.limits)
+	if err != nil {
+		return err
+	}
+	defer p.holdEmbedder()()
+	content, err := p.index(ctx, d.FileName, doc)
+	if err != nil {
+		return err
+	}
+	if len(content.Chunks) == 0 {
+		return fmt.Errorf("no text found when reading it again")
+	}
+	return p.store.SaveContent(ctx, id, content, search.ChunkTerms)
+}
