@@ -1,5 +1,7 @@
 // Browser end-to-end test of Cairn's serve mode (see run.sh).
 // node e2e.mjs URL OUT_DIR FILE_EN.pdf FILE_ZH.docx
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { chromium } from "playwright-core";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -91,6 +93,21 @@ async function offlineFlow() {
     must(/offline/i.test(await page.getByTestId("llm-status").innerText()), "status not offline");
     must((await page.getByTestId("pull-start").isDisabled()), "pull enabled offline");
     await shot("settings");
+  });
+  await check("offline: the MCP snippet in Settings starts a server an MCP client can use", async () => {
+    const cfg = JSON.parse(await page.getByTestId("mcp-snippet").innerText());
+    const [server] = Object.values(cfg.mcpServers);
+    must(server.args[0] === "mcp" && server.args.includes("--offline") && server.command.startsWith("/"), `snippet ${JSON.stringify(server)}`);
+    // Start exactly what the snippet says, as a client would.
+    const client = new Client({ name: "cairn-e2e-snippet", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, stderr: "pipe" }));
+    try {
+      const r = await client.callTool({ name: "list_documents", arguments: {} });
+      const names = r.structuredContent.documents.map((d) => d.file_name).sort();
+      must(names.length === 1 && pdf.endsWith(names[0]), `documents through the snippet: ${names}`);
+    } finally {
+      await client.close();
+    }
   });
 }
 

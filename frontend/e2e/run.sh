@@ -10,6 +10,7 @@ bin=${1:-$root/build/bin/cairn}
 out=${E2E_OUT:-$here/out}
 [ -x "$bin" ] || { echo "e2e: $bin not found: run 'make cli' first" >&2; exit 2; }
 [ -d "$here/node_modules/playwright-core" ] || { echo "e2e: run 'npm install' in frontend/e2e first" >&2; exit 2; }
+[ -d "$here/node_modules/@modelcontextprotocol/sdk" ] || { echo "e2e: run 'npm install' in frontend/e2e first (@modelcontextprotocol/sdk)" >&2; exit 2; }
 
 work=$(mktemp -d -t cairn-e2e-XXXXXX)
 mkdir -p "$out" "$work/home" "$work/cache" "$work/data"
@@ -102,4 +103,16 @@ if [ "$status2" -ne 0 ]; then
   echo "--- cairn serve --offline output ---" >&2
   tail -n 40 "$work/serve-offline.log" >&2
 fi
-[ "$status" -eq 0 ] && [ "$status2" -eq 0 ]
+
+# MCP: the official TypeScript SDK's client spawns `cairn mcp` on the Sample
+# project's documents (imported offline), calls search, ask and get_passage,
+# sends bad input, and times start-up to ready (out/mcp-metrics.json).
+status3=0
+if "$bin" import --offline --project "$work/mcp-sample" "$root"/assets/sample/*.pdf "$root"/assets/sample/*.docx >"$work/mcp-import.log" 2>&1; then
+  node "$here/mcp.mjs" "$bin" "$work/mcp-sample" "$out" || status3=$?
+else
+  echo "e2e: importing the Sample documents for the MCP test failed:" >&2
+  tail -n 20 "$work/mcp-import.log" >&2
+  status3=1
+fi
+[ "$status" -eq 0 ] && [ "$status2" -eq 0 ] && [ "$status3" -eq 0 ]

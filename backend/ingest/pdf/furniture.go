@@ -60,7 +60,8 @@ var romanRE = regexp.MustCompile(`^[ivxlc]{1,7}[.,]?$`)
 
 // bandOf says whether paragraph i of page p is in the top (1) or bottom
 // (2) band of its page, above (3) or below (4) its visible part (the
-// CropBox), or none of these (0).
+// CropBox), turned along its left (5) or right (6) edge, or none of these
+// (0). Only bands 3 and 4 are furniture without repeating.
 func bandOf(p *pageOut, i int) int {
 	q := &p.paras[i]
 	if q.table || q.runes > furnitureMaxRunes || q.lines > 3 {
@@ -71,11 +72,16 @@ func bandOf(p *pageOut, i int) int {
 		if h <= 0 {
 			return 0
 		}
+		w := p.box[2] - p.box[0]
 		switch cy := (q.box[1] + q.box[3]) / 2; {
 		case cy > p.box[3]:
 			return 3 // above the visible page: a printer's slug
 		case cy < p.box[1]:
 			return 4 // below it
+		case !q.upright && q.box[2] <= p.box[0]+furnitureBand*w:
+			return 5 // turned along the left edge (a slug, an arXiv stamp)
+		case !q.upright && q.box[0] >= p.box[2]-furnitureBand*w:
+			return 6 // along the right edge
 		case q.box[1] >= p.box[3]-furnitureBand*h:
 			return 1
 		case q.box[3] <= p.box[1]+furnitureBand*h:
@@ -135,7 +141,7 @@ func markFurniture(pages []pageOut) {
 			t := strings.TrimSpace(q.text)
 			num := pageNumberRE.FindStringSubmatch(t)
 			k := slot{b, furnitureKey(t)}
-			if num == nil && len(seen[k]) < need && b < 3 {
+			if num == nil && len(seen[k]) < need && (b < 3 || b > 4) {
 				continue
 			}
 			q.furniture = true

@@ -27,7 +27,7 @@ const (
 	maxLeadingEm  = 1.75 // baseline distance beyond which a block ends
 	leadingGrowth = 1.35 // a gap this much above the block's own spacing ends it
 	paraSizeRatio = 1.2  // font-size change that ends a block
-	maxBlocksSort = 500  // above this, blocks are read top to bottom, left to right
+	maxBlocksSort = 400  // above this, blocks are read top to bottom, left to right
 )
 
 // pline is one line of a block: runs on one baseline, ordered along u.
@@ -275,24 +275,35 @@ func bridgeGaps(lines []*pline) []*pline {
 }
 
 // inkCrosses reports whether a run of a line within near of a's baseline
-// (but not on it), and no wider than a and b together, covers the middle
-// of the gap between a and b. (A full-width footnote under two columns
-// crosses their gutter but is wider than them.)
+// (but not on it) covers the middle of the gap between a and b, and no
+// other pair of lines near it leaves white at the same place (a gutter: a
+// full-width footnote under two columns crosses it, the columns above
+// do not).
 func inkCrosses(lines []*pline, a, b *pline, near float64) bool {
 	mid := (a.u1 + b.u0) / 2
-	slack := 2 * math.Max(a.size, b.size)
-	for _, o := range lines {
+	crosses := false
+	for i, o := range lines {
 		d := math.Abs(o.v - a.v)
-		if d > near || d < 0.5*a.size || o.u0 > mid || o.u1 < mid || o.u0 < a.u0-slack || o.u1 > b.u1+slack {
+		if d > near || d < 0.5*a.size {
+			continue
+		}
+		if i+1 < len(lines) {
+			n := lines[i+1]
+			if math.Abs(n.v-o.v) <= lineJoinEm*o.size && o.u1 < mid && n.u0 > mid {
+				return false // white at mid on a neighbouring line: a gutter
+			}
+		}
+		if crosses || o.u0 > mid || o.u1 < mid {
 			continue
 		}
 		for _, r := range o.runs {
 			if r.u0 < mid && r.u1 > mid {
-				return true
+				crosses = true
+				break
 			}
 		}
 	}
-	return false
+	return crosses
 }
 
 // lineText joins a line's runs, with a space where they are apart. When
@@ -592,6 +603,16 @@ func readingOrder(blocks []*pblock, rtl bool) []int {
 		before[i] = make([]bool, n)
 	}
 	indeg := make([]int, n)
+	// over[a]: the blocks overlapping a horizontally (rule 2's witnesses
+	// must overlap both ends, so only these are looked at).
+	over := make([][]int, n)
+	for a := 0; a < n; a++ {
+		for c := 0; c < n; c++ {
+			if c != a && overlap(blocks[a], blocks[c]) {
+				over[a] = append(over[a], c)
+			}
+		}
+	}
 	for a := 0; a < n; a++ {
 		for b := 0; b < n; b++ {
 			if a == b {
@@ -604,16 +625,11 @@ func readingOrder(blocks []*pblock, rtl bool) []int {
 			} else if u1(A) <= u0(B)+0.5 {
 				ok = true
 				lo, hi := math.Min(A.vc(), B.vc()), math.Max(A.vc(), B.vc())
-				if A.v0 > B.v1 || B.v0 > A.v1 || true {
-					for c := 0; c < n; c++ {
-						if c == a || c == b {
-							continue
-						}
-						C := blocks[c]
-						if C.vc() > lo && C.vc() < hi && overlap(C, A) && overlap(C, B) {
-							ok = false
-							break
-						}
+				for _, c := range over[a] {
+					C := blocks[c]
+					if c != b && C.vc() > lo && C.vc() < hi && overlap(C, B) {
+						ok = false
+						break
 					}
 				}
 			}

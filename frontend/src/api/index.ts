@@ -19,7 +19,7 @@ export type ImportDone = Pick<app.ImportDone, "results" | "error">;
 
 export * from "./events";
 export type * from "./types";
-import type { Answer, DocumentFile, EmbedderStatus, EntityDetail, Graph, IndexState, LLMStatus, MindMap, ModelsInfo, ProjectEntry, ProjectList, Settings } from "./types";
+import type { Answer, DocumentFile, EmbedderStatus, EntityDetail, Graph, IndexState, LLMStatus, MCPConfig, MindMap, ModelsInfo, ProjectEntry, ProjectList, Settings } from "./types";
 
 type Transport = "desktop" | "http" | "none";
 
@@ -101,6 +101,8 @@ export const api = {
   cancelPull: () => call<void>("CancelPull"),
   embedderStatus: () => call<EmbedderStatus>("EmbedderStatus"),
   switchEmbedder: (model: string) => call<void>("SwitchEmbedder", model),
+  // MCP client configuration for the open project (app/mcp.go).
+  mcpConfig: () => call<MCPConfig>("MCPConfig"),
   // Knowledge graph, mind maps, answers (app/views.go, app/ask.go).
   graph: () => call<Graph>("Graph"),
   neighbourhood: (entityID: number, hops: number, limit: number) => call<Graph>("Neighbourhood", entityID, hops, limit),

@@ -159,6 +159,15 @@ export interface Settings {
   last_project?: string;
 }
 
+/** App.MCPConfig (app/mcp.go): how an MCP client starts `cairn mcp` on the open project. */
+export interface MCPConfig {
+  name: string;
+  command: string;
+  args: string[];
+  project: string;
+  snippet: string;
+}
+
 /** llm.Status. */
 export interface LLMStatus {
   mode: "ollama" | "offline" | string;

@@ -1,7 +1,8 @@
 // Settings: the Ollama connection (host, offline), chat and embedding
 // models (list, download with progress, cancel), the project's passage
 // embedder (switch with progress), context size, the Ask view's default
-// mode, and the theme.
+// mode, the theme, and the configuration that lets an MCP client use the
+// open project (`cairn mcp`).
 import { useCallback, useEffect, useState } from "react";
 import {
   api,
@@ -11,6 +12,7 @@ import {
   MODELS_PULL,
   onEvent,
   type EmbedderStatus,
+  type MCPConfig,
   type ModelsInfo,
   type PullEvent,
   type ReembedProgress,
@@ -25,6 +27,7 @@ const CONTEXT_SIZES = [0, 4096, 8192, 16384, 32768, 65536];
 
 export default function SettingsView({ mode, theme, setTheme }: { mode: string; theme: Theme; setTheme: (t: Theme) => void }) {
   const [saved, setSaved] = useState<Settings | null>(null);
+  const [mcpVersion, setMcpVersion] = useState(0);
   const [form, setForm] = useState<Settings | null>(null);
   const [models, setModels] = useState<ModelsInfo | null>(null);
   const [error, setError] = useState("");
@@ -94,6 +97,7 @@ export default function SettingsView({ mode, theme, setTheme }: { mode: string; 
       const s = await api.saveSettings(next);
       setSaved(s);
       setForm(s);
+      setMcpVersion((v) => v + 1); // the snippet carries the Ollama choice
       setNote("Saved.");
       setTimeout(() => setNote(""), 2500);
       loadModels();
@@ -373,6 +377,8 @@ export default function SettingsView({ mode, theme, setTheme }: { mode: string; 
         )}
       </section>
 
+      <McpSnippet version={mcpVersion} />
+
       <section className="card settings-card" aria-labelledby="s-look">
         <h2 id="s-look">Appearance</h2>
         <div className="segmented" role="radiogroup" aria-label="Theme">
@@ -384,5 +390,65 @@ export default function SettingsView({ mode, theme, setTheme }: { mode: string; 
         </div>
       </section>
     </div>
+  );
+}
+
+/** Copies text with the desktop runtime's clipboard, else the browser's. */
+async function copyText(text: string): Promise<void> {
+  const rt = (window as unknown as { runtime?: { ClipboardSetText?: (t: string) => Promise<boolean> } }).runtime;
+  if (rt?.ClipboardSetText && (await rt.ClipboardSetText(text))) return;
+  if (navigator.clipboard?.writeText) return navigator.clipboard.writeText(text);
+  throw "This window cannot write to the clipboard: select the text and copy it.";
+}
+
+/** The configuration to paste into an MCP client (an assistant or agent)
+ * so it can search and ask the open project through `cairn mcp`. */
+export function McpSnippet({ version = 0 }: { version?: number }) {
+  const [cfg, setCfg] = useState<MCPConfig | null>(null);
+  const [error, setError] = useState("");
+  const [copied, setCopied] = useState<"" | "ok" | "bad">("");
+  useEffect(() => {
+    api.mcpConfig().then(
+      (c) => {
+        setCfg(c);
+        setError("");
+      },
+      (e) => setError(errorMessage(e)),
+    );
+  }, [version]);
+  const copy = async () => {
+    if (!cfg) return;
+    try {
+      await copyText(cfg.snippet);
+      setCopied("ok");
+    } catch (e) {
+      setCopied("bad");
+      setError(errorMessage(e));
+    }
+    setTimeout(() => setCopied(""), 2500);
+  };
+  return (
+    <section className="card settings-card" aria-labelledby="s-mcp" data-testid="mcp-config">
+      <div className="settings-head">
+        <h2 id="s-mcp">Use this project from an MCP client</h2>
+        <button className="btn btn-small" onClick={copy} disabled={!cfg} data-testid="mcp-copy">
+          {copied === "ok" ? "Copied" : "Copy"}
+        </button>
+      </div>
+      <p className="subtle">
+        Assistants and agents that speak the Model Context Protocol can search and ask this project, with every answer cited to its page. Paste this into the client’s
+        configuration (its <span className="mono">mcpServers</span> section). The server runs on this computer over stdio, reads only this project, and cannot change it.
+      </p>
+      {error && <p className="subtle">{plainError(error)}</p>}
+      {cfg && (
+        <pre className="mono mcp-snippet" data-testid="mcp-snippet">
+          {cfg.snippet}
+        </pre>
+      )}
+      <p className="hint">
+        Tools: search, ask, get_passage, list_documents, document_outline, entity. To let the client import files placed inside the project folder, add{" "}
+        <span className="mono">--allow-import</span> to the arguments.
+      </p>
+    </section>
   );
 }
