@@ -177,9 +177,16 @@ func (a *App) IndexStatus() IndexState {
 
 // Reindex runs every pending indexing stage (knowledge graph, mind maps,
 // fusion) now and returns when it is done; progress is emitted as
-// EventIndexProgress. It waits for a running import to finish first.
+// EventIndexProgress. It waits for a running import to finish first. It is
+// the user asking again: chunks left failed after their attempts with the
+// model are sent to it once more.
 func (a *App) Reindex() error {
 	defer a.enter()()
+	if p, err := a.openProject(); err == nil {
+		if _, err := p.RetryFailed(a.context()); err != nil {
+			return err
+		}
+	}
 	return a.runIndex(a.context())
 }
 

@@ -70,7 +70,8 @@ func (a *App) startLLM() {
 	}
 	auto, err := llm.NewAuto(llm.AutoConfig{
 		Ollama: llm.OllamaConfig{Host: llm.ResolveHost(a.llm.host),
-			ChatModel: a.llm.chatModel, EmbedModel: a.llm.embedModel, MinContext: a.llm.minContext},
+			ChatModel: a.llm.chatModel, EmbedModel: a.llm.embedModel, MinContext: a.llm.minContext,
+			Ratios: llm.SharedRatios()},
 		Offline:      llm.Offline{Embedder: embed.NewHashed(embed.DefaultDim)},
 		ForceOffline: a.llm.offline,
 		OnModeChange: a.modeChanged,

@@ -90,6 +90,10 @@ func (env *Env) Run(ctx context.Context, args []string) int {
 			env.Stdout, env.Stderr = out.w, errw.w
 		}()
 	}
+	args, ok := env.globalFlags(args)
+	if !ok {
+		return 2
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		Usage(env.Stdout)
 		return 0
@@ -104,12 +108,46 @@ func (env *Env) Run(ctx context.Context, args []string) int {
 	return 2
 }
 
-// flags returns a flag set with the global flags on it.
+// globalFlags takes the global flags given before the command
+// (`cairn --offline models`, `cairn --ollama URL ask ...`) and returns the
+// rest, the command first.
+func (env *Env) globalFlags(args []string) ([]string, bool) {
+	for len(args) > 0 {
+		a := args[0]
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || a == "-" || a == "--" || a == "-h" || a == "--help" {
+			return args, true
+		}
+		switch name {
+		case "offline":
+			env.Offline = !hasValue || value == "true" || value == "1"
+			args = args[1:]
+		case "ollama":
+			if !hasValue {
+				if len(args) < 2 {
+					fmt.Fprintln(env.Stderr, "cairn: --ollama needs a URL")
+					return nil, false
+				}
+				value = args[1]
+				args = args[1:]
+			}
+			env.Ollama = value
+			args = args[1:]
+		default:
+			fmt.Fprintf(env.Stderr, "cairn: unknown global flag %s (global flags: --ollama URL, --offline)\n", a)
+			return nil, false
+		}
+	}
+	return args, true
+}
+
+// flags returns a flag set with the global flags on it (their defaults are
+// what was given before the command).
 func (env *Env) flags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
-	fs.StringVar(&env.Ollama, "ollama", "", "Ollama URL (else OLLAMA_HOST, else http://127.0.0.1:11434)")
-	fs.BoolVar(&env.Offline, "offline", false, "do not use Ollama even if it is running")
+	fs.StringVar(&env.Ollama, "ollama", env.Ollama, "Ollama URL (else OLLAMA_HOST, else http://127.0.0.1:11434)")
+	fs.BoolVar(&env.Offline, "offline", env.Offline, "do not use Ollama even if it is running")
 	return fs
 }
 

@@ -99,6 +99,10 @@ func printAnswer(env *Env, a kb.Answer) {
 		}
 		fmt.Fprintf(env.Stdout, "  %.2f  %s\n", p.Score, strings.Join(parts, "; "))
 	}
+	if a.Cut != "" {
+		fmt.Fprintf(env.Stdout, "\n(answer %d, %s mode, CUT OFF: %s)\n", a.ID, a.Mode, a.Cut)
+		return
+	}
 	fmt.Fprintf(env.Stdout, "\n(answer %d, %s mode)\n", a.ID, a.Mode)
 }
 

@@ -16,7 +16,7 @@ import (
 
 func init() {
 	register(
-		command{"index", "index --project DIR [--json]                             run or resume pending indexing (knowledge graph, mind maps) with progress", cmdIndex},
+		command{"index", "index --project DIR [--json] [--retry-failed]            run or resume pending indexing (knowledge graph, mind maps) with progress", cmdIndex},
 		command{"graph", "graph --project DIR --format json|graphml               export the knowledge graph", cmdGraph},
 		command{"entity", "entity --project DIR [--json] NAME                      one entity: aliases, types, relations, sources", cmdEntity},
 	)
@@ -52,6 +52,17 @@ type indexReport struct {
 	// Extractors counts chunks by who extracted them: a model's name,
 	// "offline", or "offline-fallback" (the model failed; offline kept).
 	Extractors map[string]int `json:"extractors,omitempty"`
+	// Run is what this run did and spent (Counts, Calls, Prompt and
+	// Completion above are the project's stored totals).
+	Run runUsage `json:"this_run"`
+}
+
+// runUsage is one index run's extraction work and model usage.
+type runUsage struct {
+	Chunks     int `json:"chunks"` // chunks extracted in this run
+	Calls      int `json:"calls"`
+	Prompt     int `json:"prompt_tokens"`
+	Completion int `json:"completion_tokens"`
 }
 
 // runIndex runs every index stage with throttled progress on out (JSON
@@ -62,9 +73,14 @@ func runIndex(ctx context.Context, env *Env, p *project.Project, out io.Writer, 
 	var last time.Time
 	lastStage := ""
 	var warnings []string
+	var run runUsage
 	err := p.Index(ctx, func(pr project.IndexProgress) {
 		if pr.Warning != "" {
 			warnings = append(warnings, pr.Warning)
+		}
+		if pr.Stage == "graph" && pr.Usage != nil {
+			// cumulative within the stage's run
+			run = runUsage{Chunks: pr.Done, Calls: pr.Usage.Calls, Prompt: pr.Usage.PromptTokens, Completion: pr.Usage.CompletionTokens}
 		}
 		final := pr.Total > 0 && pr.Done == pr.Total
 		if pr.Stage == lastStage && !final && time.Since(last) < time.Second {
@@ -87,7 +103,7 @@ func runIndex(ctx context.Context, env *Env, p *project.Project, out io.Writer, 
 		}
 		fmt.Fprintln(out, line)
 	})
-	rep := indexReport{Event: "done", Elapsed: time.Since(start).Seconds(), Warnings: warnings}
+	rep := indexReport{Event: "done", Elapsed: time.Since(start).Seconds(), Warnings: warnings, Run: run}
 	bg := context.WithoutCancel(ctx)
 	if g, gerr := graphOfDoc(bg, p, 0); gerr == nil {
 		rep.Extractors = g.Chunks
@@ -117,13 +133,18 @@ func printIndexReport(w io.Writer, rep indexReport, asJSON bool) {
 		return
 	}
 	c := rep.Counts
+	fmt.Fprintf(w, "this run: %d chunks extracted", rep.Run.Chunks)
+	if rep.Run.Calls > 0 {
+		fmt.Fprintf(w, ", model: %d calls, %d prompt + %d completion tokens", rep.Run.Calls, rep.Run.Prompt, rep.Run.Completion)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "knowledge graph: %d chunks ok, %d empty, %d failed, %d pending", c["ok"], c["empty"], c["failed"], c["pending"])
 	if len(rep.Extractors) > 1 || (rep.Model != "" && rep.Extractors[rep.Model] == 0 && len(rep.Extractors) > 0) {
 		fmt.Fprintf(w, " (%s)", strings.TrimPrefix(docGraph{Chunks: rep.Extractors}.line(""), "graph: "))
 	}
 	if rep.Calls > 0 {
 		per := 1000 / float64(max(rep.ChunkTokens, 1))
-		fmt.Fprintf(w, "; model: %d calls, %d prompt + %d completion tokens (%.2f calls, %.0f tokens per 1k chunk tokens)",
+		fmt.Fprintf(w, "; stored model usage (all runs): %d calls, %d prompt + %d completion tokens (%.2f calls, %.0f tokens per 1k chunk tokens)",
 			rep.Calls, rep.Prompt, rep.Completion, float64(rep.Calls)*per, float64(rep.Prompt+rep.Completion)*per)
 	}
 	fmt.Fprintln(w)
@@ -148,6 +169,7 @@ func cmdIndex(ctx context.Context, env *Env, args []string) int {
 	fs := env.flags("index")
 	dir := fs.String("project", "", "project folder")
 	asJSON := fs.Bool("json", false, "progress and the result as JSON lines")
+	retry := fs.Bool("retry-failed", false, "send chunks that already failed several times with the model to it again")
 	if _, ok := env.parse(fs, args); !ok {
 		return 2
 	}
@@ -156,6 +178,13 @@ func cmdIndex(ctx context.Context, env *Env, args []string) int {
 		return code
 	}
 	defer p.Close()
+	if *retry {
+		n, err := p.RetryFailed(ctx)
+		if err != nil {
+			return env.fail(err)
+		}
+		fmt.Fprintf(env.Stderr, "retry: %d chunks that had failed with a model will be sent to it again\n", n)
+	}
 	out := env.Stderr
 	if *asJSON {
 		out = env.Stdout

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cairn/backend/llm"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -180,9 +181,19 @@ func cmdSearch(ctx context.Context, env *Env, args []string) int {
 		return code
 	}
 	defer p.Close()
-	hits, err := p.Search(ctx, q, *k)
+	// A project embedded by an Ollama model embeds the query with it (the
+	// mode line goes to stderr); search says when it could not.
+	if strings.HasPrefix(p.Embedder().Info().Model, llm.EmbedderPrefix) && !env.Offline {
+		env.connect(ctx, p)
+	}
+	hits, info, err := p.SearchInfo(ctx, q, *k)
 	if err != nil {
 		return env.fail(err)
+	}
+	if info.Note != "" {
+		fmt.Fprintln(env.Stderr, "search:", info.Note)
+	} else if strings.HasPrefix(info.Embedder, llm.EmbedderPrefix) {
+		fmt.Fprintln(env.Stderr, "search: query embedded with", strings.TrimPrefix(info.Embedder, llm.EmbedderPrefix))
 	}
 	for i, h := range hits {
 		if *asJSON {

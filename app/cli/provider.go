@@ -16,7 +16,7 @@ import (
 // ends. Commands that print --json put providerStatus(lp) in their output.
 func (env *Env) provider(ctx context.Context) llm.Provider {
 	a, err := llm.NewAuto(llm.AutoConfig{
-		Ollama:       llm.OllamaConfig{Host: llm.ResolveHost(env.Ollama)},
+		Ollama:       llm.OllamaConfig{Host: llm.ResolveHost(env.Ollama), Ratios: llm.SharedRatios()},
 		Offline:      llm.Offline{Embedder: embed.NewHashed(embed.DefaultDim)},
 		ForceOffline: env.Offline,
 	})

@@ -50,6 +50,18 @@ type Input struct {
 	Chunk    kb.Chunk // Text is the document text [CharStart, CharEnd)
 	DocTitle string
 	FileName string
+	// Prior is what earlier runs learnt about this chunk with the model
+	// (its failed attempts); the zero value for a first attempt.
+	Prior Prior
+}
+
+// Prior is a chunk's earlier failed extractions with the current model.
+// A retried chunk is sent differently each time (see Request and package
+// jobs): alone from the first retry, and from the second with a smaller
+// reply budget and a note on what went wrong.
+type Prior struct {
+	Attempts int    // failed attempts so far
+	Reason   string // the last failure, as recorded
 }
 
 // Entity is one entity found in a chunk.

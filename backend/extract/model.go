@@ -17,7 +17,7 @@ import (
 	"cairn/backend/llm"
 )
 
-//go:embed prompts/system.txt prompts/user.txt prompts/passage.schema.json
+//go:embed prompts/system.txt prompts/user.txt prompts/passage.schema.json prompts/retry.txt
 var promptFS embed.FS
 
 var (
@@ -48,7 +48,20 @@ func init() {
 		panic(err)
 	}
 	passageSchema = compact.Bytes()
+	r, err := promptFS.ReadFile("prompts/retry.txt")
+	if err != nil {
+		panic(err)
+	}
+	retryTemplate = template.Must(template.New("retry").Parse(strings.TrimSpace(string(r))))
 }
+
+// retryTemplate is the note added to the second retry of a chunk.
+var retryTemplate *template.Template
+
+// RetryReplyTokens is the reply budget of a chunk's second retry: a reply
+// that failed by running long (cut, or too big to be valid) gets less room
+// and is asked to be small.
+const RetryReplyTokens = 1024
 
 // PassageID is the label of the i-th passage (from 0) of a pack: P1, P2, ...
 func PassageID(i int) string { return "P" + strconv.Itoa(i+1) }
@@ -155,6 +168,16 @@ func Request(ins []Input) llm.JSONRequest {
 	}
 	if n > 1 {
 		req.MaxTokens = min(ReplyTokensPerPassage*n, MaxPackReplyTokens)
+	}
+	if n == 1 && ins[0].Prior.Attempts >= 2 {
+		var note strings.Builder
+		reason := llm.DefuseChatMarkup(oneLine(ins[0].Prior.Reason))
+		if r := []rune(reason); len(r) > 200 {
+			reason = string(r[:200]) + "…"
+		}
+		_ = retryTemplate.Execute(&note, map[string]string{"Reason": reason})
+		req.Messages[1].Content += "\n\n" + note.String()
+		req.MaxTokens = RetryReplyTokens
 	}
 	return req
 }

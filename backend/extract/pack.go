@@ -1,8 +1,8 @@
 package extract
 
 import (
-	"cairn/backend/chunk"
 	"cairn/backend/kb"
+	"cairn/backend/llm"
 )
 
 // PackBudget bounds one extraction call: the model reads a pack of
@@ -12,17 +12,19 @@ import (
 // 240 tokens, so one call per chunk spends more than one call and about
 // 1.3k tokens per 500 chunk tokens, mostly on repeated instructions.
 type PackBudget struct {
-	// Tokens is the most chunk tokens (kb.Chunk.Tokens, the chunker's
-	// count) one call carries. A chunk over it goes alone.
+	// Tokens is the most chunk tokens (llm.EstimateTokens, the
+	// conservative estimate the provider sizes prompts with) one call
+	// carries. A chunk over it goes alone.
 	Tokens int
 	// Chunks is the most chunks one call carries.
 	Chunks int
 }
 
-// DefaultPack is the budget indexing uses: up to 1,200 chunk tokens and 6
-// chunks per call. With the instructions (about 550 tokens) and the reply
-// budget (at most MaxPackReplyTokens), a full pack fits an 8k-token context
-// window, which a small local model holds (the provider sizes num_ctx to
+// DefaultPack is the budget indexing uses: up to 1,600 estimated chunk
+// tokens (about 1,200 real ones on prose, fewer on tables and numbers,
+// which the estimate counts digit by digit) and 6 chunks per call. With
+// the instructions (about 750 estimated tokens) and the reply budget (at
+// most MaxPackReplyTokens), a full pack fits an 8k-token context window, which a small local model holds (the provider sizes num_ctx to
 // the prompt and refuses, typed, what does not fit; such a pack is then
 // extracted chunk by chunk). Measured with the fake Ollama server:
 //   - go run ./backend/bench/cmd/cairnbench -only llm (assets/sample, the
@@ -34,7 +36,7 @@ type PackBudget struct {
 //     sized like a real model's): 0.48 calls and 2.28k tokens per
 //     500-token chunk, against 2.11 calls and 2.90k; the same statuses and
 //     graph.
-var DefaultPack = PackBudget{Tokens: 1200, Chunks: 6}
+var DefaultPack = PackBudget{Tokens: 1600, Chunks: 6}
 
 // ReplyTokensPerPassage is the reply budget (num_predict) per passage of a
 // pack of more than one chunk, up to MaxPackReplyTokens for the pack; a
@@ -46,13 +48,13 @@ const (
 	MaxPackReplyTokens    = 4608
 )
 
-// Tokens is a chunk's token count for packing: the chunker's count, or
-// the text counted the same way when the chunk has none.
+// Tokens is a chunk's token count for packing: the provider's
+// conservative estimate of its text (llm.EstimateTokens), so a pack of
+// tables or figures, which real tokenizers split digit by digit, holds
+// fewer chunks than a pack of prose; or the chunker's count when that is
+// higher.
 func Tokens(c kb.Chunk) int {
-	if c.Tokens > 0 {
-		return c.Tokens
-	}
-	return chunk.CountTokens(c.Text)
+	return max(c.Tokens, llm.EstimateTokens(c.Text))
 }
 
 // Pack splits chunks, in their order, into packs for one extraction call

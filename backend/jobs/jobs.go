@@ -47,6 +47,11 @@ type Event struct {
 	// Stopped is set on the last event of a run that stopped asking the
 	// model (see Stop).
 	Stopped *Stop `json:"stopped,omitempty"`
+	// Exhausted counts the chunks this run did not send to the model
+	// because they already failed MaxAttempts times with it; they stay
+	// failed (offline extraction kept) until ResetAttempts or another model.
+	Exhausted     int    `json:"exhausted,omitempty"`
+	ExhaustedNote string `json:"exhausted_note,omitempty"`
 }
 
 // Control pauses, resumes and cancels a running job. The zero value is
@@ -132,10 +137,31 @@ type Extraction struct {
 	// Pack bounds the chunks one model call extracts (zero fields:
 	// extract.DefaultPack's). Offline extraction goes chunk by chunk.
 	Pack extract.PackBudget
+	// MaxAttempts is how many runs may fail to extract a chunk with one
+	// model before it is left failed (0: DefaultMaxAttempts). Each retry
+	// changes what is sent: the first goes alone instead of in a pack, the
+	// next with a smaller reply budget and a note on what went wrong
+	// (extract.Prior).
+	MaxAttempts int
 }
 
 // DefaultStopAfter is Extraction.StopAfter's default.
 const DefaultStopAfter = 3
+
+// DefaultMaxAttempts is Extraction.MaxAttempts's default.
+const DefaultMaxAttempts = 3
+
+// chunkFault says whether a failure is the chunk's own with this model (a
+// reply that was invalid, empty, cut or too big for the window), which a
+// retry with a change may fix and which counts as an attempt; faults of
+// the server (unreachable, HTTP errors, timeouts, a missing model) do not.
+func chunkFault(k llm.FailureKind) bool {
+	switch k {
+	case llm.FailMalformed, llm.FailSchema, llm.FailEmpty, llm.FailCut, llm.FailContext:
+		return true
+	}
+	return false
+}
 
 // Stop says why a run stopped asking the model before its last chunk. The
 // chunks it did not extract with the model keep (or, if they had none, get)
@@ -229,6 +255,34 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 	if err != nil {
 		return ev, nil, err
 	}
+	model := name != extract.Offline
+	// Chunks that failed with this model before are retried with a change
+	// (extract.Prior), and left alone after MaxAttempts.
+	var attempts map[int64]store.Attempt
+	if model {
+		if attempts, err = j.Store.ExtractionAttempts(ctx, name); err != nil {
+			return ev, nil, err
+		}
+		maxAttempts := j.MaxAttempts
+		if maxAttempts <= 0 {
+			maxAttempts = DefaultMaxAttempts
+		}
+		kept := pending[:0:0]
+		var lastReason string
+		for _, c := range pending {
+			if a, ok := attempts[c.ID]; ok && a.Attempts >= maxAttempts {
+				ev.Exhausted++
+				lastReason = a.Reason
+				continue
+			}
+			kept = append(kept, c)
+		}
+		pending = kept
+		if ev.Exhausted > 0 {
+			ev.ExhaustedNote = fmt.Sprintf("%d chunks were not sent to %s again: each failed %d times with it (last: %s); they keep the offline extraction until you retry them (cairn index --retry-failed, or Re-index in the Library) or change the model",
+				ev.Exhausted, name, maxAttempts, clipReason(lastReason))
+		}
+	}
 	ev.Stage, ev.Extractor, ev.Total = "extract", name, len(pending)
 	start := time.Now().Add(-ev.Elapsed)
 	progress(ev)
@@ -236,10 +290,18 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 	if stopAfter <= 0 {
 		stopAfter = DefaultStopAfter
 	}
-	model := name != extract.Offline
 	budget := j.Pack
 	if !model {
 		budget = extract.PackBudget{Chunks: 1}
+	} else if tf, ok := x.Provider.(interface{ TokenFactor(string) float64 }); ok {
+		// a model whose tokenizer splits finer than the estimate (its
+		// learnt factor) gets proportionally smaller packs
+		if f := tf.TokenFactor(name); f > 1 {
+			if budget.Tokens <= 0 {
+				budget.Tokens = extract.DefaultPack.Tokens
+			}
+			budget.Tokens = max(1, int(float64(budget.Tokens)/f))
+		}
 	}
 	titles := map[int64][2]string{}
 	input := func(c kb.Chunk) (extract.Input, error) {
@@ -252,7 +314,11 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 			t = [2]string{title, file}
 			titles[c.DocID] = t
 		}
-		return extract.Input{Chunk: c, DocTitle: t[0], FileName: t[1]}, nil
+		in := extract.Input{Chunk: c, DocTitle: t[0], FileName: t[1]}
+		if a, ok := attempts[c.ID]; ok {
+			in.Prior = extract.Prior{Attempts: a.Attempts, Reason: a.Reason}
+		}
+		return in, nil
 	}
 	align := j.aligner()
 	// save records one chunk's result (a whole transaction) and reports it.
@@ -266,6 +332,17 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 		// the model's work is paid for, and each chunk is one transaction
 		if err := j.Store.SaveChunkGraph(context.WithoutCancel(ctx), toChunkGraph(c.ID, res), j.Vectorize, align); err != nil {
 			return fmt.Errorf("save chunk %d: %w", c.ID, err)
+		}
+		if model {
+			var aerr error
+			if res.Status == kb.ExtractFailed && chunkFault(res.Kind) {
+				aerr = j.Store.RecordAttempt(context.WithoutCancel(ctx), c.ID, name, string(res.Kind), res.Reason)
+			} else if _, had := attempts[c.ID]; had && res.Status != kb.ExtractFailed {
+				aerr = j.Store.ClearAttempt(context.WithoutCancel(ctx), c.ID, name)
+			}
+			if aerr != nil {
+				return aerr
+			}
 		}
 		ev.Done++
 		ev.DocID = c.DocID
@@ -318,7 +395,7 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 		return nil
 	}
 	next := 0 // index in pending of the pack's first chunk
-	for _, pk := range extract.Pack(pending, budget) {
+	for _, pk := range packs(pending, budget, attempts) {
 		at := next
 		next += len(pk)
 		if err := ctl.wait(ctx); err != nil {
@@ -401,6 +478,30 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 		}
 	}
 	return ev, nil, nil
+}
+
+// packs splits the chunks into calls: runs of chunks on their first
+// attempt are packed (extract.Pack); a chunk that failed before goes alone.
+func packs(chunks []kb.Chunk, b extract.PackBudget, attempts map[int64]store.Attempt) [][]kb.Chunk {
+	var out [][]kb.Chunk
+	start := 0
+	for i, c := range chunks {
+		if _, retried := attempts[c.ID]; !retried {
+			continue
+		}
+		out = append(out, extract.Pack(chunks[start:i], b)...)
+		out = append(out, chunks[i:i+1:i+1])
+		start = i + 1
+	}
+	return append(out, extract.Pack(chunks[start:], b)...)
+}
+
+func clipReason(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 160 {
+		return string(r[:160]) + "…"
+	}
+	return s
 }
 
 // stopMessage says what a Stop means, in a person's words.

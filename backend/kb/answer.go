@@ -35,10 +35,13 @@ type Path struct {
 // markers, its citations and paths, and the full trace (plan, steps,
 // subgraph, timings, LLM usage) kept with it.
 type Answer struct {
-	ID        int64           `json:"id,omitempty"`
-	Question  string          `json:"question"`
-	Answer    string          `json:"answer"`
-	Declined  bool            `json:"declined"`
+	ID       int64  `json:"id,omitempty"`
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+	Declined bool   `json:"declined"`
+	// Cut says why the answer is incomplete: the model stopped at its
+	// length limit and a continuation did not finish it ("" when complete).
+	Cut       string          `json:"cut,omitempty"`
 	Mode      string          `json:"mode"` // "quick" or "deep"
 	Citations []Citation      `json:"citations"`
 	Paths     []Path          `json:"paths"`

@@ -118,7 +118,9 @@ func (a *Auto) Probe(ctx context.Context) Status {
 		return a.set(s)
 	}
 	s.Version = v
-	models, err := a.ollama.Models(ctx)
+	// Show fills what /api/tags leaves out on older servers (capabilities,
+	// context length), so the choice can weigh them; it is cached per model.
+	models, err := a.ollama.ModelsDetailed(ctx)
 	if err != nil {
 		s.Reason = errDetail(err)
 		return a.set(s)

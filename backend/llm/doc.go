@@ -20,11 +20,20 @@
 // chat call:
 //   - sets options.num_ctx from the model's real context length (/api/show,
 //     model_info "<architecture>.context_length") and a pessimistic token
-//     estimate of the prompt plus the reply budget, in power-of-two steps from
-//     8192 so the model is not reloaded for every prompt size; a prompt that
-//     cannot fit is a FailContext error before anything is sent (never a
-//     silent truncation), and "truncate"/"shift" are sent as false so servers
-//     that know them refuse rather than cut;
+//     estimate of the prompt (tokens.go, checked against the Qwen tokenizer)
+//     times the model's learnt ratio (Ratios: prompt_eval_count over the
+//     estimate, persisted per model) plus the reply budget, in power-of-two
+//     steps from 8192 so the model is not reloaded for every prompt size;
+//     num_predict is cut to what the window leaves (not under half), so
+//     prompt + reply fit; a prompt that cannot fit is a FailContext error
+//     before anything is sent (never a silent truncation), and
+//     "truncate"/"shift" are sent as false so servers that know them refuse
+//     rather than cut;
+//   - reads done_reason: a streamed reply that stopped at its token limit
+//     ("length") comes back with ChatReply.Cut set (the caller continues or
+//     marks it); a JSON reply cut so is repaired once with twice the budget,
+//     else FailCut; control-token text ("<|extra_4068|>") is removed from
+//     every reply (special.go);
 //   - sets keep_alive (30 min: the model stays loaded through an indexing
 //     run), num_predict, temperature 0 (unless a ChatRequest asks otherwise);
 //   - sends format = the JSON schema (titled with the schema's name) for
@@ -54,7 +63,8 @@
 // mode follows Ollama appearing or disappearing without a restart
 // (OnModeChange reports it). If the configured model is not installed it
 // picks an installed one (recommended models first) and says so in
-// Status.Notes. ResolveHost picks the server: --ollama, else OLLAMA_HOST
+// Status.Notes; a chat model must chat and hold MinChatContext tokens
+// (Pick says why one was passed over). ResolveHost picks the server: --ollama, else OLLAMA_HOST
 // (URL, host:port, bare host or 0.0.0.0), else http://127.0.0.1:11434.
 //
 // Vectors that are stored must come from one fixed embedder, never from a

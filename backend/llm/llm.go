@@ -68,6 +68,14 @@ type ChatRequest struct {
 type ChatReply struct {
 	Text  string
 	Usage Usage
+	// Cut is true when the model stopped at its token limit (Ollama's
+	// done_reason "length": num_predict reached, or the window full): the
+	// text is an unfinished answer.
+	Cut bool
+	// DoneReason is the server's done_reason ("stop", "length", ...).
+	DoneReason string
+	// MaxTokens is the reply budget (num_predict) the call was sent with.
+	MaxTokens int
 }
 
 // Usage is what calls cost: counted like Ollama reports them.
@@ -121,7 +129,9 @@ const (
 	FailEmpty        FailureKind = "empty"         // empty reply
 	FailUnknownModel FailureKind = "unknown_model" // model not installed
 	FailContext      FailureKind = "context"       // prompt larger than the model's context window
-	FailCut          FailureKind = "cut"           // stream ended before done
+	FailCut          FailureKind = "cut"           // stream ended before done, or the reply stopped at its token limit
+	FailServer       FailureKind = "server"        // the server reported an error of its own (e.g. it could not reach the model registry)
+	FailExhausted    FailureKind = "exhausted"     // not asked again: the attempts allowed for this input and model are used up
 )
 
 // CallError is a typed failure of one model call, after retries and repair.

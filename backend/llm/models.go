@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -183,6 +185,15 @@ func showInfo(model string, r *api.ShowResponse) ModelInfo {
 		info.Capabilities = append(info.Capabilities, string(c))
 	}
 	info.fillKinds()
+	if len(info.Capabilities) == 0 {
+		// Older servers list no capabilities: an embedding model's
+		// model_info still has a pooling type (and no chat template).
+		for k := range r.ModelInfo {
+			if strings.HasSuffix(k, ".pooling_type") {
+				info.Embedding = true
+			}
+		}
+	}
 	return info
 }
 
@@ -213,7 +224,8 @@ func (m *ModelInfo) fillKinds() {
 		n := strings.ToLower(m.Name)
 		f := strings.ToLower(m.Family)
 		m.Embedding = strings.Contains(n, "embed") || strings.HasPrefix(n, "bge") || strings.Contains(n, "minilm") ||
-			f == "bert" || f == "nomic-bert" || f == "xlm-roberta"
+			strings.HasPrefix(n, "e5") || strings.Contains(n, "/e5") || strings.Contains(n, "gte-") ||
+			f == "bert" || f == "nomic-bert" || f == "xlm-roberta" || f == "jina-bert" || f == "jina-bert-v2" || f == "new"
 	}
 }
 
@@ -274,10 +286,16 @@ func (o *Ollama) Pull(ctx context.Context, model string, progress func(PullProgr
 			return fmt.Errorf("pull %s cancelled: %w", model, ctx.Err())
 		}
 		kind, detail := classify(err)
-		if kind == FailCut && err.Error() != "" {
-			detail = err.Error() // the server's own error line ("pull model manifest: file does not exist")
+		if kind == FailCut && err.Error() != "" && !errors.Is(err, io.ErrUnexpectedEOF) {
+			// The server's own error line ("pull model manifest: file does
+			// not exist", or its failure to reach the registry): not a cut
+			// download.
+			detail = err.Error()
+			kind = FailServer
 			if strings.Contains(detail, "does not exist") || strings.Contains(detail, "not found") {
 				kind = FailUnknownModel
+			} else if isNetworkText(detail) {
+				detail = "the Ollama server could not download the model (a network problem on the server's side): " + detail
 			}
 		}
 		return &CallError{Kind: kind, Task: "pull", Detail: detail, Err: err}
@@ -431,40 +449,109 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	return vecs, nil
 }
 
-// Pick chooses a model among the installed ones: want if installed (with
-// or without the ":latest" tag), else the first installed recommended one,
-// else the first installed model of the right kind. note says what was
-// chosen instead of want, if anything; "" model means none fits.
+// MinChatContext is the smallest context window a chat model needs for
+// Cairn's prompts: an answer prompt of about 3k tokens with its 1k reply,
+// or an extraction pack that falls back to single chunks.
+const MinChatContext = 4096
+
+// Pick chooses a model among the installed ones: want if installed and fit,
+// else the first installed recommended one that fits, else the installed
+// model of the right kind with the longest context. A chat model fits when
+// it can chat (capability "completion", or no embedding capability when
+// the server lists none) and its context length, when known, is at least
+// MinChatContext; an embedding model when it can embed. note says what was
+// chosen instead of want and why; "" model means none fits (note says why).
 func Pick(installed []ModelInfo, want string, embedding bool) (model, note string) {
-	has := func(name string) (string, bool) {
-		for _, m := range installed {
-			if sameModel(m.Name, name) {
-				return m.Name, true
-			}
-		}
-		return "", false
-	}
-	if want != "" {
-		if n, ok := has(want); ok {
-			return n, ""
-		}
-	}
 	kind := "chat"
 	recs := RecommendedChat
 	if embedding {
 		kind, recs = "embedding", RecommendedEmbed
 	}
+	why := map[string]string{} // model → why it does not fit
+	fits := func(m ModelInfo) bool {
+		if embedding {
+			if !m.Embedding {
+				why[m.Name] = "it is not an embedding model"
+				return false
+			}
+			return true
+		}
+		if m.Embedding || (len(m.Capabilities) > 0 && !slices.Contains(m.Capabilities, "completion")) {
+			why[m.Name] = "it cannot chat (capabilities: " + strings.Join(m.Capabilities, ", ") + ")"
+			if len(m.Capabilities) == 0 {
+				why[m.Name] = "it is an embedding model"
+			}
+			return false
+		}
+		if m.ContextLength > 0 && m.ContextLength < MinChatContext {
+			why[m.Name] = fmt.Sprintf("its context holds %d tokens and Cairn's prompts need %d", m.ContextLength, MinChatContext)
+			return false
+		}
+		return true
+	}
+	find := func(name string) (ModelInfo, bool) {
+		for _, m := range installed {
+			if sameModel(m.Name, name) {
+				return m, true
+			}
+		}
+		return ModelInfo{}, false
+	}
+	instead := func(chosen string) string {
+		if want == "" {
+			return ""
+		}
+		if m, ok := find(want); ok {
+			fits(m)
+			return fmt.Sprintf("%s model %s is not used: %s; using %s", kind, m.Name, why[m.Name], chosen)
+		}
+		return fmt.Sprintf("%s model %s is not installed; using %s", kind, want, chosen)
+	}
+	if want != "" {
+		if m, ok := find(want); ok && fits(m) {
+			return m.Name, ""
+		}
+	}
 	for _, r := range recs {
-		if n, ok := has(r); ok {
-			return n, fmt.Sprintf("%s model %s is not installed; using %s", kind, want, n)
+		if m, ok := find(r); ok && fits(m) {
+			return m.Name, instead(m.Name)
 		}
 	}
+	var best *ModelInfo
+	for i, m := range installed {
+		if !fits(m) {
+			continue
+		}
+		if best == nil || (!embedding && m.ContextLength > best.ContextLength) {
+			best = &installed[i]
+		}
+	}
+	if best != nil {
+		return best.Name, instead(best.Name)
+	}
+	var unfit []string
 	for _, m := range installed {
-		if m.Embedding == embedding {
-			return m.Name, fmt.Sprintf("%s model %s is not installed; using %s", kind, want, m.Name)
+		if w, ok := why[m.Name]; ok && (embedding || !m.Embedding) {
+			unfit = append(unfit, m.Name+" ("+w+")")
 		}
 	}
-	return "", fmt.Sprintf("no %s model is installed; run `cairn pull %s`", kind, recs[0])
+	note = fmt.Sprintf("no %s model is installed; run `cairn pull %s`", kind, recs[0])
+	if len(unfit) > 0 {
+		note = fmt.Sprintf("no installed %s model fits: %s; run `cairn pull %s`", kind, strings.Join(unfit, ", "), recs[0])
+	}
+	return "", note
+}
+
+// isNetworkText says whether a server's error line reports a network
+// failure of the server's own (registry unreachable, DNS, timeouts).
+func isNetworkText(s string) bool {
+	s = strings.ToLower(s)
+	for _, w := range []string{"dial tcp", "i/o timeout", "no such host", "connection refused", "connection reset", "tls handshake", "network is unreachable", "eof", "timeout"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameModel compares names, treating "x" and "x:latest" as the same.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -34,10 +35,15 @@ type OllamaConfig struct {
 	MaxReplyTokens  int // num_predict for JSON replies
 	MaxAnswerTokens int // num_predict for streamed answers
 	MinContext      int // smallest num_ctx sent (windows grow in powers of two from here)
+	MinReplyTokens  int // smallest num_predict worth sending: a prompt that leaves less room fails (FailContext)
 	EmbedBatch      int // texts per /api/embed request
 	EmbedContext    int // num_ctx for embedding requests (capped by the model)
 
 	HTTPClient *http.Client // default: a client without overall timeout (per-call contexts bound it)
+
+	// Ratios holds each model's learnt token factor (real prompt tokens
+	// over Cairn's estimate); nil: learnt in memory for this provider only.
+	Ratios *Ratios
 }
 
 // Defaults: the recommended models and the call budgets.
@@ -52,7 +58,7 @@ func DefaultOllamaConfig() OllamaConfig {
 		Host: DefaultHost, ChatModel: DefaultChatModel, EmbedModel: DefaultEmbedModel,
 		KeepAlive: 30 * time.Minute, CallTimeout: 10 * time.Minute, EmbedTimeout: 2 * time.Minute,
 		ProbeTimeout: 3 * time.Second, Retries: 2, Backoff: 500 * time.Millisecond,
-		MaxReplyTokens: 2048, MaxAnswerTokens: 1024, MinContext: 8192,
+		MaxReplyTokens: 2048, MaxAnswerTokens: 1024, MinContext: 8192, MinReplyTokens: 256,
 		EmbedBatch: 32, EmbedContext: 8192,
 	}
 }
@@ -97,6 +103,12 @@ func (c OllamaConfig) withDefaults() OllamaConfig {
 	}
 	if c.MinContext == 0 {
 		c.MinContext = d.MinContext
+	}
+	if c.MinReplyTokens == 0 {
+		c.MinReplyTokens = d.MinReplyTokens
+	}
+	if c.Ratios == nil {
+		c.Ratios = NewRatios("")
 	}
 	if c.EmbedBatch == 0 {
 		c.EmbedBatch = d.EmbedBatch
@@ -180,33 +192,50 @@ func (o *Ollama) ChatJSON(ctx context.Context, req JSONRequest) (JSONReply, erro
 	}
 	msgs := req.Messages
 	for attempt := 0; ; attempt++ {
-		numCtx, err := numContext(info, msgs, maxTok, o.cfg.MinContext)
+		b, err := o.budget(info, msgs, maxTok)
 		if err != nil {
 			return fail(FailContext, err.Error(), err)
 		}
-		creq := o.chatRequest(model, info, msgs, numCtx, maxTok, 0)
+		creq := o.chatRequest(model, info, msgs, b.numCtx, b.numPredict, 0)
 		creq.Format = send
 		stream := false
 		creq.Stream = &stream
 		resp, err := o.chatWithRetry(ctx, creq, &u, nil)
+		o.learn(model, b, resp, err)
 		if err != nil {
 			return o.failFrom(ctx, task, &u, start, err)
 		}
-		content := resp.Message.Content
+		content := StripSpecialTokens(resp.Message.Content)
 		raw, problem, kind := checkReply(content, resp.DoneReason, schema, req.Validate)
 		if problem == nil {
 			u.Wall = time.Since(start)
 			return JSONReply{Raw: raw, Usage: u}, nil
 		}
+		if resp.DoneReason == "length" {
+			kind = FailCut
+		}
 		if attempt >= 1 {
 			return fail(kind, problem.Error(), problem)
 		}
 		u.Repairs++
+		if resp.DoneReason == "length" {
+			// The reply filled its budget: the repair gets twice the room
+			// (if the window allows) and is asked to be brief; the cut
+			// reply itself is not sent back (it would only eat the window).
+			maxTok *= 2
+			msgs = append(append([]Message{}, msgs...),
+				Message{Role: "user", Content: RepairPrompt(problem) + "\n" + cutNote})
+			continue
+		}
 		msgs = append(append([]Message{}, msgs...),
 			Message{Role: "assistant", Content: content},
 			Message{Role: "user", Content: RepairPrompt(problem)})
 	}
 }
+
+// cutNote is added to the repair prompt of a JSON reply cut at its token
+// limit.
+const cutNote = "Your previous reply was cut off at the length limit. Reply again, complete and shorter: fewer items, shorter strings."
 
 // checkReply extracts and validates a JSON reply; on failure it returns the
 // problem and its failure kind.
@@ -216,8 +245,13 @@ func checkReply(content, doneReason string, schema *SchemaNode, validate func(js
 	}
 	raw, err := ExtractJSON(content)
 	if err != nil {
-		if doneReason == "length" {
+		switch doneReason {
+		case "length":
 			err = fmt.Errorf("the reply was cut off at the token limit: %w", err)
+		case "stop":
+			// A stop sequence can end a reply inside a JSON string: the
+			// server says "stop", the JSON says otherwise.
+			err = fmt.Errorf("the reply stopped before its JSON was complete: %w", err)
 		}
 		return nil, err, FailMalformed
 	}
@@ -257,16 +291,17 @@ func (o *Ollama) ChatStream(ctx context.Context, req ChatRequest, onToken func(s
 	if req.MaxTokens > 0 {
 		maxTok = req.MaxTokens
 	}
-	numCtx, err := numContext(info, req.Messages, maxTok, o.cfg.MinContext)
+	b, err := o.budget(info, req.Messages, maxTok)
 	if err != nil {
 		u.Wall = time.Since(start)
 		return ChatReply{}, &CallError{Kind: FailContext, Task: task, Detail: err.Error(), Usage: u, Err: err}
 	}
-	creq := o.chatRequest(model, info, req.Messages, numCtx, maxTok, req.Temperature)
+	creq := o.chatRequest(model, info, req.Messages, b.numCtx, b.numPredict, req.Temperature)
 	stream := true
 	creq.Stream = &stream
 	var text strings.Builder
-	var filter thinkFilter
+	var think thinkFilter
+	var special specialFilter
 	emit := func(s string) {
 		if s == "" {
 			return
@@ -276,18 +311,24 @@ func (o *Ollama) ChatStream(ctx context.Context, req ChatRequest, onToken func(s
 			onToken(s)
 		}
 	}
-	_, err = o.chatWithRetry(ctx, creq, &u, func(piece string) { emit(filter.push(piece)) })
+	final, err := o.chatWithRetry(ctx, creq, &u, func(piece string) { emit(special.push(think.push(piece))) })
+	o.learn(model, b, final, err)
 	if err != nil {
 		_, err = o.failFrom(ctx, task, &u, start, err)
 		return ChatReply{}, err
 	}
-	emit(filter.flush())
+	emit(special.push(think.flush()))
+	emit(special.flush())
 	u.Wall = time.Since(start)
 	out := strings.TrimSpace(text.String())
 	if out == "" {
 		return ChatReply{}, &CallError{Kind: FailEmpty, Task: task, Detail: "the model returned an empty answer", Usage: u}
 	}
-	return ChatReply{Text: text.String(), Usage: u}, nil
+	rep := ChatReply{Text: text.String(), Usage: u, DoneReason: final.DoneReason, MaxTokens: b.numPredict}
+	if final.DoneReason == "length" {
+		rep.Cut = true
+	}
+	return rep, nil
 }
 
 // chatRequest builds the request every chat call sends.
@@ -353,7 +394,7 @@ func (o *Ollama) chatWithRetry(ctx context.Context, req *api.ChatRequest, u *Usa
 		return err
 	})
 	if err != nil {
-		return api.ChatResponse{}, err
+		return final, err
 	}
 	u.Calls++
 	u.PromptTokens += final.PromptEvalCount
@@ -479,18 +520,39 @@ func (o *Ollama) failFrom(ctx context.Context, task string, u *Usage, start time
 	return JSONReply{}, &CallError{Kind: kind, Task: task, Detail: detail, Usage: *u, Err: err}
 }
 
-// numContext sizes options.num_ctx: the estimated prompt plus the reply
-// budget, rounded up to a power-of-two multiple of minCtx (so Ollama does
-// not reload the model for every prompt size), capped at the model's
-// context length. A prompt that cannot fit is an error, never truncated.
-func numContext(info ModelInfo, msgs []Message, replyTokens, minCtx int) (int, error) {
-	need := EstimateMessages(msgs) + replyTokens
+// callBudget is how one chat call is sized.
+type callBudget struct {
+	estimate   int // EstimateMessages of the prompt
+	prompt     int // estimate × the model's learnt factor
+	numPredict int // the reply budget sent
+	numCtx     int // the window sent
+}
+
+// budget sizes a call: the prompt counted conservatively (EstimateMessages)
+// times the model's learnt factor, the reply budget cut down to what the
+// model's window leaves (never under half of what was asked, nor under
+// MinReplyTokens), and num_ctx the two
+// together rounded up to a power-of-two multiple of MinContext (so Ollama
+// does not reload the model for every prompt size), capped at the model's
+// context length. A prompt that leaves no room for a reply is an error,
+// never truncated.
+func (o *Ollama) budget(info ModelInfo, msgs []Message, replyTokens int) (callBudget, error) {
+	b := callBudget{estimate: EstimateMessages(msgs)}
+	b.prompt = int(math.Ceil(float64(b.estimate) * o.cfg.Ratios.Factor(info.Name)))
+	b.numPredict = replyTokens
 	limit := info.ContextLength
-	if limit > 0 && need > limit {
-		return 0, fmt.Errorf("the prompt needs about %d tokens (%d for the reply) but %s holds %d; use a model with a longer context or a smaller input",
-			need, replyTokens, info.Name, limit)
+	if limit > 0 && b.prompt+b.numPredict > limit {
+		room := limit - b.prompt
+		floor := min(max(o.cfg.MinReplyTokens, replyTokens/2), replyTokens)
+		if room < floor {
+			err := fmt.Errorf("the prompt needs about %d tokens and its reply at least %d, but %s holds %d; use a model with a longer context or a smaller input",
+				b.prompt, floor, info.Name, limit)
+			return b, err
+		}
+		b.numPredict = room
 	}
-	n := minCtx
+	need := b.prompt + b.numPredict
+	n := o.cfg.MinContext
 	if n <= 0 {
 		n = 2048
 	}
@@ -500,7 +562,20 @@ func numContext(info ModelInfo, msgs []Message, replyTokens, minCtx int) (int, e
 	if limit > 0 && n > limit {
 		n = limit
 	}
-	return n, nil
+	b.numCtx = n
+	return b, nil
+}
+
+// learn feeds one call's outcome to the model's token factor: the server's
+// prompt_eval_count against the estimate, or a refusal as too long.
+func (o *Ollama) learn(model string, b callBudget, resp api.ChatResponse, err error) {
+	if err != nil {
+		if k, _ := classify(err); k == FailContext {
+			o.cfg.Ratios.Bump(model, 1.25)
+		}
+		return
+	}
+	o.cfg.Ratios.Observe(model, b.estimate, resp.PromptEvalCount)
 }
 
 type compiledSchema struct {

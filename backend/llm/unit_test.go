@@ -151,25 +151,44 @@ func TestThinkFilterStreams(t *testing.T) {
 	}
 }
 
-func TestNumContext(t *testing.T) {
+func TestBudget(t *testing.T) {
+	o, _ := NewOllama(OllamaConfig{})
 	info := ModelInfo{Name: "m", ContextLength: 32768}
 	short := []Message{{Role: "user", Content: "hi"}}
-	if n, err := numContext(info, short, 1024, 8192); err != nil || n != 8192 {
-		t.Errorf("short: %d %v", n, err)
+	long := []Message{{Role: "user", Content: strings.Repeat("word ", 12000)}} // ~16k tokens estimated
+	small := ModelInfo{Name: "m", ContextLength: 4096}
+	for _, tc := range []struct {
+		name              string
+		info              ModelInfo
+		msgs              []Message
+		reply             int
+		wantCtx, wantPred int
+		wantErr           bool
+	}{
+		{"short prompt: the smallest window", info, short, 1024, 8192, 1024, false},
+		{"long prompt: a bigger window", info, long, 1024, 32768, 1024, false},
+		{"over-long prompt refused", small, long, 1024, 0, 0, true},
+		{"window capped at the model's", small, short, 1024, 4096, 1024, false},
+		{"reply budget cut to what the window leaves", ModelInfo{Name: "m", ContextLength: 19000}, long, 4096, 19000, 19000 - EstimateMessages(long), false},
+		{"but not under half of it", ModelInfo{Name: "m", ContextLength: 18000}, long, 4096, 0, 0, true},
+	} {
+		b, err := o.budget(tc.info, tc.msgs, tc.reply)
+		if (err != nil) != tc.wantErr {
+			t.Errorf("%s: err %v", tc.name, err)
+			continue
+		}
+		if err == nil && (b.numCtx != tc.wantCtx || b.numPredict != tc.wantPred) {
+			t.Errorf("%s: num_ctx %d num_predict %d, want %d %d", tc.name, b.numCtx, b.numPredict, tc.wantCtx, tc.wantPred)
+		}
+		if err == nil && b.prompt+b.numPredict > b.numCtx {
+			t.Errorf("%s: prompt %d + reply %d over the window %d", tc.name, b.prompt, b.numPredict, b.numCtx)
+		}
 	}
-	long := []Message{{Role: "user", Content: strings.Repeat("word ", 12000)}} // ~20k tokens estimated
-	n, err := numContext(info, long, 1024, 8192)
-	if err != nil || n != 32768 {
-		t.Errorf("long: %d %v", n, err)
-	}
-	if _, err := numContext(ModelInfo{Name: "m", ContextLength: 4096}, long, 1024, 8192); err == nil {
-		t.Errorf("over-long prompt accepted")
-	}
-	if n, _ := numContext(ModelInfo{Name: "m", ContextLength: 4096}, short, 1024, 8192); n != 4096 {
-		t.Errorf("window above the model's: %d", n)
-	}
-	if EstimateTokens("民法典第一条") != 6 || EstimateTokens("abcdef") != 2 {
-		t.Errorf("estimates %d %d", EstimateTokens("民法典第一条"), EstimateTokens("abcdef"))
+	// A learnt factor scales the prompt.
+	o.cfg.Ratios.Observe("m", 1000, 2000)
+	b, _ := o.budget(info, short, 1024)
+	if b.prompt < 2*b.estimate {
+		t.Errorf("factor not applied: %+v", b)
 	}
 }
 

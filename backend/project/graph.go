@@ -22,16 +22,33 @@ import (
 
 func init() {
 	registerIndexStage(IndexStage{Name: "graph", Order: 10, Run: func(ctx context.Context, p *Project, progress func(IndexProgress)) error {
+		exhaustedSaid := false
 		_, err := p.BuildGraph(ctx, nil, func(e jobs.Event) {
+			u := e.Usage
 			pr := IndexProgress{Stage: "graph", DocID: e.DocID, Done: e.Done, Total: e.Total, ETA: e.ETA,
-				Note: fmt.Sprintf("%s: ok %d, empty %d, failed %d", e.Extractor, e.OK, e.Empty, e.Failed)}
+				Note:  fmt.Sprintf("%s: ok %d, empty %d, failed %d", e.Extractor, e.OK, e.Empty, e.Failed),
+				Usage: &u}
 			if e.Stopped != nil {
 				pr.Warning = e.Stopped.Message
+			}
+			if e.ExhaustedNote != "" && e.Done == e.Total && !exhaustedSaid {
+				exhaustedSaid = true
+				if pr.Warning != "" {
+					pr.Warning += "; "
+				}
+				pr.Warning += e.ExhaustedNote
 			}
 			progress(pr)
 		})
 		return err
 	}})
+}
+
+// RetryFailed lets the next index run send every chunk that failed with a
+// model to it again, however often it failed before (the per-model attempt
+// counts are forgotten); it returns how many chunks it released.
+func (p *Project) RetryFailed(ctx context.Context) (int, error) {
+	return p.store.ResetAttempts(ctx, "")
 }
 
 // graphVectors embeds entity and relation texts with the built-in hashed

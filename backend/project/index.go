@@ -1,6 +1,7 @@
 package project
 
 import (
+	"cairn/backend/llm"
 	"context"
 	"fmt"
 	"sort"
@@ -25,6 +26,9 @@ type IndexProgress struct {
 	// meant to and what happens to the rest (the model went away at chunk
 	// 88 of 352, …); it is set on the stage's last event.
 	Warning string `json:"warning,omitempty"`
+	// Usage is what the stage's model calls cost so far in this run (the
+	// graph stage; nil for stages that do not meter it).
+	Usage *llm.Usage `json:"usage,omitempty"`
 }
 
 // IndexStage is one resumable step of indexing. Run does the stage's pending

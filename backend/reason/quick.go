@@ -304,10 +304,20 @@ func (u *run) answer(ctx context.Context, g *gathered, onToken func(string), mem
 		rep, err := u.r.Provider.ChatStream(ctx, llm.ChatRequest{Task: "answer", Messages: msgs}, stream)
 		if err == nil && strings.TrimSpace(rep.Text) != "" {
 			u.meter.Add("answer", rep.Usage)
+			if rep.Cut {
+				rep = u.continueCut(ctx, msgs, rep, stream)
+			}
 			u.lap("answer")
 			a.Answer = strings.TrimSpace(rep.Text)
-			a.Citations = citedOnly(a.Answer, g.evidence)
+			a.Citations = u.cite(a.Answer, g.evidence)
 			u.trace.AnswerBy = "model"
+			if rep.Cut {
+				a.Cut = fmt.Sprintf("the model stopped at its length limit (%d tokens) before finishing; the answer is incomplete", rep.MaxTokens)
+				u.trace.AnswerCut = a.Cut
+				if onToken != nil {
+					onToken(CutNote)
+				}
+			}
 			return a, nil
 		}
 		if err == nil {
@@ -325,6 +335,38 @@ func (u *run) answer(ctx context.Context, g *gathered, onToken func(string), mem
 		}
 	}
 	return u.extractive(ctx, g, onToken, memory)
+}
+
+// CutNote is streamed after an answer the model left unfinished at its
+// length limit (also after one continuation); the answer is marked cut.
+const CutNote = "\n\n[The model's answer was cut off at its length limit and is incomplete.]"
+
+// maxContinuations is how many follow-up calls may finish an answer cut at
+// the model's length limit.
+const maxContinuations = 1
+
+// continueCut asks the model to finish an answer cut at its length limit:
+// the partial answer goes back as the assistant's turn and the model is
+// asked to go on from where it stopped (prompts/continue.user.txt); the
+// continuation streams on after the partial text. The result is still Cut
+// when the continuation was cut too or failed.
+func (u *run) continueCut(ctx context.Context, msgs []llm.Message, rep llm.ChatReply, stream func(string)) llm.ChatReply {
+	for i := 0; i < maxContinuations && rep.Cut; i++ {
+		more := append(append([]llm.Message{}, msgs...),
+			llm.Message{Role: "assistant", Content: rep.Text},
+			llm.Message{Role: "user", Content: promptText("continue.user.txt")})
+		next, err := u.r.Provider.ChatStream(ctx, llm.ChatRequest{Task: "answer", Messages: more}, stream)
+		if err != nil {
+			u.failed("answer-continue", err)
+			return rep
+		}
+		u.meter.Add("answer", next.Usage)
+		u.trace.AnswerContinued++
+		rep.Text += next.Text
+		rep.Cut = next.Cut
+		rep.MaxTokens = next.MaxTokens
+	}
+	return rep
 }
 
 // extractive answers with the best-supported sentences of the evidence,

@@ -298,8 +298,8 @@ func citation(e Evidence, start, end int) kb.Citation {
 	return kb.Citation{N: e.N, Source: src, DocTitle: h.DocTitle, Text: text}
 }
 
-// citedOnly keeps the citations whose [n] appears in text (all when the
-// text cites none), in order of n.
+// citedOnly keeps the citations whose [n] appears in text, in order of n
+// (none when the text cites none).
 func citedOnly(text string, ev []Evidence) []kb.Citation {
 	var out []kb.Citation
 	for _, e := range ev {
@@ -307,10 +307,65 @@ func citedOnly(text string, ev []Evidence) []kb.Citation {
 			out = append(out, citation(e, 0, 0))
 		}
 	}
+	return out
+}
+
+// cite picks a model answer's citations: the passages it cites as [n]; an
+// answer with no marker is not credited with every passage: it gets the
+// passages that share most of its words (at least minOverlap of the
+// answer's terms and 3 terms), or none, and the trace says which.
+func (u *run) cite(text string, ev []Evidence) []kb.Citation {
+	if out := citedOnly(text, ev); len(out) > 0 {
+		return out
+	}
+	out := overlapCitations(text, ev)
+	u.trace.CitationsBy = "overlap"
 	if len(out) == 0 {
-		for _, e := range ev {
+		u.trace.CitationsBy = "none"
+	}
+	return out
+}
+
+// minOverlap is the share of an unmarked answer's terms a passage must
+// hold to be cited for it.
+const minOverlap = 0.5
+
+func overlapCitations(text string, ev []Evidence) []kb.Citation {
+	terms := termSet(text)
+	if len(terms) == 0 {
+		return nil
+	}
+	var out []kb.Citation
+	for _, e := range ev {
+		have := termSet(e.Hit.Chunk.Text)
+		shared := 0
+		for t := range terms {
+			if have[t] {
+				shared++
+			}
+		}
+		if shared >= 3 && float64(shared) >= minOverlap*float64(len(terms)) {
 			out = append(out, citation(e, 0, 0))
 		}
+	}
+	return out
+}
+
+// termSet is text's content terms: stemmed words that are not stop words,
+// and CJK bigrams.
+func termSet(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range analyze.Tokens(text) {
+		if t.CJK {
+			for _, b := range analyze.Bigrams(t.Text) {
+				out[b] = true
+			}
+			continue
+		}
+		if len(t.Text) < 2 || analyze.IsStop(t.Text) {
+			continue
+		}
+		out[analyze.Stem(t.Text)] = true
 	}
 	return out
 }

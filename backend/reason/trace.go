@@ -32,6 +32,15 @@ type Trace struct {
 	// AnswerFallback is why a model answer was replaced by the extractive
 	// one (the model failed, timed out, or its stream broke off).
 	AnswerFallback string `json:"answer_fallback,omitempty"`
+	// AnswerCut is set when the model's answer stopped at its length
+	// limit (done_reason "length") and stayed unfinished after
+	// AnswerContinued follow-up calls: the answer is incomplete.
+	AnswerCut       string `json:"answer_cut,omitempty"`
+	AnswerContinued int    `json:"answer_continued,omitempty"`
+	// CitationsBy says how the citations were chosen when the model wrote
+	// no [n] marker: "overlap" (passages sharing the answer's words) or
+	// "none".
+	CitationsBy string `json:"citations_by,omitempty"`
 
 	Retrieval RetrievalTrace `json:"retrieval"`
 	Rerank    *RerankTrace   `json:"rerank,omitempty"`

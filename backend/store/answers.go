@@ -52,10 +52,14 @@ func nonNil[T any](xs []T) []T {
 	return xs
 }
 
+// answerCut reads kb.Answer.Cut back from the trace (reason.Trace's
+// answer_cut): an answer the model left unfinished stays marked so.
+const answerCut = "COALESCE(CASE WHEN json_valid(trace) THEN json_extract(trace, '$.answer_cut') END, '')"
+
 func scanAnswer(sc interface{ Scan(...any) error }, withTrace bool) (kb.Answer, error) {
 	var a kb.Answer
 	var cit, paths, trace string
-	if err := sc.Scan(&a.ID, &a.Question, &a.Answer, &a.Declined, &a.Mode, &cit, &paths, &trace, &a.AskedAt); err != nil {
+	if err := sc.Scan(&a.ID, &a.Question, &a.Answer, &a.Declined, &a.Mode, &cit, &paths, &trace, &a.AskedAt, &a.Cut); err != nil {
 		return a, err
 	}
 	if err := json.Unmarshal([]byte(cit), &a.Citations); err != nil {
@@ -72,7 +76,7 @@ func scanAnswer(sc interface{ Scan(...any) error }, withTrace bool) (kb.Answer, 
 
 // Answers lists stored answers newest first, without their traces.
 func (s *Store) Answers(ctx context.Context) ([]kb.Answer, error) {
-	rows, err := s.DB.QueryContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, '', asked_at FROM answers ORDER BY asked_at DESC, id DESC")
+	rows, err := s.DB.QueryContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, '', asked_at, "+answerCut+" FROM answers ORDER BY asked_at DESC, id DESC")
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +94,7 @@ func (s *Store) Answers(ctx context.Context) ([]kb.Answer, error) {
 
 // Answer loads one stored answer with its trace.
 func (s *Store) Answer(ctx context.Context, id int64) (kb.Answer, error) {
-	a, err := scanAnswer(s.DB.QueryRowContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, trace, asked_at FROM answers WHERE id = ?", id), true)
+	a, err := scanAnswer(s.DB.QueryRowContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, trace, asked_at, "+answerCut+" FROM answers WHERE id = ?", id), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return kb.Answer{}, fmt.Errorf("answer %d: %w", id, ErrNoAnswer)
 	}

@@ -69,6 +69,7 @@ type pageOut struct {
 	box    [4]float64 // visible page (CropBox within MediaBox), device space
 	hasBox bool
 	media  [4]float64 // MediaBox
+	label  string     // the page's /PageLabels label, if the document has them
 }
 
 // buildBlocks turns pages into blocks: running headers, footers and page
@@ -77,6 +78,11 @@ type pageOut struct {
 // numbered like section titles, become headings with levels.
 func buildBlocks(pages []pageOut) []parsed.Block {
 	markFurniture(pages)
+	for i := range pages {
+		if pages[i].label != "" {
+			pages[i].info.Label = pages[i].label // the document's own labels win
+		}
+	}
 	body := bodySize(pages)
 	levels := headingLevels(pages, body)
 	var blocks []parsed.Block

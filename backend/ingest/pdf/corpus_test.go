@@ -141,7 +141,13 @@ func checkOutcome(t *testing.T, doc *parsed.Document, err error, w want) {
 			t.Errorf("heading level %d", b.Level)
 		}
 	}
-	text := strings.ToLower(strings.Join(pdfeval.PageTexts(doc), "\n"))
+	// Words are looked for in what was read: the text, and the running
+	// headers and footers kept beside it.
+	read := pdfeval.PageTexts(doc)
+	for _, p := range doc.Pages {
+		read = append(read, p.Furniture...)
+	}
+	text := strings.ToLower(strings.Join(read, "\n"))
 	flat := strings.Join(strings.Fields(text), " ")
 	for _, word := range w.words {
 		if !strings.Contains(flat, word) && !strings.Contains(strings.ReplaceAll(flat, " ", ""), strings.ReplaceAll(word, " ", "")) {

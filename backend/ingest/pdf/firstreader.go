@@ -106,6 +106,11 @@ func (rd *reading) walk(r *lp.Reader) []pageOut {
 		}
 		rd.retryWithIum(pages, results, verdicts, failing)
 	}
+	if labels := pageLabels(r, len(pages)); labels != nil {
+		for i := range pages {
+			pages[i].label = labels[i]
+		}
+	}
 	for i := range pages {
 		if measure(joinParas(pages[i].paras)).runes < noTextRunes && results[i].imageCover >= noTextCover {
 			pages[i].info.NoText = true

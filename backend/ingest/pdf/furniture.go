@@ -15,7 +15,7 @@ import (
 // of the text; a page number found there becomes the page's label.
 
 const (
-	furnitureBand     = 0.1 // share of the page height at the top and at the bottom
+	furnitureBand     = 0.12 // share of the page height (centre of the paragraph) at the top and at the bottom
 	furnitureMaxRunes = 200
 	furnitureMinPages = 3
 )
@@ -82,9 +82,9 @@ func bandOf(p *pageOut, i int) int {
 			return 5 // turned along the left edge (a slug, an arXiv stamp)
 		case !q.upright && q.box[0] >= p.box[2]-furnitureBand*w:
 			return 6 // along the right edge
-		case q.box[1] >= p.box[3]-furnitureBand*h:
+		case cy >= p.box[3]-furnitureBand*h:
 			return 1
-		case q.box[3] <= p.box[1]+furnitureBand*h:
+		case cy <= p.box[1]+furnitureBand*h:
 			return 2
 		}
 		return 0

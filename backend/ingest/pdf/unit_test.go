@@ -301,3 +301,15 @@ func TestHeadings(t *testing.T) {
 		t.Errorf("blocks %s", kinds)
 	}
 }
+
+func TestFormatLabel(t *testing.T) {
+	for _, c := range []struct {
+		style string
+		k     int
+		want  string
+	}{{"D", 7, "7"}, {"r", 4, "iv"}, {"R", 1994, "MCMXCIV"}, {"A", 1, "A"}, {"a", 28, "bb"}, {"", 3, ""}} {
+		if got := formatLabel(c.style, c.k); got != c.want {
+			t.Errorf("formatLabel(%q, %d) = %q, want %q", c.style, c.k, got, c.want)
+		}
+	}
+}

@@ -23,6 +23,16 @@
 // Ollama silently truncates, or refused with 400 when the client sent
 // "truncate": false), and "down for N requests, then up" (Down).
 //
+// It also does what a real server does that an early fake did not: a reply
+// longer than num_predict, or than the window left after the prompt, is
+// cut there with done_reason "length" (streamed or not); tokens are counted
+// like Qwen where it matters (every digit a token; Model.TokenScale for a
+// finer tokenizer); a JSON reply can stop inside a string with
+// done_reason "stop" (FaultStopInString); control-token text turns up in
+// replies (FaultSpecialTokens); /api/tags lists no capabilities or context
+// length unless TagsDetail, and /api/show none for a NoCapabilities model
+// (older servers); a pull can fail on the server's own network (PullError).
+//
 // Every request is recorded (Requests) with what tests assert on: path,
 // model, messages, format and schema title, options.num_ctx, temperature,
 // keep_alive, think, the estimated prompt size and whether it was truncated.
@@ -60,6 +70,7 @@ import (
 	"unicode"
 
 	"github.com/ollama/ollama/api"
+	"github.com/ollama/ollama/types/model"
 
 	"cairn/backend/llm"
 )
@@ -72,9 +83,14 @@ type Model struct {
 	EmbeddingLength int    // vector dimension for embedding models; 0 means 1024
 	Embedding       bool   // an embedding model (no chat)
 	Thinking        bool   // a reasoning model: emits <think> unless think=false
-	Size            int64
-	ParameterSize   string
-	Quantization    string
+	// NoCapabilities: /api/show reports no capabilities (older servers).
+	NoCapabilities bool
+	// TokenScale multiplies the fake's token counts for this model (0: 1),
+	// a tokenizer that splits text finer than Cairn's estimate assumes.
+	TokenScale    float64
+	Size          int64
+	ParameterSize string
+	Quantization  string
 }
 
 // DefaultModels are installed unless Options say otherwise.
@@ -96,7 +112,17 @@ const (
 	FaultCut             // the HTTP response is cut midway (stream or body), connection dropped
 	FaultDrop            // the connection is closed before any response (transport error)
 	FaultEmpty           // the reply text is empty
+	// FaultStopInString ends a JSON reply inside its first string value
+	// with done_reason "stop", as a real server does when a stop sequence
+	// turns up inside the grammar's output.
+	FaultStopInString
+	// FaultSpecialTokens puts control-token text ("<|extra_4068|>") into
+	// the reply, split across stream pieces, as small models sometimes do.
+	FaultSpecialTokens
 )
+
+// SpecialTokenText is what FaultSpecialTokens inserts.
+const SpecialTokenText = "<|extra_4068|>"
 
 // Rule scripts replies. All set matchers must match; the first matching
 // rule (in the order added) answers. Times > 0 limits how often it fires.
@@ -154,6 +180,29 @@ type Server struct {
 	pullStep  time.Duration
 	version   string
 	chunkSize int
+	// tagsDetail: /api/tags lists capabilities and context_length (newer
+	// servers); off by default, like older servers.
+	tagsDetail bool
+	pullError  string
+}
+
+// TagsDetail makes /api/tags list each model's capabilities and context
+// length, as newer Ollama servers do (by default it lists neither, as
+// older ones).
+func (s *Server) TagsDetail(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tagsDetail = on
+}
+
+// PullError makes the next pulls fail with msg as the server's error line
+// after the manifest step (a server-side network failure: "pull model
+// manifest: Get \"https://registry.ollama.ai/...\": dial tcp: i/o timeout").
+// "" clears it.
+func (s *Server) PullError(msg string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pullError = msg
 }
 
 // New starts a server on a free loopback port with the default models.
@@ -451,11 +500,17 @@ func (s *Server) tags(w http.ResponseWriter) int {
 	s.mu.Lock()
 	var list []api.ListModelResponse
 	for _, m := range s.models {
-		list = append(list, api.ListModelResponse{Name: m.Name, Model: m.Name, Size: m.Size,
-			Digest:       fmt.Sprintf("%064x", fnvHash(m.Name)),
-			ModifiedAt:   time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC),
-			Details:      details(m),
-			Capabilities: nil})
+		lm := api.ListModelResponse{Name: m.Name, Model: m.Name, Size: m.Size,
+			Digest:     fmt.Sprintf("%064x", fnvHash(m.Name)),
+			ModifiedAt: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC),
+			Details:    details(m)}
+		if s.tagsDetail {
+			for _, c := range capabilities(m) {
+				lm.Capabilities = append(lm.Capabilities, model.Capability(c))
+			}
+			lm.Details.ContextLength = m.ContextLength
+		}
+		list = append(list, lm)
 	}
 	s.mu.Unlock()
 	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
@@ -485,19 +540,30 @@ func (s *Server) show(w http.ResponseWriter, body []byte, idx int) int {
 		"general.parameter_count":          7_615_616_512,
 		m.Family + ".attention.head_count": 28,
 	}
-	caps := []string{"completion"}
 	if m.Embedding {
 		info[m.Family+".embedding_length"] = m.EmbeddingLength
-		caps = []string{"embedding"}
+		info[m.Family+".pooling_type"] = 2
 	}
+	reply := map[string]any{
+		"modelfile": "# fake", "parameters": "", "template": "{{ .Prompt }}",
+		"details": details(m), "model_info": info,
+		"modified_at": time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC),
+	}
+	if !m.NoCapabilities {
+		reply["capabilities"] = capabilities(m)
+	}
+	return writeJSON(w, 200, reply)
+}
+
+func capabilities(m Model) []string {
+	if m.Embedding {
+		return []string{"embedding"}
+	}
+	caps := []string{"completion"}
 	if m.Thinking {
 		caps = append(caps, "thinking")
 	}
-	return writeJSON(w, 200, map[string]any{
-		"modelfile": "# fake", "parameters": "", "template": "{{ .Prompt }}",
-		"details": details(m), "model_info": info, "capabilities": caps,
-		"modified_at": time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC),
-	})
+	return caps
 }
 
 func (s *Server) annotate(idx int, f func(*Request)) {
@@ -508,18 +574,50 @@ func (s *Server) annotate(idx int, f func(*Request)) {
 	}
 }
 
-// CountTokens is the fake's tokenizer: one token per CJK character, one per
-// 4 bytes of other text (about what Llama/Qwen tokenizers give for English).
+// CountTokens is the fake's tokenizer, shaped like Qwen's where it matters
+// for sizing: every digit is a token (Qwen splits numbers digit by digit),
+// Chinese and Japanese 0.6 per character (Qwen's vocabulary holds many
+// two-character words), Korean one per syllable, a run of punctuation or
+// symbols one per 3 marks
+// (Qwen merges quote-colon-quote and the like), and runs of letters one per
+// 4 bytes (about what Llama/Qwen tokenizers give for English words).
 func CountTokens(s string) int {
-	cjk, other := 0, 0
+	n, letters, marks, cjk := 0, 0, 0, 0
+	flush := func() {
+		n += (letters+3)/4 + (marks+2)/3 + (cjk*3+4)/5
+		letters, marks, cjk = 0, 0, 0
+	}
 	for _, r := range s {
-		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+		switch {
+		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana):
+			if letters > 0 || marks > 0 {
+				flush()
+			}
 			cjk++
-		} else {
-			other += len(string(r))
+		case unicode.Is(unicode.Hangul, r):
+			flush()
+			n++
+		case unicode.IsDigit(r):
+			flush()
+			n++
+		case unicode.IsLetter(r) || unicode.IsMark(r):
+			if marks > 0 || cjk > 0 {
+				flush()
+			}
+			letters += len(string(r))
+		case unicode.IsSpace(r):
+			if letters > 0 {
+				letters++ // a space joins the next word
+			}
+		default:
+			if letters > 0 || cjk > 0 {
+				flush()
+			}
+			marks++
 		}
 	}
-	return cjk + (other+3)/4
+	flush()
+	return n
 }
 
 // promptTokens renders a chat like a template would (role markers around
@@ -558,6 +656,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte, idx i
 		window = m.ContextLength
 	}
 	rec.PromptTokens = promptTokens(req.Messages)
+	if ok && m.TokenScale > 0 {
+		rec.PromptTokens = int(math.Ceil(float64(rec.PromptTokens) * m.TokenScale))
+	}
 	rec.Truncated = rec.PromptTokens > window
 	s.annotate(idx, func(x *Request) { *x = rec })
 	if !ok {
@@ -609,6 +710,18 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte, idx i
 		reply = full[:len(full)/2]
 	case FaultEmpty:
 		reply = ""
+	case FaultStopInString:
+		if i := strings.Index(reply, `": "`); i >= 0 {
+			reply = reply[:i+4] + "Par"
+		} else if i := strings.Index(reply, `":"`); i >= 0 {
+			reply = reply[:i+3] + "Par"
+		} else {
+			reply = `{"answer": "Par`
+		}
+	case FaultSpecialTokens:
+		half := len([]rune(reply)) / 2
+		r := []rune(reply)
+		reply = string(r[:half]) + SpecialTokenText + string(r[half:]) + "<|im_end|>"
 	}
 	if m.Thinking && (rec.Think == nil || *rec.Think) {
 		reply = "<think>Let me think about the passage first.</think>" + reply
@@ -720,16 +833,30 @@ func defaultInstance(n *llm.SchemaNode) any {
 // writeChat sends the reply, streamed in small pieces or as one object;
 // cut drops the connection halfway.
 func (s *Server) writeChat(w http.ResponseWriter, rec Request, reply string, cut bool) int {
+	// A real server stops generating at num_predict tokens, or when the
+	// window (num_ctx) is full (with shift off): done_reason "length", the
+	// reply cut there.
+	doneReason := "stop"
+	limit := -1
+	if rec.NumPredict > 0 {
+		limit = rec.NumPredict
+	}
+	if window := s.window(rec); window > 0 {
+		if room := max(0, window-rec.PromptTokens); limit < 0 || room < limit {
+			limit = room
+		}
+	}
+	if limit >= 0 && CountTokens(reply) > limit {
+		reply = cutTokens(reply, limit)
+		doneReason = "length"
+	}
 	evalCount := CountTokens(reply)
-	final := api.ChatResponse{Model: rec.Model, CreatedAt: time.Now().UTC(), Done: true, DoneReason: "stop",
+	final := api.ChatResponse{Model: rec.Model, CreatedAt: time.Now().UTC(), Done: true, DoneReason: doneReason,
 		Message: api.Message{Role: "assistant"},
 		Metrics: api.Metrics{TotalDuration: time.Duration(rec.PromptTokens+evalCount) * time.Millisecond,
 			LoadDuration: time.Millisecond, PromptEvalCount: rec.PromptTokens,
 			PromptEvalDuration: time.Duration(rec.PromptTokens) * 100 * time.Microsecond,
 			EvalCount:          evalCount, EvalDuration: time.Duration(evalCount) * time.Millisecond}}
-	if rec.NumPredict > 0 && evalCount > rec.NumPredict {
-		final.DoneReason = "length"
-	}
 	if !rec.Stream {
 		final.Message.Content = reply
 		if cut {
@@ -766,6 +893,35 @@ func (s *Server) writeChat(w http.ResponseWriter, rec Request, reply string, cut
 	}
 	enc.Encode(final)
 	return 200
+}
+
+// window is the context window a chat ran in: num_ctx (2048 when not
+// sent), capped by the model's context length.
+func (s *Server) window(rec Request) int {
+	window := rec.NumCtx
+	if window == 0 {
+		window = 2048
+	}
+	if m, ok := s.model(rec.Model); ok && window > m.ContextLength {
+		window = m.ContextLength
+	}
+	return window
+}
+
+// cutTokens returns the longest prefix of s (whole runes) that counts at
+// most n tokens.
+func cutTokens(s string, n int) string {
+	r := []rune(s)
+	lo, hi := 0, len(r)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if CountTokens(string(r[:mid])) <= n {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return string(r[:lo])
 }
 
 func split(s string, n int) []string {
@@ -920,6 +1076,13 @@ func (s *Server) pull(w http.ResponseWriter, r *http.Request, body []byte, idx i
 	}
 	if !ok {
 		enc.Encode(map[string]string{"error": "pull model manifest: file does not exist"})
+		return 200
+	}
+	s.mu.Lock()
+	perr := s.pullError
+	s.mu.Unlock()
+	if perr != "" {
+		enc.Encode(map[string]string{"error": perr})
 		return 200
 	}
 	size := m.Size

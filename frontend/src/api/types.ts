@@ -102,6 +102,8 @@ export interface Answer {
   question: string;
   answer: string;
   declined: boolean;
+  /** why the answer is incomplete (the model stopped at its length limit); absent when complete */
+  cut?: string;
   mode: string;
   citations: Citation[] | null;
   paths: Path[] | null;

@@ -216,6 +216,11 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
               ))}
             </div>
           )}
+          {a?.cut && (
+            <Notice tone="warn">
+              <span data-testid="answer-cut">Incomplete answer: {a.cut}.</span>
+            </Notice>
+          )}
           {a && <div className="subtle turn-meta">{a.mode === "deep" ? "Deep answer" : "Quick answer"}{a.declined ? " · Cairn declined: the documents do not say" : ""}</div>}
         </div>
       )}

@@ -5,7 +5,8 @@
 //	go run ./backend/llm/fakeollama/cmd/fakeollama [--addr 127.0.0.1:0] [--delay 0s] [--rules rules.json]
 //
 // rules.json is a list of {"schema", "contains", "model", "reply", "fault"}
-// objects (fault: "500", "malformed", "truncated", "cut", "drop", "empty").
+// objects (fault: "500", "malformed", "truncated", "cut", "drop", "empty",
+// "stop-in-string", "special-tokens").
 package main
 
 import (
@@ -32,7 +33,8 @@ type ruleFile struct {
 
 var faults = map[string]fakeollama.Fault{"": fakeollama.FaultNone, "500": fakeollama.FaultHTTP500,
 	"malformed": fakeollama.FaultMalformed, "truncated": fakeollama.FaultTruncated, "cut": fakeollama.FaultCut,
-	"drop": fakeollama.FaultDrop, "empty": fakeollama.FaultEmpty}
+	"drop": fakeollama.FaultDrop, "empty": fakeollama.FaultEmpty,
+	"stop-in-string": fakeollama.FaultStopInString, "special-tokens": fakeollama.FaultSpecialTokens}
 
 func main() {
 	addr := flag.String("addr", "", "listen address (default: a free loopback port)")
