@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,11 +92,11 @@ func (a *App) storedPath(d kb.Document) (string, error) {
 		return "", fmt.Errorf("document %d has no stored copy", d.ID)
 	}
 	root := a.cur().Dir()
-	p := filepath.Join(root, filepath.FromSlash(d.StoredPath))
-	rel, err := filepath.Rel(root, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("document %d: stored path %q is outside the project", d.ID, d.StoredPath)
+	local, err := project.ConfineStored(d.StoredPath)
+	if err != nil {
+		return "", fmt.Errorf("document %d: %w: %q", d.ID, err, d.StoredPath)
 	}
+	p := filepath.Join(root, local)
 	return p, nil
 }
 
@@ -108,18 +109,24 @@ func (a *App) DocumentFile(docID int64) (DocumentFile, error) {
 	if err != nil {
 		return DocumentFile{}, err
 	}
-	p, err := a.storedPath(d)
-	if err != nil {
+	if _, err := a.storedPath(d); err != nil {
 		return DocumentFile{}, err
 	}
-	st, err := os.Stat(p)
+	// opened only as a regular file inside files/ (not through a link out
+	// of the project: the database may come from someone else)
+	f, err := project.OpenStored(a.cur().Dir(), d.StoredPath)
 	if err != nil {
-		return DocumentFile{}, fmt.Errorf("the stored copy of %s is missing: %w", d.FileName, err)
+		return DocumentFile{}, fmt.Errorf("the stored copy of %s is missing or unusable: %w", d.FileName, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return DocumentFile{}, fmt.Errorf("the stored copy of %s: %w", d.FileName, err)
 	}
 	if st.Size() > maxViewBytes {
 		return DocumentFile{}, fmt.Errorf("%s is %d MiB, too large to show (limit %d MiB)", d.FileName, st.Size()>>20, maxViewBytes>>20)
 	}
-	b, err := os.ReadFile(p)
+	b, err := io.ReadAll(io.LimitReader(f, maxViewBytes+1))
 	if err != nil {
 		return DocumentFile{}, fmt.Errorf("read the stored copy of %s: %w", d.FileName, err)
 	}

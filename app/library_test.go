@@ -139,3 +139,44 @@ func TestReindexOutsideAProject(t *testing.T) {
 		t.Fatal("index running")
 	}
 }
+
+// Issue 21, item 4: the source viewer never reads through a link out of the
+// project, whatever the database says.
+func TestDocumentFileRefusesLinksOut(t *testing.T) {
+	a, _ := openReal(t)
+	dir := a.cur().Dir()
+	secret := filepath.Join(t.TempDir(), "secret.txt")
+	os.WriteFile(secret, []byte("not Cairn's"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "files"), 0o755)
+	link := filepath.Join(dir, "files", "0123456789ab-link.txt")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Skip(err)
+	}
+	if _, err := project.OpenStored(dir, "files/0123456789ab-link.txt"); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("a link in files/ was opened: %v", err)
+	}
+}
+
+// Issue 21, item 7: the Library finds originals no document references and
+// imports them again.
+func TestOrphansOfferedAndRepaired(t *testing.T) {
+	a, p := openReal(t)
+	orphan := filepath.Join(p.Dir(), "files", "0123456789ab-ferry.txt")
+	os.WriteFile(orphan, []byte("The ferry to Port Alder leaves at nine.\n"), 0o644)
+	got, err := a.OrphanedOriginals()
+	if err != nil || len(got) != 1 || got[0] != "files/0123456789ab-ferry.txt" {
+		t.Fatalf("OrphanedOriginals = %v, %v", got, err)
+	}
+	rs, err := a.RepairOrphans()
+	if err != nil || len(rs) != 1 || rs[0].Status != kb.StatusOK {
+		t.Fatalf("RepairOrphans = %+v, %v", rs, err)
+	}
+	waitIndexIdle(t, a)
+	if got, _ := a.OrphanedOriginals(); len(got) != 0 {
+		t.Errorf("orphans after repair: %v", got)
+	}
+	docs, _ := a.ListDocuments()
+	if len(docs) != 1 || docs[0].FileName != "ferry.txt" {
+		t.Errorf("documents: %+v", docs)
+	}
+}

@@ -23,6 +23,10 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	Assets         fs.FS // the built frontend (for serve)
 
+	// rawStderr is Stderr before escaping (safeout.go), for the progress
+	// lines that redraw themselves with \r and ESC [K.
+	rawStderr io.Writer
+
 	// Global flags, accepted by every command.
 	Ollama  string
 	Offline bool
@@ -46,7 +50,7 @@ func init() {
 		command{"remove", "remove --project DIR DOC_ID...                          delete documents and everything derived from them", cmdRemove},
 		command{"search", "search --project DIR [--k N] [--json] QUERY              hybrid passage search (BM25 + vectors, fused)", cmdSearch},
 		command{"text", "text --project DIR [--page N] [--format text|md|json] DOC_ID   the extracted text, page by page (md: # headings, pipe tables)", cmdText},
-		command{"check", "check --project DIR                                     integrity check; exits non-zero on problems", cmdCheck},
+		command{"check", "check --project DIR [--repair]                          integrity check; exits non-zero on problems; --repair imports orphaned originals again", cmdCheck},
 		command{"serve", "serve --project DIR [--addr 127.0.0.1:PORT]            serve the app to a browser on loopback (token in the URL)", cmdServe},
 		command{"eval-retrieve", "eval-retrieve                                        ../shared/eval scoring interface: question on stdin, EVAL_CORPUS set", cmdEvalRetrieve},
 		command{"eval-score", "eval-score [--json] DATASET_DIR...                   Recall@2/@5 of eval-retrieve's ranking on a dataset's questions", cmdEvalScore},
@@ -72,8 +76,20 @@ func Main(args []string, assets fs.FS) int {
 	return env.Run(ctx, args)
 }
 
-// Run dispatches one command.
+// Run dispatches one command. Everything it prints goes through
+// safeWriter: control characters in document text and file names are
+// escaped, never sent to the terminal.
 func (env *Env) Run(ctx context.Context, args []string) int {
+	if _, done := env.Stdout.(*safeWriter); !done {
+		out, errw := &safeWriter{w: env.Stdout}, &safeWriter{w: env.Stderr}
+		env.rawStderr = env.Stderr
+		env.Stdout, env.Stderr = out, errw
+		defer func() {
+			out.flush()
+			errw.flush()
+			env.Stdout, env.Stderr = out.w, errw.w
+		}()
+	}
 	args, ok := env.globalFlags(args)
 	if !ok {
 		return 2
@@ -136,22 +152,56 @@ func (env *Env) flags(name string) *flag.FlagSet {
 }
 
 // parse parses flags that may come before or after positional arguments.
+// After "--" every argument is positional, whatever it looks like. A flag
+// given twice is refused (a file named "--project" expanded by a shell glob
+// must not silently redirect the command), and so is a flag-like argument
+// that names an existing file: such paths go after "--", and the flag itself
+// can still be given as --name=value, which names no file.
 func (env *Env) parse(fs *flag.FlagSet, args []string) ([]string, bool) {
 	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, false
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return rest, true
-		}
-		if args[0] == "--" {
+	seen := map[string]bool{}
+	for len(args) > 0 {
+		a := args[0]
+		if a == "--" {
 			return append(rest, args[1:]...), true
 		}
-		rest = append(rest, args[0])
-		args = args[1:]
+		if len(a) < 2 || a[0] != '-' {
+			rest = append(rest, a)
+			args = args[1:]
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if _, err := os.Lstat(a); err == nil {
+			fmt.Fprintf(env.Stderr, "cairn %s: %q is both a flag and a file here (a shell glob?); for the flag write %s=VALUE, for the file put it after -- (cairn %s ... -- %s)\n", fs.Name(), a, flagForm(a), fs.Name(), a)
+			return nil, false
+		}
+		n := 1
+		if f := fs.Lookup(name); f != nil && !hasValue && !isBoolFlag(f) {
+			n = 2
+		}
+		n = min(n, len(args))
+		if seen[name] {
+			fmt.Fprintf(env.Stderr, "cairn %s: flag -%s given twice (a file named like a flag? put paths after --)\n", fs.Name(), name)
+			return nil, false
+		}
+		seen[name] = true
+		if err := fs.Parse(args[:n]); err != nil {
+			return nil, false
+		}
+		args = args[n:]
 	}
+	return rest, true
+}
+
+// flagForm is a flag argument without any "=value" ("--project=x" → "--project").
+func flagForm(a string) string {
+	name, _, _ := strings.Cut(a, "=")
+	return name
+}
+
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 func (env *Env) fail(err error) int {

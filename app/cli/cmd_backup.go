@@ -9,7 +9,7 @@ import (
 
 func init() {
 	register(
-		command{"export", "export --project DIR OUT.zip                            back up a project (consistent snapshot, safe while the app runs)", cmdExport},
+		command{"export", "export --project DIR [--force] OUT.zip                  back up a project (consistent snapshot, safe while the app runs)", cmdExport},
 		command{"import-project", "import-project BACKUP.zip DIR                          restore a backup into a new, empty folder and check it", cmdImportProject},
 	)
 }
@@ -17,12 +17,13 @@ func init() {
 func cmdExport(ctx context.Context, env *Env, args []string) int {
 	fs := env.flags("export")
 	dir := fs.String("project", "", "project folder")
+	force := fs.Bool("force", false, "replace OUT.zip if it exists (only a regular file)")
 	rest, ok := env.parse(fs, args)
 	if !ok {
 		return 2
 	}
 	if len(rest) != 1 {
-		fmt.Fprintln(env.Stderr, "usage: cairn export --project DIR OUT.zip")
+		fmt.Fprintln(env.Stderr, "usage: cairn export --project DIR [--force] OUT.zip")
 		return 2
 	}
 	p, code := openProject(env, *dir)
@@ -30,7 +31,7 @@ func cmdExport(ctx context.Context, env *Env, args []string) int {
 		return code
 	}
 	defer p.Close()
-	if err := p.Export(ctx, rest[0]); err != nil {
+	if err := p.ExportOver(ctx, rest[0], *force); err != nil {
 		return env.fail(err)
 	}
 	fmt.Fprintln(env.Stdout, "exported", p.Dir(), "to", rest[0])

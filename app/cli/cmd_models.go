@@ -151,7 +151,7 @@ func cmdPull(ctx context.Context, env *Env, args []string) int {
 	if _, err := o.Version(ctx); err != nil {
 		return env.fail(err)
 	}
-	tty := isTerminal(env.Stderr)
+	tty := isTerminal(env.rawStderr)
 	var last time.Time
 	err = o.Pull(ctx, rest[0], func(p llm.PullProgress) {
 		if *asJSON {
@@ -173,7 +173,7 @@ func cmdPull(ctx context.Context, env *Env, args []string) int {
 			}
 		}
 		if tty {
-			fmt.Fprintf(env.Stderr, "\r\033[K%s", line)
+			fmt.Fprintf(env.rawStderr, "\r\033[K%s", printable(line))
 		} else {
 			fmt.Fprintln(env.Stderr, line)
 		}
@@ -252,7 +252,7 @@ func cmdEmbedModel(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return report("error", err)
 	}
-	tty := isTerminal(env.Stderr)
+	tty := isTerminal(env.rawStderr)
 	var last time.Time
 	err = p.SwitchEmbedder(ctx, target, func(pr project.ReembedProgress) {
 		if *asJSON {
@@ -271,7 +271,7 @@ func cmdEmbedModel(ctx context.Context, env *Env, args []string) int {
 			line += "  ETA " + pr.ETA.Round(time.Second).String()
 		}
 		if tty {
-			fmt.Fprintf(env.Stderr, "\r\033[K%s", line)
+			fmt.Fprintf(env.rawStderr, "\r\033[K%s", printable(line))
 		} else {
 			fmt.Fprintln(env.Stderr, line)
 		}

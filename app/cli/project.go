@@ -280,6 +280,7 @@ func cmdText(ctx context.Context, env *Env, args []string) int {
 func cmdCheck(ctx context.Context, env *Env, args []string) int {
 	fs := env.flags("check")
 	dir := fs.String("project", "", "project folder")
+	repair := fs.Bool("repair", false, "import again the stored originals no document references")
 	if _, ok := env.parse(fs, args); !ok {
 		return 2
 	}
@@ -288,9 +289,42 @@ func cmdCheck(ctx context.Context, env *Env, args []string) int {
 		return code
 	}
 	defer p.Close()
+	if *repair {
+		failed := false
+		rs, err := p.Repair(ctx, nil)
+		for _, r := range rs {
+			fmt.Fprintf(env.Stdout, "repair: %s %s", r.Status, r.File)
+			if r.DocID != 0 {
+				fmt.Fprintf(env.Stdout, "  (doc %d, %d pages, %d chunks)", r.DocID, r.Pages, r.Chunks)
+			}
+			if r.Error != "" {
+				fmt.Fprintf(env.Stdout, "  %s", oneLine(r.Error))
+			}
+			fmt.Fprintln(env.Stdout)
+			failed = failed || r.Status == kb.StatusFailed
+		}
+		if err != nil {
+			return env.fail(err)
+		}
+		if len(rs) > 0 && !failed {
+			// indexing reports on stderr, as after cairn import
+			rep, err := runIndex(ctx, env, p, env.Stderr, false)
+			printIndexReport(env.Stderr, rep, false)
+			if err != nil {
+				return env.fail(fmt.Errorf("indexing: %w", err))
+			}
+		}
+	}
 	problems, err := p.Check(ctx)
 	if err != nil {
 		return env.fail(err)
+	}
+	orphans, err := p.Orphans(ctx)
+	if err != nil {
+		return env.fail(err)
+	}
+	for _, o := range orphans {
+		problems = append(problems, fmt.Sprintf("%s is a stored original that no document references (its document was lost, or an import was interrupted); cairn check --repair imports it again", o))
 	}
 	if len(problems) > 0 {
 		for _, pr := range problems {

@@ -193,7 +193,15 @@ func assemble(text string, pieces []span, opt Options) []kb.Chunk {
 	for i, p := range pieces {
 		startsSection := p.heading && (i == 0 || !pieces[i-1].heading)
 		over := tokens > 0 && tokens+p.tokens > opt.Target
-		if (startsSection || over) && len(cur) > 0 && !onlyHeadings(cur) {
+		headingsOnly := len(cur) > 0 && onlyHeadings(cur)
+		if len(cur) >= opt.Max || (headingsOnly && tokens+p.tokens > opt.Max) {
+			// Bounded whatever the structure: a run of headings with no
+			// text between them (250k setext headings), or of pieces
+			// without tokens, becomes chunks of its own at the ceiling
+			// instead of one ever-growing chunk (which was also quadratic).
+			emit(true)
+			cur, tokens = nil, 0
+		} else if (startsSection || over) && len(cur) > 0 && !headingsOnly {
 			prev := cur
 			carry := emit(false)
 			if len(carry) > 0 {

@@ -151,14 +151,10 @@ func ReadIsolated(ctx context.Context, path, name string, opt parsed.Options, li
 	}
 	var rep workerReply
 	if jerr := json.Unmarshal(stdout.Bytes(), &rep); jerr != nil || werr != nil {
-		detail := lastLine(stderr.String())
 		if strings.Contains(stderr.String(), "out of memory") {
 			return nil, parsed.Errorf(parsed.CodeTooLarge, "reading this file ran out of memory, so it was stopped (the file may be a decompression bomb or far too large)")
 		}
-		if detail == "" && werr != nil {
-			detail = werr.Error()
-		}
-		return nil, parsed.Errorf(parsed.CodeCrashed, "the reader crashed on this file (%s); the file is probably damaged", detail)
+		return nil, parsed.Errorf(parsed.CodeCrashed, "the reader crashed on this file: %s; the file is probably damaged or built to crash readers, and nothing else was affected", crashWords(stderr.String(), werr))
 	}
 	if rep.Error != "" {
 		return nil, &parsed.Error{Code: rep.ErrorCode, Msg: rep.Error}
@@ -224,17 +220,39 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" {
-			if len(l) > 200 {
-				l = l[:200]
+// crashWords says in words why a reader process died, from its stderr and
+// exit status: never a Go source line or a goroutine dump.
+func crashWords(stderr string, werr error) string {
+	switch {
+	case strings.Contains(stderr, "stack exceeds") || strings.Contains(stderr, "stack overflow"):
+		return "it ran out of stack space, because the file's objects nest or refer to themselves without end"
+	case strings.Contains(stderr, "SIGSEGV") || strings.Contains(stderr, "SIGBUS"):
+		return "it made an invalid memory access"
+	}
+	for _, line := range strings.Split(stderr, "\n") {
+		if msg, ok := strings.CutPrefix(strings.TrimSpace(line), "panic: "); ok {
+			msg, _, _ = strings.Cut(msg, " [recovered]")
+			msg, _, _ = strings.Cut(msg, "\ngoroutine")
+			if len(msg) > 160 {
+				msg = msg[:160] + "…"
 			}
-			return l
+			return "it stopped with an internal error (" + msg + ")"
+		}
+		if msg, ok := strings.CutPrefix(strings.TrimSpace(line), "fatal error: "); ok {
+			return "it stopped with a fatal error (" + msg + ")"
 		}
 	}
-	return ""
+	var ee *exec.ExitError
+	if errors.As(werr, &ee) {
+		if st := ee.String(); strings.HasPrefix(st, "signal: ") {
+			return "the reader process was stopped by a " + strings.TrimPrefix(st, "signal: ") + " signal"
+		}
+		return fmt.Sprintf("the reader process ended unexpectedly (exit code %d)", ee.ExitCode())
+	}
+	if werr != nil {
+		return "the reader process ended unexpectedly (" + werr.Error() + ")"
+	}
+	return "the reader process returned no result"
 }
 
 // inProcessTextMax is the size under which a plain-text or Markdown file is

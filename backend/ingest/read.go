@@ -33,10 +33,16 @@ func Read(data []byte, name string, opt parsed.Options) (doc *parsed.Document, e
 	case parsed.KindDOCX:
 		doc, err = docx.Read(data, opt)
 	default:
+		if int64(len(data)) > 2*textLimit { // UTF-16 halves; nothing else shrinks
+			return nil, tooMuchText(int64(len(data)))
+		}
 		doc, err = plaintext.Read(data, kind)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if n := textBytes(doc); n > textLimit {
+		return nil, tooMuchText(n)
 	}
 	if doc.Kind == "" {
 		doc.Kind = kind
@@ -45,6 +51,28 @@ func Read(data []byte, name string, opt parsed.Options) (doc *parsed.Document, e
 		doc.Warnings = append([]string{w}, doc.Warnings...)
 	}
 	return doc, nil
+}
+
+// MaxTextBytes is the most text one document may hold once read, whatever
+// its format: 64 MiB, about 20,000 densely printed pages. Indexing holds a
+// document's text a few times over in memory (passages, lexical rows,
+// embedding input), so this bounds the app's memory as the reader process's
+// cap bounds the reader's.
+const MaxTextBytes = 64 << 20
+
+// textLimit is MaxTextBytes; tests lower it.
+var textLimit int64 = MaxTextBytes
+
+func textBytes(doc *parsed.Document) int64 {
+	var n int64
+	for _, b := range doc.Blocks {
+		n += int64(len(b.Text))
+	}
+	return n
+}
+
+func tooMuchText(n int64) error {
+	return parsed.Errorf(parsed.CodeTooLarge, "This file holds about %d MiB of text; Cairn reads documents of up to %d MiB of text (about 20,000 pages). Split it into smaller files and import those.", (n+(1<<20)-1)>>20, textLimit>>20)
 }
 
 // extKinds maps file extensions to the kind they promise. ".doc" promises a

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,6 +135,52 @@ func TestMismatchWarning(t *testing.T) {
 	for _, c := range cases {
 		if got := mismatchWarning(c.name, c.kind); got != c.want {
 			t.Errorf("%s/%s: %q, want %q", c.name, c.kind, got, c.want)
+		}
+	}
+}
+
+// Item 9 of issue 21: a document's text is capped whatever its format, so
+// indexing it cannot grow the app's memory without bound.
+func TestTextCapped(t *testing.T) {
+	defer func(l int64) { textLimit = l }(textLimit)
+	textLimit = 1 << 20
+	line := []byte("The harbour master of Port Alder logged a calm tide.\n")
+	for _, c := range []struct {
+		name string
+		size int
+	}{{"under.txt", 900 << 10}, {"over.txt", 1100 << 10}, {"far-over.md", 3 << 20}} {
+		data := bytes.Repeat(line, c.size/len(line))
+		doc, err := Read(data, c.name, parsed.Options{})
+		if c.size < 1<<20 {
+			if err != nil || doc == nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			continue
+		}
+		var pe *parsed.Error
+		if !errors.As(err, &pe) || pe.Code != parsed.CodeTooLarge || !strings.Contains(pe.Msg, "MiB of text") {
+			t.Errorf("%s: want too_large, got %v", c.name, err)
+		}
+	}
+}
+
+// Issue 21, item 12: a reader crash is told in words, never as a Go source
+// line or goroutine dump.
+func TestCrashWords(t *testing.T) {
+	stackDump := "runtime: goroutine stack exceeds 1000000000-byte limit\nruntime: sp=0xc020160388 stack=[0xc020160000, 0xc040160000]\nfatal error: stack overflow\n\nruntime stack:\nruntime.throw({0x8d1f4f?, 0x0?})\n\t/usr/local/go/src/runtime/panic.go:1101 +0x48\n"
+	for _, c := range []struct {
+		stderr string
+		want   string
+	}{
+		{stackDump, "ran out of stack space"},
+		{"panic: runtime error: index out of range [5] with length 3\n\ngoroutine 1 [running]:\nmain.f()\n\t/x/y.go:12 +0x1d\n", "internal error (runtime error: index out of range [5] with length 3)"},
+		{"unexpected fault address 0x0\nfatal error: fault\n[signal SIGSEGV: segmentation violation]\n", "invalid memory access"},
+		{"fatal error: concurrent map writes\n\ngoroutine 7:\n/usr/local/go/src/runtime/map.go:1 +0x1\n", "fatal error (concurrent map writes)"},
+		{"", "returned no result"},
+	} {
+		got := crashWords(c.stderr, nil)
+		if !strings.Contains(got, c.want) || strings.Contains(got, ".go:") || strings.Contains(got, "goroutine") {
+			t.Errorf("crashWords(%.40q) = %q, want %q", c.stderr, got, c.want)
 		}
 	}
 }

@@ -7,11 +7,13 @@ package ingest
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"cairn/backend/ingest/docx"
 	"cairn/backend/ingest/parsed"
+	"cairn/backend/ingest/plaintext"
 )
 
 // sniffWindow is how far into the file the sniffer looks: PDF viewers
@@ -24,12 +26,17 @@ const (
 
 // Sniff says what kind of document data holds, from its bytes:
 //
-//   - "%PDF-" within the first 1024 bytes: a PDF (whatever the name says);
+//   - "%PDF-" at the very start: a PDF (whatever the name says); further in
+//     (within the first 1024 bytes, where PDF viewers accept it) only with
+//     PDF structure after it — a version, an object ("1 0 obj") soon after —
+//     and a body that is not text, or ends in a PDF trailer: a Markdown note
+//     that mentions "%PDF-" is text;
 //   - a zip ("PK\x03\x04"): a Word document (the reader checks it is OOXML);
 //   - an OLE2 compound file: CodeLegacyDoc (Word 97-2003 .doc), or
 //     CodePasswordRequired for a password-protected .docx;
-//   - UTF-8 or UTF-16 (with byte-order mark) text: Markdown when the name
-//     ends in .md/.markdown, else plain text;
+//   - UTF-8 or UTF-16 text (with a byte-order mark, or without one when
+//     its zero bytes say so): Markdown when the name ends in .md/.markdown,
+//     else plain text;
 //   - zero bytes: CodeEmpty; anything else: CodeUnsupported.
 //
 // name is used only to choose between text and Markdown.
@@ -37,12 +44,8 @@ func Sniff(data []byte, name string) (parsed.Kind, error) {
 	if len(data) == 0 {
 		return "", parsed.Errorf(parsed.CodeEmpty, "The file is empty.")
 	}
-	head := data
-	if len(head) > pdfWindow {
-		head = head[:pdfWindow]
-	}
 	switch {
-	case bytes.Contains(head, []byte("%PDF-")):
+	case isPDF(data):
 		return parsed.KindPDF, nil
 	case bytes.HasPrefix(data, []byte("PK\x03\x04")), bytes.HasPrefix(data, []byte("PK\x05\x06")):
 		return parsed.KindDOCX, nil
@@ -64,6 +67,32 @@ func Sniff(data []byte, name string) (parsed.Kind, error) {
 		return "", parsed.Errorf(parsed.CodeUnsupported, "This is %s, not a PDF, Word (.docx), text or Markdown file.", what)
 	}
 	return "", parsed.Errorf(parsed.CodeUnsupported, "This file is not a PDF, Word (.docx), text or Markdown file.")
+}
+
+var (
+	pdfVersion = regexp.MustCompile(`^%PDF-[0-9]\.[0-9]`)
+	pdfObject  = regexp.MustCompile(`[0-9]+[ \t\r\n]+[0-9]+[ \t\r\n]+obj\b`)
+)
+
+// isPDF: the header at the start, or a header a little further in with PDF
+// structure after it (see Sniff).
+func isPDF(data []byte) bool {
+	if bytes.HasPrefix(data, []byte("%PDF-")) {
+		return true
+	}
+	head := data[:min(len(data), pdfWindow)]
+	i := bytes.Index(head, []byte("%PDF-"))
+	if i < 0 || !pdfVersion.Match(data[i:min(len(data), i+16)]) {
+		return false
+	}
+	if !pdfObject.Match(data[i:min(len(data), i+4096)]) {
+		return false
+	}
+	if textClass(data) != isText {
+		return true // junk before a binary PDF
+	}
+	tail := data[max(0, len(data)-1024):]
+	return bytes.Contains(tail, []byte("%%EOF")) && bytes.Contains(data, []byte("startxref"))
 }
 
 func isMarkdownName(name string) bool {
@@ -100,6 +129,9 @@ func textClass(data []byte) textKind {
 		bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
 		return isText
 	}
+	if _, ok := plaintext.UTF16WithoutBOM(data); ok {
+		return isText
+	}
 	sample := data
 	truncated := false
 	if len(sample) > textWindow {
@@ -133,9 +165,9 @@ func textClass(data []byte) textKind {
 	if controls*100 > len(sample) {
 		return notText
 	}
-	if invalid*20 > len(sample) || (invalid >= 8 && invalid*2 > high) {
+	if invalid*20 > len(sample) || (invalid >= 8 && invalid*2 > high && invalid*100 > len(sample)) {
 		// More than 5% of the bytes, or most of the (several) non-ASCII
-		// bytes, are not UTF-8: a legacy code page (Windows-1252, GBK,
+		// bytes (and over 1% of all), are not UTF-8: a legacy code page (Windows-1252, GBK,
 		// Shift-JIS), unless it is really binary. A handful of stray bytes
 		// in UTF-8 text are replaced by the reader instead.
 		if controls == 0 || controls*1000 < len(sample) {

@@ -83,7 +83,14 @@ func TestSniff(t *testing.T) {
 	}{
 		{"a.pdf", nil, "", parsed.CodeEmpty, "The file is empty."},
 		{"a.pdf", []byte("%PDF-1.7\n"), parsed.KindPDF, "", ""},
-		{"a.txt", append(bytes.Repeat([]byte{'x'}, 1000), "%PDF-1.4"...), parsed.KindPDF, "", ""},
+		{"a.txt", append(bytes.Repeat([]byte{'x'}, 1000), "%PDF-1.4"...), parsed.KindTXT, "", ""},
+		{"note.md", []byte("# PDF notes\n\nEvery PDF starts with `%PDF-1.7`; a reader looks for that header first.\n"), parsed.KindMD, "", ""},
+		{"note.md", []byte("# PDF notes\n\n%PDF-1.4 marks the version, and 1 0 obj starts an object.\n"), parsed.KindMD, "", ""},
+		{"junk.pdf", append([]byte{0xCF, 0x89, 0x00, 0x13, 0xFE, '\n'}, "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n"...), parsed.KindPDF, "", ""},
+		{"mail.pdf", []byte("From: a@b\n\n%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\nxref\ntrailer\n<<>>\nstartxref\n9\n%%EOF\n"), parsed.KindPDF, "", ""},
+		{"u16le.txt", []byte("h\x00e\x00l\x00l\x00o\x00 \x00w\x00o\x00r\x00l\x00d\x00\n\x00"), parsed.KindTXT, "", ""},
+		{"u16be.md", []byte("\x00#\x00 \x00T\x00i\x00t\x00l\x00e\x00\n\x00b\x00o\x00d\x00y"), parsed.KindMD, "", ""},
+		{"few-bad-long.txt", append(bytes.Repeat([]byte("A long English note about the harbour. "), 50), bytes.Repeat([]byte{0xff, ' '}, 10)...), parsed.KindTXT, "", ""},
 		{"a.txt", append(bytes.Repeat([]byte{'x'}, 1020), "%PDF-1.4"...), parsed.KindTXT, "", ""},
 		{"a.docx", []byte("PK\x03\x04rest"), parsed.KindDOCX, "", ""},
 		{"notes.md", []byte("# Hi\n"), parsed.KindMD, "", ""},
@@ -145,8 +152,11 @@ func FuzzSniff(f *testing.F) {
 		if len(head) > 1024 {
 			head = head[:1024]
 		}
-		if bytes.Contains(head, []byte("%PDF-")) != (kind == parsed.KindPDF) {
-			t.Fatalf("PDF marker and kind %q disagree", kind)
+		if kind == parsed.KindPDF && !bytes.Contains(head, []byte("%PDF-")) {
+			t.Fatalf("PDF without its marker")
+		}
+		if bytes.HasPrefix(data, []byte("%PDF-")) && kind != parsed.KindPDF {
+			t.Fatalf("a file starting with %%PDF- read as %q", kind)
 		}
 		if kind2, err2 := Sniff(data, name); kind2 != kind || err2 != nil {
 			t.Fatalf("not deterministic")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"cairn/backend/chunk"
 	"cairn/backend/ingest"
 	"cairn/backend/ingest/parsed"
+	"cairn/backend/ingest/pdf"
 	"cairn/backend/kb"
 	"cairn/backend/search"
 	"cairn/backend/store"
@@ -28,6 +28,8 @@ const MaxFileBytes = 512 << 20
 // ImportOptions tune an import.
 type ImportOptions struct {
 	Password string // for encrypted PDFs
+
+	names map[string]string // file name to record for a path (Repair: the name behind the hash prefix)
 }
 
 // folderExts are the file types picked up when a folder is imported; a file
@@ -55,6 +57,7 @@ func (p *Project) ImportWith(ctx context.Context, paths []string, opt ImportOpti
 		return nil, err
 	}
 	defer unlock()
+	p.removeStaleIncoming()
 	var results []ImportResult
 	for _, r := range skipped {
 		results = append(results, r)
@@ -75,6 +78,16 @@ func (p *Project) ImportWith(ctx context.Context, paths []string, opt ImportOpti
 		progress(Progress{File: f, Index: i + 1, Total: len(files), Stage: "done", Result: &r})
 	}
 	return results, nil
+}
+
+// removeStaleIncoming deletes the temporary copies an import killed midway
+// left in files/ (only called with the import lock held, so no import is
+// writing one).
+func (p *Project) removeStaleIncoming() {
+	stale, _ := filepath.Glob(filepath.Join(p.dir, FilesDir, ".incoming-*"))
+	for _, f := range stale {
+		os.Remove(f)
+	}
 }
 
 // expand turns paths into the files to import. Folders are walked; symbolic
@@ -142,18 +155,22 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 		res.Status, res.ErrorCode, res.Error = kb.StatusFailed, string(code), msg
 		return res, nil
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return fail("not_found", "cannot open: "+errText(err))
+	in, perr := p.copyIn(path)
+	if perr != nil {
+		var fp *fileProblem
+		if errors.As(perr, &fp) {
+			return fail(fp.code, fp.msg)
+		}
+		return res, perr
 	}
-	if info.Size() > MaxFileBytes {
-		return fail(parsed.CodeTooLarge, fmt.Sprintf("the file is %d MiB; Cairn imports files up to %d MiB", info.Size()>>20, MaxFileBytes>>20))
-	}
-	hash, err := kb.HashFile(path)
-	if err != nil {
-		return fail("not_found", "cannot read: "+errText(err))
-	}
+	defer os.Remove(in.tmp) // a no-op once the copy is renamed into place
+	hash := in.hash
 	name := filepath.Base(path)
+	if opt.names != nil {
+		if n := opt.names[path]; n != "" {
+			name = n
+		}
+	}
 
 	existing, found, err := p.store.DocumentByHash(ctx, hash)
 	if err != nil {
@@ -170,12 +187,12 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 		docID = existing.ID // failed, pending or locked before: read it again
 		name = existing.FileName
 	}
-	stored, err := p.storeCopy(path, hash, name)
+	stored, err := p.placeCopy(in.tmp, hash, name)
 	if err != nil {
 		return res, fmt.Errorf("copy %s into the project: %w", name, err)
 	}
 	if docID == 0 {
-		docID, err = p.store.AddDocument(ctx, kb.Document{Title: titleFromName(name), FileName: name, StoredPath: stored, Kind: kindFromName(name), Hash: hash, Bytes: info.Size()})
+		docID, err = p.store.AddDocument(ctx, kb.Document{Title: titleFromName(name), FileName: name, StoredPath: stored, Kind: kindFromName(name), Hash: hash, Bytes: in.size})
 		if err != nil {
 			return res, err
 		}
@@ -217,7 +234,7 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 	}
 	res.Status, res.Pages, res.Chunks, res.Warnings = content.Status, len(content.Pages), len(content.Chunks), content.Warnings
 	if content.Status == kb.StatusNeedsOCR {
-		res.Error = ocrMessage(content.Pages)
+		res.Error = ocrMessage(content.Pages, doc.Warnings)
 	}
 	return res, nil
 }
@@ -229,6 +246,7 @@ func (p *Project) index(ctx context.Context, name string, doc *parsed.Document) 
 	if !plausibleTitle(title) {
 		title = titleFromName(name)
 	}
+	title = printableTitle(title)
 	texts := make([]string, len(chunks))
 	rows := make([]store.FTSRow, len(chunks))
 	terms := make([][]string, len(chunks))
@@ -255,19 +273,30 @@ func (p *Project) index(ctx context.Context, name string, doc *parsed.Document) 
 		if noText == len(pages) || len(chunks) == 0 {
 			st = kb.StatusNeedsOCR
 		}
-		warnings = append(warnings, ocrMessage(pages))
+		warnings = append(warnings, ocrMessage(pages, doc.Warnings))
 	}
 	return store.Content{Title: title, Kind: string(doc.Kind), Status: st, Warnings: warnings, Pages: pages, Chunks: chunks, FTS: rows, Vectors: vecs, Terms: terms}, nil
 }
 
-func ocrMessage(pages []kb.Page) string {
+// ocrMessage explains a needs_ocr document after what the reader tried
+// (its warnings say whether tesseract ran, was switched off, or is absent).
+func ocrMessage(pages []kb.Page, readerWarnings []string) string {
 	n := 0
 	for _, pg := range pages {
 		if pg.NoText {
 			n++
 		}
 	}
-	return fmt.Sprintf("%d of %d pages (%s) have no text layer (scanned images). Install tesseract-ocr (with its language packs, e.g. tesseract-ocr-chi-sim) and re-import to read them with OCR.", n, len(pages), noTextPages(pages))
+	head := fmt.Sprintf("%d of %d pages (%s) have no text layer (scanned images)", n, len(pages), noTextPages(pages))
+	for _, w := range readerWarnings {
+		switch {
+		case strings.HasSuffix(w, pdf.WarnOCRFoundNothing):
+			return head + ", and OCR (tesseract) ran on them but found no reliable text: they may be blank, a poor scan, or in a language whose tesseract pack is not installed (e.g. tesseract-ocr-chi-sim)."
+		case strings.HasSuffix(w, pdf.WarnOCROff):
+			return head + "; OCR is switched off (CAIRN_OCR=0): unset it and re-import to read them with tesseract."
+		}
+	}
+	return head + ". Install tesseract-ocr (with its language packs, e.g. tesseract-ocr-chi-sim) and re-import to read them with OCR."
 }
 
 // noTextPages lists the image-only pages: "p. 3, 7, 12" (the first 20).
@@ -285,36 +314,11 @@ func noTextPages(pages []kb.Page) string {
 	return "p. " + strings.Join(ns, ", ")
 }
 
-// storeCopy copies the original into files/ (once per content hash) and
-// returns its path relative to the project folder.
-func (p *Project) storeCopy(src, hash, name string) (string, error) {
+// placeCopy moves a copy made by copyIn to its place in files/ (one file
+// per content hash) and returns its path relative to the project folder.
+func (p *Project) placeCopy(tmp, hash, name string) (string, error) {
 	rel := filepath.Join(FilesDir, hash[:12]+"-"+safeName(name))
-	dst := filepath.Join(p.dir, rel)
-	if h, err := kb.HashFile(dst); err == nil && h == hash {
-		return filepath.ToSlash(rel), nil
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return "", err
-	}
-	defer in.Close()
-	tmp, err := os.CreateTemp(filepath.Join(p.dir, FilesDir), ".incoming-*")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := io.Copy(tmp, in); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	if err := os.Rename(tmp.Name(), dst); err != nil {
+	if err := os.Rename(tmp, filepath.Join(p.dir, rel)); err != nil {
 		return "", err
 	}
 	return filepath.ToSlash(rel), nil
@@ -354,7 +358,22 @@ func lastRune(s string) (rune, int) {
 
 func titleFromName(name string) string {
 	t := strings.TrimSuffix(name, filepath.Ext(name))
-	return strings.TrimSpace(strings.NewReplacer("_", " ").Replace(t))
+	return printableTitle(strings.NewReplacer("_", " ").Replace(t))
+}
+
+// printableTitle keeps a title's printable text only: control characters
+// (a file name may carry terminal escape sequences), bidirectional
+// overrides and invalid bytes become spaces, runs of space collapse.
+func printableTitle(t string) string {
+	t = strings.Map(func(r rune) rune {
+		switch {
+		case r == utf8.RuneError, unicode.IsControl(r),
+			r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(t, " "))
+	return strings.Join(strings.Fields(t), " ")
 }
 
 func kindFromName(name string) string {
@@ -431,7 +450,11 @@ func (p *Project) Retry(ctx context.Context, ids []int64, opt ImportOptions, pro
 		if err != nil {
 			return nil, err
 		}
-		paths = append(paths, filepath.Join(p.dir, filepath.FromSlash(d.StoredPath)))
+		f, err := p.storedFile(d.StoredPath)
+		if err != nil {
+			return nil, fmt.Errorf("document %d: %w", id, err)
+		}
+		paths = append(paths, f)
 	}
 	return p.ImportWith(ctx, paths, opt, progress)
 }

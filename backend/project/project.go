@@ -7,10 +7,12 @@ package project
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"cairn/backend/embed"
@@ -156,8 +158,13 @@ func (p *Project) RemoveDocuments(ctx context.Context, ids ...int64) ([]kb.Docum
 		return nil, err
 	}
 	for _, d := range removed {
-		if d.StoredPath != "" {
-			os.Remove(filepath.Join(p.dir, d.StoredPath))
+		if d.StoredPath == "" {
+			continue
+		}
+		// Only a copy inside files/ is ever deleted: a row pointing
+		// elsewhere (a hostile or damaged database) deletes nothing.
+		if f, err := p.storedFile(d.StoredPath); err == nil {
+			os.Remove(f)
 		}
 	}
 	return removed, nil
@@ -195,11 +202,11 @@ func (p *Project) Check(ctx context.Context) ([]string, error) {
 			problems = append(problems, fmt.Sprintf("document %d (%s) has no stored copy", d.ID, d.FileName))
 			continue
 		}
-		if strings.Contains(d.StoredPath, "..") || filepath.IsAbs(d.StoredPath) {
-			problems = append(problems, fmt.Sprintf("document %d: stored path %q leaves the project", d.ID, d.StoredPath))
+		if _, err := confineStored(d.StoredPath); err != nil {
+			problems = append(problems, fmt.Sprintf("document %d: stored path %q leaves the project's files folder", d.ID, d.StoredPath))
 			continue
 		}
-		h, err := kb.HashFile(filepath.Join(p.dir, d.StoredPath))
+		h, err := p.hashStored(d.StoredPath)
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("document %d (%s): stored copy missing: %v", d.ID, d.FileName, err))
 		} else if h != d.Hash {
@@ -207,4 +214,19 @@ func (p *Project) Check(ctx context.Context) ([]string, error) {
 		}
 	}
 	return problems, nil
+}
+
+// hashStored hashes a stored copy, read only when it is a regular file
+// inside the project.
+func (p *Project) hashStored(rel string) (string, error) {
+	f, err := p.openStored(rel)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -54,9 +54,9 @@ type ScoredNode struct {
 
 func init() {
 	registerCheck(
-		Invariant{"mind-map facts without a chunk of their document, or with a page or char span outside it", `SELECT count(*) FROM mind_nodes n WHERE n.kind = 'fact' AND (
+		Invariant{"mind-map facts without a chunk of their document, or with a page or char span outside it", `SELECT count(*) FROM mind_nodes n LEFT JOIN ` + lastPages + ` lp ON lp.doc_id = n.doc_id WHERE n.kind = 'fact' AND (
 			n.chunk_id IS NULL OR n.page_start < 1 OR n.page_end < n.page_start OR n.char_end <= n.char_start
-			OR n.page_end > (SELECT max(p.number) FROM pages p WHERE p.doc_id = n.doc_id)
+			OR n.page_end > lp.last
 			OR NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = n.chunk_id AND c.doc_id = n.doc_id AND n.char_start >= c.char_start AND n.char_end <= c.char_end))`},
 		Invariant{"mind-map nodes whose parent is missing or in another document", `SELECT count(*) FROM mind_nodes n WHERE
 			(n.kind = 'topic' AND n.parent_id IS NOT NULL)

@@ -10,9 +10,16 @@ import (
 	"cairn/backend/ingest/parsed"
 )
 
+// errNestedObjectStreams: the first reader would recurse without end
+// (xrefscan.go); PDFium reads the file instead.
+var errNestedObjectStreams = errors.New("an object stream is listed inside an object stream (the file refers to itself without end)")
+
 // openLP opens data with the first reader. A missing or wrong password is
 // returned as a typed error; other failures as plain errors.
 func openLP(data []byte, password string) (r *lp.Reader, err error) {
+	if nestedObjectStreams(data) {
+		return nil, errNestedObjectStreams
+	}
 	tried := false
 	perr := guard(func() {
 		r, err = lp.NewReaderEncrypted(bytes.NewReader(data), int64(len(data)), func() string {

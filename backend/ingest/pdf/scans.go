@@ -4,6 +4,13 @@ import (
 	"strings"
 )
 
+// The endings of the warnings flagAndOCR gives, so the import can word its
+// needs_ocr message after what was really tried.
+const (
+	WarnOCRFoundNothing = "OCR found no reliable text on them."
+	WarnOCROff          = "OCR is switched off (CAIRN_OCR=0)."
+)
+
 // flagAndOCR OCRs image-only pages when tesseract is available, and
 // otherwise warns about them.
 func (rd *reading) flagAndOCR(pages []pageOut) {
@@ -48,9 +55,9 @@ func (rd *reading) flagAndOCR(pages []pageOut) {
 	switch {
 	case left == 0:
 	case ocrEnabled():
-		rd.warn("%d pages have no text layer and OCR found no reliable text on them.", left)
+		rd.warn("%d pages have no text layer and "+WarnOCRFoundNothing, left)
 	case ocrSwitchedOff():
-		rd.warn("%d pages have no text layer; OCR is switched off (CAIRN_OCR=0).", left)
+		rd.warn("%d pages have no text layer; "+WarnOCROff, left)
 	default:
 		rd.warn("%d pages have no text layer; %s", left, noTextHint)
 	}

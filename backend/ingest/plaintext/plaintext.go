@@ -54,28 +54,80 @@ func Read(data []byte, kind parsed.Kind) (*parsed.Document, error) {
 // the page separator of the document text downstream).
 func Decode(data []byte) (string, []string) {
 	var warnings []string
-	var s string
 	switch {
 	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
 		data = data[3:]
 	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}), bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
-		be := data[0] == 0xFE
-		body := data[2:]
-		if len(body)%2 == 1 {
-			body = body[:len(body)-1]
-			warnings = append(warnings, "the UTF-16 text ends with half a character; it was dropped")
-		}
-		u := make([]uint16, len(body)/2)
-		for i := range u {
-			if be {
-				u[i] = uint16(body[2*i])<<8 | uint16(body[2*i+1])
-			} else {
-				u[i] = uint16(body[2*i+1])<<8 | uint16(body[2*i])
-			}
-		}
-		s = string(utf16.Decode(u))
-		return clean(s, warnings)
+		return decodeUTF16(data[2:], data[0] == 0xFE, warnings)
 	}
+	if be, ok := UTF16WithoutBOM(data); ok {
+		order := map[bool]string{false: "little-endian", true: "big-endian"}[be]
+		warnings = append(warnings, "UTF-16 text without a byte-order mark; read as UTF-16 ("+order+")")
+		return decodeUTF16(data, be, warnings)
+	}
+	return decodeUTF8(data, warnings)
+}
+
+// UTF16WithoutBOM recognises UTF-16 text that lacks a byte-order mark by its
+// zero bytes: text written mostly in ASCII (English, most European
+// languages, code) has a zero high byte in nearly every code unit, so one byte position of each pair is mostly zero
+// and the other almost never. be says which (big-endian: the even bytes).
+// Judged on the first 64 KiB; at least 8 code units.
+func UTF16WithoutBOM(data []byte) (be, ok bool) {
+	sample := data[:min(len(data), 64<<10)]
+	pairs := len(sample) / 2
+	if pairs < 8 {
+		return false, false
+	}
+	evenZero, oddZero := 0, 0
+	for i := 0; i+1 < len(sample); i += 2 {
+		if sample[i] == 0 {
+			evenZero++
+		}
+		if sample[i+1] == 0 {
+			oddZero++
+		}
+	}
+	switch {
+	case oddZero*10 >= pairs*6 && evenZero*50 <= pairs:
+		be = false
+	case evenZero*10 >= pairs*6 && oddZero*50 <= pairs:
+		be = true
+	default:
+		return false, false
+	}
+	// The decoded units must look like text: few controls besides white space.
+	controls := 0
+	for i := 0; i+1 < len(sample); i += 2 {
+		u := uint16(sample[i+1])<<8 | uint16(sample[i])
+		if be {
+			u = uint16(sample[i])<<8 | uint16(sample[i+1])
+		}
+		if u < 0x20 && u != '\t' && u != '\n' && u != '\r' && u != '\f' {
+			controls++
+		}
+	}
+	return be, controls*100 <= pairs
+}
+
+func decodeUTF16(body []byte, be bool, warnings []string) (string, []string) {
+	if len(body)%2 == 1 {
+		body = body[:len(body)-1]
+		warnings = append(warnings, "the UTF-16 text ends with half a character; it was dropped")
+	}
+	u := make([]uint16, len(body)/2)
+	for i := range u {
+		if be {
+			u[i] = uint16(body[2*i])<<8 | uint16(body[2*i+1])
+		} else {
+			u[i] = uint16(body[2*i+1])<<8 | uint16(body[2*i])
+		}
+	}
+	return clean(string(utf16.Decode(u)), warnings)
+}
+
+func decodeUTF8(data []byte, warnings []string) (string, []string) {
+	var s string
 	if !utf8.Valid(data) {
 		bad := 0
 		for i := 0; i < len(data); {

@@ -82,6 +82,8 @@ export const api = {
   documentPages: (docID: number) => App.DocumentPages(docID),
   documentFile: (docID: number) => call<DocumentFile>("DocumentFile", docID),
   retryDocument: (docID: number, password: string) => call<ImportResult[]>("RetryDocument", docID, password),
+  orphanedOriginals: () => call<string[]>("OrphanedOriginals"),
+  repairOrphans: () => call<ImportResult[]>("RepairOrphans"),
   reindex: () => call<void>("Reindex"),
   indexStatus: () => call<IndexState>("IndexStatus"),
   // Projects (app/projects.go).

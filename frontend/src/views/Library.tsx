@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { api, canPickFiles, errorMessage, has, type Document, type ImportDone } from "../api";
 import { etaText, stageText } from "../lib/eta";
 import { Chip, ConfirmDialog, Icon, Notice, ProgressBar, StatusChip } from "../components/ui";
@@ -29,6 +29,21 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
   const [removing, setRemoving] = useState(false);
   const [pwFor, setPwFor] = useState(0);
   const [password, setPassword] = useState("");
+
+  // Stored originals no document references (a crash lost their records):
+  // offered for import again, as `cairn check --repair` does.
+  const [orphans, setOrphans] = useState<string[]>([]);
+  useEffect(() => {
+    if (!has("OrphanedOriginals") || lib.importing.running) return;
+    let live = true;
+    api
+      .orphanedOriginals()
+      .then((o) => live && setOrphans(o ?? []))
+      .catch(() => live && setOrphans([]));
+    return () => {
+      live = false;
+    };
+  }, [lib.docs, lib.importing.running]);
 
   const retry = (d: Document, pw = "") => {
     setPwFor(0);
@@ -153,6 +168,16 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
           </div>
           <ProgressBar value={lib.indexing.last?.total ? lib.indexing.last.done / lib.indexing.last.total : 0} label="Indexing progress" />
         </div>
+      )}
+      {orphans.length > 0 && !lib.importing.running && (
+        <Notice tone="warn">
+          <span data-testid="orphans-notice">
+            {orphans.length === 1 ? "1 original in the project folder is" : `${orphans.length} originals in the project folder are`} not in the library (its record was lost, or an import was interrupted).{" "}
+            <button className="btn btn-small" onClick={() => startImport(() => api.repairOrphans())} data-testid="repair-orphans">
+              Import again
+            </button>
+          </span>
+        </Notice>
       )}
       {lib.indexing.error && !lib.indexing.running && <Notice tone="bad">Indexing stopped: {plainError(lib.indexing.error)}</Notice>}
       {lib.indexing.warning && !lib.indexing.running && !lib.indexing.error && (

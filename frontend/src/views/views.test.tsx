@@ -9,6 +9,8 @@ const fake = vi.hoisted(() => ({
   importPaths: vi.fn(async () => []),
   retryDocument: vi.fn(async () => []),
   reindex: vi.fn(async () => undefined),
+  orphanedOriginals: vi.fn(async (): Promise<string[]> => []),
+  repairOrphans: vi.fn(async () => []),
 }));
 
 vi.mock("../api", () => ({
@@ -17,7 +19,7 @@ vi.mock("../api", () => ({
   transport: "http",
   errorMessage: (e: unknown) => String(e),
   onEvent: () => () => {},
-  has: (m: string) => m === "RetryDocument" || m === "Reindex",
+  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans"].includes(m),
 }));
 
 import LibraryView, { splitPaths, summarise } from "./Library";
@@ -70,6 +72,15 @@ describe("LibraryView", () => {
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Remove" })));
     expect(fake.removeDocuments).toHaveBeenCalledWith([1]);
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  });
+
+  it("offers to import again the originals no document references", async () => {
+    fake.orphanedOriginals.mockResolvedValueOnce(["files/0123456789ab-ferry.txt"]);
+    render(<LibraryView lib={lib()} onOpen={() => {}} />);
+    const notice = await screen.findByTestId("orphans-notice");
+    expect(notice.textContent).toContain("1 original in the project folder is not in the library");
+    await act(async () => fireEvent.click(screen.getByTestId("repair-orphans")));
+    expect(fake.repairOrphans).toHaveBeenCalled();
   });
 
   it("cancelling the confirmation removes nothing", () => {

@@ -55,6 +55,8 @@ export function Neighbourhood(arg1:number,arg2:number,arg3:number):Promise<kb.Gr
 
 export function OpenProject(arg1:string):Promise<project.Info>;
 
+export function OrphanedOriginals():Promise<Array<string>>;
+
 export function PickAndImport():Promise<Array<project.ImportResult>>;
 
 export function ProjectInfo():Promise<project.Info>;
@@ -66,6 +68,8 @@ export function Reindex():Promise<void>;
 export function RemoveDocuments(arg1:Array<number>):Promise<void>;
 
 export function RenameProject(arg1:string,arg2:string):Promise<app.ProjectEntry>;
+
+export function RepairOrphans():Promise<Array<project.ImportResult>>;
 
 export function RetryDocument(arg1:number,arg2:string):Promise<Array<project.ImportResult>>;
 

@@ -102,6 +102,10 @@ export function OpenProject(arg1) {
   return window['go']['app']['App']['OpenProject'](arg1);
 }
 
+export function OrphanedOriginals() {
+  return window['go']['app']['App']['OrphanedOriginals']();
+}
+
 export function PickAndImport() {
   return window['go']['app']['App']['PickAndImport']();
 }
@@ -124,6 +128,10 @@ export function RemoveDocuments(arg1) {
 
 export function RenameProject(arg1, arg2) {
   return window['go']['app']['App']['RenameProject'](arg1, arg2);
+}
+
+export function RepairOrphans() {
+  return window['go']['app']['App']['RepairOrphans']();
 }
 
 export function RetryDocument(arg1, arg2) {

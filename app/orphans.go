@@ -1,0 +1,42 @@
+package app
+
+import (
+	"context"
+
+	"cairn/backend/project"
+)
+
+// OrphanedOriginals lists the stored originals in the project's files/
+// folder that no document references (a document row lost after a crash,
+// or an interrupted import), as paths relative to the project folder. The
+// Library offers to import them again (RepairOrphans), as `cairn check
+// --repair` does.
+func (a *App) OrphanedOriginals() ([]string, error) {
+	defer a.enter()()
+	p, err := a.openProject()
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.Orphans(a.context())
+	if out == nil {
+		out = []string{}
+	}
+	return out, err
+}
+
+// RepairOrphans imports the orphaned originals again, with the usual import
+// events, then indexes them.
+func (a *App) RepairOrphans() ([]project.ImportResult, error) {
+	defer a.enter()()
+	p, err := a.openProject()
+	if err != nil {
+		return nil, err
+	}
+	orphans, err := p.Orphans(a.context())
+	if err != nil {
+		return nil, err
+	}
+	return a.runImportWith(a.context(), orphans, func(ctx context.Context, _ []string, progress func(project.Progress)) ([]project.ImportResult, error) {
+		return p.Repair(ctx, progress)
+	})
+}
