@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"cairn/backend/answerspan"
 	"cairn/backend/kb"
 	"cairn/backend/llm"
 	"cairn/backend/retrieve"
@@ -13,6 +14,10 @@ import (
 
 // DeclineText is the answer when the documents do not support one.
 const DeclineText = "The documents do not answer this question. The closest passages are listed below."
+
+// NoShortText leads an extractive answer when no short answer was found
+// in the passages: the best-supported sentences follow.
+const NoShortText = "No short answer was found in the passages; the sentences that match the question best:\n\n"
 
 // StreamBroken is streamed when the model's answer broke off after some of
 // it was streamed: the text before it is void, the extractive answer from
@@ -338,11 +343,50 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		}
 	}
 	boost = append(boost, memory...)
+	if len(memory) == 0 {
+		cs, pool, q, err := u.shortAnswer(ctx, g)
+		if err != nil {
+			return a, err
+		}
+		for i, c := range cs {
+			if i >= 5 {
+				break
+			}
+			u.trace.Candidates = append(u.trace.Candidates, ShortTrace{Text: c.Text, Type: string(c.Type), Score: c.Score})
+		}
+		if len(cs) > 0 && cs[0].Score >= answerspan.MinScore {
+			text, cits, sa := shortText(cs[0], q, pool)
+			a.Answer, a.Citations, a.Short = text, cits, sa
+			u.trace.Short = sa
+			u.trace.AnswerBy = "extractive"
+			linked := ""
+			if g.res != nil && len(g.res.Linked) > 0 {
+				linked = g.res.Linked[0].Name
+			}
+			if ap := answerPaths(cs, pool, linked, 3); len(ap) > 0 {
+				for i := range a.Paths {
+					a.Paths[i].Chosen = false
+				}
+				a.Paths = append(ap, a.Paths...)
+				if len(a.Paths) > u.set.MaxPaths+len(ap) {
+					a.Paths = a.Paths[:u.set.MaxPaths+len(ap)]
+				}
+			}
+			u.lap("extract")
+			if onToken != nil {
+				onToken(a.Answer)
+			}
+			return a, nil
+		}
+	}
 	sents, err := extract(ctx, u.r.Store, u.question, g.evidence, boost, u.set.Sentences)
 	if err != nil {
 		return a, err
 	}
 	var b strings.Builder
+	if len(memory) == 0 && len(sents) > 0 {
+		b.WriteString(NoShortText)
+	}
 	if len(memory) > 0 {
 		b.WriteString(strings.Join(memory, "; "))
 		b.WriteString(". ")

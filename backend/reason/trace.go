@@ -32,6 +32,10 @@ type Trace struct {
 	// AnswerFallback is why a model answer was replaced by the extractive
 	// one (the model failed, timed out, or its stream broke off).
 	AnswerFallback string `json:"answer_fallback,omitempty"`
+	// Short is the extractive short answer (the store reads it back from
+	// here), and Candidates the runners-up considered.
+	Short      *kb.ShortAnswer `json:"short,omitempty"`
+	Candidates []ShortTrace    `json:"short_candidates,omitempty"`
 
 	Retrieval RetrievalTrace `json:"retrieval"`
 	Rerank    *RerankTrace   `json:"rerank,omitempty"`
@@ -46,6 +50,13 @@ type Trace struct {
 	Usage    llm.Usage            `json:"usage"`
 	ByTask   map[string]llm.Usage `json:"usage_by_task,omitempty"`
 	Errors   []string             `json:"errors,omitempty"` // model failures that were worked around
+}
+
+// ShortTrace is one candidate short answer considered.
+type ShortTrace struct {
+	Text  string  `json:"text"`
+	Type  string  `json:"type"`
+	Score float64 `json:"score"`
 }
 
 // RetrievalTrace summarises retrieval: the lists, the linked question

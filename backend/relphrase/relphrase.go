@@ -1,0 +1,175 @@
+// Package relphrase says what a sentence states between two of its
+// mentions: a predicate only where the text states one (a verb phrase
+// between the mentions, a copula "X is a Y", an apposition "X, the Y of Z",
+// a possessive "X's Y"), else a label quoting the sentence that joins them.
+// It never invents a predicate from unrelated words.
+package relphrase
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxWords is the longest phrase between two mentions taken as a predicate.
+const MaxWords = 7
+
+var (
+	copula   = map[string]bool{"is": true, "was": true, "are": true, "were": true, "be": true, "been": true, "being": true, "became": true, "becomes": true, "become": true, "remains": true, "remained": true, "has": true, "had": true, "have": true}
+	notVerbs = map[string]bool{"need": true, "red": true, "bed": true, "seed": true, "feed": true, "speed": true, "united": true, "limited": true, "related": true, "based": true, "called": false, "hundred": true, "kindred": true, "sacred": true, "naked": true, "wicked": true, "beloved": true}
+	verbLike = regexp.MustCompile(`^(?:[a-z]+(?:ed|en)|[a-z]{3,}(?:es|s)|[a-z]+ing|by|prohibits|requires|includes|contains|owns|leads|plays|wrote|won|led|made|born|died|founded|sang|ran|met|took|gave|became|began|built|bought|sold|left|held|shot|drew|chose|spoke|told|saw|set|put|read|hit|let|cut|lost|meant)$`)
+	pronoun  = regexp.MustCompile(`^(?:He|She|It|They|His|Her|Its|Their)\b`)
+	function = map[string]bool{"a": true, "an": true, "the": true, "of": true, "in": true, "on": true, "at": true, "to": true, "for": true, "and": true, "or": true, "with": true, "from": true, "as": true, "by": true, "that": true, "which": true, "who": true, "its": true, "his": true, "her": true, "their": true, "this": true, "these": true, "also": true, "not": true, "first": true, "1": false}
+)
+
+// Between returns the label of an edge from a to b stated by sentence, and
+// whether it is a phrase the sentence states (false: the label quotes the
+// sentence). title is the passage's subject, which a pronoun ("He", "It")
+// at the sentence's start may stand for.
+func Between(sentence, a, b, title string) (string, bool) {
+	s := strings.Join(strings.Fields(sentence), " ")
+	ia, la := find(s, a)
+	if ia < 0 && title != "" && strings.EqualFold(strings.TrimSpace(title), strings.TrimSpace(a)) {
+		if m := pronoun.FindStringIndex(s); m != nil {
+			ia, la = m[0], m[1]-m[0]
+		}
+	}
+	ib, lb := find(s, b)
+	if ia >= 0 && ib >= 0 {
+		if p, ok := Phrase(s, ia, la, ib, lb); ok {
+			return p, true
+		}
+	}
+	return Quote(s), false
+}
+
+// Quote is the label of an edge joined by a sentence: the sentence, cut at
+// 60 characters.
+func Quote(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= 60 {
+		return "“" + s + "”"
+	}
+	r := []rune(s)
+	cut := string(r[:57])
+	if i := strings.LastIndex(cut, " "); i > 30 {
+		cut = cut[:i]
+	}
+	return "“" + cut + "…”"
+}
+
+// find locates name in s, case-insensitively, at word boundaries.
+func find(s, name string) (int, int) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return -1, 0
+	}
+	ls, ln := strings.ToLower(s), strings.ToLower(name)
+	from := 0
+	for {
+		i := strings.Index(ls[from:], ln)
+		if i < 0 {
+			return -1, 0
+		}
+		i += from
+		if boundary(ls, i-1, true) && boundary(ls, i+len(ln), false) {
+			return i, len(ln)
+		}
+		from = i + 1
+	}
+}
+
+func boundary(s string, i int, before bool) bool {
+	if i < 0 || i >= len(s) {
+		return true
+	}
+	var r rune
+	if before {
+		r, _ = utf8.DecodeLastRuneInString(s[:i+1])
+	} else {
+		r, _ = utf8.DecodeRuneInString(s[i:])
+	}
+	if r >= 0x2E80 { // CJK: no spaces between words
+		return true
+	}
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
+
+// Phrase is the predicate a sentence states from the mention at [ia,ia+la)
+// to the one at [ib,ib+lb): the words between them when the subject comes
+// first and they read as a relation (a verb, a copula, an apposition "X,
+// the Y of", a possessive "X's Y"). ok is false when they do not.
+func Phrase(s string, ia, la, ib, lb int) (string, bool) {
+	if ia+la > ib {
+		return "", false // the object comes first or they overlap: the text does not read subject → object
+	}
+	mid := s[ia+la : ib]
+	// Possessive: "X's Y Z" → "Y".
+	if strings.HasPrefix(mid, "'s ") || strings.HasPrefix(mid, "’s ") {
+		w := strings.Fields(strings.TrimRight(mid[3:], " ,"))
+		if len(w) >= 1 && len(w) <= 3 && allLower(w) {
+			return strings.Join(w, " "), true
+		}
+		return "", false
+	}
+	trim := strings.TrimSpace(mid)
+	if trim == "" {
+		return "", false
+	}
+	// Apposition "X, the Y of Z" (and "X, a Y of Z").
+	if strings.HasPrefix(trim, ",") {
+		in := strings.TrimSpace(strings.TrimPrefix(trim, ","))
+		w := strings.Fields(in)
+		if len(w) >= 2 && len(w) <= 5 && (w[0] == "the" || w[0] == "a" || w[0] == "an") && allLower(w) && !strings.ContainsAny(in, ",;()") {
+			return strings.Join(w, " "), true
+		}
+		// "X, who founded Z" / "X, which owns Z"
+		if len(w) >= 2 && len(w) <= MaxWords && (w[0] == "who" || w[0] == "which") && hasVerb(w[1:]) && allLower(w) && !strings.ContainsAny(in, ",;()") {
+			return strings.Join(w[1:], " "), true
+		}
+		return "", false
+	}
+	if strings.ContainsAny(trim, ",;:()[]\"“”") {
+		return "", false
+	}
+	w := strings.Fields(trim)
+	if len(w) > MaxWords || !allLower(w) {
+		return "", false
+	}
+	if !hasVerb(w) {
+		return "", false
+	}
+	// A copula alone with an article ("is a") is the statement "X is a Y".
+	return strings.Join(w, " "), true
+}
+
+func allLower(w []string) bool {
+	for _, x := range w {
+		r, _ := utf8.DecodeRuneInString(x)
+		if unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasVerb(w []string) bool {
+	for i, x := range w {
+		x = strings.ToLower(strings.Trim(x, ".,"))
+		if copula[x] {
+			return true
+		}
+		if notVerbs[x] || function[x] {
+			continue
+		}
+		// "-s" words count as verbs only right after the subject ("X owns Y").
+		if strings.HasSuffix(x, "s") && !strings.HasSuffix(x, "ss") && i != 0 && !strings.HasSuffix(x, "es") {
+			continue
+		}
+		if verbLike.MatchString(x) && !strings.HasSuffix(x, "ness") && !strings.HasSuffix(x, "ous") {
+			return true
+		}
+	}
+	return false
+}
