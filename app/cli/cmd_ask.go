@@ -189,7 +189,20 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 			} else if evalset.Contains(a.Answer, q.Answers) {
 				mark = "c "
 			}
-			fmt.Fprintf(env.Stdout, "%s %q gold=%q short=%q\n", mark, q.Question, q.Answers, short)
+			var tr reason.Trace
+			json.Unmarshal(a.Trace, &tr)
+			rank := "-"
+			for i, c := range tr.Candidates {
+				if evalset.ExactMatch(c.Text, q.Answers) == 1 {
+					rank = strconv.Itoa(i + 1)
+					break
+				}
+			}
+			kind := ""
+			if a.Short != nil {
+				kind = a.Short.Kind
+			}
+			fmt.Fprintf(env.Stdout, "%s r%s [%s] %q gold=%q short=%q\n", mark, rank, kind, q.Question, q.Answers, short)
 		}
 		if a.Declined {
 			declined++

@@ -84,6 +84,31 @@ type sent struct {
 	p, start, end int
 	text          string
 	stems         map[string]bool
+	spans         []Span  // candidate spans, computed once
+	toks          []tok   // words
+	tokQ          []bool  // whether a word is a question word (or synonym)
+	rel           float64 // sentRel, computed once
+}
+
+// prepare fills a sentence's spans, words and relevance on first use.
+func (f *finder) prepare(s *sent) {
+	if s.toks != nil {
+		return
+	}
+	s.spans = Spans(s.text)
+	s.toks = words(s.text)
+	if s.toks == nil {
+		s.toks = []tok{}
+	}
+	s.tokQ = make([]bool, len(s.toks))
+	for k, w := range s.toks {
+		for _, st := range Stems(w.text) {
+			if f.qSyn[st] {
+				s.tokQ[k] = true
+			}
+		}
+	}
+	s.rel = f.sentRel(*s)
 }
 
 type finder struct {
@@ -100,6 +125,11 @@ type finder struct {
 	cov      []float64
 	sents    [][]sent
 	titleIx  map[string]int
+	titleSt  []map[string]bool
+	qSyn     map[string]bool // question words and their synonyms
+	focusRe  *regexp.Regexp
+	classes  map[string]string
+	hops     int
 }
 
 // Find lists the candidate short answers of q in the passages, best first.
@@ -127,12 +157,21 @@ func Find(q Question, ps []Passage, idf IDF) []Candidate {
 }
 
 func newFinder(q Question, ps []Passage, idf IDF) *finder {
-	f := &finder{q: q, ps: ps, idf: idf, qSet: map[string]bool{}, titleIx: map[string]int{}}
+	f := &finder{q: q, ps: ps, idf: idf, qSet: map[string]bool{}, titleIx: map[string]int{}, qSyn: map[string]bool{}, classes: map[string]string{}}
+	f.hops = Hops(q)
 	f.qStems = Stems(q.Text)
 	for _, w := range f.qStems {
 		f.qSet[w] = true
+		f.qSyn[w] = true
+		for _, y := range synonyms[w] {
+			f.qSyn[y] = true
+		}
 		f.relTotal += idf(w)
 	}
+	if q.Focus != "" {
+		f.focusRe = regexp.MustCompile(`\b(?:is|was|are|were)\b[^.]{0,80}\b` + regexp.QuoteMeta(strings.TrimSuffix(q.Focus, "s")))
+	}
+	f.titleSt = make([]map[string]bool, len(ps))
 	for _, n := range names(q.Text) {
 		f.qNames = append(f.qNames, norm(n.Text))
 	}
@@ -156,6 +195,10 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 			} else {
 				f.anchor[i] = 0.8 * overlap(Stems(p.Title), f.qSet)
 			}
+		}
+		f.titleSt[i] = map[string]bool{}
+		for _, w := range Stems(p.Title) {
+			f.titleSt[i][w] = true
 		}
 		have := map[string]bool{}
 		for _, w := range Stems(p.Title + "\n" + p.Text) {
@@ -236,7 +279,7 @@ func (f *finder) sentRel(s sent) float64 {
 	for w := range s.stems {
 		have[w] = true
 	}
-	for _, w := range Stems(f.ps[s.p].Title) {
+	for w := range f.titleSt[s.p] {
 		have[w] = true
 	}
 	return f.weighted(have)
@@ -273,6 +316,26 @@ func isAlnum(r rune) bool {
 
 // typeFit is how well a span's type fits the question's kind (0: not at all).
 func (f *finder) typeFit(sp Span, s sent) float64 {
+	fit := f.kindFit(sp, s)
+	if fit == 0 {
+		return 0
+	}
+	if f.q.Kind != Demonym && sp.Type == TName && !strings.Contains(sp.Text, " ") && isDemonym(sp.Text) {
+		fit *= 0.2 // "American" is rarely the answer unless a nationality is asked
+	}
+	if f.q.Focus != "" && (sp.Type == TName || sp.Type == TQuoted) {
+		ws := strings.Fields(strings.ToLower(sp.Text))
+		if len(ws) > 1 && strings.TrimSuffix(ws[len(ws)-1], "s") == strings.TrimSuffix(f.q.Focus, "s") {
+			fit *= 1.3 // "Jack Trice Stadium" for "what stadium"
+		}
+	}
+	return fit
+}
+
+func (f *finder) kindFit(sp Span, s sent) float64 {
+	if sp.Type == TDemonym && f.q.Kind != Demonym {
+		return 0
+	}
 	pre := strings.ToLower(strings.TrimSpace(lastWords(s.text[:sp.Start], 2)))
 	preLast := lastWord(pre)
 	switch f.q.Kind {
@@ -362,7 +425,17 @@ func (f *finder) typeFit(sp Span, s sent) float64 {
 // (film, album, song, novel ...), "focus" when its first sentence says it is
 // the question's focus noun, else "".
 func (f *finder) classOf(name string) string {
-	i, ok := f.titleIx[norm(name)]
+	key := norm(name)
+	if c, ok := f.classes[key]; ok {
+		return c
+	}
+	c := f.class(key)
+	f.classes[key] = c
+	return c
+}
+
+func (f *finder) class(key string) string {
+	i, ok := f.titleIx[key]
 	if !ok || len(f.sents[i]) == 0 {
 		return ""
 	}
@@ -370,7 +443,7 @@ func (f *finder) classOf(name string) string {
 	if len(first) > 300 {
 		first = first[:300]
 	}
-	if f.q.Focus != "" && regexp.MustCompile(`\b(?:is|was|are|were)\b[^.]{0,80}\b`+regexp.QuoteMeta(strings.TrimSuffix(f.q.Focus, "s"))).MatchString(first) {
+	if f.focusRe != nil && f.focusRe.MatchString(first) {
 		return "focus"
 	}
 	switch {
@@ -438,9 +511,11 @@ func (f *finder) spans() []Candidate {
 	var order []string
 	for i := range f.ps {
 		pw := f.passageWeight(i)
-		for _, s := range f.sents[i] {
-			rel := f.sentRel(s)
-			for _, sp := range Spans(s.text) {
+		for si := range f.sents[i] {
+			f.prepare(&f.sents[i][si])
+			s := f.sents[i][si]
+			rel := s.rel
+			for _, sp := range s.spans {
 				fit := f.typeFit(sp, s)
 				if fit == 0 {
 					continue
@@ -450,7 +525,7 @@ func (f *finder) spans() []Candidate {
 					continue
 				}
 				prox := f.proximity(s, sp)
-				score := fit * (0.45*rel + 0.35*pw + 0.2*prox) * (1 - 0.7*inQ)
+				score := fit * (0.45*rel + 0.35*pw + 0.2*prox) * (1 - 0.7*inQ) * f.hopFit(i, sp)
 				if f.q.Kind == Date {
 					score *= f.dateHint(s, sp)
 				}
@@ -483,10 +558,31 @@ func (f *finder) spans() []Candidate {
 	return out
 }
 
+// hopFit prefers, for a chained question, answers in a bridge passage
+// that are not the bridge itself; for a one-relation question, answers in
+// the passage the question names.
+func (f *finder) hopFit(i int, sp Span) float64 {
+	isBridge := f.bridge[i] > 0 && f.anchor[i] < 0.5
+	if f.hops >= 2 {
+		fit := 1.0
+		if !isBridge && f.anchor[i] >= 0.5 {
+			fit = 0.55
+		}
+		if j, ok := f.titleIx[norm(sp.Text)]; ok && f.bridge[j] > 0 {
+			fit *= 0.5 // the bridge is the way to the answer, not the answer
+		}
+		return fit
+	}
+	if isBridge && f.q.Kind != Person && f.q.Kind != Thing {
+		return 0.8
+	}
+	return 1
+}
+
 // proximity is 1 when a question word sits right beside the span, falling
 // with the distance in words.
 func (f *finder) proximity(s sent, sp Span) float64 {
-	ws := words(s.text)
+	ws := s.toks
 	bestD := 1000
 	pos := -1
 	for k, w := range ws {
@@ -501,24 +597,12 @@ func (f *finder) proximity(s sent, sp Span) float64 {
 		if w.start >= sp.Start && w.end <= sp.End {
 			continue
 		}
-		for _, st := range Stems(w.text) {
-			hit := f.qSet[st]
-			if !hit {
-				for q := range f.qSet {
-					for _, y := range synonyms[q] {
-						if y == st {
-							hit = true
-						}
-					}
-				}
+		if s.tokQ[k] {
+			d := k - pos
+			if d < 0 {
+				d = -d
 			}
-			if hit {
-				d := k - pos
-				if d < 0 {
-					d = -d
-				}
-				bestD = min(bestD, d)
-			}
+			bestD = min(bestD, d)
 		}
 	}
 	if bestD == 1000 {
@@ -920,3 +1004,67 @@ func (f *finder) define() []Candidate {
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// Hops counts the relations a question chains: relation nouns ("father",
+// "director", a grandparent counting two) and the asked attribute (birth,
+// death, nationality, a date or place). Two or more: the answer sits in a
+// bridge passage, not in the passage the question names.
+func Hops(q Question) int {
+	low := " " + strings.ToLower(q.Text) + " "
+	n := 0
+	for _, rw := range relationWords {
+		n += strings.Count(low, " "+rw+" ") + strings.Count(low, " "+rw+"'s ") + strings.Count(low, " "+rw+"?")
+	}
+	n += 2 * (strings.Count(low, "grandfather") + strings.Count(low, "grandmother"))
+	n += strings.Count(low, "-in-law")
+	switch q.Kind {
+	case Date, Place, Demonym, Number:
+		n++
+	}
+	return n
+}
+
+// Bridges names the entities a two-hop question may pass through: names
+// in the sentences of the passages the question names (or of the compared
+// items' passages) that carry one of its relation words, best first. The
+// caller fetches their passages when they were not retrieved.
+func Bridges(q Question, ps []Passage) []string {
+	f := newFinder(q, ps, func(string) float64 { return 1 })
+	low := strings.ToLower(q.Text)
+	var rel []string
+	for _, rw := range relationWords {
+		if strings.Contains(low, rw) {
+			rel = append(rel, Stems(rw)...)
+		}
+	}
+	if strings.Contains(low, "grand") {
+		rel = append(rel, "w:father", "w:mother")
+	}
+	var out []string
+	seen := map[string]bool{}
+	for i := range ps {
+		if f.anchor[i] < 0.5 {
+			continue
+		}
+		for _, s := range f.sents[i] {
+			hit := len(rel) == 0
+			for _, w := range rel {
+				if s.stems[w] || hasSyn(s.stems, w) {
+					hit = true
+				}
+			}
+			if !hit {
+				continue
+			}
+			for _, sp := range names(s.text) {
+				k := norm(sp.Text)
+				if seen[k] || f.inQuestion(sp.Text) >= 0.99 || len(strings.Fields(sp.Text)) > 6 || isDemonym(sp.Text) {
+					continue
+				}
+				seen[k] = true
+				out = append(out, sp.Text)
+			}
+		}
+	}
+	return out
+}

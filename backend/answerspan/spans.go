@@ -40,6 +40,9 @@ var (
 // connector words may join the capitalised words of one name.
 var connector = map[string]bool{"of": true, "the": true, "de": true, "da": true, "di": true, "del": true, "della": true, "des": true, "du": true, "la": true, "le": true, "von": true, "van": true, "der": true, "den": true, "y": true, "al": true, "bin": true, "ibn": true, "and": true, "for": true, "on": true, "in": true, "'s": true, "&": true}
 
+// calendar words are capitalised but name no answer on their own.
+var calendar = map[string]bool{"January": true, "February": true, "March": true, "April": true, "May": true, "June": true, "July": true, "August": true, "September": true, "October": true, "November": true, "December": true, "Monday": true, "Tuesday": true, "Wednesday": true, "Thursday": true, "Friday": true, "Saturday": true, "Sunday": true}
+
 // leadStop are capitalised words that begin sentences but not names.
 var leadStop = map[string]bool{"The": true, "A": true, "An": true, "In": true, "On": true, "At": true, "He": true, "She": true, "It": true, "They": true, "His": true, "Her": true, "Its": true, "Their": true, "This": true, "That": true, "These": true, "Those": true, "After": true, "Before": true, "During": true, "When": true, "While": true, "As": true, "From": true, "By": true, "With": true, "For": true, "Of": true, "And": true, "But": true, "Since": true, "Although": true, "Following": true, "Born": true, "There": true, "Later": true, "Also": true, "However": true, "According": true, "Under": true, "Despite": true, "Following,": true, "Today": true, "Some": true, "Many": true, "Most": true, "Other": true, "One": true, "Two": true, "Each": true, "All": true, "We": true, "I": true, "You": true, "If": true, "To": true, "Is": true, "Was": true, "Were": true, "Are": true, "Who": true, "What": true, "Which": true, "Where": true, "Why": true, "How": true, "Both": true, "Neither": true, "Not": true, "Only": true, "Then": true, "Thus": true, "Here": true, "Now": true, "Because": true, "Upon": true, "Unlike": true, "Like": true, "Over": true, "Through": true, "Between": true, "Among": true, "Until": true, "Within": true, "Without": true, "Although,": true}
 
@@ -159,6 +162,10 @@ func names(s string) []Span {
 			break
 		}
 		start, end := ws[i].start, ws[last].end
+		if last == i && calendar[ws[i].text] {
+			i++
+			continue
+		}
 		// "The" starts a name only inside the sentence ("The Beatles").
 		out = append(out, Span{Start: start, End: end, Text: s[start:end], Type: TName})
 		if isDemonym(ws[i].text) {

@@ -349,7 +349,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 			return a, err
 		}
 		for i, c := range cs {
-			if i >= 5 {
+			if i >= 8 {
 				break
 			}
 			u.trace.Candidates = append(u.trace.Candidates, ShortTrace{Text: c.Text, Type: string(c.Type), Score: c.Score})

@@ -36,6 +36,42 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 			}
 		}
 	}
+	// Bridge passages not retrieved: fetch the passages about the names the
+	// question's passages relate it to (at most 3 names, 2 passages each).
+	ps0 := make([]answerspan.Passage, len(pool))
+	for i, e := range pool {
+		ps0[i] = answerspan.Passage{Title: e.Hit.DocTitle, Text: e.Hit.Text, Sentences: proseSentences(e.Hit.Text)}
+	}
+	titled := map[string]bool{}
+	for _, e := range pool {
+		titled[strings.ToLower(strings.TrimSpace(e.Hit.DocTitle))] = true
+	}
+	if u.r.Retriever != nil && (answerspan.Hops(q) >= 2 || q.Kind == answerspan.Choice) {
+		fetched := 0
+		for _, name := range answerspan.Bridges(q, ps0) {
+			if fetched >= 4 {
+				break
+			}
+			if titled[strings.ToLower(name)] {
+				continue
+			}
+			fetched++
+			ids, err := u.r.Store.ChunksTitled(ctx, name, 1)
+			if err != nil {
+				return nil, nil, q, err
+			}
+			hits, err := u.r.Store.ChunkHits(ctx, ids)
+			if err != nil {
+				return nil, nil, q, err
+			}
+			for _, h := range hits {
+				if !seen[h.ID] && strings.EqualFold(strings.TrimSpace(h.DocTitle), name) {
+					seen[h.ID] = true
+					pool = append(pool, Evidence{N: len(pool) + 1, Hit: h})
+				}
+			}
+		}
+	}
 	qw := embed.Words(u.question)
 	df, n, err := u.r.Store.TermDF(ctx, qw)
 	if err != nil {
