@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -122,6 +124,7 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 	corpus := fs.String("corpus", "", "ask against this corpus.jsonl instead of the dataset's (abstention)")
 	limit := fs.Int("limit", 0, "only the first N questions")
 	abstain := fs.Float64("abstain", -1, "override the abstention threshold (question coverage); tuning only")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the answering to this file")
 	show := fs.Bool("show", false, "print each question with its gold answers and the short answer (tuning)")
 	curve := fs.String("thresholds", "", "also print the decline rate at these abstention thresholds, T1,T2,... (tuning)")
 	if _, ok := env.parse(fs, args); !ok {
@@ -151,6 +154,17 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 	r := reason.New(p.Store(), p.Retriever(), prov)
 	if *abstain >= 0 {
 		r.Settings.Abstain = *abstain
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return env.fail(err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return env.fail(err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	var r2, r5, em, f1, contains, sem, sf1, path1, path3 float64
 	declined, shortN := 0, 0

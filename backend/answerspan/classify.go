@@ -128,28 +128,33 @@ func Classify(q string) Question {
 		out.Focus = yesNoFocus(low)
 		return out
 	}
+	focus := focusNoun(low)
 	switch {
-	case strings.Contains(low, "nationality") || strings.Contains(low, "what country is") && strings.Contains(low, " from") || strings.HasPrefix(low, "which country") && strings.HasSuffix(strings.TrimRight(low, "? "), " from"):
-		out.Kind = Demonym
+	case lead == "who" || lead == "whom" || lead == "whose":
+		out.Kind = Person
+	case lead == "when" || containsAny(low, []string{"what year", "which year", "what date", "in what year", "what decade", "what century", "date of"}) && !strings.Contains(low, "how many"):
+		out.Kind = Date
 	case containsAny(low, numWords):
 		out.Kind = Number
-	case containsAny(low, dateWords):
-		out.Kind = Date
-	case containsAny(low, placeFoc):
+	case strings.Contains(low, "nationality") || strings.Contains(low, "what country is") && strings.Contains(low, " from") || strings.HasPrefix(low, "which country") && strings.HasSuffix(strings.TrimRight(low, "? "), " from"):
+		out.Kind = Demonym
+	case lead == "where" || containsAny(low, []string{"place of birth", "place of death", "birthplace", "place of burial", "burial place"}) && (lead == "what" || lead == "which") || placeNoun(focus) && (lead == "in" || lead == "what" || lead == "which" || lead == "from"):
 		out.Kind = Place
-	case lead == "who" || lead == "whom" || lead == "whose" || strings.Contains(low, " who ") && strings.HasSuffix(strings.TrimRight(low, "?. "), "who") || strings.HasSuffix(strings.TrimRight(low, "?. "), " whom") || strings.HasSuffix(strings.TrimRight(low, "?. "), " who"):
-		out.Kind = Person
-	case strings.HasPrefix(low, "what is a ") || strings.HasPrefix(low, "what is an ") || strings.HasPrefix(low, "what are ") || strings.HasPrefix(low, "define ") || strings.HasPrefix(low, "what does") && (strings.Contains(low, "prohibit") || strings.Contains(low, "mean") || strings.Contains(low, "require") || strings.Contains(low, "stand for")):
+		out.Focus = focus
+	case strings.HasPrefix(low, "what is a ") || strings.HasPrefix(low, "what is an ") || strings.HasPrefix(low, "define ") || strings.HasPrefix(low, "what does") && (strings.Contains(low, "prohibit") || strings.Contains(low, "mean") || strings.Contains(low, "require") || strings.Contains(low, "stand for")):
 		out.Kind = Define
-	case strings.HasPrefix(low, "list ") || strings.HasPrefix(low, "name the ") || strings.Contains(low, "which are the") || strings.Contains(low, "what are the"):
+	case strings.HasPrefix(low, "list ") || strings.HasPrefix(low, "name the ") || strings.HasPrefix(low, "what are the"):
 		out.Kind = List
-	case lead == "which" || lead == "what" || strings.Contains(low, " which ") || strings.Contains(low, " what "):
+	case strings.HasSuffix(strings.TrimRight(low, "?. "), " who") || strings.HasSuffix(strings.TrimRight(low, "?. "), " whom"):
+		out.Kind = Person
+	case lead == "which" || lead == "what" || lead == "in" || strings.Contains(low, " which ") || strings.Contains(low, " what "):
 		out.Kind = Thing
-		if f := focusNoun(low); f != "" {
-			out.Focus = f
-			if personNoun(f) {
-				out.Kind = Person
-			}
+		out.Focus = focus
+		switch {
+		case personNoun(focus):
+			out.Kind = Person
+		case focus == "year" || focus == "date":
+			out.Kind = Date
 		}
 	case strings.Contains(low, "who "):
 		out.Kind = Person
@@ -162,10 +167,15 @@ func Classify(q string) Question {
 
 var personNouns = map[string]bool{"person": true, "man": true, "woman": true, "actor": true, "actress": true, "singer": true, "writer": true, "author": true, "director": true, "player": true, "musician": true, "politician": true, "composer": true, "president": true, "producer": true, "artist": true, "king": true, "queen": true, "explorer": true, "founder": true, "poet": true, "novelist": true, "scientist": true, "coach": true, "footballer": true, "rapper": true, "comedian": true, "presenter": true, "journalist": true, "painter": true, "philosopher": true, "economist": true, "physicist": true, "chemist": true, "engineer": true, "lawyer": true, "judge": true, "general": true, "officer": true, "emperor": true, "prince": true, "princess": true, "duke": true, "guitarist": true, "drummer": true, "vocalist": true, "designer": true, "architect": true, "athlete": true, "wrestler": true, "boxer": true, "broadcaster": true, "businessman": true, "entrepreneur": true, "screenwriter": true, "filmmaker": true, "member": true, "character": true, "chairman": true, "leader": true, "governor": true, "senator": true, "minister": true, "bishop": true, "pope": true, "saint": true, "mayor": true}
 
+var placeNouns = map[string]bool{"city": true, "country": true, "state": true, "town": true, "county": true, "region": true, "province": true, "continent": true, "village": true, "island": true, "location": true, "place": true, "district": true, "capital": true, "area": true}
+
+func placeNoun(w string) bool { return placeNouns[w] || placeNouns[strings.TrimSuffix(w, "s")] }
+
 func personNoun(w string) bool { return personNouns[w] || personNouns[strings.TrimSuffix(w, "s")] }
 
 // focusNoun is the noun after "which"/"what" ("which film ..." → "film").
 func focusNoun(low string) string {
+	low = strings.NewReplacer("is the name of the ", "", "was the name of the ", "", "is the name of ", "", "kind of ", "", "type of ", "", "sort of ", "").Replace(low)
 	ws := strings.Fields(strings.NewReplacer(",", " ", "?", " ", "\"", " ").Replace(low))
 	for i, w := range ws {
 		if (w == "which" || w == "what") && i+1 < len(ws) {

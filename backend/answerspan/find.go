@@ -221,12 +221,13 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 			continue
 		}
 		for j := range ps {
-			if j == i || f.anchor[j] < 0.5 {
+			h := f.firstHop(j)
+			if j == i || h < 0.5 {
 				continue
 			}
 			for _, s := range f.sents[j] {
 				if strings.Contains(" "+norm(s.text)+" ", " "+t+" ") {
-					b := f.anchor[j] * (0.6 + 0.4*f.sentRel(s))
+					b := h * (0.6 + 0.4*f.sentRel(s))
 					if b > f.bridge[i] {
 						f.bridge[i] = b
 						f.bridgeBy[i] = Ref{Passage: j, Start: s.start, End: s.end}
@@ -236,6 +237,13 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 		}
 	}
 	return f
+}
+
+// firstHop is how well passage i starts the chain: the question names its
+// title, or it holds most of the question's words (the question describes
+// its subject without naming it).
+func (f *finder) firstHop(i int) float64 {
+	return math.Max(f.anchor[i], f.cov[i])
 }
 
 func overlap(ws []string, set map[string]bool) float64 {
@@ -378,6 +386,9 @@ func (f *finder) kindFit(sp Span, s sent) float64 {
 		n := len(strings.Fields(sp.Text))
 		if n == 1 {
 			fit *= 0.6
+		}
+		if orgLike(sp.Text) {
+			fit *= 0.3
 		}
 		if n > 5 {
 			fit *= 0.5
@@ -563,6 +574,13 @@ func (f *finder) spans() []Candidate {
 // the passage the question names.
 func (f *finder) hopFit(i int, sp Span) float64 {
 	isBridge := f.bridge[i] > 0 && f.anchor[i] < 0.5
+	// The entity the question describes without naming it (the title of a
+	// passage holding most of its words) leads to the answer; it is not it.
+	if j, ok := f.titleIx[norm(sp.Text)]; ok && f.anchor[j] < 0.5 && f.cov[j] >= 0.6 && f.q.Kind != Choice {
+		if c := f.classOf(sp.Text); !(f.q.Focus != "" && c == "focus") {
+			return 0.6
+		}
+	}
 	if f.hops >= 2 {
 		fit := 1.0
 		if !isBridge && f.anchor[i] >= 0.5 {
@@ -652,7 +670,7 @@ func (f *finder) ends(i int) (subject, bridge string) {
 	if f.bridge[i] > 0 && f.anchor[i] < 0.5 {
 		return f.ps[f.bridgeBy[i].Passage].Title, f.ps[i].Title
 	}
-	if f.anchor[i] > 0 {
+	if f.firstHop(i) > 0.3 {
 		return f.ps[i].Title, ""
 	}
 	return "", ""
@@ -1043,7 +1061,7 @@ func Bridges(q Question, ps []Passage) []string {
 	var out []string
 	seen := map[string]bool{}
 	for i := range ps {
-		if f.anchor[i] < 0.5 {
+		if f.firstHop(i) < 0.5 {
 			continue
 		}
 		for _, s := range f.sents[i] {
@@ -1067,4 +1085,16 @@ func Bridges(q Question, ps []Passage) []string {
 		}
 	}
 	return out
+}
+
+var orgWords = map[string]bool{"america": true, "award": true, "awards": true, "actress": true, "actor": true, "university": true, "college": true, "school": true, "association": true, "stadium": true, "company": true, "records": true, "church": true, "party": true, "league": true, "club": true, "team": true, "corporation": true, "inc": true, "ltd": true, "group": true, "band": true, "festival": true, "museum": true, "river": true, "county": true, "city": true, "state": true, "states": true, "kingdom": true, "republic": true, "empire": true, "war": true, "street": true, "island": true, "film": true, "series": true, "show": true, "album": true, "television": true, "network": true, "channel": true, "radio": true, "province": true, "district": true, "institute": true, "academy": true, "hospital": true, "council": true, "army": true, "navy": true, "force": true, "department": true, "ministry": true, "agency": true, "prize": true, "cup": true, "championship": true, "games": true, "olympics": true}
+
+// orgLike says a name holds a word of an organisation, place or work.
+func orgLike(name string) bool {
+	for _, w := range strings.Fields(strings.ToLower(name)) {
+		if orgWords[strings.Trim(w, ".,")] {
+			return true
+		}
+	}
+	return false
 }

@@ -355,7 +355,15 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 			u.trace.Candidates = append(u.trace.Candidates, ShortTrace{Text: c.Text, Type: string(c.Type), Score: c.Score})
 		}
 		if len(cs) > 0 && cs[0].Score >= answerspan.MinScore {
-			text, cits, sa := shortText(cs[0], q, pool)
+			best, err := extract(ctx, u.r.Store, u.question, g.evidence, append(boost, cs[0].Text), u.set.Sentences)
+			if err != nil {
+				return a, err
+			}
+			var extra []answerspan.Ref
+			for _, s := range best {
+				extra = append(extra, answerspan.Ref{Passage: s.ev, Start: s.start, End: s.end})
+			}
+			text, cits, sa := shortText(cs[0], q, pool, extra)
 			a.Answer, a.Citations, a.Short = text, cits, sa
 			u.trace.Short = sa
 			u.trace.AnswerBy = "extractive"

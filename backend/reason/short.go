@@ -90,7 +90,7 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 // the sentence stating it), then its supporting sentences in reasoning
 // order, each cited to its span. It returns the text, the citations and
 // the short answer.
-func shortText(c answerspan.Candidate, q answerspan.Question, pool []Evidence) (string, []kb.Citation, *kb.ShortAnswer) {
+func shortText(c answerspan.Candidate, q answerspan.Question, pool []Evidence, extra []answerspan.Ref) (string, []kb.Citation, *kb.ShortAnswer) {
 	var cits []kb.Citation
 	num := map[answerspan.Ref]int{}
 	cite := func(r answerspan.Ref) int {
@@ -121,6 +121,22 @@ func shortText(c answerspan.Candidate, q answerspan.Question, pool []Evidence) (
 	}
 	if stating.End == 0 && len(order) > 0 {
 		stating = order[len(order)-1]
+	}
+	// Then the best-matching sentences not already in the chain (at most
+	// three supporting sentences in all).
+	for _, r := range extra {
+		if len(order) >= 3 {
+			break
+		}
+		dup := false
+		for _, o := range order {
+			if o.Passage == r.Passage && o.Start < r.End && r.Start < o.End {
+				dup = true
+			}
+		}
+		if !dup && r.End > r.Start {
+			order = append(order, r)
+		}
 	}
 	// Citations are numbered in reasoning order.
 	for _, r := range order {
