@@ -42,6 +42,12 @@ const (
 	Fallback = "offline-fallback"
 )
 
+// OfflineVersion names the offline extractor's rules; caches of indexes
+// built with older rules (evaluation projects) are keyed by it.
+// 2: typed entities (dates, money, sections, forms ...) and predicates only
+// where the sentence states one (backend/relphrase).
+const OfflineVersion = "2"
+
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}
 

@@ -10,6 +10,7 @@ import (
 
 	"cairn/backend/chunk"
 	"cairn/backend/kb"
+	"cairn/backend/relphrase"
 )
 
 // Limits of the offline extractor per chunk.
@@ -108,6 +109,7 @@ type candidate struct {
 	aliases      []string
 	concepts     []string
 	sentenceHead bool
+	typed        bool // found by a typed pattern (a date, amount, section ...)
 }
 
 // capitalisedSpans finds name candidates in one sentence.
@@ -171,6 +173,11 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 			}
 		}
 		typ, sem := classify(name)
+		if typ == "other" {
+			if t := contextType(s[:run[0].a], s[run[len(run)-1].b:]); t != "" {
+				typ = t
+			}
+		}
 		c := candidate{name: name, typ: typ, sem: sem, sentenceHead: head}
 		// "Internal Revenue Service (IRS)", "北京 (Beijing)": the bracket names an alias
 		rest := s[run[len(run)-1].b:]
@@ -436,6 +443,7 @@ func ExtractOffline(in Input) Result {
 		}
 	}
 	for _, s := range sents {
+		cands = append(cands, typedSpans(text, s)...)
 		cands = append(cands, capitalisedSpans(text, s, lower)...)
 	}
 	cands = append(cands, cjkPhrases(text)...)
@@ -445,7 +453,7 @@ func ExtractOffline(in Input) Result {
 	var ents []candidate
 	for _, cd := range cands {
 		k := kb.NormKey(cd.name)
-		if k == "" || isNumberLike(k) {
+		if k == "" || isNumberLike(k) && !cd.typed {
 			continue
 		}
 		if i, ok := byKey[k]; ok {
@@ -534,7 +542,7 @@ func ExtractOffline(in Input) Result {
 			if a.entity == b.entity {
 				continue
 			}
-			pred, conf := predicate(text[a.b:b.a])
+			pred, conf := predicate(text[s[0]:s[1]], a.a-s[0], a.b-a.a, b.a-s[0], b.b-b.a)
 			r.Relations = append(r.Relations, Relation{Subject: idx[a.entity], Object: idx[b.entity], Predicate: pred,
 				Statement: oneLine(text[s[0]:s[1]]), Confidence: conf, Source: source(c, s[0], s[1])})
 			nrel++
@@ -569,29 +577,15 @@ func dedupe(xs []string, name string) []string {
 	return out
 }
 
-// predicate turns the text between two mentions into a relation label: the
-// connecting phrase when it is short and has a word in it, else a plain
-// co-occurrence.
-func predicate(between string) (string, float64) {
-	p := oneLine(strings.Trim(between, " \t\n\f,;:()[]\"'“”‘’-–—·•、，；：（）"))
-	ws := strings.Fields(strings.ToLower(p))
-	for len(ws) > 0 && (ws[len(ws)-1] == "the" || ws[len(ws)-1] == "a" || ws[len(ws)-1] == "an") {
-		ws = ws[:len(ws)-1]
+// predicate labels the relation between two mentions of a sentence: the
+// phrase the sentence states between them (relphrase: a verb phrase, a
+// copula, an apposition, a possessive), else CoOccurs — the relation's
+// statement, the sentence itself, is then its label in paths and views.
+func predicate(sentence string, ia, la, ib, lb int) (string, float64) {
+	if p, ok := relphrase.Phrase(sentence, ia, la, ib, lb); ok {
+		return p, 0.6
 	}
-	p = strings.Join(ws, " ")
-	hasLetter := strings.IndexFunc(p, unicode.IsLetter) >= 0
-	cjk := strings.IndexFunc(p, isCJK) >= 0
-	switch {
-	case p == "" || !hasLetter || p == "and" || p == "or" || p == "和" || p == "与" || p == "及":
-		return "co-occurs with", 0.3
-	case strings.ContainsAny(p, ".;:!?。；！？()（）"):
-		return "co-occurs with", 0.3
-	case cjk && utf8.RuneCountInString(p) <= 8:
-		return p, 0.5
-	case !cjk && len(ws) <= 6:
-		return p, 0.5
-	}
-	return "co-occurs with", 0.3
+	return relphrase.CoOccurs, 0.3
 }
 
 // factLike says whether a sentence can stand as a fact: long enough, not a

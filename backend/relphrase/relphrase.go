@@ -12,6 +12,10 @@ import (
 	"unicode/utf8"
 )
 
+// CoOccurs is the predicate of a relation whose sentence states no phrase
+// between the two mentions: its label is the sentence.
+const CoOccurs = "co-occurs with"
+
 // MaxWords is the longest phrase between two mentions taken as a predicate.
 const MaxWords = 7
 
@@ -105,6 +109,9 @@ func Phrase(s string, ia, la, ib, lb int) (string, bool) {
 		return "", false // the object comes first or they overlap: the text does not read subject → object
 	}
 	mid := s[ia+la : ib]
+	if strings.IndexFunc(mid, func(r rune) bool { return r >= 0x2E80 && r < 0xA000 }) >= 0 {
+		return cjkPhrase(mid)
+	}
 	// Possessive: "X's Y Z" → "Y".
 	if strings.HasPrefix(mid, "'s ") || strings.HasPrefix(mid, "’s ") {
 		w := strings.Fields(strings.TrimRight(mid[3:], " ,"))
@@ -172,4 +179,22 @@ func hasVerb(w []string) bool {
 		}
 	}
 	return false
+}
+
+// cjkMarkers are the CJK words that state a relation between two names.
+var cjkMarkers = []string{"是", "为", "的", "由", "属于", "位于", "包括", "规定", "设立", "负责", "成立", "称", "指", "适用", "依照", "根据", "管理", "は", "の", "が"}
+
+// cjkPhrase is the predicate of CJK text between two mentions: short, no
+// punctuation, holding a relation word.
+func cjkPhrase(mid string) (string, bool) {
+	t := strings.TrimSpace(mid)
+	if t == "" || utf8.RuneCountInString(t) > 6 || strings.ContainsAny(t, "，。；：、（）()《》,.;:") {
+		return "", false
+	}
+	for _, m := range cjkMarkers {
+		if strings.Contains(t, m) {
+			return t, true
+		}
+	}
+	return "", false
 }
