@@ -222,7 +222,7 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 		}
 		for j := range ps {
 			h := f.firstHop(j)
-			if j == i || h < 0.5 {
+			if j == i || h < 0.5 || norm(ps[j].Title) == t {
 				continue
 			}
 			for _, s := range f.sents[j] {
@@ -995,13 +995,37 @@ func (f *finder) define() []Candidate {
 						hit = true
 					}
 				}
-				if !hit || k+1 >= len(ws) {
+				lw := strings.ToLower(w.text)
+				// A verb form, not the noun ("prohibitions"), and not negated.
+				if !hit || strings.HasSuffix(lw, "ion") || strings.HasSuffix(lw, "ions") || strings.HasSuffix(lw, "ing") || k+1 >= len(ws) {
 					continue
 				}
-				start := ws[k+1].start
-				end := len(s.text)
-				if c := strings.IndexAny(s.text[start:], ";:"); c > 0 {
-					end = start + c
+				prev := ""
+				if k > 0 {
+					prev = strings.ToLower(ws[k-1].text)
+				}
+				if prev == "not" || prev == "never" || prev == "no" {
+					continue
+				}
+				var start, end int
+				if (prev == "is" || prev == "are" || prev == "was" || prev == "were" || prev == "be") && strings.HasSuffix(lw, "ed") && k >= 2 {
+					// Passive: "Making or selling devices ... is prohibited".
+					start, end = 0, ws[k-2].end
+					if c := strings.LastIndexAny(s.text[:end], ";:"); c >= 0 {
+						start = c + 1
+					}
+				} else {
+					start = ws[k+1].start
+					end = len(s.text)
+					if c := strings.IndexAny(s.text[start:], ";:"); c > 0 {
+						end = start + c
+					}
+					if c := strings.Index(s.text[start:end], ", but"); c > 0 {
+						end = start + c
+					}
+				}
+				for start < end && s.text[start] == ' ' {
+					start++
 				}
 				rest := strings.Fields(s.text[start:end])
 				if len(rest) > 18 {

@@ -372,12 +372,19 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 				linked = g.res.Linked[0].Name
 			}
 			if ap := answerPaths(cs, pool, linked, 3); len(ap) > 0 {
-				for i := range a.Paths {
-					a.Paths[i].Chosen = false
+				have := map[string]bool{}
+				for _, p := range ap {
+					have[pathKey(p)] = true
 				}
-				a.Paths = append(ap, a.Paths...)
-				if len(a.Paths) > u.set.MaxPaths+len(ap) {
-					a.Paths = a.Paths[:u.set.MaxPaths+len(ap)]
+				for _, p := range a.Paths {
+					if !have[pathKey(p)] {
+						p.Chosen = false
+						ap = append(ap, p)
+					}
+				}
+				a.Paths = ap
+				if len(a.Paths) > u.set.MaxPaths+3 {
+					a.Paths = a.Paths[:u.set.MaxPaths+3]
 				}
 			}
 			u.lap("extract")

@@ -143,7 +143,7 @@ func shortText(c answerspan.Candidate, q answerspan.Question, pool []Evidence, e
 		cite(r)
 	}
 	n := cite(stating)
-	sa := &kb.ShortAnswer{Text: shortForm(c.Text), N: n, Kind: string(q.Kind), Score: c.Score, Support: []int{}}
+	sa := &kb.ShortAnswer{Text: shortForm(oneLine(c.Text)), N: n, Kind: string(q.Kind), Score: c.Score, Support: []int{}}
 	var b strings.Builder
 	b.WriteString(sa.Text)
 	if n > 0 {
@@ -199,9 +199,10 @@ func answerPaths(cs []answerspan.Candidate, pool []Evidence, linked string, max 
 		}
 		var nodes []string
 		var edges []kb.PathEdge
-		hops := [][2]string{{subject, c.Text}}
-		if c.Bridge != "" && !strings.EqualFold(c.Bridge, c.Text) && len(c.Chain) >= 2 {
-			hops = [][2]string{{subject, c.Bridge}, {c.Bridge, c.Text}}
+		text := oneLine(c.Text)
+		hops := [][2]string{{subject, text}}
+		if c.Bridge != "" && !strings.EqualFold(c.Bridge, c.Text) && !strings.EqualFold(c.Bridge, subject) && len(c.Chain) >= 2 {
+			hops = [][2]string{{subject, c.Bridge}, {c.Bridge, text}}
 		}
 		ok := true
 		for i, h := range hops {
