@@ -47,7 +47,7 @@ type Question struct {
 var (
 	reOr      = regexp.MustCompile(`(?i)[,:]?\s*(?:\bbetween\s+)?([^,?]+?)\s+or\s+([^,?]+?)\s*\??\s*$`)
 	reOrFront = regexp.MustCompile(`(?i)^(?:was|is|were|did|does|do|are)\s+(.+?)\s+or\s+(.+?)\s+(born|died|released|founded|formed|established|published|made|created|older|younger|first|earlier|later)\b`)
-	reBoth    = regexp.MustCompile(`(?i)^(?:are|were|is|was|do|does|did|have|has)\s+(?:both\s+)?(?:[a-z]+,?\s+)?(.+?)\s+and\s+(.+?)\s+(?:both|of the same|from the same|located in the same|in the same|the same|have the same|share)\b`)
+	reBoth    = regexp.MustCompile(`(?i)^(?:are|were|is|was|do|does|did|have|has)\s+(?:both\s+)?(?:(?-i:[a-z]+),?\s+)?(.+?)\s+and\s+(.+?)\s+(?:both|of the same|from the same|located in the same|in the same|the same|have the same|share)\b`)
 	reOutOf   = regexp.MustCompile(`(?i)\bout of\s+(.+?)\s+and\s+(.+?)\s*\??\s*$`)
 	reBetween = regexp.MustCompile(`(?i)\bbetween\s+(.+?)\s+and\s+(.+?),`)
 	yesNoLead = map[string]bool{"is": true, "are": true, "was": true, "were": true, "do": true, "does": true, "did": true, "can": true, "could": true, "has": true, "have": true, "had": true, "will": true, "would": true, "should": true}

@@ -806,6 +806,7 @@ func hasSyn(have map[string]bool, w string) bool {
 // dateIn finds the compared event's date in passage i as a fractional year.
 func (f *finder) dateIn(i int) (float64, Ref, bool) {
 	ev := f.q.Event
+	fallback, fbRef, fbOK := 0.0, Ref{}, false
 	for _, s := range f.sents[i] {
 		spans := []Span{}
 		for _, sp := range Spans(s.text) {
@@ -834,6 +835,12 @@ func (f *finder) dateIn(i int) (float64, Ref, bool) {
 		default:
 			if ev == "" || strings.Contains(low, ev) || strings.Contains(low, "(") || ev == "born" {
 				pick = 0
+			} else if !fbOK {
+				// "X is a 2013 film": the passage's first date, when no
+				// sentence names the event.
+				if y, ok := yearOf(spans[0].Text); ok {
+					fallback, fbRef, fbOK = y, Ref{Passage: i, Start: s.start, End: s.end}, true
+				}
 			}
 		}
 		if pick < 0 {
@@ -843,7 +850,7 @@ func (f *finder) dateIn(i int) (float64, Ref, bool) {
 			return y, Ref{Passage: i, Start: s.start, End: s.end}, true
 		}
 	}
-	return 0, Ref{}, false
+	return fallback, fbRef, fbOK
 }
 
 var monthNum = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}

@@ -45,8 +45,9 @@ const (
 // OfflineVersion names the offline extractor's rules; caches of indexes
 // built with older rules (evaluation projects) are keyed by it.
 // 2: typed entities (dates, money, sections, forms ...) and predicates only
-// where the sentence states one (backend/relphrase).
-const OfflineVersion = "2"
+// where the sentence states one (backend/relphrase); 3: a predicate starts
+// with its verb.
+const OfflineVersion = "3"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

@@ -161,22 +161,28 @@ func allLower(w []string) bool {
 	return true
 }
 
+// auxiliaries may lead a predicate ("will replace", "can file").
+var auxiliaries = map[string]bool{"will": true, "would": true, "can": true, "could": true, "may": true, "might": true, "must": true, "shall": true, "should": true, "does": true, "did": true, "do": true}
+
+// adverbs may come before a predicate's verb ("also owns", "later became").
+var adverbs = map[string]bool{"also": true, "not": true, "then": true, "later": true, "subsequently": true, "still": true, "now": true, "formerly": true, "originally": true, "currently": true, "first": true, "jointly": true, "only": true}
+
+// hasVerb says the words read as a predicate: after any adverbs, they
+// start with a copula, an auxiliary or a verb form (not a preposition, an
+// adjective or a gerund: "for not filing in", "available under").
 func hasVerb(w []string) bool {
-	for i, x := range w {
+	for _, x := range w {
 		x = strings.ToLower(strings.Trim(x, ".,"))
-		if copula[x] {
-			return true
-		}
-		if notVerbs[x] || function[x] {
+		if adverbs[x] {
 			continue
 		}
-		// "-s" words count as verbs only right after the subject ("X owns Y").
-		if strings.HasSuffix(x, "s") && !strings.HasSuffix(x, "ss") && i != 0 && !strings.HasSuffix(x, "es") {
-			continue
-		}
-		if verbLike.MatchString(x) && !strings.HasSuffix(x, "ness") && !strings.HasSuffix(x, "ous") {
+		if copula[x] || auxiliaries[x] {
 			return true
 		}
+		if notVerbs[x] || function[x] || strings.HasSuffix(x, "ing") || strings.HasSuffix(x, "ness") || strings.HasSuffix(x, "ous") {
+			return false
+		}
+		return verbLike.MatchString(x)
 	}
 	return false
 }

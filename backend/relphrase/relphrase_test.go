@@ -1,0 +1,41 @@
+package relphrase
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestBetween(t *testing.T) {
+	cases := []struct {
+		sentence, a, b, title string
+		want                  string
+		stated                bool
+	}{
+		{"The Harbor Bridge was designed by Mara Okafor in 2009.", "Harbor Bridge", "Mara Okafor", "", "was designed by", true},
+		{"She was born in Lagos and studied in Delft.", "Mara Okafor", "Lagos", "Mara Okafor", "was born in", true},
+		{"Paris is the capital of France.", "Paris", "France", "", "is the capital of", true},
+		{"Alan Turing, the father of computer science, was born in London.", "Alan Turing", "computer science", "", "the father of", true},
+		{"Microsoft's founder Bill Gates retired.", "Microsoft", "Bill Gates", "", "founder", true},
+		{"The IRS is not responsible for U.S. treaties.", "IRS", "U.S", "", "is not responsible for", true},
+		// No phrase the text states: the sentence labels the edge.
+		{"Contact the IRS for not filing in the U.S. on time.", "IRS", "U.S", "", "“Contact the IRS for not filing in the U.S. on time.”", false},
+		{"File Form 1040 available under U.S. rules.", "Form 1040", "U.S", "", "“File Form 1040 available under U.S. rules.”", false},
+		{"Beijing and Shanghai are large cities.", "Beijing", "Shanghai", "", "“Beijing and Shanghai are large cities.”", false},
+		// The object first: the text does not read subject → object.
+		{"Mara Okafor designed the Harbor Bridge.", "Harbor Bridge", "Mara Okafor", "", "“Mara Okafor designed the Harbor Bridge.”", false},
+		{"劳动者是用人单位的员工。", "劳动者", "用人单位", "", "是", true},
+	}
+	for _, c := range cases {
+		got, stated := Between(c.sentence, c.a, c.b, c.title)
+		if got != c.want || stated != c.stated {
+			t.Errorf("Between(%q, %q, %q) = %q, %v; want %q, %v", c.sentence, c.a, c.b, got, stated, c.want, c.stated)
+		}
+	}
+}
+
+func TestQuoteCuts(t *testing.T) {
+	q := Quote(strings.Repeat("word ", 40))
+	if len([]rune(q)) > 62 || !strings.HasSuffix(q, "…”") {
+		t.Errorf("Quote = %q", q)
+	}
+}
