@@ -194,14 +194,19 @@ func answerPaths(cs []answerspan.Candidate, pool []Evidence, linked string, max 
 		if subject == "" {
 			subject = linked
 		}
-		if subject == "" || strings.EqualFold(subject, c.Text) {
+		text := oneLine(c.Text)
+		hops := [][2]string{{subject, text}}
+		if strings.EqualFold(subject, c.Text) && c.Bridge != "" && len(c.Chain) >= 1 {
+			// The chosen item of a comparison: its path runs to the entity
+			// whose date decided it ("the director born later").
+			hops = [][2]string{{text, c.Bridge}}
+			c.Chain = c.Chain[:1]
+		} else if subject == "" || strings.EqualFold(subject, c.Text) {
 			continue
 		}
 		var nodes []string
 		var edges []kb.PathEdge
-		text := oneLine(c.Text)
-		hops := [][2]string{{subject, text}}
-		if c.Bridge != "" && !strings.EqualFold(c.Bridge, c.Text) && !strings.EqualFold(c.Bridge, subject) && len(c.Chain) >= 2 {
+		if len(hops) == 1 && hops[0][0] == subject && c.Bridge != "" && !strings.EqualFold(c.Bridge, c.Text) && !strings.EqualFold(c.Bridge, subject) && len(c.Chain) >= 2 {
 			hops = [][2]string{{subject, c.Bridge}, {c.Bridge, text}}
 		}
 		ok := true
