@@ -127,8 +127,8 @@ func TestFindDefine(t *testing.T) {
 
 func TestHops(t *testing.T) {
 	for q, want := range map[string]int{
-		"Where was the director of film X born?":        2,
-		"Who is the father of the director of film X?":  2,
+		"Where was the director of film X born?":       2,
+		"Who is the father of the director of film X?": 2,
 		"Who directed X?":                               0,
 		"Who is the paternal grandfather of X?":         3,
 		"What nationality is Heather Jansch's husband?": 2,

@@ -149,6 +149,8 @@ func Find(q Question, ps []Passage, idf IDF) []Candidate {
 		if len(cs) == 0 {
 			cs = f.spans()
 		}
+	case Unknown:
+		return nil // an open question: the best sentences answer it
 	default:
 		cs = f.spans()
 	}

@@ -98,13 +98,15 @@ async function offlineFlow() {
   await check("offline: a two-hop question leads with the short answer, its supporting sentences, and the path through the bridge to it", async () => {
     await page.keyboard.press("Control+k");
     await page.getByTestId("ask").waitFor({ timeout: 5_000 });
+    const before = await page.getByTestId("answer").count();
     await page.getByTestId("ask-input").fill("Where was the designer of the Harbor Bridge born?");
     await page.getByTestId("ask-submit").click();
-    const short = page.getByTestId("short-answer").last();
+    const turn = page.getByTestId("answer").nth(before);
+    const short = turn.getByTestId("short-answer");
     await short.waitFor({ timeout: 60_000 });
-    const said = (await short.innerText()).trim();
+    const said = (await short.locator(".short-text").innerText()).trim();
     must(/^Lagos\b/.test(said), `short answer is ${JSON.stringify(said)}, not Lagos`);
-    const support = await page.getByTestId("support").last().innerText();
+    const support = await turn.getByTestId("support").innerText();
     must(/designed by Mara Okafor/.test(support) && /born in Lagos/.test(support), `supporting sentences miss a hop: ${support.slice(0, 200)}`);
     must(support.indexOf("designed by Mara Okafor") < support.indexOf("born in Lagos"), "supporting sentences are not in reasoning order");
     const graph = await page.getByTestId("path-graph").innerHTML();
@@ -118,7 +120,7 @@ async function offlineFlow() {
     });
     must(fits, "a node of the drawn path lies outside the reasoning panel");
     await shot("two-hop");
-    await page.getByTestId("short-answer").last().getByTestId("citation").click();
+    await short.getByTestId("citation").click();
     const marked = page.locator('[data-testid="source-pages"] mark').first();
     await marked.waitFor({ timeout: 15_000 });
     must(/born in Lagos/.test(await marked.innerText()), "the short answer's citation does not mark the sentence stating it");
