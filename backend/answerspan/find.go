@@ -330,6 +330,9 @@ func (f *finder) typeFit(sp Span, s sent) float64 {
 	if fit == 0 {
 		return 0
 	}
+	if (f.q.Kind == Person || f.q.Kind == Place) && quoted(s.text, sp) {
+		fit *= 0.3 // a quoted name is a title: "Maximum Overdrive" (1986)
+	}
 	if f.q.Kind != Demonym && sp.Type == TName && !strings.Contains(sp.Text, " ") && isDemonym(sp.Text) {
 		fit *= 0.2 // "American" is rarely the answer unless a nationality is asked
 	}
@@ -903,8 +906,18 @@ func (f *finder) yesNo() []Candidate {
 					}
 				}
 			} else if foc := f.q.Focus; foc != "" {
+				// Every word the question says of both ("both American
+				// directors") must describe each item.
 				st := Stems(foc)
-				ha, hb := f.describes(a[0], st), f.describes(b[0], st)
+				low := strings.ToLower(f.q.Text)
+				if k := strings.LastIndex(low, strings.ToLower(f.q.Options[1])); k >= 0 {
+					for _, w := range Stems(low[k+len(f.q.Options[1]):]) {
+						if w != "w:both" && w != "w:same" && w != "w:consid" && w != "w:consider" {
+							st = append(st, w)
+						}
+					}
+				}
+				ha, hb := f.describesAll(a[0], st), f.describesAll(b[0], st)
 				if ha && hb {
 					yes.Score = 0.8
 				} else {
@@ -1130,4 +1143,36 @@ func orgLike(name string) bool {
 		}
 	}
 	return false
+}
+
+// quoted says the span sits right inside quotation marks.
+func quoted(s string, sp Span) bool {
+	before := strings.TrimRight(s[:sp.Start], " ")
+	after := strings.TrimLeft(s[sp.End:], " ")
+	open := strings.HasSuffix(before, "\"") || strings.HasSuffix(before, "“")
+	close := strings.HasPrefix(after, "\"") || strings.HasPrefix(after, "”")
+	return open && close
+}
+
+// describesAll says every word occurs in the first sentences of passage i
+// (its title counted).
+func (f *finder) describesAll(i int, ws []string) bool {
+	seen := map[string]bool{}
+	for w := range f.titleSt[i] {
+		seen[w] = true
+	}
+	for k, s := range f.sents[i] {
+		if k > 2 {
+			break
+		}
+		for w := range s.stems {
+			seen[w] = true
+		}
+	}
+	for _, w := range ws {
+		if !seen[w] && !hasSyn(seen, w) {
+			return false
+		}
+	}
+	return true
 }

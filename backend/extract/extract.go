@@ -46,8 +46,9 @@ const (
 // built with older rules (evaluation projects) are keyed by it.
 // 2: typed entities (dates, money, sections, forms ...) and predicates only
 // where the sentence states one (backend/relphrase); 3: a predicate starts
-// with its verb.
-const OfflineVersion = "3"
+// with its verb; 4: one-word names only where they occur inside a line,
+// places and authors typed by context.
+const OfflineVersion = "4"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

@@ -139,7 +139,7 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 			break
 		}
 		run := toks[i:j]
-		head := i == 0
+		head := i == 0 || lineStart(s, toks[i].a)
 		i = j
 		for len(run) > 0 && leadStop[strings.ToLower(run[0].text)] {
 			run = run[1:]
@@ -168,12 +168,15 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 			if !allCaps(w) && lower[lw] {
 				continue // a common word capitalised for emphasis or at a line start
 			}
+			if head && !allCaps(w) && !lower["\x00"+w] {
+				continue // a capitalised word only ever at a line's start ("Investigate", "Generating"): a list item, not a name
+			}
 			if isNumberLike(w) || typeWords[strings.ToLower(w)] {
 				continue
 			}
 		}
 		typ, sem := classify(name)
-		if typ == "other" {
+		if typ == "other" && !(len(run) == 1 && allCaps(run[0].text)) {
 			if t := contextType(s[:run[0].a], s[run[len(run)-1].b:]); t != "" {
 				typ = t
 			}
@@ -421,12 +424,23 @@ func ExtractOffline(in Input) Result {
 	r := Result{Extractor: Offline, Entities: []Entity{}, Relations: []Relation{}, Facts: []kb.Fact{}}
 	f := fold(text)
 	lower := map[string]bool{} // words seen in lower case in this chunk
+	sents := chunk.Sentences(text)
 	for _, t := range tokens(text) {
 		if r, _ := utf8.DecodeRuneInString(t.text); unicode.IsLower(r) {
 			lower[t.text] = true
 		}
 	}
-	sents := chunk.Sentences(text)
+	// Capitalised words seen inside a sentence, not at its or a line's
+	// start, are kept under "\x00"+word: only those may be one-word names
+	// at a line's start.
+	for _, sp := range sents {
+		st := text[sp[0]:sp[1]]
+		for k, t := range tokens(st) {
+			if k > 0 && capitalised(t.text) && !lineStart(st, t.a) {
+				lower["\x00"+t.text] = true
+			}
+		}
+	}
 
 	var cands []candidate
 	if t := strings.TrimSpace(in.DocTitle); t != "" && utf8.RuneCountInString(t) <= 120 {
@@ -608,4 +622,16 @@ func factLike(s string) bool {
 		return digits*2 < letters
 	}
 	return len(ws) >= 6 && len(ws) <= 80 && digits*3 < letters
+}
+
+// lineStart says the text before byte a of s, back to the last line break,
+// holds no word (a list item, a wrapped heading, a table cell).
+func lineStart(s string, a int) bool {
+	before := s[:a]
+	if k := strings.LastIndex(before, "\n"); k >= 0 {
+		before = before[k+1:]
+	} else {
+		return false
+	}
+	return strings.IndexFunc(before, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0
 }

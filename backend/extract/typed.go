@@ -89,7 +89,9 @@ func titleLike(s string) bool {
 // an honorific before it, or ", who" / "said" after it.
 var (
 	honorific = regexp.MustCompile(`(?:\b(?:Mr|Mrs|Ms|Dr|Prof|Judge|Justice|Senator|Rep|Representative|Governor|President|Secretary|Commissioner|Chairman|Chairwoman|Director)\.?\s+)$`)
-	personAft = regexp.MustCompile(`^(?:,\s+(?:who|whose)\b|\s+(?:said|says|wrote|argued|explained|testified|stated|noted|told)\b|,\s+(?:born|aged)\b|\s+\((?:born|b\.)\s)`)
+	personAft = regexp.MustCompile(`^(?:,\s+(?:who|whose)\b|\s+(?:said|says|wrote|argued|explained|testified|stated|noted|told)\b|,\s+(?:born|aged)\b|\s+\((?:born|b\.)\s|\s+et\s+al\b|,?\s+\((?:19|20)\d\d[a-z]?\))`)
+	placeBef  = regexp.MustCompile(`\b(?:in|at|near|from)\s+$`)
+	placeAft  = regexp.MustCompile(`^,\s+(?:[A-Z]{2}\b|California|Texas|New York|Florida|Illinois|China|Japan|Korea|Canada|Germany|France|England|Australia|India)`)
 	orgAft    = regexp.MustCompile(`^,\s+(?:a company|an agency|a firm|a corporation|a nonprofit|a non-profit)\b`)
 )
 
@@ -99,6 +101,8 @@ func contextType(before, after string) string {
 		return "person"
 	case orgAft.MatchString(after):
 		return "organization"
+	case placeAft.MatchString(after) || placeBef.MatchString(before):
+		return "location"
 	}
 	return ""
 }
