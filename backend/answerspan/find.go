@@ -1104,7 +1104,11 @@ func Bridges(q Question, ps []Passage) []string {
 	if strings.Contains(low, "grand") {
 		rel = append(rel, "w:father", "w:mother")
 	}
-	var out []string
+	type named struct {
+		name string
+		rel  float64
+	}
+	var found []named
 	seen := map[string]bool{}
 	for i := range ps {
 		if f.firstHop(i) < 0.5 {
@@ -1126,9 +1130,14 @@ func Bridges(q Question, ps []Passage) []string {
 					continue
 				}
 				seen[k] = true
-				out = append(out, sp.Text)
+				found = append(found, named{sp.Text, f.firstHop(i) + f.sentRel(s)})
 			}
 		}
+	}
+	sort.SliceStable(found, func(a, b int) bool { return found[a].rel > found[b].rel })
+	out := make([]string, len(found))
+	for k, n := range found {
+		out[k] = n.name
 	}
 	return out
 }

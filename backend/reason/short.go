@@ -46,7 +46,7 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 	for _, e := range pool {
 		titled[strings.ToLower(strings.TrimSpace(e.Hit.DocTitle))] = true
 	}
-	if u.r.Retriever != nil && (answerspan.Hops(q) >= 2 || q.Kind == answerspan.Choice) {
+	if q.Kind != answerspan.YesNo && q.Kind != answerspan.Define && q.Kind != answerspan.Unknown {
 		fetched := 0
 		for _, name := range answerspan.Bridges(q, ps0) {
 			if fetched >= 4 {
