@@ -47,8 +47,9 @@ const (
 // 2: typed entities (dates, money, sections, forms ...) and predicates only
 // where the sentence states one (backend/relphrase); 3: a predicate starts
 // with its verb; 4: one-word names only where they occur inside a line,
-// places and authors typed by context.
-const OfflineVersion = "4"
+// places and authors typed by context; 5: abbreviations typed, CJK
+// predicates only a relation verb.
+const OfflineVersion = "5"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

@@ -141,8 +141,8 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 		run := toks[i:j]
 		head := i == 0 || lineStart(s, toks[i].a)
 		i = j
-		for len(run) > 0 && leadStop[strings.ToLower(run[0].text)] {
-			run = run[1:]
+		for len(run) > 0 && (leadStop[strings.ToLower(run[0].text)] || connectors[run[0].text]) {
+			run = run[1:] // "Table of Contents" → not "of Contents"
 			head = false
 		}
 		for len(run) > 0 && connectors[strings.ToLower(run[len(run)-1].text)] {
@@ -176,6 +176,9 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 			}
 		}
 		typ, sem := classify(name)
+		if typ == "other" && len(run) == 1 && abbreviation(run[0].text) {
+			typ, sem = "abbreviation", "abbreviation" // "IRS", "RDF": what it abbreviates is not known here
+		}
 		if typ == "other" && !(len(run) == 1 && allCaps(run[0].text)) {
 			if t := contextType(s[:run[0].a], s[run[len(run)-1].b:]); t != "" {
 				typ = t
@@ -634,4 +637,16 @@ func lineStart(s string, a int) bool {
 		return false
 	}
 	return strings.IndexFunc(before, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0
+}
+
+// abbreviation says w is an all-capital abbreviation of 2-6 letters.
+func abbreviation(w string) bool {
+	n := 0
+	for _, r := range w {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		n++
+	}
+	return n >= 2 && n <= 6
 }

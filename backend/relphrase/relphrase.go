@@ -187,18 +187,27 @@ func hasVerb(w []string) bool {
 	return false
 }
 
-// cjkMarkers are the CJK words that state a relation between two names.
-var cjkMarkers = []string{"是", "为", "的", "由", "属于", "位于", "包括", "规定", "设立", "负责", "成立", "称", "指", "适用", "依照", "根据", "管理", "は", "の", "が"}
+// cjkVerbs are the CJK verbs that state a relation between two names; the
+// text between the mentions must be one of them, after an optional
+// negation or modal and before an optional 于/了 ("并不属于", "应当依照").
+var cjkVerbs = []string{"是", "为", "属于", "位于", "包括", "包含", "规定", "设立", "负责", "成立", "称为", "简称", "指", "适用", "依照", "根据", "管理", "隶属", "等于", "享有", "承担", "支付", "提出", "签订", "解除", "违反", "批准", "颁布", "发布", "制定", "设有", "拥有", "创立", "创建", "导致", "影响", "支持", "使用", "采用", "は", "とは"}
 
-// cjkPhrase is the predicate of CJK text between two mentions: short, no
-// punctuation, holding a relation word.
+var cjkLead = []string{"并不", "不", "没有", "也", "均", "应当", "应", "可以", "必须", "已", "已经", "主要", "通常", "又", "则"}
+
+// cjkPhrase is the predicate of CJK text between two mentions: a relation
+// verb, perhaps negated or with a modal, nothing else.
 func cjkPhrase(mid string) (string, bool) {
 	t := strings.TrimSpace(mid)
-	if t == "" || utf8.RuneCountInString(t) > 6 || strings.ContainsAny(t, "，。；：、（）()《》,.;:") {
-		return "", false
+	rest := t
+	for _, l := range cjkLead {
+		if strings.HasPrefix(rest, l) {
+			rest = rest[len(l):]
+			break
+		}
 	}
-	for _, m := range cjkMarkers {
-		if strings.Contains(t, m) {
+	rest = strings.TrimSuffix(rest, "了")
+	for _, v := range cjkVerbs {
+		if rest == v || rest == v+"于" {
 			return t, true
 		}
 	}

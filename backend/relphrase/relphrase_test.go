@@ -24,6 +24,9 @@ func TestBetween(t *testing.T) {
 		// The object first: the text does not read subject → object.
 		{"Mara Okafor designed the Harbor Bridge.", "Harbor Bridge", "Mara Okafor", "", "“Mara Okafor designed the Harbor Bridge.”", false},
 		{"劳动者是用人单位的员工。", "劳动者", "用人单位", "", "是", true},
+		{"因此，自然人并不属于劳动法意义上的用人单位。", "自然人", "劳动法", "", "并不属于", true},
+		{"认定双方存在劳动关系多是参照一些凭证。", "劳动", "一些", "", "“认定双方存在劳动关系多是参照一些凭证。”", false},
+		{"是实现六重索引的典型系统。", "索引", "系统", "", "“是实现六重索引的典型系统。”", false},
 	}
 	for _, c := range cases {
 		got, stated := Between(c.sentence, c.a, c.b, c.title)
