@@ -48,8 +48,9 @@ const (
 // where the sentence states one (backend/relphrase); 3: a predicate starts
 // with its verb; 4: one-word names only where they occur inside a line,
 // places and authors typed by context; 5: abbreviations typed, CJK
-// predicates only a relation verb.
-const OfflineVersion = "5"
+// predicates only a relation verb; 6: no predicate from a question, a
+// possessor, or a plural noun read as a verb.
+const OfflineVersion = "6"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

@@ -108,6 +108,12 @@ func Phrase(s string, ia, la, ib, lb int) (string, bool) {
 	if ia+la > ib {
 		return "", false // the object comes first or they overlap: the text does not read subject → object
 	}
+	if end := strings.TrimRight(s, " \t\n\"”’)"); strings.HasSuffix(end, "?") || strings.HasSuffix(end, "？") || strings.HasSuffix(end, "吗") {
+		return "", false // a question asserts nothing
+	}
+	if after := s[ib+lb:]; strings.HasPrefix(after, "'s") || strings.HasPrefix(after, "’s") {
+		return "", false // "X is India's largest …": the object is a possessor, not what is stated
+	}
 	mid := s[ia+la : ib]
 	if strings.IndexFunc(mid, func(r rune) bool { return r >= 0x2E80 && r < 0xA000 }) >= 0 {
 		return cjkPhrase(mid)
@@ -128,7 +134,7 @@ func Phrase(s string, ia, la, ib, lb int) (string, bool) {
 	if strings.HasPrefix(trim, ",") {
 		in := strings.TrimSpace(strings.TrimPrefix(trim, ","))
 		w := strings.Fields(in)
-		if len(w) >= 2 && len(w) <= 5 && (w[0] == "the" || w[0] == "a" || w[0] == "an") && allLower(w) && !strings.ContainsAny(in, ",;()") {
+		if len(w) >= 2 && len(w) <= 5 && (w[0] == "the" || w[0] == "a" || w[0] == "an") && allLower(w) && !strings.ContainsAny(in, ",;()\"“”'‘’•") && hasLetters(w[len(w)-1]) {
 			return strings.Join(w, " "), true
 		}
 		// "X, who founded Z" / "X, which owns Z"
@@ -137,7 +143,7 @@ func Phrase(s string, ia, la, ib, lb int) (string, bool) {
 		}
 		return "", false
 	}
-	if strings.ContainsAny(trim, ",;:()[]\"“”") {
+	if strings.ContainsAny(trim, ",;:()[]\"“”•·") {
 		return "", false
 	}
 	w := strings.Fields(trim)
@@ -171,7 +177,7 @@ var adverbs = map[string]bool{"also": true, "not": true, "then": true, "later": 
 // start with a copula, an auxiliary or a verb form (not a preposition, an
 // adjective or a gerund: "for not filing in", "available under").
 func hasVerb(w []string) bool {
-	for _, x := range w {
+	for i, x := range w {
 		x = strings.ToLower(strings.Trim(x, ".,"))
 		if adverbs[x] {
 			continue
@@ -182,9 +188,23 @@ func hasVerb(w []string) bool {
 		if notVerbs[x] || function[x] || strings.HasSuffix(x, "ing") || strings.HasSuffix(x, "ness") || strings.HasSuffix(x, "ous") {
 			return false
 		}
-		return verbLike.MatchString(x)
+		if !verbLike.MatchString(x) {
+			return false
+		}
+		// An "-s" word is a verb ("amends the", "requires a") only before a
+		// determiner or at the end, else a plural noun ("packages and").
+		if strings.HasSuffix(x, "s") && !copula[x] && i+1 < len(w) && !determiners[strings.ToLower(w[i+1])] {
+			return false
+		}
+		return true
 	}
 	return false
+}
+
+var determiners = map[string]bool{"the": true, "a": true, "an": true, "its": true, "his": true, "her": true, "their": true, "this": true, "that": true, "these": true, "those": true, "all": true, "each": true, "every": true, "any": true, "no": true, "some": true, "both": true, "our": true, "your": true}
+
+func hasLetters(w string) bool {
+	return strings.IndexFunc(w, unicode.IsLetter) >= 0
 }
 
 // cjkVerbs are the CJK verbs that state a relation between two names; the

@@ -24,6 +24,11 @@ func TestBetween(t *testing.T) {
 		// The object first: the text does not read subject → object.
 		{"Mara Okafor designed the Harbor Bridge.", "Harbor Bridge", "Mara Okafor", "", "“Mara Okafor designed the Harbor Bridge.”", false},
 		{"劳动者是用人单位的员工。", "劳动者", "用人单位", "", "是", true},
+		{"Section 405 of the DMCA amends the DPRA, expanding it.", "DMCA", "DPRA", "", "amends the", true},
+		{"13.2 Contributed packages and CRAN.", "Contributed", "CRAN", "", "“13.2 Contributed packages and CRAN.”", false},
+		{"Across the country, RIL is India’s largest corporate.", "RIL", "India", "", "“Across the country, RIL is India’s largest corporate.”", false},
+		{"因设立中的公司用工行为发生的争议是劳动争议吗？", "争议", "劳动争议", "", "“因设立中的公司用工行为发生的争议是劳动争议吗？”", false},
+		{"Title II, the “Online Copyright Infringement Liability Limitation Act”", "Title II", "Online Copyright Infringement Liability Limitation", "", "“Title II, the “Online Copyright Infringement Liability…”", false},
 		{"因此，自然人并不属于劳动法意义上的用人单位。", "自然人", "劳动法", "", "并不属于", true},
 		{"认定双方存在劳动关系多是参照一些凭证。", "劳动", "一些", "", "“认定双方存在劳动关系多是参照一些凭证。”", false},
 		{"是实现六重索引的典型系统。", "索引", "系统", "", "“是实现六重索引的典型系统。”", false},
