@@ -49,8 +49,9 @@ const (
 // with its verb; 4: one-word names only where they occur inside a line,
 // places and authors typed by context; 5: abbreviations typed, CJK
 // predicates only a relation verb; 6: no predicate from a question, a
-// possessor, or a plural noun read as a verb.
-const OfflineVersion = "6"
+// possessor, or a plural noun read as a verb; 7: CJK objects end their
+// clause and subjects follow no preposition.
+const OfflineVersion = "7"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

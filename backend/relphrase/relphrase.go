@@ -115,16 +115,27 @@ func Phrase(s string, ia, la, ib, lb int) (string, bool) {
 		return "", false // "X is India's largest …": the object is a possessor, not what is stated
 	}
 	mid := s[ia+la : ib]
-	if strings.IndexFunc(mid, func(r rune) bool { return r >= 0x2E80 && r < 0xA000 }) >= 0 {
+	if strings.IndexFunc(mid, isCJKRune) >= 0 {
+		// The object must end its clause ("…解除劳动合同，"), not open a
+		// longer noun phrase ("是劳动者付出劳动的报酬"); the subject must not
+		// follow a preposition ("与劳动者解除…": the worker is not the one acting).
+		if r, _ := utf8.DecodeRuneInString(s[ib+lb:]); isCJKRune(r) || unicode.IsLetter(r) {
+			return "", false
+		}
+		if r, _ := utf8.DecodeLastRuneInString(s[:ia]); strings.ContainsRune("与和向对把被给跟同由从", r) {
+			return "", false
+		}
 		return cjkPhrase(mid)
 	}
 	// Possessive: "X's Y Z" → "Y".
-	if strings.HasPrefix(mid, "'s ") || strings.HasPrefix(mid, "’s ") {
-		w := strings.Fields(strings.TrimRight(mid[3:], " ,"))
-		if len(w) >= 1 && len(w) <= 3 && allLower(w) {
-			return strings.Join(w, " "), true
+	for _, ap := range []string{"'s ", "’s "} {
+		if strings.HasPrefix(mid, ap) {
+			w := strings.Fields(strings.TrimRight(mid[len(ap):], " ,"))
+			if len(w) >= 1 && len(w) <= 3 && allLower(w) {
+				return strings.Join(w, " "), true
+			}
+			return "", false
 		}
-		return "", false
 	}
 	trim := strings.TrimSpace(mid)
 	if trim == "" {
@@ -232,4 +243,8 @@ func cjkPhrase(mid string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+func isCJKRune(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }
