@@ -47,28 +47,31 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 		titled[strings.ToLower(strings.TrimSpace(e.Hit.DocTitle))] = true
 	}
 	if q.Kind != answerspan.YesNo && q.Kind != answerspan.Define && q.Kind != answerspan.Unknown {
-		fetched := 0
+		var names []string
 		for _, name := range answerspan.Bridges(q, ps0) {
-			if fetched >= 4 {
+			if len(names) >= 4 {
 				break
 			}
-			if titled[strings.ToLower(name)] {
-				continue
+			if !titled[strings.ToLower(name)] {
+				names = append(names, name)
 			}
-			fetched++
-			ids, err := u.r.Store.ChunksTitled(ctx, name, 1)
-			if err != nil {
-				return nil, nil, q, err
-			}
-			hits, err := u.r.Store.ChunkHits(ctx, ids)
-			if err != nil {
-				return nil, nil, q, err
-			}
-			for _, h := range hits {
-				if !seen[h.ID] && strings.EqualFold(strings.TrimSpace(h.DocTitle), name) {
-					seen[h.ID] = true
-					pool = append(pool, Evidence{N: len(pool) + 1, Hit: h})
-				}
+		}
+		byName, err := u.r.Store.ChunksTitled(ctx, names, 1)
+		if err != nil {
+			return nil, nil, q, err
+		}
+		var ids []int64
+		for _, name := range names {
+			ids = append(ids, byName[strings.ToLower(name)]...)
+		}
+		hits, err := u.r.Store.ChunkHits(ctx, ids)
+		if err != nil {
+			return nil, nil, q, err
+		}
+		for _, h := range hits {
+			if !seen[h.ID] {
+				seen[h.ID] = true
+				pool = append(pool, Evidence{N: len(pool) + 1, Hit: h})
 			}
 		}
 	}
