@@ -50,8 +50,9 @@ const (
 // places and authors typed by context; 5: abbreviations typed, CJK
 // predicates only a relation verb; 6: no predicate from a question, a
 // possessor, or a plural noun read as a verb; 7: CJK objects end their
-// clause and subjects follow no preposition.
-const OfflineVersion = "7"
+// clause and subjects follow no preposition; 8: no relative clauses, no
+// subject after a preposition, appositions end in "of".
+const OfflineVersion = "8"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

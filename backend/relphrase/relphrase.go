@@ -63,10 +63,19 @@ func Quote(s string) string {
 	return "“" + cut + "…”"
 }
 
-// find locates name in s, case-insensitively, at word boundaries.
+var preposition = map[string]bool{"in": true, "of": true, "for": true, "on": true, "with": true, "from": true, "by": true, "under": true, "at": true, "to": true, "into": true, "about": true, "than": true, "between": true, "among": true}
+
+// find locates name in s at word boundaries: exactly first, then case
+// folded unless the name is all capitals ("CASES" is not "cases").
 func find(s, name string) (int, int) {
 	name = strings.TrimSpace(name)
 	if name == "" {
+		return -1, 0
+	}
+	if i := strings.Index(s, name); i >= 0 && boundary(s, i-1, true) && boundary(s, i+len(name), false) {
+		return i, len(name)
+	}
+	if strings.ToUpper(name) == name {
 		return -1, 0
 	}
 	ls, ln := strings.ToLower(s), strings.ToLower(name)
@@ -111,8 +120,11 @@ func Phrase(s string, ia, la, ib, lb int) (string, bool) {
 	if end := strings.TrimRight(s, " \t\n\"”’)"); strings.HasSuffix(end, "?") || strings.HasSuffix(end, "？") || strings.HasSuffix(end, "吗") {
 		return "", false // a question asserts nothing
 	}
-	if after := s[ib+lb:]; strings.HasPrefix(after, "'s") || strings.HasPrefix(after, "’s") {
+	if after, obj := s[ib+lb:], s[ib:ib+lb]; strings.HasPrefix(after, "'s") || strings.HasPrefix(after, "’s") || strings.HasSuffix(obj, "'s") || strings.HasSuffix(obj, "’s") {
 		return "", false // "X is India's largest …": the object is a possessor, not what is stated
+	}
+	if before := strings.Fields(s[:ia]); len(before) > 0 && (preposition[strings.ToLower(before[len(before)-1])] || len(before) > 1 && preposition[strings.ToLower(before[len(before)-2])] && !strings.HasSuffix(before[len(before)-1], ",")) {
+		return "", false // "Retrieval in open-domain QA is …": the subject is not the one the verb is about
 	}
 	mid := s[ia+la : ib]
 	if strings.IndexFunc(mid, isCJKRune) >= 0 {
@@ -122,8 +134,8 @@ func Phrase(s string, ia, la, ib, lb int) (string, bool) {
 		if r, _ := utf8.DecodeRuneInString(s[ib+lb:]); isCJKRune(r) || unicode.IsLetter(r) {
 			return "", false
 		}
-		if r, _ := utf8.DecodeLastRuneInString(s[:ia]); strings.ContainsRune("与和向对把被给跟同由从", r) {
-			return "", false
+		if r, _ := utf8.DecodeLastRuneInString(s[:ia]); isCJKRune(r) || unicode.IsLetter(r) {
+			return "", false // the subject must start its clause, not end a longer word or a "与/向 …" phrase
 		}
 		return cjkPhrase(mid)
 	}
@@ -145,7 +157,7 @@ func Phrase(s string, ia, la, ib, lb int) (string, bool) {
 	if strings.HasPrefix(trim, ",") {
 		in := strings.TrimSpace(strings.TrimPrefix(trim, ","))
 		w := strings.Fields(in)
-		if len(w) >= 2 && len(w) <= 5 && (w[0] == "the" || w[0] == "a" || w[0] == "an") && allLower(w) && !strings.ContainsAny(in, ",;()\"“”'‘’•") && hasLetters(w[len(w)-1]) {
+		if len(w) >= 2 && len(w) <= 5 && (w[0] == "the" || w[0] == "a" || w[0] == "an") && w[len(w)-1] == "of" && allLower(w) && !strings.ContainsAny(in, ",;()\"“”'‘’•") {
 			return strings.Join(w, " "), true
 		}
 		// "X, who founded Z" / "X, which owns Z"
@@ -160,6 +172,11 @@ func Phrase(s string, ia, la, ib, lb int) (string, bool) {
 	w := strings.Fields(trim)
 	if len(w) > MaxWords || !allLower(w) {
 		return "", false
+	}
+	for _, x := range w {
+		if x == "that" || x == "which" || x == "who" || x == "whose" || x == "where" || x == "when" {
+			return "", false // a relative clause: the object belongs to another verb
+		}
 	}
 	if !hasVerb(w) {
 		return "", false
