@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -126,6 +128,8 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 	corpus := fs.String("corpus", "", "ask against this corpus.jsonl instead of the dataset's (abstention)")
 	limit := fs.Int("limit", 0, "only the first N questions")
 	abstain := fs.Float64("abstain", -1, "override the abstention threshold (question coverage); tuning only")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the answering to this file")
+	show := fs.Bool("show", false, "print each question with its gold answers and the short answer (tuning)")
 	curve := fs.String("thresholds", "", "also print the decline rate at these abstention thresholds, T1,T2,... (tuning)")
 	if _, ok := env.parse(fs, args); !ok {
 		return 2
@@ -155,12 +159,25 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 	if *abstain >= 0 {
 		r.Settings.Abstain = *abstain
 	}
-	var r2, r5, em, f1 float64
-	declined := 0
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return env.fail(err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return env.fail(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	var r2, r5, em, f1, contains, sem, sf1, path1, path3 float64
+	declined, shortN := 0, 0
+	var lat []float64
 	var coverage, joint []float64
 	start := time.Now()
 	for _, q := range qs {
 		var a kb.Answer
+		t0 := time.Now()
 		if *mode == "deep" {
 			a, err = r.Deep(ctx, q.Question, nil)
 		} else {
@@ -168,6 +185,42 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 		}
 		if err != nil {
 			return env.fail(fmt.Errorf("question %s: %w", q.ID, err))
+		}
+		lat = append(lat, float64(time.Since(t0).Microseconds())/1000)
+		if evalset.Contains(a.Answer, q.Answers) {
+			contains++
+		}
+		short := ""
+		if a.Short != nil {
+			short = a.Short.Text
+			shortN++
+		}
+		sem += evalset.ExactMatch(short, q.Answers)
+		sf1 += evalset.F1(short, q.Answers)
+		p1, p3 := evalset.PathHits(a.Paths, q.Answers)
+		path1 += p1
+		path3 += p3
+		if *show {
+			mark := "  "
+			if evalset.ExactMatch(short, q.Answers) == 1 {
+				mark = "OK"
+			} else if evalset.Contains(a.Answer, q.Answers) {
+				mark = "c "
+			}
+			var tr reason.Trace
+			json.Unmarshal(a.Trace, &tr)
+			rank := "-"
+			for i, c := range tr.Candidates {
+				if evalset.ExactMatch(c.Text, q.Answers) == 1 {
+					rank = strconv.Itoa(i + 1)
+					break
+				}
+			}
+			kind := ""
+			if a.Short != nil {
+				kind = a.Short.Kind
+			}
+			fmt.Fprintf(env.Stdout, "%s r%s [%s] %q gold=%q short=%q\n", mark, rank, kind, q.Question, q.Answers, short)
 		}
 		if a.Declined {
 			declined++
@@ -196,7 +249,11 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 	n := float64(max(1, len(qs)))
 	res := map[string]any{"dataset": filepath.Base(filepath.Clean(*dataset)), "corpus": corpusPath, "mode": *mode, "questions": len(qs),
 		"recall@2": round1(100 * r2 / n), "recall@5": round1(100 * r5 / n), "declined": round1(100 * float64(declined) / n),
-		"model": string(prov.Mode()), "provider": status, "ms_per_question": round1(float64(time.Since(start).Milliseconds()) / n)}
+		"model": string(prov.Mode()), "provider": status, "ms_per_question": round1(float64(time.Since(start).Milliseconds()) / n),
+		"answer_contains": round1(100 * contains / n), "short_answered": round1(100 * float64(shortN) / n),
+		"short_em": round1(100 * sem / n), "short_f1": round1(100 * sf1 / n),
+		"path_answer@1": round1(100 * path1 / n), "path_answer@3": round1(100 * path3 / n),
+		"ms_p50": round1(percentile(lat, 50)), "ms_p95": round1(percentile(lat, 95))}
 	if prov.Mode() != llm.ModeOffline {
 		res["em"], res["f1"] = round1(100*em/n), round1(100*f1/n)
 	}
@@ -243,7 +300,9 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 	if v, ok := res["em"]; ok {
 		fmt.Fprintf(env.Stdout, "  EM %5.1f  F1 %5.1f", v, res["f1"])
 	}
-	fmt.Fprintf(env.Stdout, "  (%.1f ms/question, %s)\n", res["ms_per_question"], res["model"])
+	fmt.Fprintf(env.Stdout, "  (%.1f ms/question, p95 %.1f ms, %s)\n", res["ms_per_question"], res["ms_p95"], res["model"])
+	fmt.Fprintf(env.Stdout, "%-18s answer contains a gold answer %5.1f%%  short answer given %5.1f%%  short EM %5.1f  F1 %5.1f  gold on top path %5.1f%%  on top 3 %5.1f%%\n",
+		"", res["answer_contains"], res["short_answered"], res["short_em"], res["short_f1"], res["path_answer@1"], res["path_answer@3"])
 	if at, ok := res["declined_at"].(map[string]float64); ok {
 		keys := make([]string, 0, len(at))
 		for k := range at {

@@ -20,6 +20,7 @@ import (
 
 	"cairn/backend/embed"
 	"cairn/backend/evalset"
+	"cairn/backend/extract"
 	"cairn/backend/kb"
 	"cairn/backend/llm"
 	"cairn/backend/project"
@@ -39,7 +40,7 @@ func evalProject(ctx context.Context, corpusPath string, log io.Writer) (*projec
 		return nil, fmt.Errorf("EVAL_CORPUS: %w", err)
 	}
 	e := embed.NewHashed(embed.DefaultDim)
-	key := sum[:16] + "-" + e.Info().Model + "-s" + fmt.Sprint(store.SchemaVersion())
+	key := sum[:16] + "-" + e.Info().Model + "-s" + fmt.Sprint(store.SchemaVersion()) + "-x" + extract.OfflineVersion
 	if st := evalset.IndexKey(); st != "" {
 		h := sha256.Sum256([]byte(st))
 		key += "-i" + hex.EncodeToString(h[:4])

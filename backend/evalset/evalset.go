@@ -241,3 +241,34 @@ func F1(pred string, golds []string) float64 {
 	}
 	return best
 }
+
+// Contains is whether the normalised text holds a normalised gold answer
+// as a run of whole words.
+func Contains(text string, golds []string) bool {
+	t := " " + NormalizeAnswer(text) + " "
+	for _, g := range golds {
+		if n := NormalizeAnswer(g); n != "" && strings.Contains(t, " "+n+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// PathHits says whether a gold answer is a node of the first path (top1)
+// and of one of the first three (top3), nodes compared normalised.
+func PathHits(paths []kb.Path, golds []string) (top1, top3 float64) {
+	for i, p := range paths {
+		if i >= 3 {
+			break
+		}
+		for _, n := range p.Nodes {
+			if ExactMatch(n, golds) == 1 {
+				if i == 0 {
+					top1 = 1
+				}
+				return top1, 1
+			}
+		}
+	}
+	return 0, 0
+}

@@ -42,6 +42,18 @@ const (
 	Fallback = "offline-fallback"
 )
 
+// OfflineVersion names the offline extractor's rules; caches of indexes
+// built with older rules (evaluation projects) are keyed by it.
+// 2: typed entities (dates, money, sections, forms ...) and predicates only
+// where the sentence states one (backend/relphrase); 3: a predicate starts
+// with its verb; 4: one-word names only where they occur inside a line,
+// places and authors typed by context; 5: abbreviations typed, CJK
+// predicates only a relation verb; 6: no predicate from a question, a
+// possessor, or a plural noun read as a verb; 7: CJK objects end their
+// clause and subjects follow no preposition; 8: no relative clauses, no
+// subject after a preposition, appositions end in "of".
+const OfflineVersion = "8"
+
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}
 

@@ -10,6 +10,7 @@ import (
 
 	"cairn/backend/chunk"
 	"cairn/backend/kb"
+	"cairn/backend/relphrase"
 )
 
 // Limits of the offline extractor per chunk.
@@ -108,6 +109,7 @@ type candidate struct {
 	aliases      []string
 	concepts     []string
 	sentenceHead bool
+	typed        bool // found by a typed pattern (a date, amount, section ...)
 }
 
 // capitalisedSpans finds name candidates in one sentence.
@@ -137,10 +139,10 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 			break
 		}
 		run := toks[i:j]
-		head := i == 0
+		head := i == 0 || lineStart(s, toks[i].a)
 		i = j
-		for len(run) > 0 && leadStop[strings.ToLower(run[0].text)] {
-			run = run[1:]
+		for len(run) > 0 && (leadStop[strings.ToLower(run[0].text)] || connectors[run[0].text]) {
+			run = run[1:] // "Table of Contents" → not "of Contents"
 			head = false
 		}
 		for len(run) > 0 && connectors[strings.ToLower(run[len(run)-1].text)] {
@@ -166,11 +168,22 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 			if !allCaps(w) && lower[lw] {
 				continue // a common word capitalised for emphasis or at a line start
 			}
+			if head && !allCaps(w) && !lower["\x00"+w] {
+				continue // a capitalised word only ever at a line's start ("Investigate", "Generating"): a list item, not a name
+			}
 			if isNumberLike(w) || typeWords[strings.ToLower(w)] {
 				continue
 			}
 		}
 		typ, sem := classify(name)
+		if typ == "other" && len(run) == 1 && abbreviation(run[0].text) {
+			typ, sem = "abbreviation", "abbreviation" // "IRS", "RDF": what it abbreviates is not known here
+		}
+		if typ == "other" && !(len(run) == 1 && allCaps(run[0].text)) {
+			if t := contextType(s[:run[0].a], s[run[len(run)-1].b:]); t != "" {
+				typ = t
+			}
+		}
 		c := candidate{name: name, typ: typ, sem: sem, sentenceHead: head}
 		// "Internal Revenue Service (IRS)", "北京 (Beijing)": the bracket names an alias
 		rest := s[run[len(run)-1].b:]
@@ -414,12 +427,23 @@ func ExtractOffline(in Input) Result {
 	r := Result{Extractor: Offline, Entities: []Entity{}, Relations: []Relation{}, Facts: []kb.Fact{}}
 	f := fold(text)
 	lower := map[string]bool{} // words seen in lower case in this chunk
+	sents := chunk.Sentences(text)
 	for _, t := range tokens(text) {
 		if r, _ := utf8.DecodeRuneInString(t.text); unicode.IsLower(r) {
 			lower[t.text] = true
 		}
 	}
-	sents := chunk.Sentences(text)
+	// Capitalised words seen inside a sentence, not at its or a line's
+	// start, are kept under "\x00"+word: only those may be one-word names
+	// at a line's start.
+	for _, sp := range sents {
+		st := text[sp[0]:sp[1]]
+		for k, t := range tokens(st) {
+			if k > 0 && capitalised(t.text) && !lineStart(st, t.a) {
+				lower["\x00"+t.text] = true
+			}
+		}
+	}
 
 	var cands []candidate
 	if t := strings.TrimSpace(in.DocTitle); t != "" && utf8.RuneCountInString(t) <= 120 {
@@ -436,6 +460,7 @@ func ExtractOffline(in Input) Result {
 		}
 	}
 	for _, s := range sents {
+		cands = append(cands, typedSpans(text, s)...)
 		cands = append(cands, capitalisedSpans(text, s, lower)...)
 	}
 	cands = append(cands, cjkPhrases(text)...)
@@ -445,7 +470,7 @@ func ExtractOffline(in Input) Result {
 	var ents []candidate
 	for _, cd := range cands {
 		k := kb.NormKey(cd.name)
-		if k == "" || isNumberLike(k) {
+		if k == "" || isNumberLike(k) && !cd.typed {
 			continue
 		}
 		if i, ok := byKey[k]; ok {
@@ -534,7 +559,7 @@ func ExtractOffline(in Input) Result {
 			if a.entity == b.entity {
 				continue
 			}
-			pred, conf := predicate(text[a.b:b.a])
+			pred, conf := predicate(text[s[0]:s[1]], a.a-s[0], a.b-a.a, b.a-s[0], b.b-b.a)
 			r.Relations = append(r.Relations, Relation{Subject: idx[a.entity], Object: idx[b.entity], Predicate: pred,
 				Statement: oneLine(text[s[0]:s[1]]), Confidence: conf, Source: source(c, s[0], s[1])})
 			nrel++
@@ -569,29 +594,15 @@ func dedupe(xs []string, name string) []string {
 	return out
 }
 
-// predicate turns the text between two mentions into a relation label: the
-// connecting phrase when it is short and has a word in it, else a plain
-// co-occurrence.
-func predicate(between string) (string, float64) {
-	p := oneLine(strings.Trim(between, " \t\n\f,;:()[]\"'“”‘’-–—·•、，；：（）"))
-	ws := strings.Fields(strings.ToLower(p))
-	for len(ws) > 0 && (ws[len(ws)-1] == "the" || ws[len(ws)-1] == "a" || ws[len(ws)-1] == "an") {
-		ws = ws[:len(ws)-1]
+// predicate labels the relation between two mentions of a sentence: the
+// phrase the sentence states between them (relphrase: a verb phrase, a
+// copula, an apposition, a possessive), else CoOccurs — the relation's
+// statement, the sentence itself, is then its label in paths and views.
+func predicate(sentence string, ia, la, ib, lb int) (string, float64) {
+	if p, ok := relphrase.Phrase(sentence, ia, la, ib, lb); ok {
+		return p, 0.6
 	}
-	p = strings.Join(ws, " ")
-	hasLetter := strings.IndexFunc(p, unicode.IsLetter) >= 0
-	cjk := strings.IndexFunc(p, isCJK) >= 0
-	switch {
-	case p == "" || !hasLetter || p == "and" || p == "or" || p == "和" || p == "与" || p == "及":
-		return "co-occurs with", 0.3
-	case strings.ContainsAny(p, ".;:!?。；！？()（）"):
-		return "co-occurs with", 0.3
-	case cjk && utf8.RuneCountInString(p) <= 8:
-		return p, 0.5
-	case !cjk && len(ws) <= 6:
-		return p, 0.5
-	}
-	return "co-occurs with", 0.3
+	return relphrase.CoOccurs, 0.3
 }
 
 // factLike says whether a sentence can stand as a fact: long enough, not a
@@ -614,4 +625,28 @@ func factLike(s string) bool {
 		return digits*2 < letters
 	}
 	return len(ws) >= 6 && len(ws) <= 80 && digits*3 < letters
+}
+
+// lineStart says the text before byte a of s, back to the last line break,
+// holds no word (a list item, a wrapped heading, a table cell).
+func lineStart(s string, a int) bool {
+	before := s[:a]
+	if k := strings.LastIndex(before, "\n"); k >= 0 {
+		before = before[k+1:]
+	} else {
+		return false
+	}
+	return strings.IndexFunc(before, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0
+}
+
+// abbreviation says w is an all-capital abbreviation of 2-6 letters.
+func abbreviation(w string) bool {
+	n := 0
+	for _, r := range w {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		n++
+	}
+	return n >= 2 && n <= 6
 }

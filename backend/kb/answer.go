@@ -18,6 +18,9 @@ type PathEdge struct {
 	Predicate string `json:"predicate"`
 	Relation  int64  `json:"relation,omitempty"` // relation id, when the edge is a graph relation
 	Source    Source `json:"source"`
+	// Sentence is the sentence joining From and To, in full, when the
+	// predicate is not a phrase the text states (the label then quotes it).
+	Sentence string `json:"sentence,omitempty"`
 }
 
 // Path is an ordered chain of facts from the question towards the answer,
@@ -47,4 +50,17 @@ type Answer struct {
 	Paths     []Path          `json:"paths"`
 	Trace     json.RawMessage `json:"trace"`
 	AskedAt   string          `json:"asked_at,omitempty"`
+	// Short is the short answer the text leads with, when one was found.
+	Short *ShortAnswer `json:"short,omitempty"`
+}
+
+// ShortAnswer is the one-phrase answer an answer leads with: its text, the
+// citation [N] that states it, the citations of its supporting sentences
+// in reasoning order, the question's kind and the answer's score.
+type ShortAnswer struct {
+	Text    string  `json:"text"`
+	N       int     `json:"n"`
+	Support []int   `json:"support"`
+	Kind    string  `json:"kind"`
+	Score   float64 `json:"score"`
 }

@@ -8,6 +8,7 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/graph/walk"
 	"cairn/backend/kb"
+	"cairn/backend/relphrase"
 )
 
 // Chain is a relation chain the model proposes for a question (semantic
@@ -86,7 +87,12 @@ func (eg *entityGraph) pathOf(p walk.Path, evidence map[int64]bool) (kb.Path, bo
 				break
 			}
 		}
-		out.Edges = append(out.Edges, kb.PathEdge{From: r.SubjectName, To: r.ObjectName, Predicate: r.Predicate, Relation: r.ID, Source: src})
+		e := kb.PathEdge{From: r.SubjectName, To: r.ObjectName, Predicate: r.Predicate, Relation: r.ID, Source: src}
+		if r.Predicate == relphrase.CoOccurs && r.Statement != "" {
+			// No phrase states the relation: the joining sentence labels it.
+			e.Predicate, e.Sentence = relphrase.Quote(r.Statement), oneLine(r.Statement)
+		}
+		out.Edges = append(out.Edges, e)
 	}
 	return out, len(out.Edges) > 0
 }

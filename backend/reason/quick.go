@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"cairn/backend/answerspan"
 	"cairn/backend/kb"
 	"cairn/backend/llm"
 	"cairn/backend/retrieve"
@@ -13,6 +14,10 @@ import (
 
 // DeclineText is the answer when the documents do not support one.
 const DeclineText = "The documents do not answer this question. The closest passages are listed below."
+
+// NoShortText leads an extractive answer when no short answer was found
+// in the passages: the best-supported sentences follow.
+const NoShortText = "No short answer was found in the passages; the sentences that match the question best:\n\n"
 
 // StreamBroken is streamed when the model's answer broke off after some of
 // it was streamed: the text before it is void, the extractive answer from
@@ -36,6 +41,11 @@ type gathered struct {
 	evidence []Evidence
 	paths    []kb.Path
 	declined bool
+	// Candidate short answers (best first), the passages they were sought
+	// in (the evidence first) and the question's kind.
+	short []answerspan.Candidate
+	pool  []Evidence
+	kind  answerspan.Question
 }
 
 // gather retrieves, checks support, reranks (model) and builds paths.
@@ -78,7 +88,53 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 	}
 	g.paths = u.paths(question, res, g.evidence, chains, chosen)
 	u.lap("paths")
+	// Candidate short answers and the chains reaching them: the answer leads
+	// with the best (offline), and with a model its paths lead the prompt's.
+	if question == u.question {
+		cs, pool, q, err := u.shortAnswer(ctx, g)
+		if err != nil {
+			return nil, err
+		}
+		g.short, g.pool, g.kind = cs, pool, q
+		for i, c := range cs {
+			if i >= 8 {
+				break
+			}
+			u.trace.Candidates = append(u.trace.Candidates, ShortTrace{Text: c.Text, Type: string(c.Type), Score: c.Score})
+		}
+		if len(cs) > 0 && cs[0].Score >= answerspan.MinScore {
+			linked := ""
+			if len(res.Linked) > 0 {
+				linked = res.Linked[0].Name
+			}
+			g.paths = withAnswerPaths(answerPaths(cs, pool, linked, 3), g.paths, u.set.MaxPaths+3)
+		}
+		u.lap("short")
+	}
 	return g, nil
+}
+
+// withAnswerPaths puts the paths that end at candidate answers first, then
+// the other paths not already among them, at most max in all.
+func withAnswerPaths(ap, rest []kb.Path, max int) []kb.Path {
+	if len(ap) == 0 {
+		return rest
+	}
+	have := map[string]bool{}
+	for _, p := range ap {
+		have[pathKey(p)] = true
+	}
+	out := ap
+	for _, p := range rest {
+		if !have[pathKey(p)] {
+			p.Chosen = false
+			out = append(out, p)
+		}
+	}
+	if len(out) > max {
+		out = out[:max]
+	}
+	return out
 }
 
 // rerank is the KG-RAG call: the model picks the useful relations of the
@@ -380,11 +436,33 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		}
 	}
 	boost = append(boost, memory...)
+	if len(memory) == 0 && len(g.short) > 0 && g.short[0].Score >= answerspan.MinScore {
+		best, err := extract(ctx, u.r.Store, u.question, g.evidence, append(boost, g.short[0].Text), u.set.Sentences)
+		if err != nil {
+			return a, err
+		}
+		var extra []answerspan.Ref
+		for _, s := range best {
+			extra = append(extra, answerspan.Ref{Passage: s.ev, Start: s.start, End: s.end})
+		}
+		text, cits, sa := shortText(g.short[0], g.kind, g.pool, extra)
+		a.Answer, a.Citations, a.Short = text, cits, sa
+		u.trace.Short = sa
+		u.trace.AnswerBy = "extractive"
+		u.lap("extract")
+		if onToken != nil {
+			onToken(a.Answer)
+		}
+		return a, nil
+	}
 	sents, err := extract(ctx, u.r.Store, u.question, g.evidence, boost, u.set.Sentences)
 	if err != nil {
 		return a, err
 	}
 	var b strings.Builder
+	if len(memory) == 0 && len(sents) > 0 {
+		b.WriteString(NoShortText)
+	}
 	if len(memory) > 0 {
 		b.WriteString(strings.Join(memory, "; "))
 		b.WriteString(". ")

@@ -41,6 +41,10 @@ type Trace struct {
 	// no [n] marker: "overlap" (passages sharing the answer's words) or
 	// "none".
 	CitationsBy string `json:"citations_by,omitempty"`
+	// Short is the extractive short answer (the store reads it back from
+	// here), and Candidates the runners-up considered.
+	Short      *kb.ShortAnswer `json:"short,omitempty"`
+	Candidates []ShortTrace    `json:"short_candidates,omitempty"`
 
 	Retrieval RetrievalTrace `json:"retrieval"`
 	Rerank    *RerankTrace   `json:"rerank,omitempty"`
@@ -55,6 +59,13 @@ type Trace struct {
 	Usage    llm.Usage            `json:"usage"`
 	ByTask   map[string]llm.Usage `json:"usage_by_task,omitempty"`
 	Errors   []string             `json:"errors,omitempty"` // model failures that were worked around
+}
+
+// ShortTrace is one candidate short answer considered.
+type ShortTrace struct {
+	Text  string  `json:"text"`
+	Type  string  `json:"type"`
+	Score float64 `json:"score"`
 }
 
 // RetrievalTrace summarises retrieval: the lists, the linked question

@@ -59,8 +59,15 @@ const answerCut = "COALESCE(CASE WHEN json_valid(trace) THEN json_extract(trace,
 func scanAnswer(sc interface{ Scan(...any) error }, withTrace bool) (kb.Answer, error) {
 	var a kb.Answer
 	var cit, paths, trace string
-	if err := sc.Scan(&a.ID, &a.Question, &a.Answer, &a.Declined, &a.Mode, &cit, &paths, &trace, &a.AskedAt, &a.Cut); err != nil {
+	var short sql.NullString
+	if err := sc.Scan(&a.ID, &a.Question, &a.Answer, &a.Declined, &a.Mode, &cit, &paths, &trace, &a.AskedAt, &a.Cut, &short); err != nil {
 		return a, err
+	}
+	if short.Valid && short.String != "" {
+		var sa kb.ShortAnswer
+		if json.Unmarshal([]byte(short.String), &sa) == nil && sa.Text != "" {
+			a.Short = &sa
+		}
 	}
 	if err := json.Unmarshal([]byte(cit), &a.Citations); err != nil {
 		return a, fmt.Errorf("answer %d citations: %w", a.ID, err)
@@ -76,7 +83,7 @@ func scanAnswer(sc interface{ Scan(...any) error }, withTrace bool) (kb.Answer, 
 
 // Answers lists stored answers newest first, without their traces.
 func (s *Store) Answers(ctx context.Context) ([]kb.Answer, error) {
-	rows, err := s.DB.QueryContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, '', asked_at, "+answerCut+" FROM answers ORDER BY asked_at DESC, id DESC")
+	rows, err := s.DB.QueryContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, '', asked_at, "+answerCut+", json_extract(trace, '$.short') FROM answers ORDER BY asked_at DESC, id DESC")
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +101,7 @@ func (s *Store) Answers(ctx context.Context) ([]kb.Answer, error) {
 
 // Answer loads one stored answer with its trace.
 func (s *Store) Answer(ctx context.Context, id int64) (kb.Answer, error) {
-	a, err := scanAnswer(s.DB.QueryRowContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, trace, asked_at, "+answerCut+" FROM answers WHERE id = ?", id), true)
+	a, err := scanAnswer(s.DB.QueryRowContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, trace, asked_at, "+answerCut+", json_extract(trace, '$.short') FROM answers WHERE id = ?", id), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return kb.Answer{}, fmt.Errorf("answer %d: %w", id, ErrNoAnswer)
 	}

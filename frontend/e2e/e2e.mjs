@@ -5,9 +5,11 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { chromium } from "playwright-core";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const [url, outDir, pdf, docx] = process.argv.slice(2);
+const twoHopDir = join(dirname(fileURLToPath(import.meta.url)), "fixtures", "twohop");
 if (!url || !outDir || !pdf || !docx) {
   console.error("usage: node e2e.mjs URL OUT_DIR FILE.pdf FILE.docx");
   process.exit(2);
@@ -57,9 +59,17 @@ async function offlineFlow() {
   });
   await gate("offline: import by path and index", async () => {
     await page.getByTestId("import-button").click();
-    await page.getByLabel(/Files or folders/).fill(pdf);
+    // The DMCA summary, and two short notes a two-hop question runs through.
+    await page.getByLabel(/Files or folders/).fill(`${pdf}\n${twoHopDir}`);
     await page.getByTestId("import-submit").click();
-    await page.waitForFunction(() => document.querySelector('[data-testid="documents"] tbody tr')?.getAttribute("data-status") === "ok", null, { timeout: IMPORT_TIMEOUT });
+    await page.waitForFunction(
+      () => {
+        const rows = [...document.querySelectorAll('[data-testid="documents"] tbody tr')];
+        return rows.length >= 3 && rows.every((r) => r.getAttribute("data-status") === "ok");
+      },
+      null,
+      { timeout: IMPORT_TIMEOUT },
+    );
     await page.waitForFunction(
       async () => {
         const s = await window.go.app.App.IndexStatus();
@@ -85,6 +95,37 @@ async function offlineFlow() {
     const mark = page.locator('[data-testid="pdf-pages"] section[data-drawn="1"] mark.pdf-mark').first();
     await mark.waitFor({ timeout: 30_000 });
     await shot("citation-source");
+    await page.keyboard.press("Escape");
+  });
+  await check("offline: a two-hop question leads with the short answer, its supporting sentences, and the path through the bridge to it", async () => {
+    await page.keyboard.press("Control+k");
+    await page.getByTestId("ask").waitFor({ timeout: 5_000 });
+    const before = await page.getByTestId("answer").count();
+    await page.getByTestId("ask-input").fill("Where was the designer of the Harbor Bridge born?");
+    await page.getByTestId("ask-submit").click();
+    const turn = page.getByTestId("answer").nth(before);
+    const short = turn.getByTestId("short-answer");
+    await short.waitFor({ timeout: 60_000 });
+    const said = (await short.locator(".short-text").innerText()).trim();
+    must(/^Lagos\b/.test(said), `short answer is ${JSON.stringify(said)}, not Lagos`);
+    const support = await turn.getByTestId("support").innerText();
+    must(/designed by Mara Okafor/.test(support) && /born in Lagos/.test(support), `supporting sentences miss a hop: ${support.slice(0, 200)}`);
+    must(support.indexOf("designed by Mara Okafor") < support.indexOf("born in Lagos"), "supporting sentences are not in reasoning order");
+    const graph = await page.getByTestId("path-graph").innerHTML();
+    for (const n of ["Harbor Bridge", "Mara Okafor", "Lagos"]) must(graph.includes(n), `the drawn path has no node ${n}`);
+    must(/was designed by/.test(graph) && /was born in/.test(graph), "the path's edges do not say what the text states");
+    // The drawing fits the panel: its last node is inside the visible panel.
+    const fits = await page.evaluate(() => {
+      const panel = document.querySelector('[data-testid="reasoning"]').getBoundingClientRect();
+      const nodes = [...document.querySelectorAll('[data-testid="path-graph"] g.pnode circle')].map((c) => c.getBoundingClientRect());
+      return nodes.length >= 3 && nodes.every((r) => r.right <= panel.right + 1 && r.left >= panel.left - 1);
+    });
+    must(fits, "a node of the drawn path lies outside the reasoning panel");
+    await shot("two-hop");
+    await short.getByTestId("citation").click();
+    const marked = page.locator('[data-testid="source-pages"] mark').first();
+    await marked.waitFor({ timeout: 15_000 });
+    must(/born in Lagos/.test(await marked.innerText()), "the short answer's citation does not mark the sentence stating it");
     await page.keyboard.press("Escape");
   });
   await check("offline: settings say offline and list no models", async () => {

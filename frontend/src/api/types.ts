@@ -86,6 +86,8 @@ export interface PathEdge {
   predicate: string;
   relation?: number;
   source: Source;
+  /** The joining sentence, in full, when the predicate is not a phrase the text states. */
+  sentence?: string;
 }
 
 export interface Path {
@@ -109,6 +111,16 @@ export interface Answer {
   paths: Path[] | null;
   trace: unknown;
   asked_at?: string;
+  /** The short answer the text leads with: its citation n, the supporting citations in reasoning order. */
+  short?: ShortAnswer;
+}
+
+export interface ShortAnswer {
+  text: string;
+  n: number;
+  support: number[];
+  kind: string;
+  score: number;
 }
 
 export interface DocumentFile {

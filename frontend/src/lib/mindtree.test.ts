@@ -108,3 +108,46 @@ describe("exports", () => {
     expect(exportName("", "opml")).toBe("mind map.opml");
   });
 });
+
+import { fitView } from "./mindtree";
+describe("fitView", () => {
+  // A large document's map: many routes with many facts each, folded as it opens.
+  const big: MindMap = { nodes: [n(1, 0, "topic", "IRS instructions")], supernodes: [] };
+  for (let r = 0; r < 40; r++) {
+    big.nodes!.push(n(100 + r, 1, "route", `Route ${r}`));
+    for (let f = 0; f < 12; f++) big.nodes!.push(n(1000 + r * 20 + f, 100 + r, "fact", `Fact ${r}.${f} about filing`));
+  }
+  const t = buildTree(big, "All");
+  const inView = (l: ReturnType<typeof layoutTree>, v: { x: number; y: number; k: number }, w: number, h: number) =>
+    l.nodes.filter((nd) => {
+      const x = v.x + nd.x * v.k;
+      const y = v.y + nd.y * v.k;
+      return x >= 0 && x <= w && y >= 0 && y <= h;
+    }).length;
+  it("opens a large map with its visible nodes on the canvas", () => {
+    const l = layoutTree(t, initialCollapsed(t));
+    const v = fitView(l, 900, 600);
+    expect(inView(l, v, 900, 600)).toBeGreaterThan(0);
+    expect(inView(l, v, 900, 600)).toBe(l.nodes.length <= 20 ? l.nodes.length : inView(l, v, 900, 600));
+    // The root is on the canvas.
+    expect(v.x + l.nodes[0].x * v.k).toBeGreaterThanOrEqual(0);
+    expect(v.y + l.nodes[0].y * v.k).toBeGreaterThanOrEqual(0);
+    expect(v.y + l.nodes[0].y * v.k).toBeLessThanOrEqual(600);
+  });
+  it("fits a small map whole, centred, at most at full size", () => {
+    const small = buildTree(docMap, "All");
+    const l = layoutTree(small, new Set());
+    const v = fitView(l, 1200, 800);
+    expect(v.k).toBe(1);
+    expect(inView(l, v, 1200, 800)).toBe(l.nodes.length);
+  });
+  it("keeps the root in view when even half size cannot fit the map", () => {
+    const l = layoutTree(t, new Set()); // all unfolded: far taller than the canvas
+    const v = fitView(l, 800, 500);
+    expect(v.k).toBe(0.5);
+    const ry = v.y + l.nodes[0].y * v.k;
+    expect(ry).toBeGreaterThanOrEqual(0);
+    expect(ry).toBeLessThanOrEqual(500);
+    expect(inView(l, v, 800, 500)).toBeGreaterThan(5);
+  });
+});

@@ -206,3 +206,29 @@ export function exportName(title: string, ext: string): string {
   const base = title.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 80) || "mind map";
   return `${base}.${ext}`;
 }
+
+/**
+ * The view (translate x, y and scale k) that fits the visible nodes of a
+ * layout in a canvas of w × h: scaled down to fit (never below minK, never
+ * above 1), centred; when even minK cannot fit it, the root stays in view,
+ * vertically centred, at the left edge.
+ */
+export function fitView(layout: TreeLayout, w: number, h: number, minK = 0.5, pad = 16): { x: number; y: number; k: number } {
+  if (!layout.nodes.length || w <= 0 || h <= 0) return { x: 0, y: 0, k: 1 };
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const n of layout.nodes) {
+    x0 = Math.min(x0, n.x);
+    x1 = Math.max(x1, n.x + n.width);
+    y0 = Math.min(y0, n.y - 14);
+    y1 = Math.max(y1, n.y + 14);
+  }
+  const bw = x1 - x0 + 2 * pad;
+  const bh = y1 - y0 + 2 * pad;
+  const k = Math.max(minK, Math.min(1, w / bw, h / bh));
+  const fitsW = bw * k <= w + 0.5;
+  const fitsH = bh * k <= h + 0.5;
+  const x = fitsW ? (w - (x1 + x0) * k) / 2 : pad * k - x0 * k;
+  const root = layout.nodes[0];
+  const y = fitsH ? (h - (y1 + y0) * k) / 2 : Math.min(pad * k - y0 * k, Math.max(h - (y1 + pad) * k, h / 2 - root.y * k));
+  return { x, y, k };
+}

@@ -73,3 +73,16 @@ describe("pathScore", () => {
     expect(pathScore(paths[0])).toBe("0.40");
   });
 });
+
+import { labelHalfWidth } from "./pathgraph";
+describe("buildPathGraph width", () => {
+  it("is wide enough for the last node's label of a two-edge path", () => {
+    const p: Path[] = [{ score: 1, chosen: true, nodes: ["Femmes de Sade", "Alex de Renzy", "Buenos Aires, Argentina, South America"], edges: [edge("Femmes de Sade", "directed by", "Alex de Renzy", 1), { ...edge("Alex de Renzy", "“Alex de Renzy was born in Buenos Aires…”", "Buenos Aires, Argentina, South America", 2), sentence: "Alex de Renzy was born in Buenos Aires, Argentina, South America." }] }];
+    const g = buildPathGraph(p);
+    for (const n of g.nodes) {
+      expect(n.x - labelHalfWidth(n.label)).toBeGreaterThanOrEqual(0);
+      expect(n.x + labelHalfWidth(n.label)).toBeLessThanOrEqual(g.width);
+    }
+    expect(g.edges.find((e) => e.sentence)?.sentence).toContain("born in Buenos Aires");
+  });
+});

@@ -21,6 +21,8 @@ export interface PathGraphEdge {
   label: string;
   source: Source;
   relation?: number;
+  /** The full joining sentence when the label quotes it (shown on hover). */
+  sentence?: string;
   chosen: boolean;
   paths: number[];
   /** Parallel edges between the same two nodes: this one's lane, centred on 0. */
@@ -38,7 +40,16 @@ export interface PathGraph {
   height: number;
 }
 
-export const PATH_LAYOUT = { colW: 190, rowH: 74, padX: 70, padY: 34 };
+export const PATH_LAYOUT = { colW: 190, rowH: 74, padX: 84, padY: 34 };
+
+/** Longest node label drawn (longer ones are cut with "…"), and its width per character. */
+export const NODE_LABEL_MAX = 24;
+const CHAR_W = 6.8;
+
+/** Half the drawn width of a node's label. */
+export function labelHalfWidth(label: string): number {
+  return (Math.min(label.length, NODE_LABEL_MAX) * CHAR_W) / 2;
+}
 
 export function nodeKey(label: string): string {
   return label.trim().toLowerCase().replace(/\s+/g, " ");
@@ -109,7 +120,7 @@ export function buildPathGraph(input: Path[] | null | undefined, layout = PATH_L
         if (pi === chosen) ex.chosen = true;
         continue;
       }
-      edges.set(key, { key, from, to, label: e.predicate, source: e.source, relation: e.relation, chosen: pi === chosen, paths: [pi], lane: 0 });
+      edges.set(key, { key, from, to, label: e.predicate, source: e.source, relation: e.relation, sentence: e.sentence, chosen: pi === chosen, paths: [pi], lane: 0 });
     }
   }
   // Lanes: edges sharing two ends (either direction) fan out around the straight line.
@@ -127,7 +138,8 @@ export function buildPathGraph(input: Path[] | null | undefined, layout = PATH_L
     edges: [...edges.values()],
     chosen,
     order,
-    width: list.length ? layout.padX * 2 + (cols - 1) * layout.colW : 0,
+    // Wide enough for every label: the drawing scales to the panel (or scrolls), never cuts a node off.
+    width: list.length ? Math.max(layout.padX * 2 + (cols - 1) * layout.colW, ...list.map((n) => n.x + labelHalfWidth(n.label) + 10)) : 0,
     height: list.length ? layout.padY * 2 + (rows - 1) * layout.rowH : 0,
   };
 }

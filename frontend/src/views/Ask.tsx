@@ -3,7 +3,7 @@ import { api, ASK_TOKEN, errorMessage, has, onEvent, type Answer, type Citation,
 import { Icon, Notice } from "../components/ui";
 import { parseCitations } from "../lib/citations";
 import { pageSpan, plainError } from "../lib/format";
-import { buildPathGraph, pathChain, pathScore, type PathGraph } from "../lib/pathgraph";
+import { buildPathGraph, NODE_LABEL_MAX, pathChain, pathScore, type PathGraph } from "../lib/pathgraph";
 
 export interface OpenSource {
   (s: Source, opts?: { title?: string; label?: string }): void;
@@ -175,7 +175,12 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
   const a = turn.answer;
   const cites = useMemo(() => new Map((a?.citations ?? []).map((c) => [c.n, c])), [a]);
   const text = a ? a.answer : turn.streamed;
-  const segs = useMemo(() => parseCitations(text, cites.keys()), [text, cites]);
+  // An answer that leads with a short answer: the short answer apart, then
+  // its supporting sentences (the text after the first blank line).
+  const short = a?.short;
+  const cut = short ? text.indexOf("\n\n") : -1;
+  const body = short ? (cut >= 0 ? text.slice(cut + 2) : "") : text;
+  const segs = useMemo(() => parseCitations(body, cites.keys()), [body, cites]);
   const open = (c: Citation) => onOpenSource(c, { title: c.doc_title, label: `[${c.n}]` });
   return (
     <article className={`turn card${active ? " active" : ""}`} onClick={onSelect}>
@@ -188,6 +193,18 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
       ) : (
         <div className={`turn-a${a?.declined ? " declined" : ""}`} data-testid="answer">
           {!text && !a && <span className="subtle typing">Thinking…</span>}
+          {short && (
+            <div className="short-answer" data-testid="short-answer">
+              <span className="short-text">{short.text}</span>
+              {cites.get(short.n) && (
+                <button className="cite" data-testid="citation" onClick={(e) => (e.stopPropagation(), open(cites.get(short.n)!))}>
+                  {short.n}
+                </button>
+              )}
+            </div>
+          )}
+          {short && body && <div className="eyebrow support-head">Supporting sentences</div>}
+          <div className={short ? "support" : undefined} data-testid={short ? "support" : undefined}>
           {segs.map((s, i) =>
             s.kind === "text" ? (
               <span key={i}>{s.text}</span>
@@ -201,6 +218,7 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
               </span>
             ),
           )}
+          </div>
           {a && !a.declined && (a.citations?.length ?? 0) > 0 && (
             <div className="evidence">
               {(a.citations ?? []).map((c) => (
@@ -280,7 +298,7 @@ function PathDrawing({ g, onOpenSource }: { g: PathGraph; onOpenSource: OpenSour
   const h = Math.max(g.height, 80);
   return (
     <div className="path-drawing">
-      <svg viewBox={`0 0 ${w} ${h}`} width={w} height={h} role="img" aria-label="Reasoning paths" data-testid="path-graph">
+      <svg viewBox={`0 0 ${w} ${h}`} width="100%" style={{ minWidth: Math.min(w, 260), maxWidth: w }} preserveAspectRatio="xMinYMin meet" role="img" aria-label="Reasoning paths" data-testid="path-graph">
         <defs>
           <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
             <path d="M0 0 10 5 0 10z" fill="#9aa2a7" />
@@ -309,14 +327,14 @@ function PathDrawing({ g, onOpenSource }: { g: PathGraph; onOpenSource: OpenSour
           const ly = (a.y + 2 * cy + b.y) / 4;
           return (
             <g key={e.key} className={`pedge${e.chosen ? " chosen" : ""}`} onClick={() => onOpenSource(e.source, { label: e.label })} role="button" tabIndex={0} onKeyDown={(ev) => ev.key === "Enter" && onOpenSource(e.source, { label: e.label })} data-testid="path-edge">
-              <title>{`${e.label} — open the passage (${pageSpan(e.source.page_start, e.source.page_end)})`}</title>
+              <title>{`${e.sentence ?? e.label} — open the passage (${pageSpan(e.source.page_start, e.source.page_end)})`}</title>
               {self ? (
                 <path d={`M${a.x} ${a.y - r} c 20 -30, 40 0, 10 10`} />
               ) : (
                 <path d={`M${x1} ${y1} Q${cx} ${cy} ${x2} ${y2}`} markerEnd={`url(#${e.chosen ? "arrow-chosen" : "arrow"})`} />
               )}
               <path className="hit" d={`M${x1} ${y1} Q${cx} ${cy} ${x2} ${y2}`} />
-              <text x={lx} y={ly - 6} textAnchor="middle">
+              <text x={lx} y={ly - 6} textAnchor="middle" className={e.sentence ? "quoted" : undefined}>
                 {e.label.length > 26 ? e.label.slice(0, 25) + "…" : e.label}
               </text>
             </g>
@@ -326,7 +344,7 @@ function PathDrawing({ g, onOpenSource }: { g: PathGraph; onOpenSource: OpenSour
           <g key={n.key} className={`pnode${n.chosen ? " chosen" : ""}`} transform={`translate(${n.x} ${n.y})`}>
             <circle r={8} />
             <text y={24} textAnchor="middle">
-              {n.label.length > 24 ? n.label.slice(0, 23) + "…" : n.label}
+              {n.label.length > NODE_LABEL_MAX ? n.label.slice(0, NODE_LABEL_MAX - 1) + "…" : n.label}
             </text>
             <title>{n.label}</title>
           </g>

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { api, errorMessage, has, type Document, type MindMap, type Source } from "../api";
 import { Notice } from "../components/ui";
 import { pageSpan, plainError } from "../lib/format";
-import { buildTree, exportName, initialCollapsed, layoutTree, searchTree, toMarkdown, toOPML, type LaidNode, type TreeNode } from "../lib/mindtree";
+import { buildTree, exportName, fitView, initialCollapsed, layoutTree, searchTree, toMarkdown, toOPML, type LaidNode, type TreeNode } from "../lib/mindtree";
 import type { OpenSource } from "./Ask";
 
 function download(name: string, blob: Blob) {
@@ -37,7 +37,13 @@ export default function MindMapView({ docs, onOpenSource }: { docs: Document[]; 
   const [map, setMap] = useState<MindMap | null>(null);
   const [error, setError] = useState("");
   const [loading, setLoading] = useState(false);
-  const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  // The folded branches, with the tree they were set for: a new map is
+  // fitted only once its initial folding is laid out (the unfolded layout
+  // of a large document is far taller, and fitting that one left the
+  // canvas empty until "Reset view").
+  const [fold, setFold] = useState<{ tree: TreeNode | null; set: Set<string> }>({ tree: null, set: new Set() });
+  const collapsed = fold.set;
+  const setCollapsed = (f: (c: Set<string>) => Set<string>) => setFold((o) => ({ tree: o.tree, set: f(o.set) }));
   const [query, setQuery] = useState("");
   const [view, setView] = useState({ x: 0, y: 0, k: 1 });
   const svg = useRef<SVGSVGElement>(null);
@@ -60,7 +66,7 @@ export default function MindMapView({ docs, onOpenSource }: { docs: Document[]; 
   const title = which ? (docs.find((d) => d.id === which)?.title ?? `Document ${which}`) : "All documents";
   const tree = useMemo(() => buildTree(map, title, (id) => docs.find((d) => d.id === id)?.title ?? `Document ${id}`), [map, title, docs]);
   useEffect(() => {
-    setCollapsed(initialCollapsed(tree));
+    setFold({ tree, set: initialCollapsed(tree) });
     setView({ x: 0, y: 0, k: 1 });
   }, [tree]);
   // Fit a map taller or wider than the canvas (down to half size), once per map.
@@ -73,15 +79,17 @@ export default function MindMapView({ docs, onOpenSource }: { docs: Document[]; 
     return c;
   }, [collapsed, found]);
   const layout = useMemo(() => layoutTree(tree, effective, found.matches), [tree, effective, found]);
+  const fit = () => {
+    const r = svg.current?.getBoundingClientRect();
+    if (r && r.width && r.height) setView(fitView(layout, r.width, r.height));
+  };
   useEffect(() => {
-    if (fitted.current === tree || !svg.current || !layout.nodes.length) return;
-    fitted.current = tree;
+    if (fitted.current === tree || fold.tree !== tree || !svg.current || !layout.nodes.length) return;
     const r = svg.current.getBoundingClientRect();
     if (!r.width || !r.height) return;
-    const k = Math.max(0.5, Math.min(1, r.width / layout.width, r.height / layout.height));
-    const rootY = layout.nodes[0].y * k;
-    setView({ k, x: 0, y: Math.min(0, r.height / 2 - rootY) });
-  }, [tree, layout]);
+    fitted.current = tree;
+    setView(fitView(layout, r.width, r.height));
+  }, [tree, fold, layout]);
 
   const toggle = (t: TreeNode) =>
     setCollapsed((c) => {
@@ -155,9 +163,9 @@ export default function MindMapView({ docs, onOpenSource }: { docs: Document[]; 
           <input className="input" type="search" placeholder="Find in the map…" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="mindmap-search" />
           {query && <span className="subtle">{found.matches.size} found</span>}
           <span className="spacer" />
-          <button className="btn btn-small" onClick={() => setCollapsed(new Set())}>Expand all</button>
-          <button className="btn btn-small" onClick={() => setCollapsed(initialCollapsed(tree, 0))}>Collapse</button>
-          <button className="btn btn-small" onClick={() => setView({ x: 0, y: 0, k: 1 })}>Reset view</button>
+          <button className="btn btn-small" onClick={() => setCollapsed(() => new Set())}>Expand all</button>
+          <button className="btn btn-small" onClick={() => setCollapsed(() => initialCollapsed(tree, 0))}>Collapse</button>
+          <button className="btn btn-small" onClick={fit}>Reset view</button>
           <span className="sep" />
           <span className="subtle">Export</span>
           {(["png", "svg", "md", "opml"] as const).map((k) => (

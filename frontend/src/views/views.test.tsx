@@ -220,3 +220,19 @@ describe("planSteps", () => {
     expect(planSteps({ mode: "quick" })).toEqual([]);
   });
 });
+
+import { ReasoningPanel } from "./Ask";
+describe("ReasoningPanel", () => {
+  it("scales a path wider than the panel to fit it (third node of a two-edge path included)", () => {
+    const s = { doc_id: 1, chunk_id: 1, page_start: 1, page_end: 1, char_start: 0, char_end: 5 };
+    const answer = { question: "q", answer: "a", declined: false, mode: "quick", citations: [], trace: {}, paths: [{ score: 1, chosen: true, nodes: ["Femmes de Sade", "Alex de Renzy", "Buenos Aires"], edges: [{ from: "Femmes de Sade", to: "Alex de Renzy", predicate: "directed by", source: s }, { from: "Alex de Renzy", to: "Buenos Aires", predicate: "born in", source: s }] }] };
+    render(<ReasoningPanel answer={answer} onOpenSource={() => {}} onShowInGraph={() => {}} />);
+    const svg = screen.getByTestId("path-graph");
+    expect(svg.getAttribute("width")).toBe("100%");
+    const vb = svg.getAttribute("viewBox")!.split(" ").map(Number);
+    const labels = [...svg.querySelectorAll("g.pnode")].map((g) => Number(/translate\(([\d.]+)/.exec(g.getAttribute("transform")!)![1]));
+    expect(labels).toHaveLength(3);
+    for (const x of labels) expect(x).toBeLessThan(vb[2]);
+    cleanup();
+  });
+});

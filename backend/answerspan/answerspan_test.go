@@ -1,0 +1,140 @@
+package answerspan
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestClassify(t *testing.T) {
+	cases := []struct {
+		q       string
+		kind    Kind
+		options []string
+	}{
+		{"Who directed the film that was shot in Leland in 1986?", Person, nil},
+		{"When did the country containing Nugegoda leave the British Empire?", Date, nil},
+		{"What is the date of death of Thomas Barnard's father?", Date, nil},
+		{"Where was the director of film Kadathanaattu Maakkam born?", Place, nil},
+		{"What is the place of birth of the director of film The Wanted 18?", Place, nil},
+		{"How many Publix stores are in the state?", Number, nil},
+		{"What nationality is Heather Jansch's husband?", Demonym, nil},
+		{"Which film came out first, 3 Dots or Dying God?", Choice, []string{"3 Dots", "Dying God"}},
+		{"Was Angus Wagner or Juan Carlos Falcón born first?", Choice, []string{"Angus Wagner", "Juan Carlos Falcón"}},
+		{"Who was born first out of Aivar Kuusmaa and Andy Summers?", Choice, []string{"Aivar Kuusmaa", "Andy Summers"}},
+		{"Are Christopher Nolan and Sathish Kalathil both film directors?", YesNo, []string{"Christopher Nolan", "Sathish Kalathil"}},
+		{"What does section 1201 prohibit?", Define, nil},
+		{"Which Danish heavy metal band from Copenhagen released a compilation album?", Thing, nil},
+		{"What is the name of the waterfall in the country where the Bubye River is found?", Thing, nil},
+		{"In which city is the J. I. Clements Stadium?", Place, nil},
+	}
+	for _, c := range cases {
+		got := Classify(c.q)
+		if got.Kind != c.kind {
+			t.Errorf("%q: kind %q, want %q", c.q, got.Kind, c.kind)
+		}
+		if c.options != nil && strings.Join(got.Options, "|") != strings.Join(c.options, "|") {
+			t.Errorf("%q: options %q, want %q", c.q, got.Options, c.options)
+		}
+	}
+}
+
+func TestSpans(t *testing.T) {
+	s := "Alex de Renzy was born on 6 May 1935 in Buenos Aires and earned $3.5 million, 12% of the total."
+	want := map[string]Type{"Alex de Renzy": TName, "6 May 1935": TDate, "Buenos Aires": TName, "$3.5 million": TNumber}
+	got := map[string]Type{}
+	for _, sp := range Spans(s) {
+		if s[sp.Start:sp.End] != sp.Text {
+			t.Fatalf("span %q does not match its offsets", sp.Text)
+		}
+		got[sp.Text] = sp.Type
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("span %q: type %q, want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+	if _, ok := got["May"]; ok {
+		t.Errorf("a month alone is not a name")
+	}
+}
+
+func idf(string) float64 { return 1 }
+
+func passage(title, text string) Passage {
+	var sents [][2]int
+	start := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] == '.' && (i+1 == len(text) || text[i+1] == ' ') {
+			sents = append(sents, [2]int{start, i + 1})
+			start = i + 2
+		}
+	}
+	return Passage{Title: title, Text: text, Sentences: sents}
+}
+
+func TestFindTwoHop(t *testing.T) {
+	ps := []Passage{
+		passage("Femmes de Sade", "Femmes de Sade is a 1976 film directed by Alex de Renzy. It was shot in San Francisco."),
+		passage("Unrelated", "Paris is the capital of France. It lies on the Seine."),
+		passage("Alex de Renzy", "Alex de Renzy was an American director. He was born in Buenos Aires and died in Marin County."),
+	}
+	cs := Find(Classify("Where was the director of film Femmes De Sade born?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "Buenos Aires" {
+		t.Fatalf("best %+v, want Buenos Aires", cs)
+	}
+	c := cs[0]
+	if c.Bridge != "Alex de Renzy" || c.Subject != "Femmes de Sade" || len(c.Chain) != 2 || c.Chain[0].Passage != 0 || c.Chain[1].Passage != 2 {
+		t.Errorf("chain %+v, bridge %q, subject %q", c.Chain, c.Bridge, c.Subject)
+	}
+	if c.Score < MinScore {
+		t.Errorf("score %.3f under MinScore", c.Score)
+	}
+	who := Find(Classify("Who directed Femmes de Sade?"), ps, idf)
+	if len(who) == 0 || who[0].Text != "Alex de Renzy" {
+		t.Errorf("who: %+v", who)
+	}
+}
+
+func TestFindChoice(t *testing.T) {
+	ps := []Passage{
+		passage("3 Dots", "3 Dots is a 2013 Malayalam film directed by Sugeeth."),
+		passage("Dying God", "Dying God is a 2008 horror film."),
+	}
+	cs := Find(Classify("Which film came out first, 3 Dots or Dying God?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "Dying God" {
+		t.Fatalf("got %+v, want Dying God", cs)
+	}
+}
+
+func TestFindYesNoSame(t *testing.T) {
+	ps := []Passage{
+		passage("Tim O'Brien", "Tim O'Brien is an American novelist."),
+		passage("Erica Jong", "Erica Jong is an American novelist and poet."),
+	}
+	cs := Find(Classify("Are Tim O'Brien and Erica Jong of the same nationality?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "yes" {
+		t.Fatalf("got %+v, want yes", cs)
+	}
+}
+
+func TestFindDefine(t *testing.T) {
+	ps := []Passage{passage("DMCA", "Finally, the prohibitions contained in section 1201 are subject to exceptions. Section 1201 does not prohibit fair use. The provision prohibits circumventing technological measures that control access to works.")}
+	cs := Find(Classify("What does section 1201 prohibit?"), ps, idf)
+	if len(cs) == 0 || !strings.HasPrefix(cs[0].Text, "circumventing technological measures") {
+		t.Fatalf("got %+v", cs)
+	}
+}
+
+func TestHops(t *testing.T) {
+	for q, want := range map[string]int{
+		"Where was the director of film X born?":       2,
+		"Who is the father of the director of film X?": 2,
+		"Who directed X?":                               0,
+		"Who is the paternal grandfather of X?":         3,
+		"What nationality is Heather Jansch's husband?": 2,
+	} {
+		if got := Hops(Classify(q)); got != want {
+			t.Errorf("%q: %d hops, want %d", q, got, want)
+		}
+	}
+}

@@ -1,0 +1,287 @@
+// Package answerspan finds the short answer to a question in retrieved
+// passages without a model: it classifies the question (who, when, where,
+// how many, which of two, yes/no, what-is, list), lists candidate answer
+// spans of the fitting type in the passages (names, dates, numbers, amounts,
+// defined terms, the compared items) and scores them by the evidence chain
+// that reaches them from the question's entities (a bridge passage for a
+// two-hop question), type fit and passage rank. Everything here is a pure
+// function of its inputs.
+package answerspan
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Kind is the kind of answer a question asks for.
+type Kind string
+
+// The question kinds.
+const (
+	Person   Kind = "who"
+	Date     Kind = "when"
+	Place    Kind = "where"
+	Number   Kind = "how many"
+	Choice   Kind = "which of two"
+	YesNo    Kind = "yes-no"
+	Define   Kind = "what-is"
+	List     Kind = "list"
+	Demonym  Kind = "nationality"
+	Thing    Kind = "what" // a named thing: a film, a band, a company ...
+	Unknown  Kind = "other"
+	earliest      = -1
+	latest        = 1
+)
+
+// Question is a classified question.
+type Question struct {
+	Text    string
+	Kind    Kind
+	Options []string // the two items of a "which of two" or a yes/no comparison
+	Order   int      // Choice: earliest (-1) or latest (+1) wins; 0 when not a time comparison
+	Event   string   // Choice/YesNo: "born", "died", "released", ... the event compared (may be empty)
+	Same    bool     // YesNo: "the same X" / "both"
+	Focus   string   // the noun the answer is an instance of ("film", "director"), when stated
+}
+
+var (
+	reOr      = regexp.MustCompile(`(?i)[,:]?\s*(?:\bbetween\s+)?([^,?]+?)\s+or\s+([^,?]+?)\s*\??\s*$`)
+	reOrFront = regexp.MustCompile(`(?i)^(?:was|is|were|did|does|do|are)\s+(.+?)\s+or\s+(.+?)\s+(born|died|released|founded|formed|established|published|made|created|older|younger|first|earlier|later)\b`)
+	reBoth    = regexp.MustCompile(`(?i)^(?:are|were|is|was|do|does|did|have|has)\s+(?:both\s+)?(?:(?-i:[a-z]+),?\s+)?(.+?)\s+and\s+(.+?)\s+(?:both|of the same|from the same|located in the same|in the same|the same|have the same|share)\b`)
+	reOutOf   = regexp.MustCompile(`(?i)\bout of\s+(.+?)\s+and\s+(.+?)\s*\??\s*$`)
+	reOpen    = regexp.MustCompile(`^(?:what (?:does|do|did) .+ (?:say|state|describe|explain|tell|provide|cover)\b|how (?:does|do|did|can|should|is|are)\b|why\b|explain\b|describe\b|summari[sz]e\b)`)
+	reBetween = regexp.MustCompile(`(?i)\bbetween\s+(.+?)\s+and\s+(.+?),`)
+	yesNoLead = map[string]bool{"is": true, "are": true, "was": true, "were": true, "do": true, "does": true, "did": true, "can": true, "could": true, "has": true, "have": true, "had": true, "will": true, "would": true, "should": true}
+	dateWords = []string{"what year", "which year", "what date", "date of", "in what year", "what decade", "what century", "when", "how long ago", "what time"}
+	numWords  = []string{"how many", "how much", "what number", "population", "how old", "how tall", "how long", "how far", "how large", "how big", "what percentage", "what age", "what is the size"}
+	placeFoc  = []string{"place of birth", "place of death", "birthplace", "where", "what city", "which city", "what country", "which country", "what state", "which state", "what town", "which town", "what county", "which county", "what region", "which region", "what continent", "located", "headquarter", "burial place", "place of burial", "what province"}
+	personFoc = []string{"who", "whom", "whose"}
+)
+
+var relationWords = []string{"father", "mother", "spouse", "wife", "husband", "son", "daughter", "child", "brother", "sister", "grandfather", "grandmother", "director", "composer", "performer", "producer", "author", "writer", "founder", "creator", "president", "king", "queen", "ceo", "member", "singer", "actor", "actress", "coach", "player", "editor", "publisher", "designer", "architect", "painter", "uncle", "aunt", "father-in-law", "mother-in-law", "sibling", "child"}
+
+// Classify names the kind of answer a question asks for, and the compared
+// items of a comparison.
+func Classify(q string) Question {
+	text := strings.TrimSpace(q)
+	low := strings.ToLower(text)
+	out := Question{Text: text, Kind: Unknown}
+	first := strings.Fields(low)
+	lead := ""
+	if len(first) > 0 {
+		lead = strings.Trim(first[0], ",.?!\"'")
+	}
+	out.Event, out.Order = comparedEvent(low)
+	// Which of two: "..., A or B?" / "Was A or B born first?"
+	if m := reOrFront.FindStringSubmatch(text); m != nil {
+		out.Kind, out.Options = Choice, []string{clean(m[1]), clean(m[2])}
+		return out
+	}
+	if strings.Contains(low, " or ") && !yesNoLead[lead] || (yesNoLead[lead] && strings.Contains(low, ", ") && strings.Contains(low, " or ")) {
+		if m := reOr.FindStringSubmatch(text); m != nil {
+			a, b := clean(m[1]), clean(m[2])
+			if i := strings.LastIndex(a, ","); i >= 0 {
+				a = clean(a[i+1:])
+			}
+			a = trimLead(a)
+			if a != "" && b != "" && len(strings.Fields(a)) <= 12 {
+				out.Kind, out.Options = Choice, []string{a, b}
+				return out
+			}
+		}
+	}
+	if m := reOutOf.FindStringSubmatch(text); m != nil {
+		out.Kind, out.Options = Choice, []string{clean(m[1]), clean(m[2])}
+		return out
+	}
+	if m := reBetween.FindStringSubmatch(text); m != nil && strings.Contains(low, "which") {
+		out.Kind, out.Options = Choice, []string{clean(m[1]), clean(m[2])}
+		return out
+	}
+	if yesNoLead[lead] {
+		out.Kind = YesNo
+		out.Same = strings.Contains(low, " same ") || strings.Contains(low, " both ")
+		if m := reBoth.FindStringSubmatch(text); m != nil {
+			out.Options = []string{clean(m[1]), clean(m[2])}
+		} else if i := strings.Index(low, " and "); i > 0 {
+			rest := strings.Fields(text[i+5:])
+			head := strings.Fields(text[:i])
+			if len(head) > 1 && len(rest) > 0 {
+				var b []string
+				for _, w := range rest {
+					if !isCapital(w) && len(b) > 0 {
+						break
+					}
+					b = append(b, w)
+				}
+				var a []string
+				for j := len(head) - 1; j >= 1; j-- {
+					if !isCapital(head[j]) && len(a) > 0 {
+						break
+					}
+					a = append([]string{head[j]}, a...)
+				}
+				if len(a) > 0 && len(b) > 0 {
+					out.Options = []string{clean(strings.Join(a, " ")), clean(strings.Join(b, " "))}
+				}
+			}
+		}
+		out.Focus = yesNoFocus(low)
+		return out
+	}
+	focus := focusNoun(low)
+	if reOpen.MatchString(low) {
+		return out // "What does X say about Y?", "How does ...", "Why ...": no one-phrase answer
+	}
+	switch {
+	case lead == "who" || lead == "whom" || lead == "whose":
+		out.Kind = Person
+	case lead == "when" || containsAny(low, []string{"what year", "which year", "what date", "in what year", "what decade", "what century", "date of"}) && !strings.Contains(low, "how many"):
+		out.Kind = Date
+	case containsAny(low, numWords):
+		out.Kind = Number
+	case strings.Contains(low, "nationality") || strings.Contains(low, "what country is") && strings.Contains(low, " from") || strings.HasPrefix(low, "which country") && strings.HasSuffix(strings.TrimRight(low, "? "), " from"):
+		out.Kind = Demonym
+	case lead == "where" || containsAny(low, []string{"place of birth", "place of death", "birthplace", "place of burial", "burial place"}) && (lead == "what" || lead == "which") || placeNoun(focus) && (lead == "in" || lead == "what" || lead == "which" || lead == "from"):
+		out.Kind = Place
+		out.Focus = focus
+	case strings.HasPrefix(low, "what is a ") || strings.HasPrefix(low, "what is an ") || strings.HasPrefix(low, "define ") || strings.HasPrefix(low, "what does") && (strings.Contains(low, "prohibit") || strings.Contains(low, "mean") || strings.Contains(low, "require") || strings.Contains(low, "stand for")):
+		out.Kind = Define
+	case strings.HasPrefix(low, "list ") || strings.HasPrefix(low, "name the ") || strings.HasPrefix(low, "what are the"):
+		out.Kind = List
+	case strings.HasSuffix(strings.TrimRight(low, "?. "), " who") || strings.HasSuffix(strings.TrimRight(low, "?. "), " whom"):
+		out.Kind = Person
+	case lead == "which" || lead == "what" || lead == "in" || strings.Contains(low, " which ") || strings.Contains(low, " what "):
+		out.Kind = Thing
+		out.Focus = focus
+		switch {
+		case personNoun(focus):
+			out.Kind = Person
+		case focus == "year" || focus == "date":
+			out.Kind = Date
+		}
+	case strings.Contains(low, "who "):
+		out.Kind = Person
+	}
+	if out.Kind == Unknown && strings.Contains(low, "who") {
+		out.Kind = Person
+	}
+	return out
+}
+
+var personNouns = map[string]bool{"person": true, "man": true, "woman": true, "actor": true, "actress": true, "singer": true, "writer": true, "author": true, "director": true, "player": true, "musician": true, "politician": true, "composer": true, "president": true, "producer": true, "artist": true, "king": true, "queen": true, "explorer": true, "founder": true, "poet": true, "novelist": true, "scientist": true, "coach": true, "footballer": true, "rapper": true, "comedian": true, "presenter": true, "journalist": true, "painter": true, "philosopher": true, "economist": true, "physicist": true, "chemist": true, "engineer": true, "lawyer": true, "judge": true, "general": true, "officer": true, "emperor": true, "prince": true, "princess": true, "duke": true, "guitarist": true, "drummer": true, "vocalist": true, "designer": true, "architect": true, "athlete": true, "wrestler": true, "boxer": true, "broadcaster": true, "businessman": true, "entrepreneur": true, "screenwriter": true, "filmmaker": true, "member": true, "character": true, "chairman": true, "leader": true, "governor": true, "senator": true, "minister": true, "bishop": true, "pope": true, "saint": true, "mayor": true}
+
+var placeNouns = map[string]bool{"city": true, "country": true, "state": true, "town": true, "county": true, "region": true, "province": true, "continent": true, "village": true, "island": true, "location": true, "place": true, "district": true, "capital": true, "area": true}
+
+func placeNoun(w string) bool { return placeNouns[w] || placeNouns[strings.TrimSuffix(w, "s")] }
+
+func personNoun(w string) bool { return personNouns[w] || personNouns[strings.TrimSuffix(w, "s")] }
+
+// focusNoun is the noun after "which"/"what" ("which film ..." → "film").
+func focusNoun(low string) string {
+	low = strings.NewReplacer("is the name of the ", "", "was the name of the ", "", "is the name of ", "", "kind of ", "", "type of ", "", "sort of ", "").Replace(low)
+	ws := strings.Fields(strings.NewReplacer(",", " ", "?", " ", "\"", " ").Replace(low))
+	for i, w := range ws {
+		if (w == "which" || w == "what") && i+1 < len(ws) {
+			for _, n := range ws[i+1 : min(len(ws), i+4)] {
+				if n == "is" || n == "was" || n == "are" || n == "were" || n == "did" || n == "does" || n == "do" || n == "has" || n == "had" || n == "the" || n == "a" || n == "an" || n == "of" {
+					if n == "the" || n == "a" || n == "an" {
+						continue
+					}
+					break
+				}
+				if !isAdjective(n) {
+					return n
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func isAdjective(w string) bool {
+	return strings.HasSuffix(w, "ish") || strings.HasSuffix(w, "ian") || strings.HasSuffix(w, "can") || w == "female" || w == "male" || w == "american" || w == "british" || w == "famous" || w == "other" || w == "former" || w == "first" || w == "last" || w == "same"
+}
+
+func yesNoFocus(low string) string {
+	for _, k := range []string{"both ", "same "} {
+		if i := strings.LastIndex(low, k); i >= 0 {
+			ws := strings.Fields(strings.Trim(low[i+len(k):], "?. "))
+			if len(ws) > 0 {
+				return strings.Trim(ws[len(ws)-1], "?.,")
+			}
+		}
+	}
+	return ""
+}
+
+// comparedEvent finds what a comparison compares and which end wins.
+func comparedEvent(low string) (string, int) {
+	order := 0
+	switch {
+	case containsAny(low, []string{" first", "earlier", "older", "oldest", "earliest", "sooner", "before", "longer"}):
+		order = earliest
+	case containsAny(low, []string{" later", "younger", "youngest", "latest", "last", "more recent", "most recent", "newer", "after", "second"}):
+		order = latest
+	}
+	event := ""
+	for _, e := range []struct{ key, ev string }{{"born", "born"}, {"birth", "born"}, {"died", "died"}, {"die ", "died"}, {"death", "died"}, {"lived longer", "lifespan"}, {"released", "released"}, {"came out", "released"}, {"published", "published"}, {"founded", "founded"}, {"formed", "founded"}, {"established", "founded"}, {"created", "founded"}, {"older", "born"}, {"younger", "born"}} {
+		if strings.Contains(low, e.key) {
+			event = e.ev
+			break
+		}
+	}
+	if event == "lifespan" {
+		order = latest
+	}
+	return event, order
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+func clean(s string) string {
+	s = strings.TrimSpace(strings.Trim(s, " ?.!\"“”'"))
+	return strings.TrimSpace(s)
+}
+
+// trimLead drops a question's lead words before the first option of
+// "Who was born first, A or B" ("Which film came out first A or B").
+func trimLead(a string) string {
+	ws := strings.Fields(a)
+	if len(ws) <= 1 {
+		return a
+	}
+	// Keep the trailing run of words that starts with a capital letter,
+	// digit or quote (the option), with lower-case connectors inside.
+	i := len(ws)
+	for j := len(ws) - 1; j >= 0; j-- {
+		if isCapital(ws[j]) {
+			i = j
+			continue
+		}
+		if connector[strings.ToLower(ws[j])] && j > 0 && j < len(ws)-1 {
+			continue
+		}
+		break
+	}
+	if i < len(ws) {
+		return strings.Join(ws[i:], " ")
+	}
+	return a
+}
+
+func isCapital(w string) bool {
+	w = strings.TrimLeft(w, "\"'“(")
+	if w == "" {
+		return false
+	}
+	c := w[0]
+	return c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}

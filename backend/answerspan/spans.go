@@ -1,0 +1,226 @@
+package answerspan
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Type is the type of a candidate span.
+type Type string
+
+// Span types.
+const (
+	TName    Type = "name"   // a capitalised name
+	TDate    Type = "date"   // a date or a year
+	TNumber  Type = "number" // a count, amount, percentage or quantity
+	TPhrase  Type = "phrase" // a defined term or noun phrase
+	TDemonym Type = "demonym"
+	TQuoted  Type = "quoted"
+)
+
+// Span is a candidate answer inside a sentence (byte offsets in the
+// sentence).
+type Span struct {
+	Start, End int
+	Text       string
+	Type       Type
+}
+
+const months = `(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sep\.|Sept\.|Oct\.|Nov\.|Dec\.)`
+
+var (
+	reDate = regexp.MustCompile(`\b(?:\d{1,2}\s+` + months + `,?\s+\d{1,4}|` + months + `\s+\d{1,2},?\s+\d{3,4}|` + months + `\s+\d{4}|(?:1[0-9]|20)\d{2}(?:\s*[–-]\s*\d{2,4})?s?|\d{1,4}\s+(?:BC|AD|BCE|CE))\b`)
+	reNum  = regexp.MustCompile(`(?:[$€£¥]\s?)?\b\d[\d,]*(?:\.\d+)?(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?:\s+(?:[a-z]+){1})?`)
+	reWord = regexp.MustCompile(`\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|hundred)\b`)
+	reQuot = regexp.MustCompile(`["“]([^"”]{2,80})["”]`)
+)
+
+// connector words may join the capitalised words of one name.
+var connector = map[string]bool{"of": true, "the": true, "de": true, "da": true, "di": true, "del": true, "della": true, "des": true, "du": true, "la": true, "le": true, "von": true, "van": true, "der": true, "den": true, "y": true, "al": true, "bin": true, "ibn": true, "and": true, "for": true, "on": true, "in": true, "'s": true, "&": true}
+
+// calendar words are capitalised but name no answer on their own.
+var calendar = map[string]bool{"January": true, "February": true, "March": true, "April": true, "May": true, "June": true, "July": true, "August": true, "September": true, "October": true, "November": true, "December": true, "Monday": true, "Tuesday": true, "Wednesday": true, "Thursday": true, "Friday": true, "Saturday": true, "Sunday": true}
+
+// leadStop are capitalised words that begin sentences but not names.
+var leadStop = map[string]bool{"The": true, "A": true, "An": true, "In": true, "On": true, "At": true, "He": true, "She": true, "It": true, "They": true, "His": true, "Her": true, "Its": true, "Their": true, "This": true, "That": true, "These": true, "Those": true, "After": true, "Before": true, "During": true, "When": true, "While": true, "As": true, "From": true, "By": true, "With": true, "For": true, "Of": true, "And": true, "But": true, "Since": true, "Although": true, "Following": true, "Born": true, "There": true, "Later": true, "Also": true, "However": true, "According": true, "Under": true, "Despite": true, "Following,": true, "Today": true, "Some": true, "Many": true, "Most": true, "Other": true, "One": true, "Two": true, "Each": true, "All": true, "We": true, "I": true, "You": true, "If": true, "To": true, "Is": true, "Was": true, "Were": true, "Are": true, "Who": true, "What": true, "Which": true, "Where": true, "Why": true, "How": true, "Both": true, "Neither": true, "Not": true, "Only": true, "Then": true, "Thus": true, "Here": true, "Now": true, "Because": true, "Upon": true, "Unlike": true, "Like": true, "Over": true, "Through": true, "Between": true, "Among": true, "Until": true, "Within": true, "Without": true, "Although,": true}
+
+// Spans lists the candidate answer spans of one sentence: names (runs of
+// capitalised words, with connectors inside), dates, numbers and amounts,
+// quoted titles, and demonyms.
+func Spans(s string) []Span {
+	var out []Span
+	for _, m := range reDate.FindAllStringIndex(s, -1) {
+		out = append(out, Span{Start: m[0], End: m[1], Text: s[m[0]:m[1]], Type: TDate})
+	}
+	for _, m := range reNum.FindAllStringIndex(s, -1) {
+		t := strings.TrimRight(s[m[0]:m[1]], " ,")
+		// Keep the unit word only when it is a plain lower-case noun.
+		if i := strings.LastIndex(t, " "); i > 0 {
+			unit := t[i+1:]
+			if analyzeStop(unit) || !isLowerWord(unit) {
+				t = t[:i]
+			}
+		}
+		out = append(out, Span{Start: m[0], End: m[0] + len(t), Text: t, Type: TNumber})
+	}
+	for _, m := range reWord.FindAllStringIndex(s, -1) {
+		out = append(out, Span{Start: m[0], End: m[1], Text: s[m[0]:m[1]], Type: TNumber})
+	}
+	for _, m := range reQuot.FindAllStringSubmatchIndex(s, -1) {
+		out = append(out, Span{Start: m[2], End: m[3], Text: s[m[2]:m[3]], Type: TQuoted})
+	}
+	out = append(out, names(s)...)
+	return out
+}
+
+func isLowerWord(w string) bool {
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return true
+}
+
+var commonStop = map[string]bool{"and": true, "or": true, "the": true, "of": true, "in": true, "on": true, "at": true, "to": true, "a": true, "an": true, "was": true, "is": true, "by": true, "for": true, "with": true, "from": true, "as": true, "that": true, "which": true, "who": true, "it": true, "he": true, "she": true, "his": true, "her": true, "years": false}
+
+func analyzeStop(w string) bool { return commonStop[w] }
+
+type tok struct {
+	start, end int
+	text       string
+}
+
+func words(s string) []tok {
+	var out []tok
+	start := -1
+	for i, r := range s {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' || r == '-' || r == '.' && start >= 0 || r == '&'
+		if word {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, tok{start, i, s[start:i]})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, tok{start, len(s), s[start:]})
+	}
+	// A trailing period ends a sentence, not an initial (keep "Jr." "J.").
+	for i := range out {
+		t := &out[i]
+		if strings.HasSuffix(t.text, ".") && len([]rune(t.text)) > 3 && !strings.Contains(t.text[:len(t.text)-1], ".") {
+			t.end--
+			t.text = t.text[:len(t.text)-1]
+		}
+	}
+	return out
+}
+
+func capWord(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+// names finds runs of capitalised words (plus connectors inside a run, and
+// Roman numerals), dropping a sentence's capitalised function word.
+func names(s string) []Span {
+	ws := words(s)
+	var out []Span
+	for i := 0; i < len(ws); {
+		if !capWord(ws[i].text) || leadStop[ws[i].text] && (i == 0 || sentenceStartBefore(s, ws[i].start)) {
+			i++
+			continue
+		}
+		j := i + 1
+		last := i
+		for j < len(ws) {
+			// Only a space (or a hyphen) may separate the words of one name.
+			gap := s[ws[j-1].end:ws[j].start]
+			if gap != " " && gap != "-" && gap != " & " {
+				break
+			}
+			w := ws[j].text
+			if capWord(w) || isRoman(w) {
+				last = j
+				j++
+				continue
+			}
+			if connector[strings.ToLower(w)] && w == strings.ToLower(w) && j+1 < len(ws) && capWord(ws[j+1].text) && s[ws[j].end:ws[j+1].start] == " " {
+				j++
+				continue
+			}
+			break
+		}
+		start, end := ws[i].start, ws[last].end
+		if last == i && calendar[ws[i].text] {
+			i++
+			continue
+		}
+		// "The" starts a name only inside the sentence ("The Beatles").
+		out = append(out, Span{Start: start, End: end, Text: s[start:end], Type: TName})
+		if isDemonym(ws[i].text) {
+			out = append(out, Span{Start: ws[i].start, End: ws[i].end, Text: ws[i].text, Type: TDemonym})
+		}
+		// The parts of a long run joined by "of"/"and" are candidates too.
+		if last > i {
+			sub := i
+			for k := i + 1; k <= last; k++ {
+				lw := ws[k].text
+				if connector[lw] && lw != "of" && lw != "the" || lw == "and" {
+					if k-1 >= sub {
+						out = append(out, Span{Start: ws[sub].start, End: ws[k-1].end, Text: s[ws[sub].start:ws[k-1].end], Type: TName})
+					}
+					sub = k + 1
+				}
+			}
+			if sub > i && sub <= last {
+				out = append(out, Span{Start: ws[sub].start, End: ws[last].end, Text: s[ws[sub].start:ws[last].end], Type: TName})
+			}
+		}
+		i = last + 1
+	}
+	return out
+}
+
+func sentenceStartBefore(s string, at int) bool {
+	pre := strings.TrimRight(s[:at], " ")
+	if pre == "" {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(pre)
+	return strings.ContainsRune(".!?:;\"“(", r)
+}
+
+func isRoman(w string) bool {
+	if w == "" || len(w) > 5 {
+		return false
+	}
+	for _, r := range w {
+		if !strings.ContainsRune("IVXL", r) {
+			return false
+		}
+	}
+	return true
+}
+
+var demonymExact = map[string]bool{"French": true, "Dutch": true, "Greek": true, "Swiss": true, "Thai": true, "Irish": true, "Welsh": true, "Scottish": true, "English": true, "British": true, "Danish": true, "Finnish": true, "Polish": true, "Swedish": true, "Spanish": true, "Turkish": true, "Czech": true, "Chinese": true, "Japanese": true, "Portuguese": true, "Vietnamese": true, "Lebanese": true, "Sudanese": true, "Filipino": true, "Kazakh": true, "Uzbek": true, "Pakistani": true, "Israeli": true, "Iraqi": true, "Saudi": true, "Bangladeshi": true, "Nepali": true, "Kuwaiti": true, "Somali": true, "Zealander": true, "Flemish": true, "Catalan": true, "Basque": true, "Maltese": true, "Burmese": true, "Taiwanese": true, "Icelandic": true, "Luxembourgish": true, "Slovak": true, "Croat": true, "Serb": true}
+
+func isDemonym(w string) bool {
+	if demonymExact[w] {
+		return true
+	}
+	if len(w) < 5 || !unicode.IsUpper([]rune(w)[0]) {
+		return false
+	}
+	return strings.HasSuffix(w, "ian") || strings.HasSuffix(w, "ean") || strings.HasSuffix(w, "can") || strings.HasSuffix(w, "ese") || strings.HasSuffix(w, "ish") || w == "German" || w == "Korean" || w == "Mexican" || w == "American"
+}

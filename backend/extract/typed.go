@@ -1,0 +1,108 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+)
+
+// typedPattern is a pattern the offline extractor types entities by: dates,
+// money, percentages, quantities, law and section references, form and
+// document numbers, quoted titles.
+type typedPattern struct {
+	re       *regexp.Regexp
+	typ, sem string
+	group    int // the submatch that is the name (0: all of it)
+}
+
+const monthNames = `(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)`
+
+var typedPatterns = []typedPattern{
+	// Law and section references.
+	{re: regexp.MustCompile(`\b\d+\s+U\.\s?S\.\s?C\.\s*(?:§+\s*)?\d+[a-z]?(?:\([A-Za-z0-9]+\))*`), typ: "law", sem: "section"},
+	{re: regexp.MustCompile(`§+\s?\d+(?:\.\d+)*[a-z]?(?:\([A-Za-z0-9]+\))*`), typ: "law", sem: "section"},
+	{re: regexp.MustCompile(`\b(?:[Ss]ection|[Ss]ec\.|[Aa]rticle|[Rr]ule|[Cc]hapter|[Tt]itle|[Pp]aragraph|[Cc]lause)\s+\d+[A-Za-z]?(?:\([A-Za-z0-9]+\))*(?:\.\d+)*`), typ: "law", sem: "section"},
+	{re: regexp.MustCompile(`第[一二三四五六七八九十百千零〇两\d]+[条章节款项编](?:第[一二三四五六七八九十百千零〇两\d]+[款项])?`), typ: "law", sem: "section"},
+	// Forms and numbered documents.
+	{re: regexp.MustCompile(`\b(?:Form|Schedule|Publication|Pub\.|Notice|Circular|Revenue Procedure|Rev\. Proc\.|Executive Order|Public Law|Pub\. L\.|Bill|H\.R\.|S\.)\s?(?:No\.\s?)?[A-Z]?\d[\dA-Z]*(?:[-–]\d*[A-Z]*)*(?:\s?\([A-Z0-9-]+\))?`), typ: "work", sem: "form"},
+	// Money.
+	{re: regexp.MustCompile(`(?:US)?[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|trillion|thousand|[MBK]n?)\b)?`), typ: "money", sem: "amount"},
+	{re: regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\s?(?:million |billion |thousand )?(?:dollars|euros|pounds|yen|yuan|rupees|USD|EUR|GBP|RMB)\b`), typ: "money", sem: "amount"},
+	{re: regexp.MustCompile(`\d[\d,]*(?:\.\d+)?\s?(?:万元|亿元|元|万美元|美元|円|원)`), typ: "money", sem: "amount"},
+	// Percentages.
+	{re: regexp.MustCompile(`\b\d+(?:\.\d+)?\s?(?:%|percent\b|per cent\b)|百分之[一二三四五六七八九十百零\d]+|\d+(?:\.\d+)?％`), typ: "percent", sem: "percentage"},
+	// Dates.
+	{re: regexp.MustCompile(`\b(?:\d{1,2}\s+` + monthNames + `,?\s+\d{4}|` + monthNames + `\s+\d{1,2},\s+\d{4}|` + monthNames + `\s+\d{4})\b`), typ: "date", sem: "date"},
+	{re: regexp.MustCompile(`\b(?:19|20)\d{2}-\d{2}-\d{2}\b`), typ: "date", sem: "date"},
+	{re: regexp.MustCompile(`\d{4}年(?:\d{1,2}月)?(?:\d{1,2}日)?`), typ: "date", sem: "date"},
+	{re: regexp.MustCompile(`\b(?:in|since|until|by|from|during|before|after|of|year)\s+((?:1[5-9]|20)\d{2})\b`), typ: "date", sem: "year", group: 1},
+	// Quantities.
+	{re: regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\s?(?:km|kilometres|kilometers|miles|metres|meters|kg|kilograms|tons|tonnes|pounds|lbs|acres|hectares|hours|days|weeks|months|years|minutes|seconds|GB|MB|TB|KB|mm|cm|°C|°F|employees|workers|pages|people|persons)\b`), typ: "quantity", sem: "quantity"},
+	// Quoted titles: “The Title Of A Work”.
+	{re: regexp.MustCompile(`[“"]([A-Z][^"”\n]{2,60})[”"]`), typ: "work", sem: "title", group: 1},
+}
+
+// typedSpans finds the typed entities of one sentence.
+func typedSpans(text string, sent [2]int) []candidate {
+	s := text[sent[0]:sent[1]]
+	var out []candidate
+	taken := make([]bool, len(s)+1)
+	for _, p := range typedPatterns {
+		for _, m := range p.re.FindAllStringSubmatchIndex(s, -1) {
+			a, b := m[0], m[1]
+			if p.group > 0 {
+				a, b = m[2*p.group], m[2*p.group+1]
+			}
+			name := strings.TrimRight(s[a:b], " ,.;:")
+			b = a + len(name)
+			if name == "" || taken[a] || taken[b-1] {
+				continue
+			}
+			if p.sem == "title" && !titleLike(name) {
+				continue
+			}
+			for k := a; k < b; k++ {
+				taken[k] = true
+			}
+			out = append(out, candidate{name: name, typ: p.typ, sem: p.sem, typed: true})
+		}
+	}
+	return out
+}
+
+// titleLike says a quoted phrase reads as a title (2-8 words, most of them
+// capitalised), not a quoted sentence.
+func titleLike(s string) bool {
+	ws := strings.Fields(s)
+	if len(ws) < 1 || len(ws) > 8 || strings.ContainsAny(s, ".!?;") {
+		return false
+	}
+	caps := 0
+	for _, w := range ws {
+		if capitalised(w) {
+			caps++
+		}
+	}
+	return caps*2 >= len(ws)
+}
+
+// personContext types a capitalised name as a person from its neighbours:
+// an honorific before it, or ", who" / "said" after it.
+var (
+	honorific = regexp.MustCompile(`(?:\b(?:Mr|Mrs|Ms|Dr|Prof|Judge|Justice|Senator|Rep|Representative|Governor|President|Secretary|Commissioner|Chairman|Chairwoman|Director)\.?\s+)$`)
+	personAft = regexp.MustCompile(`^(?:,\s+(?:who|whose)\b|\s+(?:said|says|wrote|argued|explained|testified|stated|noted|told)\b|,\s+(?:born|aged)\b|\s+\((?:born|b\.)\s|\s+et\s+al\b|,?\s+\((?:19|20)\d\d[a-z]?\))`)
+	placeBef  = regexp.MustCompile(`\b(?:in|at|near|from)\s+$`)
+	placeAft  = regexp.MustCompile(`^,\s+(?:[A-Z]{2}\b|California|Texas|New York|Florida|Illinois|China|Japan|Korea|Canada|Germany|France|England|Australia|India)`)
+	orgAft    = regexp.MustCompile(`^,\s+(?:a company|an agency|a firm|a corporation|a nonprofit|a non-profit)\b`)
+)
+
+func contextType(before, after string) string {
+	switch {
+	case honorific.MatchString(before) || personAft.MatchString(after):
+		return "person"
+	case orgAft.MatchString(after):
+		return "organization"
+	case placeAft.MatchString(after) || placeBef.MatchString(before):
+		return "location"
+	}
+	return ""
+}

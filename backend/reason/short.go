@@ -1,0 +1,245 @@
+package reason
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"cairn/backend/answerspan"
+	"cairn/backend/embed"
+	"cairn/backend/kb"
+	"cairn/backend/relphrase"
+)
+
+// shortPool is how many retrieved passages the short answer is sought in
+// (the evidence and a few more: a bridge passage may rank just below it).
+const shortPool = 8
+
+// shortAnswer finds the candidate short answers of the question in the
+// retrieved passages. pool holds the passages searched (evidence first).
+func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candidate, []Evidence, answerspan.Question, error) {
+	q := answerspan.Classify(u.question)
+	pool := append([]Evidence(nil), g.evidence...)
+	seen := map[int64]bool{}
+	for _, e := range pool {
+		seen[e.Hit.ID] = true
+	}
+	if g.res != nil {
+		for _, h := range g.res.Hits {
+			if len(pool) >= shortPool {
+				break
+			}
+			if !seen[h.ID] {
+				seen[h.ID] = true
+				pool = append(pool, Evidence{N: len(pool) + 1, Hit: h})
+			}
+		}
+	}
+	// Bridge passages not retrieved: fetch the passages about the names the
+	// question's passages relate it to (at most 3 names, 2 passages each).
+	ps0 := make([]answerspan.Passage, len(pool))
+	for i, e := range pool {
+		ps0[i] = answerspan.Passage{Title: e.Hit.DocTitle, Text: e.Hit.Text, Sentences: proseSentences(e.Hit.Text)}
+	}
+	titled := map[string]bool{}
+	for _, e := range pool {
+		titled[strings.ToLower(strings.TrimSpace(e.Hit.DocTitle))] = true
+	}
+	if q.Kind != answerspan.YesNo && q.Kind != answerspan.Define && q.Kind != answerspan.Unknown {
+		var names []string
+		for _, name := range answerspan.Bridges(q, ps0) {
+			if len(names) >= 4 {
+				break
+			}
+			if !titled[strings.ToLower(name)] {
+				names = append(names, name)
+			}
+		}
+		byName, err := u.r.Store.ChunksTitled(ctx, names, 1)
+		if err != nil {
+			return nil, nil, q, err
+		}
+		var ids []int64
+		for _, name := range names {
+			ids = append(ids, byName[strings.ToLower(name)]...)
+		}
+		hits, err := u.r.Store.ChunkHits(ctx, ids)
+		if err != nil {
+			return nil, nil, q, err
+		}
+		for _, h := range hits {
+			if !seen[h.ID] {
+				seen[h.ID] = true
+				pool = append(pool, Evidence{N: len(pool) + 1, Hit: h})
+			}
+		}
+	}
+	qw := embed.Words(u.question)
+	df, n, err := u.r.Store.TermDF(ctx, qw)
+	if err != nil {
+		return nil, nil, q, err
+	}
+	idf := func(w string) float64 { return math.Log(1 + float64(n+1)/float64(df[w]+1)) }
+	ps := make([]answerspan.Passage, len(pool))
+	for i, e := range pool {
+		ps[i] = answerspan.Passage{Title: e.Hit.DocTitle, Text: e.Hit.Text, Sentences: proseSentences(e.Hit.Text)}
+	}
+	cs := answerspan.Find(q, ps, idf)
+	return cs, pool, q, nil
+}
+
+// shortText writes an answer that leads with the short answer (cited to
+// the sentence stating it), then its supporting sentences in reasoning
+// order, each cited to its span. It returns the text, the citations and
+// the short answer.
+func shortText(c answerspan.Candidate, q answerspan.Question, pool []Evidence, extra []answerspan.Ref) (string, []kb.Citation, *kb.ShortAnswer) {
+	var cits []kb.Citation
+	num := map[answerspan.Ref]int{}
+	cite := func(r answerspan.Ref) int {
+		if r.End <= r.Start {
+			return 0
+		}
+		if n, ok := num[r]; ok {
+			return n
+		}
+		c := citation(pool[r.Passage], r.Start, r.End)
+		c.N = len(cits) + 1
+		cits = append(cits, c)
+		num[r] = c.N
+		return c.N
+	}
+	// The sentence stating the answer: the chain's sentence holding its span.
+	stating := answerspan.Ref{}
+	for _, r := range c.Chain {
+		if r.Passage == c.Span.Passage && r.Start <= c.Span.Start && c.Span.End <= r.End {
+			stating = r
+		}
+	}
+	var order []answerspan.Ref
+	for _, r := range c.Chain {
+		if r.End > r.Start {
+			order = append(order, r)
+		}
+	}
+	if stating.End == 0 && len(order) > 0 {
+		stating = order[len(order)-1]
+	}
+	// Then the best-matching sentences not already in the chain (at most
+	// three supporting sentences in all).
+	for _, r := range extra {
+		if len(order) >= 3 {
+			break
+		}
+		dup := false
+		for _, o := range order {
+			if o.Passage == r.Passage && o.Start < r.End && r.Start < o.End {
+				dup = true
+			}
+		}
+		if !dup && r.End > r.Start {
+			order = append(order, r)
+		}
+	}
+	// Citations are numbered in reasoning order.
+	for _, r := range order {
+		cite(r)
+	}
+	n := cite(stating)
+	sa := &kb.ShortAnswer{Text: shortForm(oneLine(c.Text)), N: n, Kind: string(q.Kind), Score: c.Score, Support: []int{}}
+	var b strings.Builder
+	b.WriteString(sa.Text)
+	if n > 0 {
+		fmt.Fprintf(&b, " [%d]", n)
+	}
+	b.WriteString(".")
+	if len(order) > 0 {
+		b.WriteString("\n\n")
+	}
+	for i, r := range order {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		e := pool[r.Passage]
+		k := num[r]
+		sa.Support = append(sa.Support, k)
+		fmt.Fprintf(&b, "%s [%d]", oneLine(e.Hit.Text[r.Start:r.End]), k)
+	}
+	return b.String(), cits, sa
+}
+
+// shortForm capitalises a yes/no answer.
+func shortForm(s string) string {
+	switch s {
+	case "yes":
+		return "Yes"
+	case "no":
+		return "No"
+	}
+	return s
+}
+
+// answerPaths are the reasoning paths that end at the best candidate
+// answers: question entity → (bridge →) answer, each edge the sentence
+// that joins them, labelled by the phrase it states between the two (or by
+// the sentence itself), with its span. The best candidate's path comes
+// first; they rank above the structural paths.
+func answerPaths(cs []answerspan.Candidate, pool []Evidence, linked string, max int) []kb.Path {
+	var out []kb.Path
+	for rank, c := range cs {
+		if len(out) >= max {
+			break
+		}
+		if c.Span.End <= c.Span.Start || c.Type == "" {
+			continue
+		}
+		subject := c.Subject
+		if subject == "" {
+			subject = linked
+		}
+		text := oneLine(c.Text)
+		hops := [][2]string{{subject, text}}
+		if strings.EqualFold(subject, c.Text) && c.Bridge != "" && len(c.Chain) >= 1 {
+			// The chosen item of a comparison: its path runs to the entity
+			// whose date decided it ("the director born later").
+			hops = [][2]string{{text, c.Bridge}}
+			c.Chain = c.Chain[:1]
+		} else if subject == "" || strings.EqualFold(subject, c.Text) {
+			continue
+		}
+		var nodes []string
+		var edges []kb.PathEdge
+		if len(hops) == 1 && hops[0][0] == subject && c.Bridge != "" && !strings.EqualFold(c.Bridge, c.Text) && !strings.EqualFold(c.Bridge, subject) && len(c.Chain) >= 2 {
+			hops = [][2]string{{subject, c.Bridge}, {c.Bridge, text}}
+		}
+		ok := true
+		for i, h := range hops {
+			r := c.Chain[min(i+len(c.Chain)-len(hops), len(c.Chain)-1)]
+			if len(hops) == 1 {
+				r = c.Chain[len(c.Chain)-1]
+			}
+			if r.End <= r.Start {
+				ok = false
+				break
+			}
+			e := pool[r.Passage]
+			sentence := e.Hit.Text[r.Start:r.End]
+			pred, stated := relphrase.Between(sentence, h[0], h[1], e.Hit.DocTitle)
+			edge := kb.PathEdge{From: h[0], To: h[1], Predicate: pred, Source: citation(e, r.Start, r.End).Source}
+			if !stated {
+				edge.Sentence = oneLine(sentence)
+			}
+			edges = append(edges, edge)
+			if i == 0 {
+				nodes = append(nodes, h[0])
+			}
+			nodes = append(nodes, h[1])
+		}
+		if !ok {
+			continue
+		}
+		s := round3(math.Max(0.5, 1-0.05*float64(rank)))
+		out = append(out, kb.Path{Score: s, Semantic: s, Structural: s, Chosen: rank == 0, Nodes: nodes, Edges: edges})
+	}
+	return out
+}
