@@ -10,10 +10,10 @@ import (
 // Windows writer locks: LockFileEx on one byte far past the end of the lock
 // file. Windows byte-range locks are mandatory, so locking the bytes that
 // hold the holder's pid would stop a waiting process from reading who holds
-// it (lockHolder); a byte at 2^62 holds no data. Like flock, the lock
+// it (lockHolder); a byte at 4 GiB holds no data. Like flock, the lock
 // belongs to the open handle: a second handle in the same process waits
 // too, and the kernel releases it when the holder dies.
-const lockOffsetHigh = 1 << 30 // offset 2^62
+const lockOffsetHigh = 1 // offset 2^32
 
 func tryLockFile(f *os.File) (bool, error) {
 	ol := &windows.Overlapped{OffsetHigh: lockOffsetHigh}
