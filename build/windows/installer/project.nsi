@@ -30,6 +30,12 @@ Unicode true
 ####
 ## !define REQUEST_EXECUTION_LEVEL "admin"            # Default "admin"  see also https://nsis.sourceforge.io/Docs/Chapter4.html
 ####
+## Cairn: a per-user install (no admin rights, no UAC prompt) into
+## %LocalAppData%\Programs\Cairn, with its Start-menu entry and uninstaller
+## registered for the current user (HKCU).
+!define REQUEST_EXECUTION_LEVEL "user"
+!define WAILS_INSTALL_SCOPE "user"
+####
 ## Include the wails tools
 ####
 !include "wails_tools.nsh"
