@@ -17,6 +17,7 @@ import (
 	"cairn/backend/chunk"
 	"cairn/backend/ingest"
 	"cairn/backend/ingest/parsed"
+	"cairn/backend/ingest/pdf"
 	"cairn/backend/kb"
 	"cairn/backend/search"
 	"cairn/backend/store"
@@ -263,7 +264,7 @@ func ocrMessage(pages []kb.Page) string {
 			n++
 		}
 	}
-	return fmt.Sprintf("%d of %d pages have no text layer (scanned images). Install tesseract-ocr (with its language packs, e.g. tesseract-ocr-chi-sim) and re-import to read them with OCR.", n, len(pages))
+	return fmt.Sprintf("%d of %d pages have no text layer (scanned images). To read them with OCR, %s, then re-import.", n, len(pages), pdf.OCRInstallHint)
 }
 
 // storeCopy copies the original into files/ (once per content hash) and
