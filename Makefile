@@ -135,7 +135,7 @@ DIST_LDFLAGS := -X cairn/app/version.Version=$(VERSION) -X cairn/app/version.Com
 DIST_FILES := cairn.exe cairn-$(VERSION)-windows-amd64-setup.exe \
 	cairn_$(VERSION)_amd64.deb cairn-$(VERSION)-linux-amd64.tar.gz
 
-.PHONY: dist dist-windows dist-linux test-dist
+.PHONY: dist dist-windows dist-linux dist-macos test-dist
 
 ## dist: Windows exe + installer, Linux .deb + .tar.gz, SHA256SUMS in build/dist
 dist: dist-windows dist-linux
@@ -144,15 +144,23 @@ dist: dist-windows dist-linux
 
 dist-windows: frontend
 	@command -v makensis >/dev/null || $(MAKE) --no-print-directory apt PKGS=nsis
-	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) tool wails build -m -s -platform windows/amd64 \
+	CGO_ENABLED=0 $(GO) tool wails build -m -s -platform windows/amd64 \
 		-nsis -o cairn.exe -ldflags "$(DIST_LDFLAGS)"
 	@mkdir -p $(DIST)
 	cp build/bin/cairn.exe $(DIST)/cairn.exe
 	cp build/bin/cairn-amd64-installer.exe $(DIST)/cairn-$(VERSION)-windows-amd64-setup.exe
+	@# wails rewrites its generated wails_tools.nsh with this project's values; keep the tree clean
+	@git checkout -q -- build/windows/installer/wails_tools.nsh 2>/dev/null || true
 
 dist-linux: deps-build frontend
 	$(GO) tool wails build -m -s -o cairn-dist -ldflags "$(DIST_LDFLAGS)"
 	dist/linux/package.sh build/bin/cairn-dist $(VERSION) $(DIST)
+
+## dist-macos: on a Mac only (never run here, see README "Install"): universal .app and .dmg
+dist-macos: frontend
+	$(GO) tool wails build -m -s -platform darwin/universal -o Cairn -ldflags "$(DIST_LDFLAGS)"
+	@mkdir -p $(DIST)
+	hdiutil create -volname Cairn -srcfolder build/bin/Cairn.app -ov -format UDZO $(DIST)/cairn-$(VERSION)-macos-universal.dmg
 
 ## test-dist: the artefacts under Wine and apt (timings in build/dist/test-times.txt)
 test-dist: dist cli frontend/e2e/node_modules/.installed

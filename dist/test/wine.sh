@@ -9,7 +9,7 @@ wine() { "$WINE" "$@"; }
 # winpath /unix/path: the Windows path Wine gives it (Z: is /).
 winpath() { printf 'Z:%s' "${1//\//\\}"; }
 
-if [ ! -f "$WINEPREFIX/.cairn-ready" ]; then
+if [ ! -f "$WINEPREFIX/.cairn-ready-2" ]; then
   t0=$(date +%s)
   mkdir -p "$WINEPREFIX"
   "$WINE" wineboot -i >/dev/null 2>&1 || true
@@ -20,7 +20,9 @@ if [ ! -f "$WINEPREFIX/.cairn-ready" ]; then
   # the runtime is missing; WebView2 cannot run under Wine, so mark it
   # present and let the installer skip it.
   "$WINE" reg add 'HKCU\Software\Microsoft\EdgeUpdate\Clients\{F3017226-FE2A-4295-8BDF-00C3A9A7E4C5}' /v pv /d 0.0.0.0 /f >/dev/null 2>&1
+  # Wine 8 says Windows 7 by default; Wails' installer wants Windows 10.
+  "$WINE" winecfg -v win10 >/dev/null 2>&1
   "$root/dist/test/wineserver.sh" -w
-  touch "$WINEPREFIX/.cairn-ready"
+  touch "$WINEPREFIX/.cairn-ready-2"
   echo "wine: prefix made in $(($(date +%s) - t0)) s ($WINEPREFIX)"
 fi

@@ -1,4 +1,5 @@
-Unicode true
+# A 64-bit installer (Cairn is x64 only): it also runs under Debian's wine64, which has no 32-bit side.
+Target amd64-unicode
 
 ####
 ## Please note: Template replacements don't work in this file. They are provided with default defines like
