@@ -29,7 +29,7 @@ v=$(/usr/bin/cairn --version 2>&1 || true)
 if command -v desktop-file-validate >/dev/null; then
   desktop-file-validate /usr/share/applications/cairn.desktop && ok "desktop entry validates" || ko "desktop-file-validate"
 fi
-if xvfb-run -a -s "-screen 0 1280x860x24" "$root/frontend/e2e/window-smoke.sh" /usr/bin/cairn; then
+if E2E_OUT=${E2E_OUT:-$root/build/dist-test/deb} xvfb-run -a -s "-screen 0 1280x860x24" "$root/frontend/e2e/window-smoke.sh" /usr/bin/cairn; then
   ok "the installed app opens its window (window-smoke.sh)"
 else
   ko "window-smoke.sh against /usr/bin/cairn"
