@@ -162,7 +162,7 @@ dist-macos: frontend
 	@mkdir -p $(DIST)
 	hdiutil create -volname Cairn -srcfolder build/bin/Cairn.app -ov -format UDZO $(DIST)/cairn-$(VERSION)-macos-universal.dmg
 
-## test-dist: the artefacts under Wine and apt (timings in build/dist/test-times.txt)
+## test-dist: the artefacts under Wine and apt (timings in build/dist-test/times.txt)
 test-dist: dist cli frontend/e2e/node_modules/.installed
 	dist/test/run.sh
 

@@ -5,7 +5,8 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
-times=build/dist/test-times.txt
+times=build/dist-test/times.txt
+mkdir -p build/dist-test
 : >"$times"
 status=0
 step() {

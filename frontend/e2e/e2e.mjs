@@ -75,6 +75,8 @@ async function offlineFlow() {
     await page.getByTestId("ask-submit").click();
     await page.getByTestId("citation").first().waitFor({ timeout: 120_000 });
     metrics.answer_ms = Date.now() - t0;
+    // The paths are drawn once the answer's trace arrives, just after its citations.
+    await page.locator('[data-testid="path-edge"]').first().waitFor({ timeout: 10_000 }).catch(() => {});
     must((await page.locator('[data-testid="path-edge"]').count()) > 0, "no reasoning path drawn");
     const said = await page.getByTestId("answer").last().innerText();
     must(!/Section 1201 of the DMCA forbids/.test(said), "offline answer came from the fake model");
@@ -200,16 +202,19 @@ try {
 
   await gate("indexing finishes (knowledge graph, mind maps)", async () => {
     await page.getByTestId("nav-library").click();
-    await page.waitForFunction(
-      async () => {
-        const s = await window.go.app.App.IndexStatus();
-        return !s.running && s.done;
-      },
-      null,
-      { timeout: IMPORT_TIMEOUT, polling: 500 },
-    );
-    const s = await page.evaluate(() => window.go.app.App.IndexStatus());
-    must(!s.done.error, `index error: ${s.done.error}`);
+    // The finished run's status as seen when it finished (a later run, e.g.
+    // the mode watcher resuming work for the model, may already have started).
+    const done = await (
+      await page.waitForFunction(
+        async () => {
+          const s = await window.go.app.App.IndexStatus();
+          return !s.running && s.done ? s.done : null;
+        },
+        null,
+        { timeout: IMPORT_TIMEOUT, polling: 500 },
+      )
+    ).jsonValue();
+    must(!done.error, `index error: ${done.error}`);
   });
 
   await check("mind map: a fact opens its PDF page with the passage marked", async () => {
@@ -280,6 +285,7 @@ try {
     await page.getByTestId("ask-submit").click();
     metrics.first_token_ms = Math.round(await firstToken);
     await page.getByTestId("citation").first().waitFor({ timeout: 120_000 });
+    await page.locator('[data-testid="path-edge"]').first().waitFor({ timeout: 10_000 }).catch(() => {});
     const said = await page.getByTestId("answer").last().innerText();
     must(/Section 1201/.test(said), `the answer is not the fake model's scripted reply: ${said.slice(0, 160)}`);
     const nPaths = await page.locator('[data-testid="path-edge"]').count();
