@@ -15,7 +15,9 @@ import (
 // command (`cairn.exe docs --json > docs.json`, `| more`) keeps its handles.
 func attachConsole() {
 	if h, err := windows.GetStdHandle(windows.STD_OUTPUT_HANDLE); err == nil && h != 0 && h != windows.InvalidHandle {
-		return
+		if t, _ := windows.GetFileType(h); t == windows.FILE_TYPE_DISK || t == windows.FILE_TYPE_PIPE {
+			return // redirected to a file or a pipe
+		}
 	}
 	attach := windows.NewLazySystemDLL("kernel32.dll").NewProc("AttachConsole")
 	const attachParentProcess = ^uintptr(0) // ATTACH_PARENT_PROCESS, (DWORD)-1
