@@ -86,7 +86,7 @@ W text --project "$PW" "$crlf_id" >"$work/text-crlf.w"
 same text-crlf
 if grep -q $'\r' "$work/text-crlf.w"; then ko "CRLF text kept carriage returns"; else ok "CRLF text imported without carriage returns"; fi
 
-if W check --project "$PW" >"$work/check.w"; then ok "check passes on Windows"; else ko "check on Windows: $(tail -n 5 "$work/check.w")"; fi
+if L check --project "$PL" >"$work/check.l" && W check --project "$PW" >"$work/check.w"; then ok "check passes on Linux and Windows"; else ko "check: $(tail -n 5 "$work/check.l" "$work/check.w")"; fi
 
 # Backup and restore, to and from paths with spaces and non-ASCII names.
 if W export --project "$PW" "$(winpath "$work/Sicherung ü.zip")" >/dev/null &&
