@@ -99,6 +99,12 @@ else
   ko "export / import-project on Windows: $(tail -n 3 "$work/windows.log")"
 fi
 
+# OCR is optional: without tesseract on the Windows PATH (Wine's has none), a
+# scanned PDF is needs_ocr and the message says how to install it on Windows.
+W import --json --project "$PW" "$(winpath "$shared/real/en-scanned-jbig2-xerox.pdf")" >"$work/ocr.w" || true
+if grep -q '"needs_ocr"' "$work/ocr.w" && grep -q 'UB-Mannheim' "$work/ocr.w"; then ok "scanned PDF without tesseract: needs_ocr, with the Windows install hint"
+else ko "scanned PDF on Windows: $(cut -c1-300 "$work/ocr.w")"; fi
+
 # The writer locks are LockFileEx locks between processes: a second import
 # waits for the first and says who holds it.
 W import --project "$PW" "$(winpath "$in/${files[0]}")" >/dev/null 2>&1 &
