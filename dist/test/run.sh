@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make test-dist`: every test of the release artefacts in build/dist, each
-# timed (the times go to build/dist/test-times.txt). Wine's prefix is kept in
+# timed (the times go to build/dist-test/times.txt). Wine's prefix is kept in
 # build/wine between runs; the first run makes it.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
