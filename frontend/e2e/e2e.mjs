@@ -58,10 +58,15 @@ async function offlineFlow() {
     await page.getByLabel(/Files or folders/).fill(pdf);
     await page.getByTestId("import-submit").click();
     await page.waitForFunction(() => document.querySelector('[data-testid="documents"] tbody tr')?.getAttribute("data-status") === "ok", null, { timeout: IMPORT_TIMEOUT });
+    // Indexed means the knowledge graph too (the paths are drawn from it): a
+    // "done" seen between the import and the start of its indexing run (e.g.
+    // the empty run at startup) is not enough on a slow machine.
     await page.waitForFunction(
       async () => {
         const s = await window.go.app.App.IndexStatus();
-        return !s.running && s.done;
+        if (s.running || !s.done) return false;
+        const c = await window.go.app.App.ExtractionCounts();
+        return !c.pending && (c.ok ?? 0) > 0;
       },
       null,
       { timeout: IMPORT_TIMEOUT, polling: 500 },
@@ -93,6 +98,11 @@ async function offlineFlow() {
     must(/offline/i.test(await page.getByTestId("llm-status").innerText()), "status not offline");
     must((await page.getByTestId("pull-start").isDisabled()), "pull enabled offline");
     await shot("settings");
+  });
+  await check("offline: Settings → About names the version", async () => {
+    const about = page.getByTestId("about-version");
+    await page.waitForFunction(() => /^cairn \S+ \(/.test(document.querySelector('[data-testid="about-version"]')?.textContent ?? ""), null, { timeout: 5_000 });
+    console.log(`about: ${(await about.innerText()).split(" — ")[0]}`);
   });
 }
 
