@@ -11,6 +11,7 @@ import (
 
 	"cairn/app"
 	"cairn/app/cli"
+	"cairn/app/version"
 	"cairn/backend/ingest"
 )
 
@@ -24,6 +25,11 @@ func main() {
 	// does its one read and exits here.
 	ingest.MaybeRunWorker()
 	if len(os.Args) > 1 {
+		attachConsole() // Windows: the release exe is a GUI program; print to the console it was started from
+		if len(os.Args) == 2 && (os.Args[1] == "--version" || os.Args[1] == "version") {
+			fmt.Println(version.String())
+			return
+		}
 		os.Exit(cli.Main(os.Args[1:], distFS))
 	}
 	if err := app.RunDefaultDesktop(distFS); err != nil {

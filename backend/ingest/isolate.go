@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"time"
 
@@ -133,6 +132,8 @@ func ReadIsolated(ctx context.Context, path, name string, opt parsed.Options, li
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start reader process: %w", err)
 	}
+	release := capProcess(cmd.Process, lim.MaxRSS) // Windows: a job object (isolate_windows.go)
+	defer release()
 	overMemory := make(chan struct{})
 	done := make(chan struct{})
 	go watchRSS(cmd.Process.Pid, lim.MaxRSS, done, overMemory, cmd.Process.Kill)
@@ -184,24 +185,6 @@ func watchRSS(pid int, max int64, done <-chan struct{}, over chan<- struct{}, ki
 			}
 		}
 	}
-}
-
-// residentBytes reads VmRSS from /proc (Linux); 0 where unavailable.
-func residentBytes(pid int) int64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			f := strings.Fields(rest)
-			if len(f) >= 1 {
-				kb, _ := strconv.ParseInt(f[0], 10, 64)
-				return kb << 10
-			}
-		}
-	}
-	return 0
 }
 
 type limitedBuffer struct {

@@ -296,7 +296,7 @@ func ocrMessage(pages []kb.Page, readerWarnings []string) string {
 			return head + "; OCR is switched off (CAIRN_OCR=0): unset it and re-import to read them with tesseract."
 		}
 	}
-	return head + ". Install tesseract-ocr (with its language packs, e.g. tesseract-ocr-chi-sim) and re-import to read them with OCR."
+	return head + ". To read them with OCR, " + pdf.OCRInstallHint + ", then re-import."
 }
 
 // noTextPages lists the image-only pages: "p. 3, 7, 12" (the first 20).

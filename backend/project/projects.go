@@ -216,7 +216,7 @@ func Delete(root, name string) error {
 		os.Remove(trash)
 		return fmt.Errorf("delete project %q: %w", name, err)
 	}
-	if err := os.RemoveAll(trash); err != nil {
+	if err := removeAll(trash); err != nil {
 		return fmt.Errorf("delete project %q: %w", name, err)
 	}
 	return nil

@@ -70,10 +70,15 @@ async function offlineFlow() {
       null,
       { timeout: IMPORT_TIMEOUT },
     );
+    // Indexed means the knowledge graph too (the paths are drawn from it): a
+    // "done" seen between the import and the start of its indexing run (e.g.
+    // the empty run at startup) is not enough on a slow machine.
     await page.waitForFunction(
       async () => {
         const s = await window.go.app.App.IndexStatus();
-        return !s.running && s.done;
+        if (s.running || !s.done) return false;
+        const c = await window.go.app.App.ExtractionCounts();
+        return !c.pending && (c.ok ?? 0) > 0;
       },
       null,
       { timeout: IMPORT_TIMEOUT, polling: 500 },
@@ -87,6 +92,8 @@ async function offlineFlow() {
     await page.getByTestId("ask-submit").click();
     await page.getByTestId("citation").first().waitFor({ timeout: 120_000 });
     metrics.answer_ms = Date.now() - t0;
+    // The paths are drawn once the answer's trace arrives, just after its citations.
+    await page.locator('[data-testid="path-edge"]').first().waitFor({ timeout: 10_000 }).catch(() => {});
     must((await page.locator('[data-testid="path-edge"]').count()) > 0, "no reasoning path drawn");
     const said = await page.getByTestId("answer").last().innerText();
     must(!/Section 1201 of the DMCA forbids/.test(said), "offline answer came from the fake model");
@@ -145,10 +152,15 @@ async function offlineFlow() {
     try {
       const r = await client.callTool({ name: "list_documents", arguments: {} });
       const names = r.structuredContent.documents.map((d) => d.file_name).sort();
-      must(names.length === 1 && pdf.endsWith(names[0]), `documents through the snippet: ${names}`);
+      must(names.some((n) => pdf.endsWith(n)), `documents through the snippet: ${names}`);
     } finally {
       await client.close();
     }
+  });
+  await check("offline: Settings → About names the version", async () => {
+    const about = page.getByTestId("about-version");
+    await page.waitForFunction(() => /^cairn \S+ \(/.test(document.querySelector('[data-testid="about-version"]')?.textContent ?? ""), null, { timeout: 5_000 });
+    console.log(`about: ${(await about.innerText()).split(" — ")[0]}`);
   });
 }
 
@@ -258,16 +270,19 @@ try {
 
   await gate("indexing finishes (knowledge graph, mind maps)", async () => {
     await page.getByTestId("nav-library").click();
-    await page.waitForFunction(
-      async () => {
-        const s = await window.go.app.App.IndexStatus();
-        return !s.running && s.done;
-      },
-      null,
-      { timeout: IMPORT_TIMEOUT, polling: 500 },
-    );
-    const s = await page.evaluate(() => window.go.app.App.IndexStatus());
-    must(!s.done.error, `index error: ${s.done.error}`);
+    // The finished run's status as seen when it finished (a later run, e.g.
+    // the mode watcher resuming work for the model, may already have started).
+    const done = await (
+      await page.waitForFunction(
+        async () => {
+          const s = await window.go.app.App.IndexStatus();
+          return !s.running && s.done ? s.done : null;
+        },
+        null,
+        { timeout: IMPORT_TIMEOUT, polling: 500 },
+      )
+    ).jsonValue();
+    must(!done.error, `index error: ${done.error}`);
   });
 
   await check("mind map: a fact opens its PDF page with the passage marked", async () => {
@@ -338,6 +353,7 @@ try {
     await page.getByTestId("ask-submit").click();
     metrics.first_token_ms = Math.round(await firstToken);
     await page.getByTestId("citation").first().waitFor({ timeout: 120_000 });
+    await page.locator('[data-testid="path-edge"]').first().waitFor({ timeout: 10_000 }).catch(() => {});
     const said = await page.getByTestId("answer").last().innerText();
     must(/Section 1201/.test(said), `the answer is not the fake model's scripted reply: ${said.slice(0, 160)}`);
     const nPaths = await page.locator('[data-testid="path-edge"]').count();

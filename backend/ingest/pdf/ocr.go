@@ -22,8 +22,9 @@ const (
 	osdMinConf = 1.0
 )
 
-// noTextHint is the warning shown when image-only pages cannot be OCRed.
-const noTextHint = "install tesseract-ocr (apt-get install tesseract-ocr tesseract-ocr-chi-sim) to read them"
+// noTextHint is the warning shown when image-only pages cannot be OCRed
+// (OCRInstallHint says how to install tesseract on this OS).
+var noTextHint = OCRInstallHint + " to read them"
 
 // ocrSession OCRs the image-only pages of one document in a temporary
 // directory.

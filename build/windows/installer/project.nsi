@@ -1,4 +1,5 @@
-Unicode true
+# A 64-bit installer (Cairn is x64 only): it also runs under Debian's wine64, which has no 32-bit side.
+Target amd64-unicode
 
 ####
 ## Please note: Template replacements don't work in this file. They are provided with default defines like
@@ -29,6 +30,12 @@ Unicode true
 ## !define UNINST_KEY_NAME     "UninstKeyInRegistry"  # Default "${INFO_COMPANYNAME}${INFO_PRODUCTNAME}"
 ####
 ## !define REQUEST_EXECUTION_LEVEL "admin"            # Default "admin"  see also https://nsis.sourceforge.io/Docs/Chapter4.html
+####
+## Cairn: a per-user install (no admin rights, no UAC prompt) into
+## %LocalAppData%\Programs\Cairn, with its Start-menu entry and uninstaller
+## registered for the current user (HKCU).
+!define REQUEST_EXECUTION_LEVEL "user"
+!define WAILS_INSTALL_SCOPE "user"
 ####
 ## Include the wails tools
 ####

@@ -72,6 +72,7 @@ export function call<T>(method: string, ...args: unknown[]): Promise<T> {
 
 export const api = {
   mode: () => App.Mode(),
+  version: () => App.Version(),
   projectInfo: () => App.ProjectInfo(),
   listDocuments: () => App.ListDocuments(),
   importPaths: (paths: string[]) => App.ImportPaths(paths),

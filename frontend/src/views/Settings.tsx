@@ -9,6 +9,7 @@ import {
   EMBED_DONE,
   EMBED_PROGRESS,
   errorMessage,
+  has,
   MODELS_PULL,
   onEvent,
   type EmbedderStatus,
@@ -40,6 +41,7 @@ export default function SettingsView({ mode, theme, setTheme }: { mode: string; 
   const [embTarget, setEmbTarget] = useState("");
   const [reembed, setReembed] = useState<ReembedProgress | null>(null);
   const [embMsg, setEmbMsg] = useState<{ tone: "ok" | "bad" | "warn"; text: string } | null>(null);
+  const [version, setVersion] = useState("");
 
   const loadModels = useCallback(() => {
     api.models().then(setModels, (e) => setError(errorMessage(e)));
@@ -58,6 +60,7 @@ export default function SettingsView({ mode, theme, setTheme }: { mode: string; 
     );
     loadModels();
     loadEmbedder();
+    if (has("Version")) api.version().then(setVersion, () => {});
     const offs = [
       onEvent<PullEvent>(MODELS_PULL, (p) => {
         if (!p) return;
@@ -388,6 +391,13 @@ export default function SettingsView({ mode, theme, setTheme }: { mode: string; 
             </button>
           ))}
         </div>
+      </section>
+
+      <section className="card settings-card" aria-labelledby="s-about">
+        <h2 id="s-about">About</h2>
+        <p className="hint" data-testid="about-version">
+          {version || "Cairn"} — local-first answers over your documents. Nothing leaves your machine.
+        </p>
       </section>
     </div>
   );

@@ -80,3 +80,5 @@ export function Search(arg1:string,arg2:number):Promise<Array<kb.Hit>>;
 export function SetOllamaHost(arg1:string,arg2:boolean):Promise<void>;
 
 export function SwitchEmbedder(arg1:string):Promise<void>;
+
+export function Version():Promise<string>;

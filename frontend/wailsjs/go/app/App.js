@@ -153,3 +153,7 @@ export function SetOllamaHost(arg1, arg2) {
 export function SwitchEmbedder(arg1) {
   return window['go']['app']['App']['SwitchEmbedder'](arg1);
 }
+
+export function Version() {
+  return window['go']['app']['App']['Version']();
+}
