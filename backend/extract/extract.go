@@ -57,6 +57,17 @@ const OfflineVersion = "8"
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}
 
+// SchemaType is t as the model schema knows it: the offline extractor's
+// own types (money, percent, quantity, abbreviation) are "other" there.
+func SchemaType(t string) string {
+	for _, x := range Types {
+		if x == t {
+			return t
+		}
+	}
+	return "other"
+}
+
 // Input is one chunk with the context extraction may use.
 type Input struct {
 	Chunk    kb.Chunk // Text is the document text [CharStart, CharEnd)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -149,11 +148,7 @@ func answerPassages(r fakeollama.Request, skip map[string]bool) string {
 			if len(ents) < 15 {
 				// The offline extractor has types the model schema lacks
 				// (money, percent, quantity, abbreviation): a model says "other".
-				typ := e.Type
-				if !slices.Contains(extract.Types, typ) {
-					typ = "other"
-				}
-				ents = append(ents, map[string]string{"name": e.Name, "type": typ, "description": e.Name + " as named here."})
+				ents = append(ents, map[string]string{"name": e.Name, "type": extract.SchemaType(e.Type), "description": e.Name + " as named here."})
 			}
 		}
 		facts := []string{}

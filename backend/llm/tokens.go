@@ -22,7 +22,7 @@ import (
 //   - an English word one token up to 6 letters, one more per 5 letters
 //     after that; a word with two or more capitals (acronyms, ALL CAPS,
 //     which merge badly) one more per 2 letters after 3; a capitalised word
-//     of five letters or more (often a name) one more;
+//     of seven letters or more (often a name) one more;
 //   - Chinese and Japanese 0.6 tokens per character, Korean 1.2 per
 //     syllable, other scripts (accented Latin, Cyrillic, Greek, ...) one per
 //     2.5 bytes;
@@ -151,8 +151,8 @@ func wordCost(w []rune) float64 {
 		switch {
 		case upper >= 2:
 			cost += float64(1 + max(0, ascii-3)/2)
-		case upper == 1 && ascii >= 5:
-			// A capitalised word of five letters or more is often a name
+		case upper == 1 && ascii >= 7:
+			// A capitalised word of seven letters or more is often a name
 			// ("Karpukhin", "Edunov"), which the vocabulary splits.
 			cost += float64(2 + max(0, ascii-6)/5)
 		default:

@@ -353,7 +353,7 @@ func TestModelFaultsIndexing(t *testing.T) {
 		}
 		return fmt.Sprintf("for chunks %d–%d of", from, to)
 	}
-	if len(packs) < 4 || len(packs[0]) < 3 {
+	if len(packs) < 4 || len(packs[0]) < 2 {
 		t.Fatalf("the test needs packs of several chunks: %d packs, the first of %d", len(packs), len(packs[0]))
 	}
 
