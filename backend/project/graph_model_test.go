@@ -24,25 +24,16 @@ import (
 // capped like the schema.
 func plausibleModel(r fakeollama.Request) string {
 	ids, texts := extract.Passages(r.Messages[len(r.Messages)-1].Content)
-	// A careful model keeps within its reply budget: it says less about
-	// each passage (fewer relations and facts) rather than being cut off.
-	var out map[string]any
-	for keep := 10; keep >= 0; keep -= 2 {
-		out = map[string]any{}
-		for _, id := range ids {
-			out[id] = plausibleAnswer(texts[id], keep)
-		}
-		if b, _ := json.Marshal(out); r.NumPredict <= 0 || fakeollama.CountTokens(string(b)) <= r.NumPredict*9/10 {
-			break
-		}
+	out := map[string]any{}
+	for _, id := range ids {
+		out[id] = plausibleAnswer(texts[id])
 	}
 	b, _ := json.Marshal(out)
 	return string(b)
 }
 
-// plausibleAnswer is plausibleModel's answer for one passage, with at most
-// keep relations and facts.
-func plausibleAnswer(text string, keep int) any {
+// plausibleAnswer is plausibleModel's answer for one passage.
+func plausibleAnswer(text string) any {
 	off := extract.ExtractOffline(extract.Input{Chunk: kb.Chunk{ID: 1, DocID: 1, PageStart: 1, PageEnd: 1, CharEnd: len(text), Text: text}})
 	type ent struct {
 		Name         string `json:"name"`
@@ -77,7 +68,7 @@ func plausibleAnswer(text string, keep int) any {
 		out.Entities = append(out.Entities, ent{clip(e.Name, 200), extract.SchemaType(e.Type), clip(e.SemanticType, 60), clip(fmt.Sprintf("%s as named in this passage.", e.Name), 300)})
 	}
 	for _, x := range off.Relations {
-		if len(out.Relations) == min(20, keep) {
+		if len(out.Relations) == 20 {
 			break
 		}
 		if x.Subject < 15 && x.Object < 15 {
@@ -85,7 +76,7 @@ func plausibleAnswer(text string, keep int) any {
 		}
 	}
 	for i, f := range off.Facts {
-		if i == min(8, keep) {
+		if i == 8 {
 			break
 		}
 		out.Facts = append(out.Facts, clip(f.Text, 400))
@@ -138,7 +129,8 @@ func TestGraphModelMode(t *testing.T) {
 	importAll(t, p, file)
 	packs := modelPacks(t, p)
 	srv.On(fakeollama.Rule{Schema: "extract", Fault: fakeollama.FaultMalformed, Times: 2}) // the call and its repair
-	srv.On(fakeollama.Rule{Schema: "extract", Func: plausibleModel})
+	// within its reply budget, as a real model writes (fitReply)
+	srv.On(fakeollama.Rule{Schema: "extract", Func: func(r fakeollama.Request) string { return fitReply(plausibleModel(r)) }})
 	sum, err := p.BuildGraph(ctx, nil, nil)
 	if err != nil {
 		t.Fatal(err)
