@@ -300,6 +300,9 @@ func (a *App) OpenProject(name string) (project.Info, error) {
 		if pb, ok := old.(projectBackend); ok && pb.p != nil {
 			pb.p.Close()
 		}
+		if n := p.Notice(); n != "" {
+			slog.Warn("open project", "project", name, "note", n)
+		}
 		warmVectors(a.baseContext(), p)
 		return projectBackend{p}, nil
 	})

@@ -21,6 +21,12 @@ func openProject(env *Env, dir string) (*project.Project, int) {
 	if err != nil {
 		return nil, env.fail(err)
 	}
+	if n := p.Notice(); n != "" {
+		fmt.Fprintln(env.Stderr, "note:", n)
+	}
+	if p.ReadOnly() {
+		fmt.Fprintln(env.Stderr, "note: the project folder is read-only: it can be read, not changed")
+	}
 	return p, 0
 }
 

@@ -49,6 +49,9 @@ func (p *Project) Ask(ctx context.Context, question string, opt AskOptions, onTo
 		return kb.Answer{}, err
 	}
 	a.AskedAt = time.Now().UTC().Format(time.RFC3339Nano)
+	if p.store.ReadOnly() {
+		return a, nil // answered, not kept: the project cannot be written
+	}
 	id, err := p.store.SaveAnswer(ctx, a)
 	if err != nil {
 		return a, err

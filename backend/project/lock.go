@@ -1,6 +1,7 @@
 package project
 
 import (
+	"cairn/backend/store"
 	"context"
 	"fmt"
 	"os"
@@ -32,6 +33,9 @@ const lockPoll = 200 * time.Millisecond
 // (or another writer in this one) holds it. onWait, if set, is called once
 // with a description of the holder when waiting starts.
 func (p *Project) lockWriter(ctx context.Context, kind string, onWait func(holder string)) (unlock func(), err error) {
+	if p.store.ReadOnly() {
+		return nil, store.ErrReadOnly
+	}
 	path := filepath.Join(p.dir, ".cairn-"+kind+".lock")
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {

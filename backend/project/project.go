@@ -187,11 +187,22 @@ func (p *Project) Pages(ctx context.Context, docID int64, page int) ([]kb.Page, 
 	return p.store.Pages(ctx, docID, page)
 }
 
+// Notice is what opening the project did that the user should hear of ("" when
+// nothing): its database moved in from where an older Cairn had put it.
+func (p *Project) Notice() string { return p.store.Notice() }
+
+// ReadOnly reports whether the project is in a folder Cairn cannot write to:
+// it can be read, searched and checked, not changed.
+func (p *Project) ReadOnly() bool { return p.store.ReadOnly() }
+
 // Check verifies the database and the stored copies of the originals.
 func (p *Project) Check(ctx context.Context) ([]string, error) {
 	problems, err := p.store.Check(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if where := p.databaseOutside(ctx); where != "" {
+		problems = append(problems, where)
 	}
 	docs, err := p.store.Documents(ctx)
 	if err != nil {
@@ -229,4 +240,23 @@ func (p *Project) hashStored(rel string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// databaseOutside says where the database SQLite opened is when that is not
+// the project's cairn.db ("" when it is): a folder name SQLite misread, or a
+// cairn.db that links elsewhere, would let two projects share one database.
+func (p *Project) databaseOutside(ctx context.Context) string {
+	opened, err := p.store.FileName(ctx)
+	if err != nil {
+		return "cannot tell which database file is open: " + err.Error()
+	}
+	dir := p.dir
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	want := filepath.Join(dir, DBName)
+	if opened == want {
+		return ""
+	}
+	return fmt.Sprintf("the project's database is not inside the project folder: %s is open, not %s (another project may share it)", opened, want)
 }

@@ -2,11 +2,9 @@ package project
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,6 +12,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"cairn/backend/store"
 )
 
 // Projects folder: the app keeps its projects as sibling folders under one
@@ -128,21 +128,9 @@ func Describe(ctx context.Context, dir string) Entry {
 }
 
 func countDocuments(ctx context.Context, path string) (int, error) {
-	q := url.Values{}
-	q.Set("mode", "ro")
-	q.Add("_pragma", "busy_timeout(2000)")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
-	if err != nil {
-		return 0, err
-	}
-	defer db.Close()
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	var n int
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM documents`).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count documents: %w", err)
-	}
-	return n, nil
+	return store.CountDocuments(ctx, path)
 }
 
 // Create makes a new, empty project called name under root and returns its

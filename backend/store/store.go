@@ -11,7 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,10 +34,12 @@ func (e *ErrTooNew) Error() string {
 
 // Store is an open project database.
 type Store struct {
-	DB    *sql.DB
-	path  string
-	vecs  vecCaches // in-memory vector indexes (vectors.go)
-	stmts stmtCache // statements prepared once (graph.go)
+	DB       *sql.DB
+	path     string
+	readOnly bool      // opened read-only: the folder is not writable (open.go)
+	notice   string    // what Open did that the user should hear of (open.go)
+	vecs     vecCaches // in-memory vector indexes (vectors.go)
+	stmts    stmtCache // statements prepared once (graph.go)
 }
 
 // Open opens (creating if needed) the database at path and migrates it to
@@ -47,11 +49,34 @@ type Store struct {
 // the map each page is a pread system call (retrieval ran about twice as
 // slow, `cairn eval-tune` timings).
 func Open(path string) (*Store, error) {
-	q := url.Values{}
-	for _, p := range []string{"foreign_keys(1)", "journal_mode(WAL)", "busy_timeout(10000)", "synchronous(NORMAL)", "mmap_size(1073741824)"} {
-		q.Add("_pragma", p)
+	notice, err := adoptLegacy(path)
+	if err != nil {
+		return nil, err
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	s, err := openReadWrite(path)
+	if err == nil {
+		s.notice = notice
+		return s, nil
+	}
+	ro, msg := openError(path, err)
+	switch {
+	case msg != nil:
+		return nil, msg
+	case !ro:
+		return nil, err
+	}
+	if _, statErr := os.Stat(path); statErr != nil {
+		return nil, fmt.Errorf("cannot create the project database in a read-only folder: %s", path)
+	}
+	return openReadOnly(path)
+}
+
+func openReadWrite(path string) (*Store, error) {
+	dsn, err := connString(path, false)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
 	}
