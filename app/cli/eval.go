@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"cairn/backend/cachedir"
 	"cairn/backend/embed"
 	"cairn/backend/evalset"
 	"cairn/backend/extract"
@@ -45,7 +46,7 @@ func evalProject(ctx context.Context, corpusPath string, log io.Writer) (*projec
 		h := sha256.Sum256([]byte(st))
 		key += "-i" + hex.EncodeToString(h[:4])
 	}
-	dir := filepath.Join(cacheDir(), "eval", key)
+	dir := filepath.Join(cachedir.Sub("eval"), key)
 	if _, err := os.Stat(filepath.Join(dir, project.DBName)); err == nil {
 		return project.Open(dir)
 	}
@@ -76,16 +77,6 @@ func evalProject(ctx context.Context, corpusPath string, log io.Writer) (*projec
 	}
 	fmt.Fprintf(log, "cairn: built and indexed eval project of %d passages in %s (%s)\n", len(corpus), time.Since(start).Round(time.Millisecond), dir)
 	return project.Open(dir)
-}
-
-func cacheDir() string {
-	if d := os.Getenv("CAIRN_CACHE_DIR"); d != "" {
-		return d
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "cairn")
-	}
-	return filepath.Join(os.TempDir(), "cairn-cache")
 }
 
 // cmdEvalRetrieve implements ../shared/eval's scoring interface: question on

@@ -21,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"cairn/backend/cachedir"
 )
 
 // Config says what to measure and where the inputs are.
@@ -56,7 +58,7 @@ func DefaultConfig(root string, quick bool) Config {
 		Root:     root,
 		DocsDir:  filepath.Join(root, "..", "shared", "docs", "real"),
 		EvalDir:  filepath.Join(root, "..", "shared", "eval"),
-		CacheDir: filepath.Join(cacheDir(), "bench"),
+		CacheDir: cachedir.Sub("bench"),
 		Quick:    quick,
 		Runs:     3,
 		Scales:   []int{1000, 10000, 100000},
@@ -76,16 +78,6 @@ func DefaultConfig(root string, quick bool) Config {
 		c.Runs, c.Scales, c.Queries = 1, []int{1000, 10000}, 50
 	}
 	return c
-}
-
-func cacheDir() string {
-	if d := os.Getenv("CAIRN_CACHE_DIR"); d != "" {
-		return d
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "cairn")
-	}
-	return filepath.Join(os.TempDir(), "cairn-cache")
 }
 
 // Stat is min/median/max of repeated runs.

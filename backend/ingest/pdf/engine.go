@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"cairn/backend/cachedir"
 
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/webassembly"
@@ -29,18 +30,10 @@ var (
 	engineStart atomic.Int64 // nanoseconds the start-up took
 )
 
-// CacheDir returns the directory of the on-disk wazero compilation cache:
-// $CAIRN_CACHE_DIR if set, else <user cache dir>/cairn/wazero, else a
-// directory under the system temp dir.
-func CacheDir() string {
-	if d := os.Getenv("CAIRN_CACHE_DIR"); d != "" {
-		return d
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "cairn", "wazero")
-	}
-	return filepath.Join(os.TempDir(), "cairn-wazero")
-}
+// CacheDir returns the directory of the on-disk wazero compilation cache,
+// wazero under Cairn's cache root ($CAIRN_CACHE_DIR/wazero, by default
+// ~/.cache/cairn/wazero; see package cachedir).
+func CacheDir() string { return cachedir.Sub("wazero") }
 
 // getEngine starts PDFium on first use. The first start in a fresh cache
 // directory compiles the 4 MB wasm module (tens of seconds); later starts

@@ -14,13 +14,6 @@ import (
 // only the first test run on a machine pays the wasm compile) and switches
 // OCR off unless a test turns it on.
 func TestMain(m *testing.M) {
-	if os.Getenv("CAIRN_CACHE_DIR") == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			dir = os.TempDir()
-		}
-		os.Setenv("CAIRN_CACHE_DIR", filepath.Join(dir, "cairn", "wazero"))
-	}
 	os.Setenv("CAIRN_OCR", "0")
 	os.Exit(m.Run())
 }
