@@ -465,10 +465,17 @@ func SortValues(vals []string, desc bool, limit int) []string {
 	return out
 }
 
-// Math computes expr over the values' quantities; note says what was skipped.
+// Math computes expr (count, sum, average, difference, max, min) over the
+// values' quantities; note says what was skipped. It fails, with no values
+// and a note saying why, for an unknown operation or when no value has a
+// number.
 func Math(expr string, vals []string) ([]string, string) {
-	if expr == "count" {
+	switch expr {
+	case "count":
 		return []string{strconv.Itoa(len(dedupe(vals)))}, ""
+	case "sum", "average", "difference", "max", "min":
+	default:
+		return []string{}, fmt.Sprintf("unknown operation %q (count, sum, average, difference, max or min)", expr)
 	}
 	var qs []float64
 	skipped := 0

@@ -112,6 +112,11 @@ func TestGoSteps(t *testing.T) {
 			t.Errorf("%s %v = %v, want %s", c.expr, c.in, got, c.want)
 		}
 	}
+	for _, expr := range []string{"median", "", "SUM", "product"} {
+		if got, note := Math(expr, []string{"2", "4"}); len(got) != 0 || !strings.Contains(note, "unknown operation") {
+			t.Errorf("Math(%q) = %v, %q: want a failure", expr, got, note)
+		}
+	}
 	cmp := []struct {
 		expr   string
 		a, b   string
