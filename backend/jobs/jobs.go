@@ -61,6 +61,7 @@ type Control struct {
 	paused bool
 	wake   chan struct{}
 	cancel context.CancelFunc
+	held   chan<- struct{} // tests: told (without blocking) when a job stops at a pause
 }
 
 // Pause makes the job stop before its next call (offline: chunk) until
@@ -111,8 +112,14 @@ func (c *Control) wait(ctx context.Context) error {
 		c.mu.Unlock()
 		return nil
 	}
-	w := c.wake
+	w, held := c.wake, c.held
 	c.mu.Unlock()
+	if held != nil {
+		select {
+		case held <- struct{}{}:
+		default:
+		}
+	}
 	select {
 	case <-w:
 		return nil

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -93,41 +93,106 @@ func TestCancelResume(t *testing.T) {
 	}
 }
 
-func TestPauseResume(t *testing.T) {
-	s, n := newStore(t)
-	ctl := &Control{}
-	ctl.Pause()
-	var mu sync.Mutex
-	done := 0
-	finished := make(chan error, 1)
-	go func() {
-		_, err := job(s, ctl, func(e Event) { mu.Lock(); done = e.Done; mu.Unlock() }).Run(context.Background())
-		finished <- err
-	}()
-	time.Sleep(300 * time.Millisecond)
-	mu.Lock()
-	held := done
-	mu.Unlock()
-	if held != 0 || !ctl.Paused() {
-		t.Fatalf("paused job did %d chunks", held)
+// heldJob runs an offline extraction job over a fresh store whose progress
+// callback pauses it once pauseAt chunks are done (0: paused before it
+// starts), and returns when the job is held at that pause.
+type heldJob struct {
+	s        *store.Store
+	n        int
+	ctl      *Control
+	done     atomic.Int64
+	finished chan error
+	sum      Summary
+}
+
+func startHeld(t *testing.T, pauseAt int) *heldJob {
+	t.Helper()
+	h := &heldJob{finished: make(chan error, 1)}
+	h.s, h.n = newStore(t)
+	held := make(chan struct{}, 1)
+	h.ctl = &Control{held: held}
+	if pauseAt == 0 {
+		h.ctl.Pause()
 	}
-	ctl.Resume()
+	go func() {
+		sum, err := job(h.s, h.ctl, func(e Event) {
+			h.done.Store(int64(e.Done))
+			if e.Done == pauseAt && e.Done > 0 {
+				h.ctl.Pause() // on the job's goroutine: it stops before the next chunk
+			}
+		}).Run(context.Background())
+		h.sum = sum
+		h.finished <- err
+	}()
 	select {
-	case err := <-finished:
-		if err != nil {
+	case <-held:
+	case err := <-h.finished:
+		t.Fatalf("the job ran to the end instead of pausing: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the job never reached its pause")
+	}
+	if got := h.done.Load(); got != int64(pauseAt) || !h.ctl.Paused() {
+		t.Fatalf("held after %d chunks (paused %v), want %d", got, h.ctl.Paused(), pauseAt)
+	}
+	return h
+}
+
+func (h *heldJob) wait(t *testing.T) error {
+	t.Helper()
+	select {
+	case err := <-h.finished:
+		return err
+	case <-time.After(30 * time.Second):
+		t.Fatal("the job did not finish")
+	}
+	return nil
+}
+
+func pending(t *testing.T, s *store.Store) int {
+	t.Helper()
+	c, err := s.ExtractionCounts(context.Background(), extract.Offline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Pending
+}
+
+// TestPauseResume: a paused job holds before its next chunk, with the rest
+// still pending, and a resumed one finishes; paused before it starts, it
+// does nothing until resumed.
+func TestPauseResume(t *testing.T) {
+	for _, at := range []int{0, 2} {
+		h := startHeld(t, at)
+		if p := pending(t, h.s); p != h.n-at {
+			t.Fatalf("paused at %d: %d pending, want %d", at, p, h.n-at)
+		}
+		h.ctl.Resume()
+		if err := h.wait(t); err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("resumed job did not finish")
+		if h.sum.Done != h.n || pending(t, h.s) != 0 {
+			t.Fatalf("resumed from %d: done %d of %d, %d pending", at, h.sum.Done, h.n, pending(t, h.s))
+		}
 	}
-	if done != n {
-		t.Fatalf("done %d of %d", done, n)
+}
+
+// TestCancelWhilePaused: a job held at a pause can be cancelled; what it
+// did is kept, the rest stays pending, and the next run does the rest.
+func TestCancelWhilePaused(t *testing.T) {
+	h := startHeld(t, 3)
+	h.ctl.Cancel()
+	if err := h.wait(t); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled while paused: err %v", err)
 	}
-	// a paused job can still be cancelled
-	ctl.Pause()
-	go func() { time.Sleep(50 * time.Millisecond); ctl.Cancel() }()
-	if _, err := job(s, ctl, nil).Run(context.Background()); err != nil && !errors.Is(err, context.Canceled) {
-		t.Fatal(err)
+	if h.sum.Done != 3 || pending(t, h.s) != h.n-3 {
+		t.Fatalf("after cancel: done %d, %d pending, want 3 and %d", h.sum.Done, pending(t, h.s), h.n-3)
+	}
+	if probs, err := h.s.Check(context.Background()); err != nil || len(probs) > 0 {
+		t.Fatalf("check after cancel: %v %v", probs, err)
+	}
+	sum, err := job(h.s, nil, nil).Run(context.Background())
+	if err != nil || sum.Total != h.n-3 || pending(t, h.s) != 0 {
+		t.Fatalf("resume: %+v %v", sum, err)
 	}
 }
 
