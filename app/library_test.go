@@ -12,6 +12,7 @@ import (
 	"cairn/backend/ingest"
 	"cairn/backend/kb"
 	"cairn/backend/project"
+	"cairn/backend/testshared"
 )
 
 // TestMain lets the test binary act as the isolated file reader that
@@ -94,7 +95,7 @@ func TestRetryDocumentWithPassword(t *testing.T) {
 	get := record(a)
 	src := filepath.Join("..", "..", "shared", "docs", "bad", "encrypted-rc4-userpw.pdf")
 	if _, err := os.Stat(src); err != nil {
-		t.Skip("../shared/docs/bad is not here")
+		testshared.Missing(t, "../shared/docs/bad is not here")
 	}
 	res, err := a.ImportPaths([]string{src})
 	if err != nil || len(res) != 1 || res[0].Status != kb.StatusNeedsPassword {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"cairn/backend/kb"
 	"cairn/backend/project"
+	"cairn/backend/testshared"
 )
 
 // managedApp opens project name in a fresh CAIRN_HOME's projects folder.
@@ -83,7 +85,7 @@ func TestProjectsSwitchStopsWorkAndReloads(t *testing.T) {
 	}
 	for _, f := range files {
 		if _, err := os.Stat(f); err != nil {
-			t.Skipf("real documents missing: %v", err)
+			testshared.Missing(t, fmt.Sprintf("real documents missing: %v", err))
 		}
 	}
 	type res struct {

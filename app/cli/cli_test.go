@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"cairn/backend/ingest"
+	"cairn/backend/testshared"
 )
 
 func TestMain(m *testing.M) {
@@ -45,7 +46,7 @@ func jsonLines(t *testing.T, s string) []map[string]any {
 func TestContract(t *testing.T) {
 	docs, _ := filepath.Abs("../../../shared/docs")
 	if _, err := os.Stat(docs); err != nil {
-		t.Skip("../shared/docs not present")
+		testshared.Missing(t, "../shared/docs not present")
 	}
 	proj := filepath.Join(t.TempDir(), "p")
 	code, out, _ := run(t, "", "import", "--project", proj, "--json", filepath.Join(docs, "real/en-report-dmca-summary.pdf"), filepath.Join(docs, "bad/random-bytes.pdf"))

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"cairn/backend/evalset"
 	"cairn/backend/ingest"
+	"cairn/backend/testshared"
 )
 
 func TestMain(m *testing.M) {
@@ -24,7 +26,7 @@ func headLines(t *testing.T, src, dst string, n int) {
 	t.Helper()
 	in, err := os.Open(src)
 	if err != nil {
-		t.Skipf("eval data not present: %v", err)
+		testshared.Missing(t, fmt.Sprintf("eval data not present: %v", err))
 	}
 	defer in.Close()
 	var b strings.Builder

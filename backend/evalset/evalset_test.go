@@ -10,6 +10,7 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/search"
 	"cairn/backend/store"
+	"cairn/backend/testshared"
 )
 
 var bm25R5 = BM25Recall5
@@ -17,7 +18,7 @@ var bm25R5 = BM25Recall5
 func evalDir(t *testing.T) string {
 	d, _ := filepath.Abs("../../../shared/eval")
 	if _, err := os.Stat(d); err != nil {
-		t.Skip("../shared/eval not present")
+		testshared.Missing(t, "../shared/eval not present")
 	}
 	return d
 }

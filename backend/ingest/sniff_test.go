@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"cairn/backend/ingest/parsed"
+	"cairn/backend/testshared"
 )
 
 // sharedDocs finds the shared corpus (/work/shared/docs) or skips.
@@ -20,7 +21,7 @@ func sharedDocs(t testing.TB) string {
 			return dir
 		}
 	}
-	t.Skip("shared test corpus not found")
+	testshared.Missing(t, "shared test corpus not found")
 	return ""
 }
 

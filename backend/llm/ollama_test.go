@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"cairn/backend/kb"
 	"cairn/backend/llm"
 	"cairn/backend/llm/fakeollama"
+	"cairn/backend/testshared"
 )
 
 // extractSchema is shaped like the extraction task's schema.
@@ -135,7 +137,7 @@ func realText(t *testing.T, name string) string {
 		b, err = os.ReadFile("../../../shared/docs/real/" + name)
 	}
 	if err != nil {
-		t.Skipf("real document not available: %v", err)
+		testshared.Missing(t, fmt.Sprintf("real document not available: %v", err))
 	}
 	doc, err := docx.Read(b, parsed.Options{})
 	if err != nil {

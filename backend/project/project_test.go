@@ -2,6 +2,7 @@ package project
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"cairn/backend/ingest"
 	"cairn/backend/kb"
+	"cairn/backend/testshared"
 )
 
 // TestMain lets this test binary act as the isolated reader process and as
@@ -23,7 +25,7 @@ func shared(t *testing.T, rel string) string {
 	t.Helper()
 	p, _ := filepath.Abs(filepath.Join("../../../shared/docs", rel))
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not present", p)
+		testshared.Missing(t, fmt.Sprintf("%s not present", p))
 	}
 	return p
 }

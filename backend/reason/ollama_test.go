@@ -19,6 +19,7 @@ import (
 	"cairn/backend/project"
 	"cairn/backend/reason"
 	"cairn/backend/store"
+	"cairn/backend/testshared"
 )
 
 // The tests below run the real Ollama client (llm.Ollama) against the fake
@@ -37,7 +38,7 @@ func indexed(t *testing.T) (*project.Project, []evalset.Question) {
 	t.Helper()
 	root, _ := filepath.Abs("../../../shared/eval/hotpotqa")
 	if _, err := os.Stat(root); err != nil {
-		t.Skip("../shared/eval not present")
+		testshared.Missing(t, "../shared/eval not present")
 	}
 	qs, err := evalset.LoadQuestions(filepath.Join(root, "questions.jsonl"))
 	if err != nil {

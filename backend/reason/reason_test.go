@@ -16,6 +16,7 @@ import (
 	"cairn/backend/reason"
 	"cairn/backend/retrieve"
 	"cairn/backend/store"
+	"cairn/backend/testshared"
 )
 
 // fakeProvider scripts model replies per task (an in-package stand-in until
@@ -77,7 +78,7 @@ func hotpot(t *testing.T) (*store.Store, []evalset.Question) {
 	t.Helper()
 	root, _ := filepath.Abs("../../../shared/eval/hotpotqa")
 	if _, err := os.Stat(root); err != nil {
-		t.Skip("../shared/eval not present")
+		testshared.Missing(t, "../shared/eval not present")
 	}
 	corpus, qs, err := evalset.LoadDir(root)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"cairn/backend/kb"
 	"cairn/backend/retrieve"
 	"cairn/backend/search"
+	"cairn/backend/testshared"
 )
 
 // TestTopicListFindsTheBridgePassage: on real 2WikiMultihopQA passages
@@ -24,7 +25,7 @@ func TestTopicListFindsTheBridgePassage(t *testing.T) {
 	}
 	root, _ := filepath.Abs("../../../shared/eval/2wikimultihopqa")
 	if _, err := os.Stat(root); err != nil {
-		t.Skip("../shared/eval not present")
+		testshared.Missing(t, "../shared/eval not present")
 	}
 	corpus, qs, err := evalset.LoadDir(root)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"cairn/backend/ingest/parsed"
+	"cairn/backend/testshared"
 )
 
 // sharedDir finds the shared test corpus (/work/shared) relative to this
@@ -23,7 +25,7 @@ func sharedDir(t testing.TB) string {
 			return rel
 		}
 	}
-	t.Skip("shared test corpus not found")
+	testshared.Missing(t, "shared test corpus not found")
 	return ""
 }
 
@@ -31,7 +33,7 @@ func readShared(t testing.TB, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(sharedDir(t), "docs", name))
 	if err != nil {
-		t.Skipf("corpus file: %v", err)
+		testshared.Missing(t, fmt.Sprintf("corpus file: %v", err))
 	}
 	return data
 }

@@ -11,6 +11,7 @@ import (
 	"cairn/backend/ingest/parsed"
 	"cairn/backend/ingest/pdf"
 	"cairn/backend/ingest/pdf/pdfeval"
+	"cairn/backend/testshared"
 )
 
 // want is the expected outcome of reading one corpus file
@@ -75,7 +76,7 @@ func TestCorpus(t *testing.T) {
 	dir := docsDir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.pdf"))
 	if len(files) == 0 {
-		t.Skip("no PDFs in", dir)
+		testshared.Missing(t, "no PDFs in", dir)
 	}
 	for _, path := range files {
 		name := filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)

@@ -8,6 +8,7 @@ import (
 
 	"cairn/backend/ingest/parsed"
 	"cairn/backend/ingest/pdf"
+	"cairn/backend/testshared"
 )
 
 // TestMain keeps PDFium's compiled code in a stable cache directory (so
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) {
 func docsDir(t testing.TB) string {
 	d := filepath.Join("..", "..", "..", "..", "shared", "docs")
 	if _, err := os.Stat(filepath.Join(d, "real")); err != nil {
-		t.Skip("shared test corpus not found at", d)
+		testshared.Missing(t, "shared test corpus not found at", d)
 	}
 	return d
 }

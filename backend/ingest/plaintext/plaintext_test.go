@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"cairn/backend/ingest/parsed"
+	"cairn/backend/testshared"
 )
 
 func render(doc *parsed.Document) string {
@@ -207,7 +208,7 @@ func TestSharedText(t *testing.T) {
 		}
 	}
 	if data == nil {
-		t.Skip("shared corpus not found")
+		testshared.Missing(t, "shared corpus not found")
 	}
 	doc, err := Read(data, parsed.KindTXT)
 	if err != nil {
