@@ -20,7 +20,7 @@ CLI_BIN     := build/bin/cairn
 FRONTEND_SRC := $(shell find frontend/src frontend/wailsjs frontend/public -type f 2>/dev/null) \
 	frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json
 
-.PHONY: deps deps-build deps-test build run cli frontend test test-frontend test-go e2e smoke bench fuzz reliability fmt clean
+.PHONY: deps deps-build deps-test build run cli frontend test test-frontend test-go test-race e2e smoke bench fuzz reliability fmt clean
 
 ## deps: every system and npm package the build and the tests need (installs only what is missing)
 deps: deps-build deps-test
@@ -74,7 +74,7 @@ run: build
 	./$(DESKTOP_BIN)
 
 ## test: the gate: frontend unit tests, go vet + go test, browser e2e against serve mode, real-window smoke test
-test: deps test-frontend test-go e2e smoke
+test: deps test-frontend test-go test-race e2e smoke
 
 test-frontend: frontend
 	cd frontend && npx vitest run
@@ -82,6 +82,16 @@ test-frontend: frontend
 test-go: frontend
 	$(GO) vet ./...
 	$(GO) test ./...
+
+# The packages where goroutines share state (the store's caches, jobs'
+# pause/cancel, project locks and imports, the app's backends, llm.Auto),
+# under the race detector. -short leaves out the long fault suites, which
+# test-go runs once without it.
+RACE_PKGS := ./backend/store ./backend/jobs ./backend/project ./app/... ./backend/llm/...
+
+## test-race: the concurrent packages' tests with -race
+test-race: frontend
+	$(GO) test -race -short $(RACE_PKGS)
 
 e2e: cli frontend/e2e/node_modules/.installed
 	frontend/e2e/run.sh $(CLI_BIN)
