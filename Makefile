@@ -84,14 +84,17 @@ test-go: frontend
 	$(GO) test ./...
 
 # The packages where goroutines share state (the store's caches, jobs'
-# pause/cancel, project locks and imports, the app's backends, llm.Auto),
-# under the race detector. -short leaves out the long fault suites, which
-# test-go runs once without it.
-RACE_PKGS := ./backend/store ./backend/jobs ./backend/project ./app/... ./backend/llm/...
+# pause/cancel, llm.Auto, the app's backends), under the race detector with
+# -short; of backend/project, the tests that run writers, readers and locks
+# at once (its long fault suites and app/cli's process tests run once,
+# without -race, in test-go: under -race they outgrow CI's time).
+RACE_PKGS    := ./backend/store ./backend/jobs ./backend/llm/... ./app
+RACE_PROJECT := ReadsWhileIndexing|WriterLock|SwitchEmbedder
 
 ## test-race: the concurrent packages' tests with -race
 test-race: frontend
 	$(GO) test -race -short $(RACE_PKGS)
+	$(GO) test -race -short -run '$(RACE_PROJECT)' ./backend/project
 
 e2e: cli frontend/e2e/node_modules/.installed
 	frontend/e2e/run.sh $(CLI_BIN)
