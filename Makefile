@@ -80,6 +80,7 @@ test-frontend: frontend
 	cd frontend && npx vitest run
 
 test-go: frontend
+	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod/go.sum differ from what go mod tidy leaves: run go mod tidy" >&2; $(GO) mod tidy -diff; exit 1; }
 	$(GO) vet ./...
 	$(GO) test ./...
 
