@@ -145,10 +145,15 @@ async function offlineFlow() {
   await check("offline: the MCP snippet in Settings starts a server an MCP client can use", async () => {
     const cfg = JSON.parse(await page.getByTestId("mcp-snippet").innerText());
     const [server] = Object.values(cfg.mcpServers);
-    must(server.args[0] === "mcp" && server.args.includes("--offline") && server.command.startsWith("/"), `snippet ${JSON.stringify(server)}`);
+    // cairn.exe under Wine (make test-dist) names itself by a Windows path
+    // ("Z:\\...\\cairn.exe"): a Linux client starts it through the same
+    // wrapper that started the server, with the snippet's arguments.
+    const windows = /^[A-Za-z]:\\/.test(server.command);
+    must(server.args[0] === "mcp" && server.args.includes("--offline") && (server.command.startsWith("/") || windows), `snippet ${JSON.stringify(server)}`);
+    const command = windows && process.env.E2E_BIN ? process.env.E2E_BIN : server.command;
     // Start exactly what the snippet says, as a client would.
     const client = new Client({ name: "cairn-e2e-snippet", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, stderr: "pipe" }));
+    await client.connect(new StdioClientTransport({ command, args: server.args, stderr: "pipe" }));
     try {
       const r = await client.callTool({ name: "list_documents", arguments: {} });
       const names = r.structuredContent.documents.map((d) => d.file_name).sort();

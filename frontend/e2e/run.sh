@@ -96,7 +96,7 @@ if [ -z "$url2" ]; then
   exit 1
 fi
 status2=0
-E2E_FLOW=offline node "$here/e2e.mjs" "$url2" "$out" \
+E2E_FLOW=offline E2E_BIN="$bin" node "$here/e2e.mjs" "$url2" "$out" \
   "$root/assets/sample/en-report-dmca-summary.pdf" \
   "$root/assets/sample/zh-civil-code.docx" || status2=$?
 if [ "$status2" -ne 0 ]; then
