@@ -22,7 +22,7 @@ step() {
 step wine-prefix bash -c 'source dist/test/wine.sh'
 step wine-go dist/test/wine-go.sh
 step wine-cli dist/test/wine-cli.sh
-step wine-serve-e2e env E2E_OUT="$root/build/dist-test/wine-e2e" frontend/e2e/run.sh "$root/dist/test/cairn-wine"
+step wine-serve-e2e env E2E_WINE=1 E2E_OUT="$root/build/dist-test/wine-e2e" frontend/e2e/run.sh "$root/dist/test/cairn-wine"
 step wine-install dist/test/wine-install.sh
 step deb dist/test/deb.sh
 dist/test/wineserver.sh -k 2>/dev/null || true

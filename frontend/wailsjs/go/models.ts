@@ -170,6 +170,26 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class MCPConfig {
+	    name: string;
+	    command: string;
+	    args: string[];
+	    project: string;
+	    snippet: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.project = source["project"];
+	        this.snippet = source["snippet"];
+	    }
+	}
 	export class ModelsInfo {
 	    status: llm.Status;
 	    models: llm.ModelInfo[];
@@ -312,6 +332,26 @@ export namespace app {
 
 export namespace kb {
 	
+	export class ShortAnswer {
+	    text: string;
+	    n: number;
+	    support: number[];
+	    kind: string;
+	    score: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ShortAnswer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.n = source["n"];
+	        this.support = source["support"];
+	        this.kind = source["kind"];
+	        this.score = source["score"];
+	    }
+	}
 	export class Source {
 	    doc_id: number;
 	    chunk_id: number;
@@ -340,6 +380,7 @@ export namespace kb {
 	    predicate: string;
 	    relation?: number;
 	    source: Source;
+	    sentence?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new PathEdge(source);
@@ -352,6 +393,7 @@ export namespace kb {
 	        this.predicate = source["predicate"];
 	        this.relation = source["relation"];
 	        this.source = this.convertValues(source["source"], Source);
+	        this.sentence = source["sentence"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -445,11 +487,13 @@ export namespace kb {
 	    question: string;
 	    answer: string;
 	    declined: boolean;
+	    cut?: string;
 	    mode: string;
 	    citations: Citation[];
 	    paths: Path[];
 	    trace: number[];
 	    asked_at?: string;
+	    short?: ShortAnswer;
 	
 	    static createFrom(source: any = {}) {
 	        return new Answer(source);
@@ -461,11 +505,13 @@ export namespace kb {
 	        this.question = source["question"];
 	        this.answer = source["answer"];
 	        this.declined = source["declined"];
+	        this.cut = source["cut"];
 	        this.mode = source["mode"];
 	        this.citations = this.convertValues(source["citations"], Citation);
 	        this.paths = this.convertValues(source["paths"], Path);
 	        this.trace = source["trace"];
 	        this.asked_at = source["asked_at"];
+	        this.short = this.convertValues(source["short"], ShortAnswer);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -803,6 +849,28 @@ export namespace kb {
 		}
 	}
 	
+	export class PageBlock {
+	    kind: string;
+	    level?: number;
+	    start: number;
+	    end: number;
+	    box?: number[];
+	    header?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new PageBlock(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.level = source["level"];
+	        this.start = source["start"];
+	        this.end = source["end"];
+	        this.box = source["box"];
+	        this.header = source["header"];
+	    }
+	}
 	export class Page {
 	    doc_id: number;
 	    number: number;
@@ -810,6 +878,11 @@ export namespace kb {
 	    text: string;
 	    no_text?: boolean;
 	    ocr?: boolean;
+	    label?: string;
+	    furniture?: string[];
+	    width?: number;
+	    height?: number;
+	    blocks?: PageBlock[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Page(source);
@@ -823,8 +896,32 @@ export namespace kb {
 	        this.text = source["text"];
 	        this.no_text = source["no_text"];
 	        this.ocr = source["ocr"];
+	        this.label = source["label"];
+	        this.furniture = source["furniture"];
+	        this.width = source["width"];
+	        this.height = source["height"];
+	        this.blocks = this.convertValues(source["blocks"], PageBlock);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
+	
 	
 	
 	
@@ -909,6 +1006,28 @@ export namespace llm {
 	        this.notes = source["notes"];
 	    }
 	}
+	export class Usage {
+	    calls: number;
+	    prompt_tokens: number;
+	    completion_tokens: number;
+	    wall_ns: number;
+	    retries?: number;
+	    repairs?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Usage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.calls = source["calls"];
+	        this.prompt_tokens = source["prompt_tokens"];
+	        this.completion_tokens = source["completion_tokens"];
+	        this.wall_ns = source["wall_ns"];
+	        this.retries = source["retries"];
+	        this.repairs = source["repairs"];
+	    }
+	}
 
 }
 
@@ -984,6 +1103,7 @@ export namespace project {
 	    eta_ns?: number;
 	    note?: string;
 	    warning?: string;
+	    usage?: llm.Usage;
 	
 	    static createFrom(source: any = {}) {
 	        return new IndexProgress(source);
@@ -998,7 +1118,26 @@ export namespace project {
 	        this.eta_ns = source["eta_ns"];
 	        this.note = source["note"];
 	        this.warning = source["warning"];
+	        this.usage = this.convertValues(source["usage"], llm.Usage);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Info {
 	    name: string;

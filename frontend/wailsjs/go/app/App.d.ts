@@ -45,6 +45,8 @@ export function ListDocuments():Promise<Array<kb.Document>>;
 
 export function ListProjects():Promise<app.ProjectList>;
 
+export function MCPConfig():Promise<app.MCPConfig>;
+
 export function MindMap(arg1:number):Promise<kb.MindMap>;
 
 export function Mode():Promise<string>;

@@ -82,6 +82,10 @@ export function ListProjects() {
   return window['go']['app']['App']['ListProjects']();
 }
 
+export function MCPConfig() {
+  return window['go']['app']['App']['MCPConfig']();
+}
+
 export function MindMap(arg1) {
   return window['go']['app']['App']['MindMap'](arg1);
 }
