@@ -55,6 +55,8 @@ func (f *fakeBackend) Remove(ctx context.Context, ids ...int64) error {
 	return nil
 }
 func (f *fakeBackend) Search(ctx context.Context, query string, k int) ([]kb.Hit, error) {
+	f.mu.Lock() // calls in flight run at once (TestSwitchWaitsForCallsInFlight)
+	defer f.mu.Unlock()
 	f.searched = append(f.searched, query)
 	f.k = append(f.k, k)
 	return nil, nil
