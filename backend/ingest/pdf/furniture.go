@@ -104,6 +104,7 @@ func bandOf(p *pageOut, i int) int {
 // markFurniture flags the furniture paragraphs of every page and records
 // them, and the printed page number, in the page's info.
 func markFurniture(pages []pageOut) {
+	stripPlainFurniture(pages)
 	type slot struct {
 		band int
 		key  string
@@ -144,6 +145,9 @@ func markFurniture(pages []pageOut) {
 			if num == nil && len(seen[k]) < need && (b < 3 || b > 4) {
 				continue
 			}
+			if num == nil && pi == 0 && (b == 1 || b == 2) && !pageWordRE.MatchString(t) {
+				continue // the first page's title, which a running header repeats
+			}
 			q.furniture = true
 			p.info.Furniture = append(p.info.Furniture, strings.Join(strings.Fields(t), " "))
 			if p.info.Label != "" {
@@ -182,3 +186,173 @@ func firstNonEmpty(ss []string) string {
 	}
 	return ""
 }
+
+// plainEdgeLines is how many lines at the top and at the bottom of a page
+// read without geometry (the fallback engine, OCR) are furniture candidates.
+const plainEdgeLines = 3
+
+// stripPlainFurniture handles pages read without geometry, whose running
+// header often shares a paragraph with the text below it: the first and
+// last lines of each such page that read as a page number, or repeat
+// (numbers masked) at the same edge of enough pages, are taken out of the
+// text into the page's furniture, and the rest is split into paragraphs
+// again.
+func stripPlainFurniture(pages []pageOut) {
+	type slot struct {
+		top bool
+		key string
+	}
+	lines := make([][]string, len(pages))
+	seen := map[slot]map[int]bool{}
+	plain := 0
+	for pi := range pages {
+		p := &pages[pi]
+		if p.hasBox || len(p.paras) == 0 || p.paras[0].hasBox {
+			continue
+		}
+		plain++
+		for _, q := range p.paras {
+			for _, l := range strings.Split(q.text, "\n") {
+				if l = strings.TrimSpace(l); l != "" {
+					lines[pi] = append(lines[pi], l)
+				}
+			}
+		}
+		ls := lines[pi]
+		for i, l := range ls {
+			top, bottom := i < plainEdgeLines, i >= len(ls)-plainEdgeLines
+			for _, t := range []bool{true, false} {
+				if t && !top || !t && !bottom {
+					continue
+				}
+				k := slot{t, furnitureKey(l)}
+				if k.key == "" || k.key == "#" {
+					continue
+				}
+				if seen[k] == nil {
+					seen[k] = map[int]bool{}
+				}
+				seen[k][pi] = true
+			}
+		}
+	}
+	if plain == 0 {
+		return
+	}
+	need := furnitureMinPages
+	if len(pages) == 2 {
+		need = 2
+	}
+	// A running header the fallback engine placed among the text (after
+	// the footnotes, say) is still furniture when the same line stands at
+	// the edge of enough pages and occurs on half the pages or more; on the
+	// first page only a line with a number (a counter) goes, since a
+	// document's title may also be its running header.
+	anywhere := map[string]map[int]bool{}
+	variants := map[string]map[string]bool{} // the line as written, per key
+	for pi, ls := range lines {
+		for _, l := range ls {
+			k := furnitureKey(l)
+			if anywhere[k] == nil {
+				anywhere[k], variants[k] = map[int]bool{}, map[string]bool{}
+			}
+			anywhere[k][pi] = true
+			variants[k][strings.Join(strings.Fields(strings.ToLower(l)), " ")] = true
+		}
+	}
+	// counter: the line carries a number that changes from page to page.
+	counter := func(l string) bool {
+		return pageWordRE.MatchString(l) || len(variants[furnitureKey(l)]) > 1
+	}
+	isFurniture := func(pi int, l string, top bool) bool {
+		if runeCount(l) > furnitureMaxRunes {
+			return false
+		}
+		if pageNumberRE.MatchString(l) {
+			return true
+		}
+		// On the first page a repeated line without a number may be the
+		// document's title, which its running header repeats: it stays.
+		return len(seen[slot{top, furnitureKey(l)}]) >= need && (pi > 0 || counter(l))
+	}
+	repeated := func(pi int, l string) bool {
+		k := furnitureKey(l)
+		if k == "" || k == "#" || runeCount(l) > 120 || len(anywhere[k])*2 < plain || len(anywhere[k]) < need {
+			return false
+		}
+		if len(seen[slot{true, k}]) < need && len(seen[slot{false, k}]) < need {
+			return false
+		}
+		return pi > 0 || counter(l)
+	}
+	for pi := range pages {
+		ls := lines[pi]
+		if len(ls) == 0 {
+			continue
+		}
+		p := &pages[pi]
+		start, end := 0, len(ls)
+		for start < min(plainEdgeLines, end) && isFurniture(pi, ls[start], true) {
+			start++
+		}
+		for end > max(start, len(ls)-plainEdgeLines) && isFurniture(pi, ls[end-1], false) {
+			end--
+		}
+		drop := make([]bool, len(ls))
+		n := 0
+		for i, l := range ls {
+			if i < start || i >= end || repeated(pi, l) {
+				drop[i] = true
+				n++
+			}
+		}
+		if n == 0 || n == len(ls) {
+			continue // nothing to strip, or nothing would be left
+		}
+		for i, l := range ls {
+			if !drop[i] {
+				continue
+			}
+			p.info.Furniture = append(p.info.Furniture, l)
+			if p.info.Label != "" {
+				continue
+			}
+			if m := pageWordRE.FindStringSubmatch(l); m != nil {
+				p.info.Label = firstNonEmpty(m[1:])
+			} else if m := pageNumberRE.FindStringSubmatch(l); m != nil {
+				p.info.Label = firstNonEmpty(m[1:])
+			}
+		}
+		p.paras = dropLines(p.paras, drop)
+	}
+}
+
+// dropLines removes the non-empty lines marked in drop (numbered over
+// the whole page) from a page's paragraphs, keeping their boundaries.
+func dropLines(paras []para, drop []bool) []para {
+	var out []para
+	n := 0
+	for _, q := range paras {
+		var keep []string
+		for _, l := range strings.Split(q.text, "\n") {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			if n >= len(drop) || !drop[n] {
+				keep = append(keep, l)
+			}
+			n++
+		}
+		if len(keep) == 0 {
+			continue
+		}
+		q.text = strings.Join(keep, "\n")
+		q.lines = len(keep)
+		q.runes = runeCount(q.text)
+		out = append(out, q)
+	}
+	return out
+}
+
+// runeCount is the number of runes in s.
+func runeCount(s string) int { return len([]rune(s)) }

@@ -3,6 +3,7 @@ package pdf_test
 import (
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"cairn/backend/ingest/pdf/pdfeval"
@@ -11,7 +12,7 @@ import (
 // knownFurniture matches the furniture the layout issue found in passages
 // and mind maps: page counters, the IRS printer's slug, the DMCA summary's
 // running header. None of it may reach the text.
-var knownFurniture = regexp.MustCompile(`(?i)^page \d+ of \d+|userid:|leadpct|^the digital millennium copyright act of 1998 copyright office summary`)
+var knownFurniture = regexp.MustCompile(`(?i)^page \d+ of \d+|userid:|leadpct|^the digital millennium copyright act of 1998 copyright office summary|^copyright office summary december 1998 page \d+`)
 
 // minMeanF1 is the quality bar of the issue: mean token F1 against
 // pdftotext over the text PDFs of shared/docs/real.
@@ -35,6 +36,11 @@ func TestQualityVsPdftotext(t *testing.T) {
 			t.Logf("%-40s no text layer (excluded)", r.File)
 		default:
 			t.Logf("%-40s F1 %.3f  page F1 %.3f  8-gram F1 %.3f  %s", r.File, r.F1, r.PageF1, r.F8, r.Engines)
+			for _, l := range r.Lines {
+				if knownFurniture.MatchString(strings.TrimSpace(l)) {
+					t.Errorf("%s: page furniture left in a line of the text: %q", r.File, l)
+				}
+			}
 			for _, l := range r.Leaks {
 				if knownFurniture.MatchString(l) {
 					t.Errorf("%s: page furniture left in the text: %q", r.File, l)

@@ -96,7 +96,10 @@ type Result struct {
 	// Leaks are running headers, footers and page counters (lines that
 	// pdftotext prints among the first or last three lines of three or
 	// more pages, numbers masked) that Cairn left in the text as a block.
-	Leaks   []string
+	Leaks []string
+	// Lines are the lines of every block of the text, for checks on what a
+	// passage may hold.
+	Lines   []string
 	CJK     bool
 	NoText  bool // reference has no text layer: excluded from means
 	Elapsed time.Duration
@@ -141,6 +144,9 @@ func Evaluate(path string) Result {
 	res.F1, res.Precision, res.Recall = F1(gotTokens, refTokens)
 	res.F8 = NgramF1(gotTokens, refTokens, 8)
 	res.Leaks = furnitureLeaks(doc, ref)
+	for _, b := range doc.Blocks {
+		res.Lines = append(res.Lines, strings.Split(b.Text, "\n")...)
+	}
 	res.PageF1 = pageF1(got, ref)
 	return res
 }
