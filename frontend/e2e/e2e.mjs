@@ -231,6 +231,10 @@ try {
 
   await check("both documents are listed with status ok", async () => {
     const rows = page.locator('[data-testid="documents"] tbody tr');
+    // The list refreshes just after the import's progress card goes.
+    await page
+      .waitForFunction(() => [...document.querySelectorAll('[data-testid="documents"] tbody tr')].every((tr) => tr.getAttribute("data-status") === "ok"), null, { timeout: 30_000 })
+      .catch(() => {});
     const statuses = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-status")));
     must(statuses.every((s) => s === "ok"), `statuses ${JSON.stringify(statuses)}`);
     const text = await page.getByTestId("documents").innerText();
