@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"cairn/backend/ingest/numerals"
 )
 
 // attr returns the value of the attribute with local name local ("val",
@@ -470,13 +472,13 @@ func stripPlaceholders(s string) string {
 func formatNumber(n int, format string) string {
 	switch format {
 	case "lowerLetter":
-		return letters(n, 'a')
+		return numerals.Letters(n, 'a')
 	case "upperLetter":
-		return letters(n, 'A')
+		return numerals.Letters(n, 'A')
 	case "lowerRoman":
-		return strings.ToLower(roman(n))
+		return strings.ToLower(numerals.Roman(n))
 	case "upperRoman":
-		return roman(n)
+		return numerals.Roman(n)
 	case "decimalZero":
 		if n >= 0 && n < 10 {
 			return "0" + strconv.Itoa(n)
@@ -508,31 +510,6 @@ func formatNumber(n int, format string) string {
 		return ""
 	}
 	return strconv.Itoa(n)
-}
-
-// letters renders 1→a, 26→z, 27→aa (Word repeats the letter).
-func letters(n int, base rune) string {
-	if n <= 0 {
-		return strconv.Itoa(n)
-	}
-	r := base + rune((n-1)%26)
-	return strings.Repeat(string(r), (n-1)/26+1)
-}
-
-func roman(n int) string {
-	if n <= 0 || n >= 4000 {
-		return strconv.Itoa(n)
-	}
-	vals := []int{1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1}
-	syms := []string{"M", "CM", "D", "CD", "C", "XC", "L", "XL", "X", "IX", "V", "IV", "I"}
-	var b strings.Builder
-	for i, v := range vals {
-		for n >= v {
-			b.WriteString(syms[i])
-			n -= v
-		}
-	}
-	return b.String()
 }
 
 // hanNumber renders 1..9999 in Chinese numerals (一, 十一, 二十, 一百零五);

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	lp "github.com/ledongthuc/pdf"
+
+	"cairn/backend/ingest/numerals"
 )
 
 // Page labels: the catalog's /PageLabels number tree gives the numbers a
@@ -84,36 +86,14 @@ func formatLabel(style string, k int) string {
 	case "D":
 		return strconv.Itoa(k)
 	case "R":
-		return strings.ToUpper(roman(k))
+		return numerals.Roman(k)
 	case "r":
-		return roman(k)
+		return strings.ToLower(numerals.Roman(k))
 	case "A", "a":
 		if k < 1 {
 			return ""
 		}
-		letter := byte('A' + (k-1)%26)
-		s := strings.Repeat(string(letter), (k-1)/26+1)
-		if style == "a" {
-			s = strings.ToLower(s)
-		}
-		return s
+		return numerals.Letters(k, rune(style[0]))
 	}
 	return ""
-}
-
-// roman writes k (1..3999) in lower-case roman numerals.
-func roman(k int) string {
-	if k < 1 || k > 3999 {
-		return strconv.Itoa(k)
-	}
-	vals := []int{1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1}
-	syms := []string{"m", "cm", "d", "cd", "c", "xc", "l", "xl", "x", "ix", "v", "iv", "i"}
-	var b strings.Builder
-	for i, v := range vals {
-		for k >= v {
-			b.WriteString(syms[i])
-			k -= v
-		}
-	}
-	return b.String()
 }
