@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Page furniture: running headers and footers, page numbers and printer's
@@ -265,7 +266,7 @@ func stripPlainFurniture(pages []pageOut) {
 		return pageWordRE.MatchString(l) || len(variants[furnitureKey(l)]) > 1
 	}
 	isFurniture := func(pi int, l string, top bool) bool {
-		if runeCount(l) > furnitureMaxRunes {
+		if utf8.RuneCountInString(l) > furnitureMaxRunes {
 			return false
 		}
 		if pageNumberRE.MatchString(l) {
@@ -277,7 +278,7 @@ func stripPlainFurniture(pages []pageOut) {
 	}
 	repeated := func(pi int, l string) bool {
 		k := furnitureKey(l)
-		if k == "" || k == "#" || runeCount(l) > 120 || len(anywhere[k])*2 < plain || len(anywhere[k]) < need {
+		if k == "" || k == "#" || utf8.RuneCountInString(l) > 120 || len(anywhere[k])*2 < plain || len(anywhere[k]) < need {
 			return false
 		}
 		if len(seen[slot{true, k}]) < need && len(seen[slot{false, k}]) < need {
@@ -348,11 +349,8 @@ func dropLines(paras []para, drop []bool) []para {
 		}
 		q.text = strings.Join(keep, "\n")
 		q.lines = len(keep)
-		q.runes = runeCount(q.text)
+		q.runes = utf8.RuneCountInString(q.text)
 		out = append(out, q)
 	}
 	return out
 }
-
-// runeCount is the number of runes in s.
-func runeCount(s string) int { return len([]rune(s)) }
