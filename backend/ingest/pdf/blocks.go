@@ -143,14 +143,21 @@ func cleanText(s string) string {
 // sizeBucket rounds a font size to half points.
 func sizeBucket(s float64) float64 { return math.Round(s*2) / 2 }
 
-// bodySize is the font size carrying the most characters.
+// bodySize is the font size carrying the most characters outside tables
+// (table text is often set smaller than the prose); of all text when the
+// document is only tables.
 func bodySize(pages []pageOut) float64 {
 	hist := map[float64]int{}
-	for _, p := range pages {
-		for _, q := range p.paras {
-			if q.size > 0 {
-				hist[sizeBucket(q.size)] += q.runes
+	for _, tables := range []bool{false, true} {
+		for _, p := range pages {
+			for _, q := range p.paras {
+				if q.size > 0 && (tables || !q.table) {
+					hist[sizeBucket(q.size)] += q.runes
+				}
 			}
+		}
+		if len(hist) > 0 {
+			break
 		}
 	}
 	best, bestN := 0.0, 0
@@ -182,7 +189,7 @@ func isHeading(q para, body float64) bool {
 	if q.size >= body*headingSizeRatio {
 		return true
 	}
-	if q.size < body*0.9 || q.runes > 120 || endsSentence(q.text) {
+	if q.size < body*0.9 || q.runes > 120 || q.lines > 2 || endsSentence(q.text) || listItemRE.MatchString(q.text) {
 		return false
 	}
 	return q.bold
@@ -195,6 +202,10 @@ func endsSentence(text string) bool {
 	last, _ := utf8.DecodeLastRuneInString(t)
 	return strings.ContainsRune(".,;!?。，；！？", last) && !sectionNumRE.MatchString(t)
 }
+
+// listItemRE matches a bullet or note mark opening a list item, which a
+// bold line at body size is rather than a heading.
+var listItemRE = regexp.MustCompile(`^\s*[*•◦·▪■□●○◆◇※‐–—-]\s`)
 
 // sectionNumRE matches a section number at the start of a heading.
 var sectionNumRE = regexp.MustCompile(`^(?:(\d{1,2}(?:\.\d{1,2}){0,4})\.?|[IVX]{1,5}\.|[A-Z]\.|(?i:chapter|section|part|article|title|appendix|annex)\s+[0-9IVXA-Z]+\.?|第[一二三四五六七八九十百零〇0-9]+[章节編编部篇])(?:\s|$)`)

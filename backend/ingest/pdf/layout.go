@@ -11,9 +11,12 @@ import (
 // (dx, dy), unit writing direction (ux, uy) and em size.
 type glyph struct {
 	text                 string
-	x, y, dx, dy, ux, uy float64
-	size                 float64
-	weight               int // font weight rank (fontWeight)
+	x, y, dx, dy, ux, uy float64 // origin, pen advance, writing direction
+	// ix, iy is the glyph's inked advance: its width without character
+	// and word spacing (Tc, Tw), which move the pen but leave white.
+	ix, iy float64
+	size   float64
+	weight int // font weight rank (fontWeight)
 }
 
 // Run-building thresholds, as fractions of the font size (em).
@@ -156,14 +159,14 @@ func (lo *layout) add(g glyph) {
 	c.glyphs++
 	c.weights[min(max(g.weight, 0), 6)]++
 	lo.penX, lo.penY = g.x+g.dx, g.y+g.dy
-	lo.inkX, lo.inkY = lo.penX, lo.penY
+	lo.inkX, lo.inkY = g.x+g.ix, g.y+g.iy
 	lo.lastSize = g.size
 	lo.lastRune, _ = utf8.DecodeLastRuneInString(g.text)
 	c.lastRune = lo.lastRune
 	lo.pendingSpace = false
-	// Extent in the run's frame.
+	// Extent in the run's frame: the ink, not the spacing after it.
 	u := g.x*c.ux + g.y*c.uy
-	adv := g.dx*c.ux + g.dy*c.uy
+	adv := g.ix*c.ux + g.iy*c.uy
 	c.u0 = math.Min(c.u0, math.Min(u, u+adv))
 	c.u1 = math.Max(c.u1, math.Max(u, u+adv))
 	c.gl = append(c.gl, placed{math.Min(u, u+adv), math.Max(u, u+adv), g.text})

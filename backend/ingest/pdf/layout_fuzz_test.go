@@ -49,7 +49,7 @@ func FuzzLayout(f *testing.F) {
 			if b%17 == 0 {
 				ux, uy = 0, -1
 			}
-			g := glyph{text: string(r), x: float64(x) * 6, y: float64(y) * 7, dx: 5 * ux, dy: 5 * uy, ux: ux, uy: uy, size: size, weight: int(b % 7)}
+			g := glyph{text: string(r), x: float64(x) * 6, y: float64(y) * 7, dx: 5 * ux, dy: 5 * uy, ix: 5 * ux, iy: 5 * uy, ux: ux, uy: uy, size: size, weight: int(b % 7)}
 			lo.add(g)
 			want[r]++
 		}

@@ -28,8 +28,10 @@ func ruledTables(lines []*pline, rules []rule, f frame) []*pblock {
 		return nil
 	}
 	var out []*pblock
-	for _, t := range stackRules(hs) {
-		out = append(out, t.rows(lines, vs, f)...)
+	for _, st := range stackRules(hs) {
+		for _, t := range st.splitAtUnruledBands(vs) {
+			out = append(out, t.rows(lines, vs, f)...)
+		}
 	}
 	return out
 }
@@ -92,8 +94,15 @@ func stackRules(hs []rule) []ruleStack {
 				}
 				continue
 			}
+			// A rule much wider than the table (a page-wide rule below it)
+			// or much narrower (a cell's underline) does not bound its rows.
+			// The narrower ones inside the table are taken up, so that
+			// they do not make tables of their own.
 			ov := math.Min(st.x1, hs[j].b) - math.Max(st.x0, hs[j].a)
-			if ov < 0.6*math.Min(st.x1-st.x0, hs[j].b-hs[j].a) {
+			if ov < 0.5*math.Max(st.x1-st.x0, hs[j].b-hs[j].a) {
+				if ov >= 0.9*(hs[j].b-hs[j].a) {
+					used[j] = true
+				}
 				continue
 			}
 			if last-hs[j].at < ruleJoinTol {
@@ -105,11 +114,32 @@ func stackRules(hs []rule) []ruleStack {
 			used[j] = true
 			last = hs[j].at
 		}
-		if len(st.ys) >= 2 {
+		if st = st.withoutShortRules(hs); len(st.ys) >= 2 {
 			out = append(out, st)
 		}
 	}
 	return out
+}
+
+// withoutShortRules drops the stack's rules that cover less than half of
+// its width: underlines of single cells and rules under a column group
+// mark text, not row boundaries.
+func (t ruleStack) withoutShortRules(hs []rule) ruleStack {
+	width := t.x1 - t.x0
+	var ys []float64
+	for _, y := range t.ys {
+		longest := 0.0
+		for _, h := range hs {
+			if math.Abs(h.at-y) <= ruleJoinTol && h.b > t.x0 && h.a < t.x1 {
+				longest = math.Max(longest, math.Min(h.b, t.x1)-math.Max(h.a, t.x0))
+			}
+		}
+		if longest >= 0.5*width {
+			ys = append(ys, y)
+		}
+	}
+	t.ys = ys
+	return t
 }
 
 // rows lays out one candidate table; nil when it is not one (one column,
@@ -157,28 +187,22 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 		if len(band) == 0 {
 			continue
 		}
-		// Split the band into rows where column 0 starts an entry.
+		sort.SliceStable(band, func(i, j int) bool { return band[i].v > band[j].v })
+		// Split the band into rows where column 0 starts an entry once the
+		// row so far has text in another column (before that, a line in
+		// column 0 continues a wrapped first cell). A band whose first
+		// line leaves the first column empty is one row whose first cell
+		// is set lower (vertically centred, or wrapped cells beside it).
 		var starts []float64
-		firstColUsed := false
+		firstColUsed := inFirstColumn(band[0], col)
+		rowHasOthers := false
 		for _, l := range band {
-			for _, r := range l.runs {
-				if col((r.u0+r.u1)/2) == 0 {
-					firstColUsed = true
-				}
+			first, others := columnsUsed(l, col)
+			if len(starts) == 0 || first && rowHasOthers && starts[len(starts)-1]-l.v > 0.3*l.size {
+				starts = append(starts, l.v)
+				rowHasOthers = false
 			}
-		}
-		for _, l := range band {
-			isStart := false
-			for _, r := range l.runs {
-				if col((r.u0+r.u1)/2) == 0 {
-					isStart = true
-				}
-			}
-			if !firstColUsed || isStart || len(starts) == 0 {
-				if len(starts) == 0 || starts[len(starts)-1]-l.v > 0.3*l.size {
-					starts = append(starts, l.v)
-				}
-			}
+			rowHasOthers = rowHasOthers || others
 		}
 		if !firstColUsed {
 			starts = starts[:1]
@@ -204,12 +228,11 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 		for _, l := range lb {
 			ri := rowOf(l.v)
 			for _, r := range l.runs {
-				t := strings.TrimSpace(r.b.String())
-				if t == "" {
-					continue
+				for _, piece := range splitRun(r, col) {
+					if t := strings.TrimSpace(piece.text); t != "" {
+						cells[ri][piece.col] = append(cells[ri][piece.col], t)
+					}
 				}
-				c := col((r.u0 + r.u1) / 2)
-				cells[ri][c] = append(cells[ri][c], t)
 			}
 			l.cell = true
 		}
@@ -241,6 +264,49 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 		return nil
 	}
 	return rowsOut
+}
+
+// splitAtUnruledBands cuts a table with inner vertical rules at the bands
+// that no such rule crosses: the stack ran on past the table (a rule above
+// the footnotes, a box around the next block) or joined two tables with a
+// heading between them.
+func (t ruleStack) splitAtUnruledBands(vs []rule) []ruleStack {
+	var inner []rule
+	for _, v := range vs {
+		if v.at > t.x0+2 && v.at < t.x1-2 && v.a < t.ys[0] && v.b > t.ys[len(t.ys)-1] {
+			inner = append(inner, v)
+		}
+	}
+	if len(inner) == 0 {
+		return []ruleStack{t}
+	}
+	ruled := func(bi int) bool {
+		hi, lo := t.ys[bi], t.ys[bi+1]
+		for _, v := range inner {
+			if math.Min(hi, v.b)-math.Max(lo, v.a) >= 0.5*(hi-lo) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []ruleStack
+	start := -1 // first band of the current piece
+	for bi := 0; bi < len(t.ys)-1; bi++ {
+		if ruled(bi) {
+			if start < 0 {
+				start = bi
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, ruleStack{ys: t.ys[start : bi+1], x0: t.x0, x1: t.x1})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, ruleStack{ys: t.ys[start:], x0: t.x0, x1: t.x1})
+	}
+	return out
 }
 
 // columns returns the column separators (sorted u positions) of a table:
@@ -294,4 +360,61 @@ func dedupe(xs []float64) []float64 {
 		}
 	}
 	return out
+}
+
+// runPiece is the part of a run that falls in one table column.
+type runPiece struct {
+	col  int
+	text string
+}
+
+// splitRun cuts a run at the column separators it crosses (a cell's text
+// set close to the next cell's, with only a rule between them), by the
+// position of each glyph; a run inside one column stays whole.
+func splitRun(r *run, col func(float64) int) []runPiece {
+	if c0 := col(r.u0 + 0.1); c0 == col(r.u1-0.1) || len(r.gl) == 0 {
+		return []runPiece{{col((r.u0 + r.u1) / 2), r.b.String()}}
+	}
+	var out []runPiece
+	gap := wordGapEm * r.size()
+	end := math.Inf(-1)
+	for _, g := range r.gl {
+		c := col((g.u0 + g.u1) / 2)
+		if n := len(out); n > 0 && out[n-1].col == c {
+			if g.u0-end > gap {
+				out[n-1].text += " "
+			}
+			out[n-1].text += g.text
+		} else {
+			out = append(out, runPiece{c, g.text})
+		}
+		if g.text != " " {
+			end = g.u1
+		}
+	}
+	return out
+}
+
+// inFirstColumn reports whether the line has text in the table's first
+// column.
+func inFirstColumn(l *pline, col func(float64) int) bool {
+	first, _ := columnsUsed(l, col)
+	return first
+}
+
+// columnsUsed reports whether the line has text in the table's first
+// column and in any other.
+func columnsUsed(l *pline, col func(float64) int) (first, others bool) {
+	for _, r := range l.runs {
+		for _, p := range splitRun(r, col) {
+			if strings.TrimSpace(p.text) != "" {
+				if p.col == 0 {
+					first = true
+				} else {
+					others = true
+				}
+			}
+		}
+	}
+	return first, others
 }

@@ -62,6 +62,9 @@ func (w *walker) path(op string, args []operand, gs *gstate) {
 	case "n":
 		w.pathSegs = w.pathSegs[:0]
 	default: // a painting operator
+		if stroked(op) {
+			w.thickStrokesToBoxes(gs)
+		}
 		if room := maxRulesPerPage - len(w.res.rules); room > 0 {
 			w.res.rules = append(w.res.rules, w.pathSegs[:min(room, len(w.pathSegs))]...)
 		}
@@ -80,5 +83,42 @@ func (w *walker) addSeg(x0, y0, x1, y1 float64) {
 		w.pathSegs = append(w.pathSegs, rule{true, (y0 + y1) / 2, math.Min(x0, x1), math.Max(x0, x1)})
 	case math.Abs(x1-x0) < 0.5 && math.Abs(y1-y0) >= minRuleLength:
 		w.pathSegs = append(w.pathSegs, rule{false, (x0 + x1) / 2, math.Min(y0, y1), math.Max(y0, y1)})
+	}
+}
+
+// stroked reports whether a painting operator strokes the path.
+func stroked(op string) bool {
+	switch op {
+	case "S", "s", "B", "B*", "b", "b*":
+		return true
+	}
+	return false
+}
+
+// thickStrokesToBoxes turns the segments of a path stroked with a wide pen
+// into the outlines of the bands they paint: some producers draw a table's
+// cells as thick strokes, and the lines a reader sees are the edges of
+// those bands, not their centre lines.
+func (w *walker) thickStrokesToBoxes(gs *gstate) {
+	m := gs.ctm
+	width := gs.lineWidth * math.Sqrt(math.Abs(m[0]*m[3]-m[1]*m[2]))
+	if !(width > thinRule) || math.IsInf(width, 0) {
+		return
+	}
+	segs := append([]rule(nil), w.pathSegs...)
+	w.pathSegs = w.pathSegs[:0]
+	h := width / 2
+	for _, s := range segs {
+		if s.horizontal {
+			w.addSeg(s.a, s.at-h, s.b, s.at-h)
+			w.addSeg(s.a, s.at+h, s.b, s.at+h)
+			w.addSeg(s.a, s.at-h, s.a, s.at+h)
+			w.addSeg(s.b, s.at-h, s.b, s.at+h)
+		} else {
+			w.addSeg(s.at-h, s.a, s.at+h, s.a)
+			w.addSeg(s.at-h, s.b, s.at+h, s.b)
+			w.addSeg(s.at-h, s.a, s.at-h, s.b)
+			w.addSeg(s.at+h, s.a, s.at+h, s.b)
+		}
 	}
 }

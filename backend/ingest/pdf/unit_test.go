@@ -156,15 +156,15 @@ func TestLayoutSpacesAndLines(t *testing.T) {
 	put := func(s string, gap float64) {
 		x += gap
 		for _, r := range s {
-			lo.add(glyph{text: string(r), x: x, y: 700, dx: 5, ux: 1, size: 10})
+			lo.add(glyph{text: string(r), x: x, y: 700, dx: 5, ix: 5, ux: 1, size: 10})
 			x += 5
 		}
 	}
 	put("Hello", 0)
 	put("world", 3) // 0.3 em gap: a space
 	put("s", 0.5)   // 0.05 em: kerning, no space
-	lo.add(glyph{text: "N", x: 0, y: 688, dx: 5, ux: 1, size: 10})
-	lo.add(glyph{text: "N", x: 0.2, y: 688, dx: 5, ux: 1, size: 10}) // fake bold duplicate
+	lo.add(glyph{text: "N", x: 0, y: 688, dx: 5, ix: 5, ux: 1, size: 10})
+	lo.add(glyph{text: "N", x: 0.2, y: 688, dx: 5, ix: 5, ux: 1, size: 10}) // fake bold duplicate
 	ps := lo.paragraphs()
 	if len(ps) != 1 || ps[0].text != "Hello worlds\nN" {
 		t.Errorf("paragraphs = %+v", ps)

@@ -34,6 +34,7 @@ type gstate struct {
 	size           float64
 	tc, tw, th, tl float64
 	rise           float64
+	lineWidth      float64 // in user space (w)
 }
 
 // pageResult is what the walker extracted from one page.
@@ -104,7 +105,7 @@ func walkPage(doc *docState, p pageRef) (res pageResult) {
 	}
 	w.bytes = int64(len(data))
 	defer func() { doc.ops += int64(w.ops); doc.bytes += w.bytes }()
-	gs := gstate{ctm: identity, th: 1}
+	gs := gstate{ctm: identity, th: 1, lineWidth: 1}
 	w.run(data, doc.resources(p.resources), gs, 0)
 	return
 }
@@ -149,6 +150,8 @@ func (w *walker) run(data []byte, res *resources, gs gstate, depth int) {
 				gs.font = w.font(res, args[len(args)-2].str)
 				gs.size = args[len(args)-1].num
 			}
+		case "w":
+			gs.lineWidth = math.Abs(lastNum(args, gs.lineWidth))
 		case "Tc":
 			gs.tc = lastNum(args, gs.tc)
 		case "Tw":
@@ -269,6 +272,7 @@ func (w *walker) show(gs *gstate, tm *matrix, s string) {
 				ty += gs.tw
 			}
 			g.dx, g.dy = m.vec(0, ty)
+			g.ix, g.iy = m.vec(0, c.width*gs.size)
 			g.ux, g.uy = unit(m.vec(0, -1))
 			*tm = translate(0, ty).mul(*tm)
 		} else {
@@ -277,6 +281,7 @@ func (w *walker) show(gs *gstate, tm *matrix, s string) {
 				tx += gs.tw * gs.th
 			}
 			g.dx, g.dy = m.vec(tx, 0)
+			g.ix, g.iy = m.vec(c.width*gs.size*gs.th, 0)
 			g.ux, g.uy = unit(m.vec(1, 0))
 			*tm = translate(tx, 0).mul(*tm)
 		}
