@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"strings"
+	"unicode"
 
 	lp "github.com/ledongthuc/pdf"
 	"golang.org/x/text/encoding"
@@ -17,9 +18,13 @@ type font struct {
 	composite bool // Type0: multi-byte codes, CIDs
 
 	// Simple fonts.
-	enc    byteEncoding // code -> text from /Encoding (+ built-in encoding)
-	widths [256]float64 // advance in text space per unit font size
-	hasW   [256]bool
+	enc byteEncoding // code -> text from /Encoding (+ built-in encoding)
+	// namedLetters marks codes the /Differences array names as letters
+	// ("f_f_i", "eacute"): they win over a ToUnicode entry that maps the
+	// code to punctuation (a generic map written for another encoding).
+	namedLetters [256]bool
+	widths       [256]float64 // advance in text space per unit font size
+	hasW         [256]bool
 
 	// Composite fonts.
 	encCMap   *cmap             // embedded encoding CMap (codespace, CIDs)
@@ -95,7 +100,9 @@ func (f *font) codeLen(s string) int {
 // text returns the Unicode text for a code.
 func (f *font) text(n int, code uint32, raw string) (string, bool) {
 	if t, ok := f.toUnicode.lookup(n, code); ok && t != "" && !allNUL(t) {
-		return t, true
+		if f.composite || !f.namedLetters[code&0xff] || hasLetter(t) {
+			return t, true
+		}
 	}
 	if f.composite {
 		switch {
@@ -119,6 +126,16 @@ func (f *font) text(n int, code uint32, raw string) (string, bool) {
 		return string(rune(code)), true // unknown encoding: ASCII is the best guess
 	}
 	return "", false
+}
+
+// hasLetter reports whether s contains a letter.
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // allNUL reports whether s consists of NUL bytes only (a ToUnicode

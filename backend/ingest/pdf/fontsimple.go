@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	lp "github.com/ledongthuc/pdf"
 )
@@ -49,6 +50,7 @@ func loadSimpleEncoding(f *font, fd lp.Value, budget *int64) {
 			if code >= 0 && code < 256 {
 				if t := glyphText(v.Name()); t != "" {
 					f.enc[code] = t
+					f.namedLetters[code] = allLetters(t)
 				} else if !f.type3 {
 					f.enc[code] = "" // unknown glyph: don't trust the base
 				}
@@ -138,4 +140,14 @@ func loadSimpleWidths(f *font, fd lp.Value) {
 		}
 	}
 	f.missing = 0.5
+}
+
+// allLetters reports whether s is made of letters only.
+func allLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -313,3 +313,23 @@ func TestFormatLabel(t *testing.T) {
 		}
 	}
 }
+
+// A simple font whose /Differences names code 0x21 "f_f_i" while its
+// ToUnicode map (written for another encoding) says "!": the glyph name
+// wins; a ToUnicode entry with letters, or a code not named as letters,
+// keeps the map's text.
+func TestDifferencesLigatureBeatsPunctuationMap(t *testing.T) {
+	f := &font{toUnicode: &cmap{chars: map[uint64]string{
+		codeKey(1, 0x21): "\x00!",
+		codeKey(1, 0x22): "\x00f\x00i",
+		codeKey(1, 0x23): "\x00#",
+	}}}
+	f.enc[0x21], f.namedLetters[0x21] = "ffi", true
+	f.enc[0x22], f.namedLetters[0x22] = "fl", true
+	f.enc[0x23] = "#"
+	for code, want := range map[uint32]string{0x21: "ffi", 0x22: "fi", 0x23: "#"} {
+		if got, _ := f.text(1, code, string(rune(code))); got != want {
+			t.Errorf("code %#x: %q, want %q", code, got, want)
+		}
+	}
+}
