@@ -117,6 +117,13 @@ func (lo *layout) add(g glyph) {
 		return
 	}
 	if strings.TrimSpace(g.text) == "" {
+		if c := lo.cur; c != nil && lo.awayFromRun(g) {
+			// A space shown at the start of another line or column:
+			// the run ends here, so the pen's jump is not taken for
+			// a continuation of this line.
+			lo.cur = nil
+			return
+		}
 		if c := lo.cur; c != nil {
 			lo.pendingSpace = true
 			lo.penX, lo.penY = g.x+g.dx, g.y+g.dy
@@ -170,6 +177,20 @@ func (lo *layout) add(g glyph) {
 	c.u0 = math.Min(c.u0, math.Min(u, u+adv))
 	c.u1 = math.Max(c.u1, math.Max(u, u+adv))
 	c.gl = append(c.gl, placed{math.Min(u, u+adv), math.Max(u, u+adv), g.text})
+}
+
+// awayFromRun reports whether glyph g sits off the current run's line:
+// on another baseline, or further along than a column gap from its ink.
+func (lo *layout) awayFromRun(g glyph) bool {
+	c := lo.cur
+	em := math.Max(g.size, lo.lastSize)
+	if em <= 0 {
+		em = 1
+	}
+	dx, dy := g.x-lo.inkX, g.y-lo.inkY
+	along := dx*c.ux + dy*c.uy
+	across := -dx*c.uy + dy*c.ux
+	return math.Abs(across) > baselineEm*em || along < -backJumpEm*em-(c.u1-c.u0) || along > runGapEm*em+math.Abs(g.dx*c.ux+g.dy*c.uy)
 }
 
 // newRun starts a run at glyph g.

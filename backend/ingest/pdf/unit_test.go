@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -331,5 +332,28 @@ func TestDifferencesLigatureBeatsPunctuationMap(t *testing.T) {
 		if got, _ := f.text(1, code, string(rune(code))); got != want {
 			t.Errorf("code %#x: %q, want %q", code, got, want)
 		}
+	}
+}
+
+// A space glyph shown at the start of the next line (some producers begin
+// each line with one) must not carry the run over to that line: the two
+// lines stay two lines.
+func TestLayoutSpaceOnNextLine(t *testing.T) {
+	var lo layout
+	put := func(s string, x, y float64) {
+		for _, r := range s {
+			lo.add(glyph{text: string(r), x: x, y: y, dx: 5, ix: 5, ux: 1, size: 10})
+			x += 5
+		}
+	}
+	put("first line", 100, 700)
+	put(" next", 20, 680)
+	var lines []string
+	for _, p := range lo.paragraphs() {
+		lines = append(lines, strings.Split(p.text, "\n")...)
+	}
+	sort.Strings(lines)
+	if got := strings.Join(lines, "|"); got != "first line|next" {
+		t.Errorf("lines = %q", got)
 	}
 }
