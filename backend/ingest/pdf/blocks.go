@@ -105,6 +105,9 @@ func buildBlocks(pages []pageOut) []parsed.Block {
 			case q.table:
 				b.Kind = parsed.BlockTableRow
 				b.Header = !inTable
+			case q.outline > 0:
+				b.Kind, b.Level = parsed.BlockHeading, min(q.outline, maxHeadingLevels)
+				b.Text = strings.Join(strings.Fields(b.Text), " ")
 			case levels != nil && isHeading(q, body):
 				b.Kind, b.Level = parsed.BlockHeading, headingLevel(q, body, levels)
 				b.Text = strings.Join(strings.Fields(b.Text), " ")

@@ -106,6 +106,13 @@ func (rd *reading) walk(r *lp.Reader) []pageOut {
 		}
 		rd.retryWithIum(pages, results, verdicts, failing)
 	}
+	pageIndex := make(map[uint64]int, len(pages))
+	for i := range pages {
+		if id := objectID(tree.pages[i].v); id != 0 {
+			pageIndex[id] = i
+		}
+	}
+	markOutlineHeadings(pages, outlineEntries(r, pageIndex))
 	if labels := pageLabels(r, len(pages)); labels != nil {
 		for i := range pages {
 			pages[i].label = labels[i]

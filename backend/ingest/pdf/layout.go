@@ -85,6 +85,9 @@ type para struct {
 	// furniture: a running header or footer, page number or printer's
 	// mark (set by markFurniture); kept out of the text.
 	furniture bool
+	// outline is the depth of the document outline entry whose title this
+	// paragraph is (0: none); such a paragraph is a heading of that level.
+	outline int
 }
 
 // dupKey is a cell of the duplicate-glyph grid.
