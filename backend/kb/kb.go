@@ -86,8 +86,10 @@ type PageBlock struct {
 
 // ReaderVersion is the version of Cairn's document readers whose output
 // the store holds; documents read by an older version are read again from
-// their stored originals (version 1: PDF layout analysis, page layouts).
-const ReaderVersion = 1
+// their stored originals (version 1: PDF layout analysis, page layouts;
+// version 2: ruled tables drawn as bands, outline headings, ligature
+// glyph names, lines begun with a space glyph).
+const ReaderVersion = 2
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.
