@@ -382,6 +382,9 @@ func groupLines(lines []*pline, f frame) []*pblock {
 	}
 	tableRows := findTables(free)
 	for _, row := range tableRows {
+		if len(row) == 0 {
+			continue
+		}
 		b := &pblock{table: true, frame: f}
 		for _, c := range row {
 			c.cell = true
@@ -493,7 +496,9 @@ func findTables(lines []*pline) [][]*pline {
 			}
 		}
 		sort.SliceStable(row, func(a, b int) bool { return row[a].u0 < row[b].u0 })
-		rows = append(rows, row)
+		if len(row) > 0 { // a baseline holding only running text does not interrupt a table beside it
+			rows = append(rows, row)
+		}
 		i = j
 	}
 	var out [][]*pline
@@ -510,7 +515,7 @@ func findTables(lines []*pline) [][]*pline {
 		cells := len(rows[i])
 		ok := n >= 2 && cells >= 3 || n >= 3 && shortCells(rows[i:j])
 		if ok && !prose(rows[i:j]) {
-			out = append(out, rows[i:j]...)
+			out = append(out, alignedCells(rows[i:j])...)
 		}
 		i = j
 	}
@@ -520,6 +525,38 @@ func findTables(lines []*pline) [][]*pline {
 // rowsAlign reports whether two table rows share at least two column
 // positions (left edges, right edges or centres within an em) and are no
 // more than three lines apart.
+// alignedCells drops from a table's rows the lines that line up with no
+// cell of any other row: text from the next column of the page that
+// happens to share a row's baseline.
+func alignedCells(rows [][]*pline) [][]*pline {
+	out := make([][]*pline, 0, len(rows))
+	for i, r := range rows {
+		var kept []*pline
+		for _, x := range r {
+			for k, other := range rows {
+				if k != i && alignsWithAny(x, other) {
+					kept = append(kept, x)
+					break
+				}
+			}
+		}
+		out = append(out, kept)
+	}
+	return out
+}
+
+// alignsWithAny reports whether line x starts, ends or is centred where a
+// line of row does.
+func alignsWithAny(x *pline, row []*pline) bool {
+	for _, y := range row {
+		s := math.Max(x.size, y.size)
+		if math.Abs(x.u0-y.u0) < s || math.Abs(x.u1-y.u1) < s || math.Abs((x.u0+x.u1)-(y.u0+y.u1)) < 2*s {
+			return true
+		}
+	}
+	return false
+}
+
 func rowsAlign(a, b []*pline) bool {
 	s := math.Max(a[0].size, b[0].size)
 	if a[0].v-b[0].v > 3*s {
