@@ -157,7 +157,7 @@ func (lo *layout) add(g glyph) {
 		inkGap := ix*c.ux + iy*c.uy
 		sameDir := g.ux*c.ux+g.uy*c.uy > 0.9
 		switch {
-		case !sameDir || math.Abs(across) > baselineEm*em || along < -backJumpEm*em || inkGap > runGapEm*em:
+		case !sameDir || math.Abs(across) > baselineEm*em || along < -backJumpEm*em || inkGap > runGapEm*minEm(g.size, lo.lastSize):
 			lo.newRun(g)
 		case (lo.pendingSpace || along > wordGapEm*em) && !(noSpaceScript(lo.lastRune) && noSpaceScript(first)):
 			c.b.WriteByte(' ')
@@ -194,6 +194,16 @@ func (lo *layout) awayFromRun(g glyph) bool {
 	along := dx*c.ux + dy*c.uy
 	across := -dx*c.uy + dy*c.ux
 	return math.Abs(across) > baselineEm*em || along < -backJumpEm*em-(c.u1-c.u0) || along > runGapEm*em+math.Abs(g.dx*c.ux+g.dy*c.uy)
+}
+
+// minEm is the smaller of two font sizes, at least a point: gaps between
+// faces of different sizes are judged by the smaller one (a heading beside
+// the next column's body text is a column away, not a word away).
+func minEm(a, b float64) float64 {
+	if b <= 0 {
+		b = a
+	}
+	return math.Max(math.Min(a, b), 1)
 }
 
 // newRun starts a run at glyph g.

@@ -180,9 +180,11 @@ func buildLines(runs []*run) []*pline {
 			if math.Abs(l.v-r.v) > tol {
 				continue
 			}
+			// The gap is judged by the smaller face: a heading beside the
+			// next column's body text is still a column away.
 			em := math.Max(s, l.size)
 			gap := math.Max(r.u0-l.u1, l.u0-r.u1)
-			if gap > runGapEm*em || gap < -0.3*em {
+			if gap > runGapEm*math.Min(s, l.size) || gap < -0.3*em {
 				continue
 			}
 			if gap < bestGap {
