@@ -12,8 +12,9 @@ import (
 )
 
 // Markdown renders one page as Markdown: headings as '#' lines of their
-// level, consecutive table rows as a pipe table (the first row as its
-// header), other blocks as paragraphs separated by blank lines.
+// level, consecutive table rows as a pipe table (its header row first, or
+// an empty one when the table continues from the page before), other
+// blocks as paragraphs separated by blank lines.
 func Markdown(p kb.Page) string {
 	if len(p.Blocks) == 0 {
 		return strings.TrimSpace(p.Text)
@@ -27,11 +28,17 @@ func Markdown(p kb.Page) string {
 		}
 		if bl.Kind == "table_row" {
 			cells := strings.Split(oneLine(text), " | ")
-			if !inTable || bl.Header {
+			switch {
+			case bl.Header:
 				sep(&b)
 				writeRow(&b, cells)
 				b.WriteString("|" + strings.Repeat(" --- |", len(cells)) + "\n")
-			} else {
+			case !inTable: // a table continued from the page before: no header row here
+				sep(&b)
+				b.WriteString("|" + strings.Repeat("  |", len(cells)) + "\n")
+				b.WriteString("|" + strings.Repeat(" --- |", len(cells)) + "\n")
+				writeRow(&b, cells)
+			default:
 				writeRow(&b, cells)
 			}
 			inTable = true

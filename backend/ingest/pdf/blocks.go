@@ -86,8 +86,13 @@ func buildBlocks(pages []pageOut) []parsed.Block {
 	body := bodySize(pages)
 	levels := headingLevels(pages, body)
 	var blocks []parsed.Block
+	// A table that ends one page and starts the next with rows of as many
+	// cells is one table: its first row there is not a header (unless the
+	// page repeats the header row).
+	endCells, header := 0, ""
 	for _, p := range pages {
 		inTable := false
+		first := true
 		for _, q := range p.paras {
 			if q.furniture {
 				continue
@@ -105,6 +110,12 @@ func buildBlocks(pages []pageOut) []parsed.Block {
 			case q.table:
 				b.Kind = parsed.BlockTableRow
 				b.Header = !inTable
+				if first && q.cells == endCells && text != header {
+					b.Header = false
+				}
+				if b.Header {
+					header = text
+				}
 			case q.outline > 0:
 				b.Kind, b.Level = parsed.BlockHeading, min(q.outline, maxHeadingLevels)
 				b.Text = strings.Join(strings.Fields(b.Text), " ")
@@ -112,8 +123,12 @@ func buildBlocks(pages []pageOut) []parsed.Block {
 				b.Kind, b.Level = parsed.BlockHeading, headingLevel(q, body, levels)
 				b.Text = strings.Join(strings.Fields(b.Text), " ")
 			}
-			inTable = q.table
+			inTable, first = q.table, false
 			blocks = append(blocks, b)
+		}
+		endCells = 0
+		if inTable {
+			endCells = p.paras[lastContent(p.paras)].cells
 		}
 	}
 	return blocks
@@ -259,4 +274,15 @@ func headingLevels(pages []pageOut, body float64) map[float64]int {
 		levels[s] = min(i+1, maxHeadingLevels-1)
 	}
 	return levels
+}
+
+// lastContent is the index of the last paragraph that is not furniture
+// (there is one when a table row was seen on the page).
+func lastContent(ps []para) int {
+	for i := len(ps) - 1; i > 0; i-- {
+		if !ps[i].furniture && strings.TrimSpace(ps[i].text) != "" {
+			return i
+		}
+	}
+	return 0
 }

@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -355,5 +356,40 @@ func TestLayoutSpaceOnNextLine(t *testing.T) {
 	sort.Strings(lines)
 	if got := strings.Join(lines, "|"); got != "first line|next" {
 		t.Errorf("lines = %q", got)
+	}
+}
+
+// A table that runs on to the next page is one table: the next page's
+// first row is not a header, unless it repeats the header row.
+func TestTableContinuedOnNextPage(t *testing.T) {
+	y := 600.0
+	mid := func(p para) para { // placed down the middle of the page, away from the furniture bands
+		y -= 20
+		p.box, p.hasBox = [4]float64{72, y, 540, y + 12}, true
+		return p
+	}
+	row := func(text string) para {
+		return mid(para{text: text, size: 9, lines: 1, runes: len(text), upright: true, table: true, cells: 3})
+	}
+	body := func() para {
+		return mid(para{text: strings.Repeat("body text ", 30), size: 10, lines: 4, runes: 300, upright: true})
+	}
+	page := func(n int, ps ...para) pageOut {
+		return pageOut{info: parsed.PageInfo{Number: n}, box: [4]float64{0, 0, 612, 792}, hasBox: true, paras: ps}
+	}
+	pages := []pageOut{
+		page(1, body(), row("Year | Rate | Tax"), row("2007 | 28% | 10")),
+		page(2, row("2008 | 33% | 11"), row("2009 | 35% | 12"), body()),
+		page(3, row("Year | Rate | Tax"), row("2010 | 35% | 13")),
+		page(4, body(), row("Name | Value | Note")),
+	}
+	var got []string
+	for _, b := range buildBlocks(pages) {
+		if b.Kind == parsed.BlockTableRow {
+			got = append(got, fmt.Sprintf("%d:%v", b.Page, b.Header))
+		}
+	}
+	if want := "1:true 1:false 2:false 2:false 3:true 3:false 4:true"; strings.Join(got, " ") != want {
+		t.Errorf("headers %v, want %s", got, want)
 	}
 }
