@@ -6,6 +6,7 @@
 package pagetext
 
 import (
+	"regexp"
 	"strings"
 
 	"cairn/backend/kb"
@@ -27,7 +28,7 @@ func Markdown(p kb.Page) string {
 			continue
 		}
 		if bl.Kind == "table_row" {
-			cells := strings.Split(oneLine(text), " | ")
+			cells := cellSep.Split(strings.TrimSpace(text), -1)
 			switch {
 			case bl.Header:
 				sep(&b)
@@ -58,6 +59,11 @@ func Markdown(p kb.Page) string {
 	}
 	return strings.TrimSpace(b.String())
 }
+
+// cellSep splits a table row's text into cells: a '|' with white space
+// or the row's end on both sides (empty cells keep their place: "X |  | X",
+// "| a" after the row was trimmed; a '|' inside a word stays).
+var cellSep = regexp.MustCompile(`(?:^|\s)\|(?:\s|$)`)
 
 // sep starts a new Markdown block with a blank line.
 func sep(b *strings.Builder) {

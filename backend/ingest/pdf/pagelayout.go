@@ -113,11 +113,37 @@ func layoutPage(runs []*run, rules []rule) []para {
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].glyphs > groups[j].glyphs })
 	var out []para
 	for _, g := range groups {
-		var rs []rule
-		if g.f.ux > 0.99 {
-			rs = rules
+		out = append(out, layoutFrame(g.f, g.runs, rulesInFrame(rules, g.f))...)
+	}
+	return out
+}
+
+// rulesInFrame expresses the page's rules in the coordinates of a writing
+// direction (u along the lines, v across them), so a table set sideways
+// on a landscape page is found like an upright one. Only the four axis
+// directions have rules that stay axis-aligned; other frames get none.
+func rulesInFrame(rules []rule, f frame) []rule {
+	if f.ux > 0.99 {
+		return rules
+	}
+	if math.Abs(f.ux) > 0.01 && math.Abs(f.uy) > 0.01 {
+		return nil
+	}
+	out := make([]rule, 0, len(rules))
+	for _, r := range rules {
+		var x0, y0, x1, y1 float64
+		if r.horizontal {
+			x0, y0, x1, y1 = r.a, r.at, r.b, r.at
+		} else {
+			x0, y0, x1, y1 = r.at, r.a, r.at, r.b
 		}
-		out = append(out, layoutFrame(g.f, g.runs, rs)...)
+		u0, v0 := x0*f.ux+y0*f.uy, -x0*f.uy+y0*f.ux
+		u1, v1 := x1*f.ux+y1*f.uy, -x1*f.uy+y1*f.ux
+		if math.Abs(v1-v0) < 0.5 {
+			out = append(out, rule{true, (v0 + v1) / 2, math.Min(u0, u1), math.Max(u0, u1)})
+		} else {
+			out = append(out, rule{false, (u0 + u1) / 2, math.Min(v0, v1), math.Max(v0, v1)})
+		}
 	}
 	return out
 }
@@ -716,17 +742,18 @@ func readingOrder(blocks []*pblock, rtl bool) []int {
 func blockParas(b *pblock, f frame) []para {
 	upright := f.ux > 0.99
 	if b.table {
-		var cells []string
-		for _, c := range b.cells {
-			c = strings.TrimSpace(c)
-			if c != "" {
-				cells = append(cells, c)
-			}
+		// Empty cells stay (a ruled table's row has one per column), so
+		// each value stays under its column: "X |  | X".
+		cells := make([]string, len(b.cells))
+		empty := true
+		for i, c := range b.cells {
+			cells[i] = strings.Join(strings.Fields(c), " ")
+			empty = empty && cells[i] == ""
 		}
-		t := strings.Join(cells, " | ")
-		if t == "" {
+		if empty {
 			return nil
 		}
+		t := strings.Join(cells, " | ")
 		p := para{text: t, size: b.lines[0].size, lines: 1, runes: utf8.RuneCountInString(t), upright: upright, table: true, cells: len(cells)}
 		setBox(&p, b.u0, b.v0, b.u1, b.v1, f)
 		return []para{p}

@@ -166,9 +166,7 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 	if len(cols) < 1 {
 		return nil
 	}
-	col := func(u float64) int {
-		return sort.SearchFloat64s(cols, u)
-	}
+	g := grid{seps: cols, vs: vs}
 	ncols := len(cols) + 1
 	// Cells: runs by row band and column.
 	type cellRun struct {
@@ -194,10 +192,10 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 		// line leaves the first column empty is one row whose first cell
 		// is set lower (vertically centred, or wrapped cells beside it).
 		var starts []float64
-		firstColUsed := inFirstColumn(band[0], col)
+		firstColUsed := inFirstColumn(band[0], g)
 		rowHasOthers := false
 		for _, l := range band {
-			first, others := columnsUsed(l, col)
+			first, others := columnsUsed(l, g)
 			if len(starts) == 0 || first && rowHasOthers && starts[len(starts)-1]-l.v > 0.3*l.size {
 				starts = append(starts, l.v)
 				rowHasOthers = false
@@ -228,7 +226,7 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 		for _, l := range lb {
 			ri := rowOf(l.v)
 			for _, r := range l.runs {
-				for _, piece := range splitRun(r, col) {
+				for _, piece := range splitRun(r, g) {
 					if t := strings.TrimSpace(piece.text); t != "" {
 						cells[ri][piece.col] = append(cells[ri][piece.col], t)
 					}
@@ -263,7 +261,30 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 		}
 		return nil
 	}
-	return rowsOut
+	return dropEmptyColumns(rowsOut)
+}
+
+// dropEmptyColumns removes the columns no row has text in (edges of cell
+// boxes drawn a little apart make columns of nothing).
+func dropEmptyColumns(rows []*pblock) []*pblock {
+	used := map[int]bool{}
+	for _, b := range rows {
+		for i, c := range b.cells {
+			if strings.TrimSpace(c) != "" {
+				used[i] = true
+			}
+		}
+	}
+	for _, b := range rows {
+		kept := b.cells[:0]
+		for i, c := range b.cells {
+			if used[i] {
+				kept = append(kept, c)
+			}
+		}
+		b.cells = kept
+	}
+	return rows
 }
 
 // splitAtUnruledBands cuts a table with inner vertical rules at the bands
@@ -368,45 +389,84 @@ type runPiece struct {
 	text string
 }
 
+// grid is a table's column layout: the separators between columns, and
+// the vertical rules that may draw them.
+type grid struct {
+	seps []float64
+	vs   []rule
+}
+
+// col is the column of position u.
+func (g grid) col(u float64) int { return sort.SearchFloat64s(g.seps, u) }
+
+// cuts reports whether separator k divides the line at v: a separator
+// drawn by vertical rules divides only the rows those rules cross (a cell
+// spanning columns has no rule through it); one found in the white space
+// divides every row.
+func (g grid) cuts(k int, v float64) bool {
+	drawn := false
+	for _, r := range g.vs {
+		if math.Abs(r.at-g.seps[k]) <= 2 {
+			drawn = true
+			if v >= r.a-2 && v <= r.b+2 {
+				return true
+			}
+		}
+	}
+	return !drawn
+}
+
 // splitRun cuts a run at the column separators it crosses (a cell's text
 // set close to the next cell's, with only a rule between them), by the
-// position of each glyph; a run inside one column stays whole.
-func splitRun(r *run, col func(float64) int) []runPiece {
-	if c0 := col(r.u0 + 0.1); c0 == col(r.u1-0.1) || len(r.gl) == 0 {
-		return []runPiece{{col((r.u0 + r.u1) / 2), r.b.String()}}
+// position of each glyph; a run inside one column, or crossing only
+// separators that do not divide its row, stays whole.
+func splitRun(r *run, g grid) []runPiece {
+	if c0 := g.col(r.u0 + 0.1); c0 == g.col(r.u1-0.1) || len(r.gl) == 0 {
+		return []runPiece{{g.col((r.u0 + r.u1) / 2), r.b.String()}}
 	}
 	var out []runPiece
 	gap := wordGapEm * r.size()
 	end := math.Inf(-1)
-	for _, g := range r.gl {
-		c := col((g.u0 + g.u1) / 2)
-		if n := len(out); n > 0 && out[n-1].col == c {
-			if g.u0-end > gap {
+	for _, gl := range r.gl {
+		c := g.col((gl.u0 + gl.u1) / 2)
+		if n := len(out); n > 0 && (out[n-1].col == c || !g.divides(out[n-1].col, c, r.v)) {
+			if gl.u0-end > gap {
 				out[n-1].text += " "
 			}
-			out[n-1].text += g.text
+			out[n-1].text += gl.text
 		} else {
-			out = append(out, runPiece{c, g.text})
+			out = append(out, runPiece{c, gl.text})
 		}
-		if g.text != " " {
-			end = g.u1
+		if gl.text != " " {
+			end = gl.u1
 		}
 	}
 	return out
 }
 
+// divides reports whether a separator between columns a and b cuts the
+// line at v.
+func (g grid) divides(a, b int, v float64) bool {
+	for k := min(a, b); k < max(a, b); k++ {
+		if g.cuts(k, v) {
+			return true
+		}
+	}
+	return false
+}
+
 // inFirstColumn reports whether the line has text in the table's first
 // column.
-func inFirstColumn(l *pline, col func(float64) int) bool {
-	first, _ := columnsUsed(l, col)
+func inFirstColumn(l *pline, g grid) bool {
+	first, _ := columnsUsed(l, g)
 	return first
 }
 
 // columnsUsed reports whether the line has text in the table's first
 // column and in any other.
-func columnsUsed(l *pline, col func(float64) int) (first, others bool) {
+func columnsUsed(l *pline, g grid) (first, others bool) {
 	for _, r := range l.runs {
-		for _, p := range splitRun(r, col) {
+		for _, p := range splitRun(r, g) {
 			if strings.TrimSpace(p.text) != "" {
 				if p.col == 0 {
 					first = true
