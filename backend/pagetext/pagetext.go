@@ -6,7 +6,6 @@
 package pagetext
 
 import (
-	"regexp"
 	"strings"
 
 	"cairn/backend/kb"
@@ -28,7 +27,7 @@ func Markdown(p kb.Page) string {
 			continue
 		}
 		if bl.Kind == "table_row" {
-			cells := cellSep.Split(strings.TrimSpace(text), -1)
+			cells := splitCells(strings.TrimSpace(text))
 			switch {
 			case bl.Header:
 				sep(&b)
@@ -60,10 +59,26 @@ func Markdown(p kb.Page) string {
 	return strings.TrimSpace(b.String())
 }
 
-// cellSep splits a table row's text into cells: a '|' with white space
-// or the row's end on both sides (empty cells keep their place: "X |  | X",
-// "| a" after the row was trimmed; a '|' inside a word stays).
-var cellSep = regexp.MustCompile(`(?:^|\s)\|(?:\s|$)`)
+// splitCells splits a table row's text into cells at each '|' with white
+// space or the row's end on either side. Empty cells keep their place
+// ("X |  | X", "X | | X", "| a" after the row was trimmed); a '|' inside a
+// word stays in its cell.
+func splitCells(text string) []string {
+	var cells []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] != '|' {
+			continue
+		}
+		before := i == 0 || text[i-1] == ' ' || text[i-1] == '\t'
+		after := i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\t'
+		if before || after {
+			cells = append(cells, strings.TrimSpace(text[start:i]))
+			start = i + 1
+		}
+	}
+	return append(cells, strings.TrimSpace(text[start:]))
+}
 
 // sep starts a new Markdown block with a blank line.
 func sep(b *strings.Builder) {

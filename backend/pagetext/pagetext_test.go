@@ -43,8 +43,8 @@ func TestMarkdown(t *testing.T) {
 			build(blk("table_row", "2008 | 33%", 0, false), blk("table_row", "2009 | 35%", 0, false), blk("paragraph", "After.", 0, false)),
 			"|  |  |\n| --- | --- |\n| 2008 | 33% |\n| 2009 | 35% |\n\nAfter."},
 		{"empty cells keep their columns",
-			build(blk("table_row", "Action | A | B | C", 0, true), blk("table_row", "SET | X |  | X", 0, false), blk("table_row", "| X |", 0, false), blk("table_row", "a|b | 1 |", 0, false)),
-			"| Action | A | B | C |\n| --- | --- | --- | --- |\n| SET | X |  | X |\n|  | X |  |\n| a\\|b | 1 |  |"},
+			build(blk("table_row", "Action | A | B | C", 0, true), blk("table_row", "SET | X |  | X", 0, false), blk("table_row", "| X |", 0, false), blk("table_row", "Y | | Y", 0, false), blk("table_row", "a|b | 1 |", 0, false)),
+			"| Action | A | B | C |\n| --- | --- | --- | --- |\n| SET | X |  | X |\n|  | X |  |\n| Y |  | Y |\n| a\\|b | 1 |  |"},
 		{"plain text page", kb.Page{Text: "  just text \n"}, "just text"},
 	}
 	for _, c := range cases {
