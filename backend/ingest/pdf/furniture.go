@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -161,6 +162,61 @@ func markFurniture(pages []pageOut) {
 			}
 		}
 		keepAlone(p)
+	}
+	printedLabels(pages)
+}
+
+// printedLabels chooses each page's printed number among the numbers its
+// furniture holds: the one that follows the page order with the offset
+// most pages share, so a chart's axis "0" or a year in a footer is not
+// taken for the page number. A page whose numbers all break the order
+// gets none; words ("iv", "A-3") are taken when the page has no number.
+func printedLabels(pages []pageOut) {
+	cands := make([][]string, len(pages))
+	offsets := map[int]int{}
+	for i, p := range pages {
+		seen := map[int]bool{}
+		for _, f := range p.info.Furniture {
+			m := pageWordRE.FindStringSubmatch(f)
+			if m == nil {
+				m = pageNumberRE.FindStringSubmatch(f)
+			}
+			if m == nil {
+				continue
+			}
+			l := firstNonEmpty(m[1:])
+			if l == "" || strings.TrimLeft(l, "0") == "" {
+				continue
+			}
+			cands[i] = append(cands[i], l)
+			if n, err := strconv.Atoi(l); err == nil && !seen[n-i] {
+				seen[n-i] = true
+				offsets[n-i]++
+			}
+		}
+	}
+	best, bestN := 0, 0
+	for off, n := range offsets {
+		if n > bestN || n == bestN && off < best {
+			best, bestN = off, n
+		}
+	}
+	for i := range pages {
+		label, numeric := "", false
+		for _, l := range cands[i] {
+			n, err := strconv.Atoi(l)
+			switch {
+			case err != nil:
+				if label == "" && !numeric {
+					label = l
+				}
+			case bestN < 2 || n-i == best:
+				if !numeric {
+					label, numeric = l, true
+				}
+			}
+		}
+		pages[i].info.Label = label
 	}
 }
 

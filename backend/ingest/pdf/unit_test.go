@@ -393,3 +393,29 @@ func TestTableContinuedOnNextPage(t *testing.T) {
 		t.Errorf("headers %v, want %s", got, want)
 	}
 }
+
+// Printed page numbers follow the page order: a chart's axis "0" or a
+// stray number in the bands is not a page's label; roman front matter is.
+func TestPrintedLabels(t *testing.T) {
+	furn := [][]string{
+		{"iii"},
+		{"Annual report 2020", "2"},
+		{"0", "3"},
+		{"4", "2019"},
+		{"17"},
+		{},
+		{"Page 7 of 9"},
+	}
+	pages := make([]pageOut, len(furn))
+	for i, f := range furn {
+		pages[i].info.Furniture = f
+	}
+	printedLabels(pages)
+	var got []string
+	for _, p := range pages {
+		got = append(got, p.info.Label)
+	}
+	if want := "iii 2 3 4   7"; strings.Join(got, " ") != want {
+		t.Errorf("labels %q, want %q", strings.Join(got, " "), want)
+	}
+}
