@@ -102,7 +102,7 @@ func runIndexChild(out *os.File) error {
 		r.Pages += x.Pages
 		r.Chunks += x.Chunks
 	}
-	if err := p.Store().DB.QueryRowContext(ctx, "SELECT coalesce(sum(tokens), 0) FROM chunks").Scan(&r.ChunkTokens); err != nil {
+	if r.ChunkTokens, err = p.Store().ChunkTokens(ctx); err != nil {
 		return err
 	}
 	// Per-stage time: stages report progress after doing work, so a stage

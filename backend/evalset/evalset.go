@@ -133,21 +133,10 @@ func Build(ctx context.Context, st *store.Store, e embed.Embedder, corpus []Pass
 
 // PassageIDs maps hits back to passage ids (the documents' file names).
 func PassageIDs(ctx context.Context, st *store.Store, hits []kb.Hit) ([]string, error) {
-	name := map[int64]string{}
-	rows, err := st.DB.QueryContext(ctx, "SELECT id, file_name FROM documents")
+	name, err := st.DocumentFileNames(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var id int64
-		var n string
-		if err := rows.Scan(&id, &n); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		name[id] = n
-	}
-	rows.Close()
 	var out []string
 	seen := map[string]bool{}
 	for _, h := range hits {

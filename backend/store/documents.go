@@ -32,7 +32,7 @@ func scanDoc(sc interface{ Scan(...any) error }) (kb.Document, error) {
 
 // Documents lists all documents, oldest first, with page and chunk counts.
 func (s *Store) Documents(ctx context.Context) ([]kb.Document, error) {
-	rows, err := s.DB.QueryContext(ctx, "SELECT "+docColumns+" FROM documents d ORDER BY d.id")
+	rows, err := s.db.QueryContext(ctx, "SELECT "+docColumns+" FROM documents d ORDER BY d.id")
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func (s *Store) Documents(ctx context.Context) ([]kb.Document, error) {
 
 // Document returns one document.
 func (s *Store) Document(ctx context.Context, id int64) (kb.Document, error) {
-	d, err := scanDoc(s.DB.QueryRowContext(ctx, "SELECT "+docColumns+" FROM documents d WHERE d.id = ?", id))
+	d, err := scanDoc(s.db.QueryRowContext(ctx, "SELECT "+docColumns+" FROM documents d WHERE d.id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, fmt.Errorf("document %d: %w", id, ErrNotFound)
 	}
@@ -59,7 +59,7 @@ func (s *Store) Document(ctx context.Context, id int64) (kb.Document, error) {
 
 // DocumentByHash finds a document by content hash (ok=false if none).
 func (s *Store) DocumentByHash(ctx context.Context, hash string) (kb.Document, bool, error) {
-	d, err := scanDoc(s.DB.QueryRowContext(ctx, "SELECT "+docColumns+" FROM documents d WHERE d.hash = ?", hash))
+	d, err := scanDoc(s.db.QueryRowContext(ctx, "SELECT "+docColumns+" FROM documents d WHERE d.hash = ?", hash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, false, nil
 	}
@@ -82,7 +82,7 @@ func (s *Store) AddDocument(ctx context.Context, d kb.Document) (int64, error) {
 		d.Status = kb.StatusPending
 	}
 	now := nowText()
-	res, err := s.DB.ExecContext(ctx, `INSERT INTO documents(title, file_name, stored_path, kind, hash, bytes, status, error, error_code, warnings, imported_at, updated_at)
+	res, err := s.db.ExecContext(ctx, `INSERT INTO documents(title, file_name, stored_path, kind, hash, bytes, status, error, error_code, warnings, imported_at, updated_at)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		d.Title, d.FileName, d.StoredPath, d.Kind, d.Hash, d.Bytes, d.Status, d.Error, d.ErrorCode, warningsJSON(d.Warnings), now, now)
 	if err != nil {
@@ -94,7 +94,7 @@ func (s *Store) AddDocument(ctx context.Context, d kb.Document) (int64, error) {
 // SetStatus records a document's outcome without content (failures, or
 // status changes such as needs_password).
 func (s *Store) SetStatus(ctx context.Context, id int64, st kb.DocStatus, code, msg string, warnings []string) error {
-	_, err := s.DB.ExecContext(ctx, "UPDATE documents SET status = ?, error_code = ?, error = ?, warnings = ?, updated_at = ? WHERE id = ?",
+	_, err := s.db.ExecContext(ctx, "UPDATE documents SET status = ?, error_code = ?, error = ?, warnings = ?, updated_at = ? WHERE id = ?",
 		st, code, msg, warningsJSON(warnings), nowText(), id)
 	return err
 }
@@ -174,7 +174,7 @@ func removedTerms(ctx context.Context, tx *sql.Tx, docID int64, termsOf TermsOf,
 func (s *Store) TermDF(ctx context.Context, terms []string) (map[string]int, int, error) {
 	out := map[string]int{}
 	var n int
-	if err := s.DB.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&n); err != nil {
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&n); err != nil {
 		return nil, 0, err
 	}
 	for len(terms) > 0 {
@@ -184,7 +184,7 @@ func (s *Store) TermDF(ctx context.Context, terms []string) (map[string]int, int
 		for i, t := range batch {
 			args[i] = t
 		}
-		rows, err := s.DB.QueryContext(ctx, "SELECT term, df FROM term_df WHERE term IN ("+strings.TrimSuffix(strings.Repeat("?,", len(batch)), ",")+")", args...)
+		rows, err := s.db.QueryContext(ctx, "SELECT term, df FROM term_df WHERE term IN ("+strings.TrimSuffix(strings.Repeat("?,", len(batch)), ",")+")", args...)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -209,7 +209,7 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 	if len(c.FTS) != len(c.Chunks) || len(c.Vectors) != len(c.Chunks) || (c.Terms != nil && len(c.Terms) != len(c.Chunks)) {
 		return fmt.Errorf("save document %d: %d chunks, %d lexical rows, %d vectors, %d term lists", docID, len(c.Chunks), len(c.FTS), len(c.Vectors), len(c.Terms))
 	}
-	tx, err := s.DB.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -316,7 +316,7 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 // chunks, lexical rows and vectors, via cascades and triggers) in one
 // transaction. Unknown ids fail the whole call.
 func (s *Store) RemoveDocuments(ctx context.Context, termsOf TermsOf, ids ...int64) ([]kb.Document, error) {
-	tx, err := s.DB.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +356,7 @@ func (s *Store) Pages(ctx context.Context, docID int64, n int) ([]kb.Page, error
 		q += " AND number = ?"
 		args = append(args, n)
 	}
-	rows, err := s.DB.QueryContext(ctx, q+" ORDER BY number", args...)
+	rows, err := s.db.QueryContext(ctx, q+" ORDER BY number", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -386,7 +386,7 @@ func (s *Store) ChunkHits(ctx context.Context, ids []int64) ([]kb.Hit, error) {
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.DB.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.text, c.tokens, d.title
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.text, c.tokens, d.title
 		FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (`+ph+`)`, args...)
 	if err != nil {
 		return nil, err
@@ -416,6 +416,6 @@ func (s *Store) ChunkHits(ctx context.Context, ids []int64) ([]kb.Hit, error) {
 
 // Counts returns the number of documents and chunks.
 func (s *Store) Counts(ctx context.Context) (docs, chunks int, err error) {
-	err = s.DB.QueryRowContext(ctx, "SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM chunks)").Scan(&docs, &chunks)
+	err = s.db.QueryRowContext(ctx, "SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM chunks)").Scan(&docs, &chunks)
 	return
 }

@@ -125,7 +125,7 @@ func (s *Store) SaveChunkGraph(ctx context.Context, g ChunkGraph, vec Vectorizer
 	if g.Extractor == "" {
 		return fmt.Errorf("chunk %d: extractor not named", g.ChunkID)
 	}
-	sqlTx, err := s.DB.BeginTx(ctx, nil)
+	sqlTx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}

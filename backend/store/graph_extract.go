@@ -28,7 +28,7 @@ func (s *Store) PendingExtraction(ctx context.Context, extractor string, limit i
 	if limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", limit)
 	}
-	rows, err := s.DB.QueryContext(ctx, q, args...)
+	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func (s *Store) PendingExtraction(ctx context.Context, extractor string, limit i
 // (counted as failed).
 func (s *Store) ExtractionCounts(ctx context.Context, extractor string) (kb.ExtractCounts, error) {
 	var c kb.ExtractCounts
-	rows, err := s.DB.QueryContext(ctx, `SELECT x.status, count(*) FROM chunk_extractions x JOIN chunks c ON c.id = x.chunk_id GROUP BY x.status`)
+	rows, err := s.db.QueryContext(ctx, `SELECT x.status, count(*) FROM chunk_extractions x JOIN chunks c ON c.id = x.chunk_id GROUP BY x.status`)
 	if err != nil {
 		return c, err
 	}
@@ -73,7 +73,7 @@ func (s *Store) ExtractionCounts(ctx context.Context, extractor string) (kb.Extr
 	}
 	rows.Close()
 	where, args := pendingWhere(extractor)
-	err = s.DB.QueryRowContext(ctx, "SELECT count(*) FROM chunks c WHERE "+where+" AND NOT EXISTS (SELECT 1 FROM chunk_extractions x WHERE x.chunk_id = c.id AND x.status = 'failed')", args...).Scan(&c.Pending)
+	err = s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks c WHERE "+where+" AND NOT EXISTS (SELECT 1 FROM chunk_extractions x WHERE x.chunk_id = c.id AND x.status = 'failed')", args...).Scan(&c.Pending)
 	return c, err
 }
 
@@ -90,7 +90,7 @@ type ExtractionUsage struct {
 // with a status row.
 func (s *Store) ExtractionUsage(ctx context.Context) (ExtractionUsage, error) {
 	var u ExtractionUsage
-	err := s.DB.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(c.tokens),0), coalesce(sum(x.calls),0), coalesce(sum(x.prompt_tokens),0), coalesce(sum(x.completion_tokens),0)
+	err := s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(c.tokens),0), coalesce(sum(x.calls),0), coalesce(sum(x.prompt_tokens),0), coalesce(sum(x.completion_tokens),0)
 		FROM chunk_extractions x JOIN chunks c ON c.id = x.chunk_id`).Scan(&u.Chunks, &u.ChunkTokens, &u.Calls, &u.PromptTokens, &u.CompletionTokens)
 	return u, err
 }
@@ -112,7 +112,7 @@ func (s *Store) ExtractionStatuses(ctx context.Context, docID int64) ([]ChunkSta
 		q += " WHERE c.doc_id = ?"
 		args = append(args, docID)
 	}
-	rows, err := s.DB.QueryContext(ctx, q+" ORDER BY c.doc_id, c.ordinal", args...)
+	rows, err := s.db.QueryContext(ctx, q+" ORDER BY c.doc_id, c.ordinal", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -130,6 +130,6 @@ func (s *Store) ExtractionStatuses(ctx context.Context, docID int64) ([]ChunkSta
 
 // DocumentTitle returns a document's title and file name (for title entities).
 func (s *Store) DocumentTitle(ctx context.Context, docID int64) (title, fileName string, err error) {
-	err = s.DB.QueryRowContext(ctx, "SELECT title, file_name FROM documents WHERE id = ?", docID).Scan(&title, &fileName)
+	err = s.db.QueryRowContext(ctx, "SELECT title, file_name FROM documents WHERE id = ?", docID).Scan(&title, &fileName)
 	return
 }

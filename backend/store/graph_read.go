@@ -88,7 +88,7 @@ func (s *Store) GraphEntities(ctx context.Context, ids []int64) ([]kb.Entity, er
 	if ids != nil && len(ids) == 0 {
 		return nil, nil
 	}
-	return loadEntities(ctx, s.DB, ids, true)
+	return loadEntities(ctx, s.db, ids, true)
 }
 
 // GraphRelations returns relations by id (every relation when ids is nil),
@@ -97,7 +97,7 @@ func (s *Store) GraphRelations(ctx context.Context, ids []int64) ([]kb.Relation,
 	if ids != nil && len(ids) == 0 {
 		return nil, nil
 	}
-	return loadRelations(ctx, s.DB, ids, "r.id")
+	return loadRelations(ctx, s.db, ids, "r.id")
 }
 
 // RelationsOf returns the relations that have one of the entities as subject
@@ -110,7 +110,7 @@ func (s *Store) RelationsOf(ctx context.Context, entityIDs []int64) ([]kb.Relati
 	var ids []int64
 	err := batched(entityIDs, func(where string, args []any) error {
 		q := "SELECT id FROM relations" + strings.ReplaceAll(where, "ID", "subject_id") + " UNION SELECT id FROM relations" + strings.ReplaceAll(where, "ID", "object_id")
-		rows, err := s.DB.QueryContext(ctx, q, append(args, args...)...)
+		rows, err := s.db.QueryContext(ctx, q, append(args, args...)...)
 		if err != nil {
 			return err
 		}
@@ -131,7 +131,7 @@ func (s *Store) RelationsOf(ctx context.Context, entityIDs []int64) ([]kb.Relati
 		return nil, err
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	return loadRelations(ctx, s.DB, ids, "r.id")
+	return loadRelations(ctx, s.db, ids, "r.id")
 }
 
 func loadRelations(ctx context.Context, q queryer, ids []int64, col string) ([]kb.Relation, error) {
@@ -182,7 +182,7 @@ func loadRelations(ctx context.Context, q queryer, ids []int64, col string) ([]k
 
 // EntityMentions returns the mutual-index rows of one entity.
 func (s *Store) EntityMentions(ctx context.Context, entityID int64) ([]kb.Source, error) {
-	es, err := loadEntities(ctx, s.DB, []int64{entityID}, true)
+	es, err := loadEntities(ctx, s.db, []int64{entityID}, true)
 	if err != nil || len(es) == 0 {
 		return nil, err
 	}
@@ -191,7 +191,7 @@ func (s *Store) EntityMentions(ctx context.Context, entityID int64) ([]kb.Source
 
 // RelationSources returns the chunks (with sentence spans) a relation was found in.
 func (s *Store) RelationSources(ctx context.Context, relationID int64) ([]kb.Source, error) {
-	rs, err := loadRelations(ctx, s.DB, []int64{relationID}, "r.id")
+	rs, err := loadRelations(ctx, s.db, []int64{relationID}, "r.id")
 	if err != nil || len(rs) == 0 {
 		return nil, err
 	}
@@ -206,7 +206,7 @@ func (s *Store) EntitiesInChunks(ctx context.Context, chunkIDs []int64) (map[int
 		return out, nil
 	}
 	err := batched(chunkIDs, func(where string, args []any) error {
-		rows, err := s.DB.QueryContext(ctx, "SELECT DISTINCT chunk_id, entity_id FROM mentions"+strings.ReplaceAll(where, "ID", "chunk_id")+" ORDER BY chunk_id, entity_id", args...)
+		rows, err := s.db.QueryContext(ctx, "SELECT DISTINCT chunk_id, entity_id FROM mentions"+strings.ReplaceAll(where, "ID", "chunk_id")+" ORDER BY chunk_id, entity_id", args...)
 		if err != nil {
 			return err
 		}
@@ -226,7 +226,7 @@ func (s *Store) EntitiesInChunks(ctx context.Context, chunkIDs []int64) (map[int
 // Facts returns the atomic facts of a document in reading order (chunk
 // order, then order inside the chunk).
 func (s *Store) FactsByDocument(ctx context.Context, docID int64) ([]kb.Fact, error) {
-	rows, err := s.DB.QueryContext(ctx, `SELECT f.id, f.ordinal, f.text, f.doc_id, f.chunk_id, f.page_start, f.page_end, f.char_start, f.char_end
+	rows, err := s.db.QueryContext(ctx, `SELECT f.id, f.ordinal, f.text, f.doc_id, f.chunk_id, f.page_start, f.page_end, f.char_start, f.char_end
 		FROM facts f JOIN chunks c ON c.id = f.chunk_id WHERE f.doc_id = ? ORDER BY c.ordinal, f.ordinal`, docID)
 	if err != nil {
 		return nil, err
@@ -259,7 +259,7 @@ func (s *Store) EntitiesByName(ctx context.Context, name string) ([]kb.Entity, e
 	if key == "" {
 		return nil, nil
 	}
-	rows, err := s.DB.QueryContext(ctx, `SELECT a.entity_id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.alias_norm = ?
+	rows, err := s.db.QueryContext(ctx, `SELECT a.entity_id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.alias_norm = ?
 		ORDER BY (e.norm_key = a.alias_norm) DESC, (SELECT count(*) FROM mentions m WHERE m.entity_id = e.id) DESC, e.id`, key)
 	if err != nil {
 		return nil, err
@@ -277,7 +277,7 @@ func (s *Store) EntitiesByName(ctx context.Context, name string) ([]kb.Entity, e
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	ents, err := loadEntities(ctx, s.DB, ids, true)
+	ents, err := loadEntities(ctx, s.db, ids, true)
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +313,7 @@ func (s *Store) Neighbourhood(ctx context.Context, entityID int64, hops, limit i
 		err := batched(frontier, func(where string, args []any) error {
 			q := `SELECT other FROM (SELECT object_id AS other, subject_id AS ID, confidence FROM relations UNION ALL SELECT subject_id, object_id, confidence FROM relations)` +
 				where + " GROUP BY other ORDER BY max(confidence) DESC, count(*) DESC, other"
-			rows, err := s.DB.QueryContext(ctx, q, args...)
+			rows, err := s.db.QueryContext(ctx, q, args...)
 			if err != nil {
 				return err
 			}
@@ -336,7 +336,7 @@ func (s *Store) Neighbourhood(ctx context.Context, entityID int64, hops, limit i
 		}
 		frontier = next
 	}
-	ents, err := loadEntities(ctx, s.DB, order, true)
+	ents, err := loadEntities(ctx, s.db, order, true)
 	if err != nil {
 		return kb.Graph{}, err
 	}
@@ -359,7 +359,7 @@ func (s *Store) Neighbourhood(ctx context.Context, entityID int64, hops, limit i
 // EntityConcepts returns the concept chain names an entity belongs to
 // (belongTo first, then isA parents), deduplicated, in a stable order.
 func (s *Store) EntityConcepts(ctx context.Context, entityID int64) ([]string, error) {
-	rows, err := s.DB.QueryContext(ctx, `WITH RECURSIVE up(id, depth) AS (
+	rows, err := s.db.QueryContext(ctx, `WITH RECURSIVE up(id, depth) AS (
 			SELECT concept_id, 0 FROM entity_concepts WHERE entity_id = ?
 			UNION SELECT i.parent_id, up.depth + 1 FROM concept_isa i JOIN up ON i.child_id = up.id WHERE up.depth < 8)
 		SELECT k.name FROM up JOIN concepts k ON k.id = up.id GROUP BY k.id ORDER BY min(up.depth), k.name`, entityID)

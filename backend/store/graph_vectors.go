@@ -80,7 +80,7 @@ func putVector(ctx context.Context, tx execQueryer, table, col string, id int64,
 // description or statement changed since they were embedded (after a
 // document removal recomputed a shared entity, for example).
 func (s *Store) RefreshGraphVectors(ctx context.Context, vec Vectorizer) error {
-	tx, err := s.DB.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}

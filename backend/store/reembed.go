@@ -62,7 +62,7 @@ func (s *Store) BeginReembed(ctx context.Context, want kb.EmbedderInfo) error {
 	if pending == want {
 		return nil
 	}
-	tx, err := s.DB.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func setMetaTx(ctx context.Context, tx execer, k, v string) error {
 
 // CancelReembed abandons a re-embed in progress; the old vectors stay.
 func (s *Store) CancelReembed(ctx context.Context) error {
-	tx, err := s.DB.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ type ReembedItem struct {
 
 // ChunksToReembed returns up to limit chunks without a new vector, in id order.
 func (s *Store) ChunksToReembed(ctx context.Context, limit int) ([]ReembedItem, error) {
-	rows, err := s.DB.QueryContext(ctx, `SELECT c.id, d.title, c.heading_path, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, d.title, c.heading_path, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id
 		WHERE NOT EXISTS (SELECT 1 FROM chunks_vec_next v WHERE v.chunk_id = c.id) ORDER BY c.id LIMIT ?`, limit)
 	if err != nil {
 		return nil, err
@@ -153,10 +153,10 @@ func (s *Store) ChunksToReembed(ctx context.Context, limit int) ([]ReembedItem, 
 
 // ReembedCounts returns how many chunks have a new vector and how many exist.
 func (s *Store) ReembedCounts(ctx context.Context) (done, total int, err error) {
-	if err := s.DB.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&total); err != nil {
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&total); err != nil {
 		return 0, 0, err
 	}
-	err = s.DB.QueryRowContext(ctx, "SELECT count(*) FROM chunks_vec_next v WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.chunk_id)").Scan(&done)
+	err = s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks_vec_next v WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.chunk_id)").Scan(&done)
 	return done, total, err
 }
 
@@ -170,7 +170,7 @@ func (s *Store) PutReembedVectors(ctx context.Context, ids []int64, vecs [][]flo
 	if err != nil {
 		return err
 	}
-	tx, err := s.DB.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -208,7 +208,7 @@ func (s *Store) FinishReembed(ctx context.Context) (kb.EmbedderInfo, error) {
 	if want.Dim == 0 {
 		return kb.EmbedderInfo{}, errors.New("no re-embed in progress")
 	}
-	tx, err := s.DB.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return kb.EmbedderInfo{}, err
 	}

@@ -17,7 +17,7 @@ type cachedTx struct {
 
 // ExecContext runs q in the transaction.
 func (t cachedTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	if st := t.s.stmts.get(ctx, t.s.DB, q); st != nil {
+	if st := t.s.stmts.get(ctx, t.s.db, q); st != nil {
 		return t.Tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 	}
 	return t.Tx.ExecContext(ctx, q, args...)
@@ -25,7 +25,7 @@ func (t cachedTx) ExecContext(ctx context.Context, q string, args ...any) (sql.R
 
 // QueryContext runs q in the transaction.
 func (t cachedTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	if st := t.s.stmts.get(ctx, t.s.DB, q); st != nil {
+	if st := t.s.stmts.get(ctx, t.s.db, q); st != nil {
 		return t.Tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 	}
 	return t.Tx.QueryContext(ctx, q, args...)
@@ -33,7 +33,7 @@ func (t cachedTx) QueryContext(ctx context.Context, q string, args ...any) (*sql
 
 // QueryRowContext runs q in the transaction.
 func (t cachedTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	if st := t.s.stmts.get(ctx, t.s.DB, q); st != nil {
+	if st := t.s.stmts.get(ctx, t.s.db, q); st != nil {
 		return t.Tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 	}
 	return t.Tx.QueryRowContext(ctx, q, args...)

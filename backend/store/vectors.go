@@ -60,7 +60,7 @@ func (s *Store) EnsureVectors(ctx context.Context, want kb.EmbedderInfo) error {
 		}
 		return nil
 	}
-	tx, err := s.DB.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ func encodeStored(t vecTable, v []float32) []byte {
 // vec_gen moved since it was loaded.
 func (s *Store) vecIndex(ctx context.Context, t vecTable) (*vecindex.Index, error) {
 	var gen int64
-	if err := s.DB.QueryRowContext(ctx, "SELECT gen FROM vec_gen WHERE name = ?", t.name).Scan(&gen); err != nil {
+	if err := s.db.QueryRowContext(ctx, "SELECT gen FROM vec_gen WHERE name = ?", t.name).Scan(&gen); err != nil {
 		return nil, fmt.Errorf("%s generation: %w", t.name, err)
 	}
 	c := s.vecs.get(t.name)
@@ -225,7 +225,7 @@ func (s *Store) vecIndex(ctx context.Context, t vecTable) (*vecindex.Index, erro
 // loadVecIndex reads every vector of t (one read transaction, so the
 // generation matches the rows).
 func (s *Store) loadVecIndex(ctx context.Context, t vecTable) (*vecindex.Index, int64, error) {
-	tx, err := s.DB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -286,7 +286,7 @@ func (s *Store) fetchVectors(ctx context.Context, t vecTable, ids []int64) (map[
 		for i, id := range part {
 			args[i] = id
 		}
-		rows, err := s.DB.QueryContext(ctx, "SELECT "+t.col+", embedding FROM "+t.name+" WHERE "+t.col+" IN ("+placeholders(len(part))+")", args...)
+		rows, err := s.db.QueryContext(ctx, "SELECT "+t.col+", embedding FROM "+t.name+" WHERE "+t.col+" IN ("+placeholders(len(part))+")", args...)
 		if err != nil {
 			return nil, err
 		}

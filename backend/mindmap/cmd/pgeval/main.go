@@ -87,21 +87,10 @@ func run(ctx context.Context, data, ds, cache string, n int, grid bool) error {
 		fmt.Printf("%s: built %d passages in %s, mind maps in %s (%v), fusion in %s (%d supernodes, %d joins)\n",
 			ds, len(corpus), t1.Sub(t0).Round(time.Second), t2.Sub(t1).Round(time.Second), counts, time.Since(t2).Round(time.Second), fr.Created, fr.Joined)
 	}
-	passageOf := map[int64]string{}
-	rows, err := st.DB.QueryContext(ctx, "SELECT c.id, d.file_name FROM chunks c JOIN documents d ON d.id = c.doc_id")
+	passageOf, err := st.ChunkFileNames(ctx)
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
-		var id int64
-		var name string
-		if err := rows.Scan(&id, &name); err != nil {
-			rows.Close()
-			return err
-		}
-		passageOf[id] = name
-	}
-	rows.Close()
 	toPassages := func(ids []int64) []string {
 		var out []string
 		seen := map[string]bool{}
