@@ -151,10 +151,11 @@ func buildPassages(t *testing.T, st *store.Store, corpus []passage) {
 			t.Fatal(err)
 		}
 		c := kb.Chunk{PageStart: 1, PageEnd: 1, CharEnd: len(p.Text), Text: p.Text, Tokens: len(analyze.Tokens(p.Text))}
-		vec, _ := e.Embed(ctx, []string{search.EmbedText(p.Title, c)})
+		rows, texts := search.ChunkRows(p.Title, []kb.Chunk{c})
+		vec, _ := e.Embed(ctx, texts)
+		rows[0].Vector = vec[0]
 		if err := st.SaveContent(ctx, id, store.Content{Title: p.Title, Kind: "txt", Status: kb.StatusOK,
-			Pages: []kb.Page{{Number: 1, Text: p.Text}}, Chunks: []kb.Chunk{c}, FTS: []store.FTSRow{store.ChunkFTS(p.Title, c)},
-			Vectors: vec, Terms: [][]string{search.ChunkTerms(p.Title, c)}}, search.ChunkTerms); err != nil {
+			Pages: []kb.Page{{Number: 1, Text: p.Text}}, Chunks: rows}, search.ChunkTerms); err != nil {
 			t.Fatal(err)
 		}
 	}

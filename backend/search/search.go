@@ -56,6 +56,20 @@ func ChunkTerms(docTitle string, c kb.Chunk) []string {
 	return embed.Words(EmbedText(docTitle, c))
 }
 
+// ChunkRows decides, in this one place, what a document's chunks are
+// indexed as: each chunk's lexical row and words (for document
+// frequencies), and the texts to embed, one per chunk, whose vectors the
+// caller puts in the rows' Vector.
+func ChunkRows(docTitle string, chunks []kb.Chunk) (rows []store.ChunkRow, embedTexts []string) {
+	rows = make([]store.ChunkRow, len(chunks))
+	embedTexts = make([]string, len(chunks))
+	for i, c := range chunks {
+		rows[i] = store.ChunkRow{Chunk: c, FTS: store.ChunkFTS(docTitle, c), Terms: ChunkTerms(docTitle, c)}
+		embedTexts[i] = EmbedText(docTitle, c)
+	}
+	return rows, embedTexts
+}
+
 // MatchTerms turns a question into FTS5 query terms: every content word
 // quoted (FTS stems it), every CJK bigram against the cjk column. Stop words
 // are dropped unless nothing else is left.

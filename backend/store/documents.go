@@ -106,10 +106,16 @@ type Content struct {
 	Status   kb.DocStatus // ok or needs_ocr
 	Warnings []string
 	Pages    []kb.Page
-	Chunks   []kb.Chunk
-	FTS      []FTSRow    // parallel to Chunks
-	Vectors  [][]float32 // parallel to Chunks
-	Terms    [][]string  // parallel to Chunks: distinct words, for document frequencies
+	Chunks   []ChunkRow
+}
+
+// ChunkRow is a chunk with its index rows: the lexical row, the vector and
+// the distinct words counted for document frequencies (nil: not counted).
+type ChunkRow struct {
+	kb.Chunk
+	FTS    FTSRow
+	Vector []float32
+	Terms  []string
 }
 
 // TermsOf recomputes the distinct words of a stored chunk (as Content.Terms
@@ -206,9 +212,6 @@ func (s *Store) TermDF(ctx context.Context, terms []string) (map[string]int, int
 // in one transaction and sets its status: either all of it lands or none.
 // The vector table must exist (EnsureVectors).
 func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf TermsOf) error {
-	if len(c.FTS) != len(c.Chunks) || len(c.Vectors) != len(c.Chunks) || (c.Terms != nil && len(c.Terms) != len(c.Chunks)) {
-		return fmt.Errorf("save document %d: %d chunks, %d lexical rows, %d vectors, %d term lists", docID, len(c.Chunks), len(c.FTS), len(c.Vectors), len(c.Terms))
-	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -218,8 +221,8 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 	if err := removedTerms(ctx, tx, docID, termsOf, df); err != nil {
 		return err
 	}
-	for _, ts := range c.Terms {
-		for _, t := range ts {
+	for _, ch := range c.Chunks {
+		for _, t := range ch.Terms {
 			df[t]++
 		}
 	}
@@ -272,7 +275,7 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 			firstOrdinal = ch.Ordinal
 		}
 	}
-	for i, ch := range c.Chunks {
+	for _, ch := range c.Chunks {
 		hp, _ := json.Marshal(ch.HeadingPath)
 		if ch.HeadingPath == nil {
 			hp = []byte("[]")
@@ -285,11 +288,11 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 		if err != nil {
 			return err
 		}
-		f := c.FTS[i]
+		f := ch.FTS
 		if _, err := insFTS.ExecContext(ctx, id, f.Title, f.Heading, f.Body, f.CJK); err != nil {
 			return fmt.Errorf("index chunk %d: %w", ch.Ordinal, err)
 		}
-		if _, err := insVec.ExecContext(ctx, id, encodeVector(c.Vectors[i])); err != nil {
+		if _, err := insVec.ExecContext(ctx, id, encodeVector(ch.Vector)); err != nil {
 			return fmt.Errorf("embed chunk %d: %w", ch.Ordinal, err)
 		}
 		for _, k := range topicKeys(c.Title, ch.Ordinal == firstOrdinal, ch.HeadingPath) {

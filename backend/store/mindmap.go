@@ -41,6 +41,8 @@ type MindMapStatus struct {
 type MindNodeRow struct {
 	kb.MindNode
 	PathText string
+	Vector   []float32  // the path's vector (MindVecDim)
+	FTS      MindFTSRow // the node's lexical row
 }
 
 // MindFTSRow is a node's lexical index row.
@@ -73,10 +75,7 @@ func init() {
 // status) in one transaction. Node IDs/Parents are local (see MindNodeRow);
 // the stored ids are returned in the same order. Fails if the document's
 // chunks changed under a fact (a fact's chunk must belong to the document).
-func (s *Store) SaveMindMap(ctx context.Context, st MindMapStatus, nodes []MindNodeRow, vecs [][]float32, fts []MindFTSRow) ([]int64, error) {
-	if len(vecs) != len(nodes) || len(fts) != len(nodes) {
-		return nil, fmt.Errorf("save mind map of document %d: %d nodes, %d vectors, %d lexical rows", st.DocID, len(nodes), len(vecs), len(fts))
-	}
+func (s *Store) SaveMindMap(ctx context.Context, st MindMapStatus, nodes []MindNodeRow) ([]int64, error) {
 	switch st.Mode {
 	case MindModeOffline, MindModeLLM, MindModeFailed:
 	default:
@@ -127,8 +126,8 @@ func (s *Store) SaveMindMap(ctx context.Context, st MindMapStatus, nodes []MindN
 		if n.ChunkID != 0 {
 			chunk = n.ChunkID
 		}
-		if len(vecs[i]) != MindVecDim {
-			return nil, fmt.Errorf("save mind map of document %d: vector of %d dimensions, want %d", st.DocID, len(vecs[i]), MindVecDim)
+		if len(n.Vector) != MindVecDim {
+			return nil, fmt.Errorf("save mind map of document %d: vector of %d dimensions, want %d", st.DocID, len(n.Vector), MindVecDim)
 		}
 		res, err := insNode.ExecContext(ctx, st.DocID, parent, string(n.Kind), n.Label, i, chunk, n.PageStart, n.PageEnd, n.CharStart, n.CharEnd, n.PathText)
 		if err != nil {
@@ -140,10 +139,10 @@ func (s *Store) SaveMindMap(ctx context.Context, st MindMapStatus, nodes []MindN
 		}
 		local[n.ID] = id
 		ids[i] = id
-		if _, err := insVec.ExecContext(ctx, id, encodeStored(mindVecs, vecs[i])); err != nil {
+		if _, err := insVec.ExecContext(ctx, id, encodeStored(mindVecs, n.Vector)); err != nil {
 			return nil, fmt.Errorf("embed mind node: %w", err)
 		}
-		if _, err := insFTS.ExecContext(ctx, id, fts[i].Label, fts[i].Path, fts[i].CJK); err != nil {
+		if _, err := insFTS.ExecContext(ctx, id, n.FTS.Label, n.FTS.Path, n.FTS.CJK); err != nil {
 			return nil, fmt.Errorf("index mind node: %w", err)
 		}
 	}

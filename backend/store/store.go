@@ -39,7 +39,7 @@ type Store struct {
 	readOnly bool      // opened read-only: the folder is not writable (open.go)
 	notice   string    // what Open did that the user should hear of (open.go)
 	vecs     vecCaches // in-memory vector indexes (vectors.go)
-	stmts    stmtCache // statements prepared once (graph.go)
+	stmts    stmtCache // statements prepared once (stmtcache.go)
 }
 
 // Open opens (creating if needed) the database at path and migrates it to

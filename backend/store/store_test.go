@@ -42,10 +42,8 @@ func addDoc(t *testing.T, s *Store, hash string, pages ...string) int64 {
 	for i, p := range pages {
 		c.Pages = append(c.Pages, kb.Page{Number: i + 1, CharStart: off, Text: p})
 		ch := kb.Chunk{Ordinal: i, PageStart: i + 1, PageEnd: i + 1, CharStart: off, CharEnd: off + len(p), Text: p}
-		c.Chunks = append(c.Chunks, ch)
-		c.FTS = append(c.FTS, FTSRow{Title: c.Title, Body: p})
-		c.Vectors = append(c.Vectors, []float32{float32(i + 1), 1, 0})
-		c.Terms = append(c.Terms, words("", ch))
+		c.Chunks = append(c.Chunks, ChunkRow{Chunk: ch, FTS: FTSRow{Title: c.Title, Body: p},
+			Vector: []float32{float32(i + 1), 1, 0}, Terms: words("", ch)})
 		off += len(p) + len(kb.PageSeparator)
 	}
 	if err := s.SaveContent(ctx, id, c, words); err != nil {
@@ -197,10 +195,8 @@ func TestTopicKeysFollowChunks(t *testing.T) {
 	for i, p := range texts {
 		c.Pages = append(c.Pages, kb.Page{Number: i + 1, CharStart: off, Text: p})
 		ch := kb.Chunk{Ordinal: i, PageStart: i + 1, PageEnd: i + 1, CharStart: off, CharEnd: off + len(p), Text: p, HeadingPath: heads[i]}
-		c.Chunks = append(c.Chunks, ch)
-		c.FTS = append(c.FTS, FTSRow{Title: c.Title, Body: p})
-		c.Vectors = append(c.Vectors, []float32{1, 0, 0})
-		c.Terms = append(c.Terms, words("", ch))
+		c.Chunks = append(c.Chunks, ChunkRow{Chunk: ch, FTS: FTSRow{Title: c.Title, Body: p},
+			Vector: []float32{1, 0, 0}, Terms: words("", ch)})
 		off += len(p) + len(kb.PageSeparator)
 	}
 	if err := s.SaveContent(ctx, id, c, words); err != nil {
