@@ -22,7 +22,6 @@ import (
 	"cairn/backend/evalset"
 	"cairn/backend/llm"
 	"cairn/backend/mindmap"
-	"cairn/backend/retrieve"
 	"cairn/backend/search"
 	"cairn/backend/store"
 )
@@ -45,7 +44,7 @@ func main() {
 
 type variant struct {
 	name    string
-	s       retrieve.PGSettings
+	s       mindmap.PGSettings
 	weights []float64
 }
 
@@ -102,7 +101,7 @@ func run(ctx context.Context, data, ds, cache string, n int, grid bool) error {
 		}
 		return out
 	}
-	def := retrieve.DefaultPGSettings()
+	def := mindmap.DefaultPGSettings()
 	variants := []variant{{"default", def, []float64{0.3, 0.5, 1}}}
 	if grid {
 		for _, th := range [][2]float64{{0.01, 0.02}, {0.03, 0.05}, {0.05, 0.1}} {
@@ -136,7 +135,7 @@ func run(ctx context.Context, data, ds, cache string, n int, grid bool) error {
 		base.r5 += evalset.Recall(bp, q.SupportingIDs, 5)
 		for vi, v := range variants {
 			t0 := time.Now()
-			pg, err := retrieve.PseudoGraph(ctx, st, q.Question, v.s)
+			pg, err := mindmap.PseudoGraph(ctx, st, q.Question, v.s)
 			if err != nil {
 				return err
 			}

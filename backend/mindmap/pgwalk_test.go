@@ -1,4 +1,4 @@
-package retrieve
+package mindmap
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/kb"
 	"cairn/backend/llm"
-	"cairn/backend/mindmap"
 	"cairn/backend/search"
 	"cairn/backend/store"
 )
@@ -86,7 +85,7 @@ func TestPseudoGraphOnAStore(t *testing.T) {
 		{ID: "p4", Title: "Boeing 737 MAX groundings", Text: "The Boeing 737 MAX was grounded worldwide in March 2019 after two crashes. The FAA required changes to MCAS and new crew procedures before the return to service."},
 	}
 	buildPassages(t, st, corpus)
-	ix := mindmap.NewIndexer(st, llm.Offline{})
+	ix := NewIndexer(st, llm.Offline{})
 	if err := ix.BuildPending(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
