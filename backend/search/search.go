@@ -15,6 +15,7 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/kb"
 	"cairn/backend/store"
+	"cairn/backend/vecindex"
 )
 
 // Settings tune hybrid search. Defaults were measured on ../shared/eval (README).
@@ -277,7 +278,7 @@ func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[
 	if wantVec {
 		go func() {
 			qv, err := s.queryVector(ctx, query)
-			if err != nil || zero(qv) {
+			if err != nil || vecindex.IsZero(qv) {
 				vec <- vecResult{err: err}
 				return
 			}
@@ -327,15 +328,6 @@ func ids(sc []store.Scored) []int64 {
 		out[i] = s.ChunkID
 	}
 	return out
-}
-
-func zero(v []float32) bool {
-	for _, x := range v {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // IDFQueryVector embeds a question with the built-in embedder, weighting each

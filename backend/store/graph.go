@@ -169,7 +169,7 @@ func (s *Store) SaveChunkGraph(ctx context.Context, g ChunkGraph, vec Vectorizer
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO mentions(entity_id, chunk_id, doc_id, surface, norm_key, semantic_type, description, aliases, alias_norms, page_start, page_end, char_start, char_end)
-				VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, g.ChunkID, docID, strings.TrimSpace(e.Name), kb.NormKey(e.Name), e.SemanticType, oneLine(e.Description),
+				VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, g.ChunkID, docID, strings.TrimSpace(e.Name), kb.NormKey(e.Name), e.SemanticType, kb.OneLine(e.Description),
 				aliases, aliasNorms, m.PageStart, m.PageEnd, m.CharStart, m.CharEnd); err != nil {
 				return fmt.Errorf("chunk %d: mention of %q: %w", g.ChunkID, e.Name, err)
 			}
@@ -186,7 +186,7 @@ func (s *Store) SaveChunkGraph(ctx context.Context, g ChunkGraph, vec Vectorizer
 			return err
 		}
 		sub, obj := ids[r.Subject], ids[r.Object]
-		pred := oneLine(r.Predicate)
+		pred := kb.OneLine(r.Predicate)
 		if sub == obj || pred == "" {
 			continue // both ends aligned to one entity: not an edge
 		}
@@ -203,7 +203,7 @@ func (s *Store) SaveChunkGraph(ctx context.Context, g ChunkGraph, vec Vectorizer
 		}
 		conf := min(max(r.Confidence, 0), 1)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO relation_sources(relation_id, chunk_id, doc_id, statement, confidence, page_start, page_end, char_start, char_end)
-			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`, rid, g.ChunkID, docID, oneLine(r.Statement), conf, r.Source.PageStart, r.Source.PageEnd, r.Source.CharStart, r.Source.CharEnd); err != nil {
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`, rid, g.ChunkID, docID, kb.OneLine(r.Statement), conf, r.Source.PageStart, r.Source.PageEnd, r.Source.CharStart, r.Source.CharEnd); err != nil {
 			return err
 		}
 	}
@@ -212,7 +212,7 @@ func (s *Store) SaveChunkGraph(ctx context.Context, g ChunkGraph, vec Vectorizer
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO facts(chunk_id, doc_id, ordinal, text, page_start, page_end, char_start, char_end) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
-			g.ChunkID, docID, i, oneLine(f.Text), f.Source.PageStart, f.Source.PageEnd, f.Source.CharStart, f.Source.CharEnd); err != nil {
+			g.ChunkID, docID, i, kb.OneLine(f.Text), f.Source.PageStart, f.Source.PageEnd, f.Source.CharStart, f.Source.CharEnd); err != nil {
 			return err
 		}
 	}
@@ -226,14 +226,12 @@ func (s *Store) SaveChunkGraph(ctx context.Context, g ChunkGraph, vec Vectorizer
 	return tx.Commit()
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 func aliasLists(e GraphEntity) (string, string) {
 	key := kb.NormKey(e.Name)
 	seen := map[string]bool{}
 	var al, an []string
 	for _, a := range e.Aliases {
-		a = oneLine(a)
+		a = kb.OneLine(a)
 		k := kb.NormKey(a)
 		if a == "" || k == "" || k == key || seen[k] {
 			continue
@@ -411,7 +409,7 @@ func fillCandidates(ctx context.Context, q queryer, byID map[int64]*Candidate, o
 func linkConcepts(ctx context.Context, tx cachedTx, entityID, chunkID int64, chain []string) error {
 	var prev int64
 	for i, name := range chain {
-		name = oneLine(name)
+		name = kb.OneLine(name)
 		key := kb.NormKey(name)
 		if key == "" {
 			break

@@ -243,15 +243,6 @@ func (s *Store) FactsByDocument(ctx context.Context, docID int64) ([]kb.Fact, er
 	return out, rows.Err()
 }
 
-func isZero(v []float32) bool {
-	for _, x := range v {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // EntitiesByName returns the entities known by name or alias (normalised,
 // see kb.NormKey), exact key first, then by number of mentions.
 func (s *Store) EntitiesByName(ctx context.Context, name string) ([]kb.Entity, error) {
