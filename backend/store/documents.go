@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cairn/backend/kb"
+	"cairn/backend/vecindex"
 )
 
 // ErrNotFound is returned for an unknown document.
@@ -292,7 +293,7 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 		if _, err := insFTS.ExecContext(ctx, id, f.Title, f.Heading, f.Body, f.CJK); err != nil {
 			return fmt.Errorf("index chunk %d: %w", ch.Ordinal, err)
 		}
-		if _, err := insVec.ExecContext(ctx, id, encodeVector(ch.Vector)); err != nil {
+		if _, err := insVec.ExecContext(ctx, id, vecindex.EncodeDense(ch.Vector)); err != nil {
 			return fmt.Errorf("embed chunk %d: %w", ch.Ordinal, err)
 		}
 		for _, k := range topicKeys(c.Title, ch.Ordinal == firstOrdinal, ch.HeadingPath) {

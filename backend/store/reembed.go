@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"cairn/backend/kb"
+	"cairn/backend/vecindex"
 )
 
 // Re-embedding: moving the chunk vectors to another embedder.
@@ -184,7 +185,7 @@ func (s *Store) PutReembedVectors(ctx context.Context, ids []int64, vecs [][]flo
 		if len(vecs[i]) != want.Dim {
 			return fmt.Errorf("chunk %d: vector of %d dimensions, the re-embed target %s has %d", id, len(vecs[i]), want.Model, want.Dim)
 		}
-		if _, err := st.ExecContext(ctx, id, encodeVector(vecs[i]), id); err != nil {
+		if _, err := st.ExecContext(ctx, id, vecindex.EncodeDense(vecs[i]), id); err != nil {
 			return fmt.Errorf("store vector of chunk %d: %w", id, err)
 		}
 	}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"encoding/binary"
 	"fmt"
-	"math"
 	"strconv"
 	"sync"
 
@@ -95,15 +93,6 @@ func chunkVecDDL(table string) []string {
 const chunkVecDimTrigger = `CREATE TRIGGER IF NOT EXISTS chunks_vec_dim BEFORE INSERT ON chunks_vec
 WHEN length(new.embedding) <> 4 * coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'embed_dim'), 0)
 BEGIN SELECT RAISE(ABORT, 'chunk vector dimension differs from the project embedder'); END`
-
-// encodeVector packs a vector as little-endian float32, sqlite-vec's BLOB format.
-func encodeVector(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
-	}
-	return b
-}
 
 // Scored is a chunk id with a score from one ranked list (higher is better).
 type Scored struct {
@@ -198,7 +187,7 @@ func encodeStored(t vecTable, v []float32) []byte {
 	if t.sparse {
 		return vecindex.EncodeSparse(v)
 	}
-	return encodeVector(v)
+	return vecindex.EncodeDense(v)
 }
 
 // vecIndex returns the current in-memory index of t, reloading it when

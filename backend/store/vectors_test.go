@@ -120,7 +120,7 @@ func TestMigrationCompactsVectors(t *testing.T) {
 		}
 		want[i] = v
 		for _, tbl := range []string{"entities_vec(entity_id", "relations_vec(relation_id", "mind_vec(node_id"} {
-			if _, err := db.Exec("INSERT INTO "+tbl+", embedding) VALUES(?, ?)", i, encodeVector(v)); err != nil {
+			if _, err := db.Exec("INSERT INTO "+tbl+", embedding) VALUES(?, ?)", i, vecindex.EncodeDense(v)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -182,10 +182,10 @@ func TestChunkVectorDimensionEnforced(t *testing.T) {
 	if err := s.db.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = 'chunks_vec' AND sql LIKE 'CREATE TABLE%'").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("chunks_vec is not a plain table (%d, %v)", n, err)
 	}
-	if _, err := s.db.Exec("INSERT INTO chunks_vec(chunk_id, embedding) VALUES(9999, ?)", encodeVector([]float32{1, 2})); err == nil {
+	if _, err := s.db.Exec("INSERT INTO chunks_vec(chunk_id, embedding) VALUES(9999, ?)", vecindex.EncodeDense([]float32{1, 2})); err == nil {
 		t.Fatal("2-dimensional vector stored for a 3-dimensional embedder")
 	}
-	if _, err := s.db.Exec("INSERT INTO chunks_vec(chunk_id, embedding) VALUES(9999, ?)", encodeVector([]float32{1, 2, 3})); err != nil {
+	if _, err := s.db.Exec("INSERT INTO chunks_vec(chunk_id, embedding) VALUES(9999, ?)", vecindex.EncodeDense([]float32{1, 2, 3})); err != nil {
 		t.Fatalf("3-dimensional vector refused: %v", err)
 	}
 }
