@@ -39,7 +39,7 @@ function lib(over: Partial<Library> = {}): Library {
     docs: [
       { id: 1, title: "Instructions for Form 1040NR", file_name: "i1040nr.pdf", kind: "pdf", status: "ok", pages: 50, chunks: 312 },
       { id: 2, title: "scan.pdf", file_name: "scan.pdf", kind: "pdf", status: "needs_ocr", pages: 8, chunks: 0, error: "" },
-      { id: 3, title: "broken.pdf", file_name: "broken.pdf", kind: "pdf", status: "failed", pages: 0, chunks: 0, error: "read broken.pdf: pdf: not a PDF" },
+      { id: 3, title: "broken.pdf", file_name: "broken.pdf", kind: "pdf", status: "failed", pages: 0, chunks: 0, error: "read broken.pdf: pdf: not a PDF", error_code: "not_pdf" },
     ] as unknown as Library["docs"],
     loaded: true,
     error: "",
@@ -58,7 +58,7 @@ describe("LibraryView", () => {
     expect(screen.getByText("Ready")).toBeTruthy();
     expect(screen.getByText("Needs OCR")).toBeTruthy();
     expect(screen.getByText("Failed")).toBeTruthy();
-    expect(screen.getByText("Pdf: not a PDF.")).toBeTruthy();
+    expect(screen.getByText("This file is not a PDF, although its name says so.")).toBeTruthy();
     expect(screen.getByText(/scanned images/)).toBeTruthy();
     expect(screen.getByText("312")).toBeTruthy();
   });
