@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"io/fs"
+	"net/http"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
@@ -48,7 +49,7 @@ func RunDesktop(a *App, assetsFS fs.FS) error {
 		MinWidth:         900,
 		MinHeight:        600,
 		BackgroundColour: &options.RGBA{R: 250, G: 249, B: 246, A: 255},
-		AssetServer:      &assetserver.Options{Assets: dist},
+		AssetServer:      &assetserver.Options{Assets: dist, Handler: http.HandlerFunc(a.serveOriginal)}, // original.go
 		Bind:             []any{a},
 		// The webview must stay a drop target: on Linux, DisableWebViewDrop
 		// unsets it and then no drop reaches Wails either. The page calls

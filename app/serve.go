@@ -26,6 +26,7 @@ import (
 //	                          reply: {"result": …} or {"error": "…"}
 //	GET  /api/events          server-sent events: {"name": …, "data": …}
 //	POST /upload              files dropped on the page (upload.go)
+//	GET  /original/<doc id>   a document's stored original, with range requests (original.go)
 //
 // Every request must carry the per-run token: ?token= (the printed URL), the
 // X-Cairn-Token header, or the cookie set when the page is first opened. The
@@ -194,6 +195,8 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.events(w, r)
 	case r.URL.Path == "/upload":
 		s.upload(w, r) // upload.go
+	case strings.HasPrefix(r.URL.Path, originalPrefix):
+		s.app.serveOriginal(w, r) // original.go
 	case strings.HasPrefix(r.URL.Path, "/api/"):
 		s.call(w, r, strings.TrimPrefix(r.URL.Path, "/api/"))
 	case r.URL.Path == "/" || r.URL.Path == "/index.html":
