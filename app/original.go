@@ -2,9 +2,10 @@ package app
 
 import (
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
+
+	"cairn/backend/project"
 )
 
 // originalPrefix is the URL path of the originals endpoint: GET
@@ -37,14 +38,15 @@ func (a *App) serveOriginal(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return
 	}
-	p, err := a.storedPath(d)
-	if err != nil {
+	if _, err := a.storedPath(d); err != nil {
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return
 	}
-	f, err := os.Open(p)
+	// opened only as a regular file inside files/ (not through a link out
+	// of the project: the database may come from someone else)
+	f, err := project.OpenStored(a.cur().Dir(), d.StoredPath)
 	if err != nil {
-		http.Error(w, "the stored copy of "+d.FileName+" is missing", http.StatusNotFound)
+		http.Error(w, "the stored copy of "+d.FileName+" is missing or unusable", http.StatusNotFound)
 		return
 	}
 	defer f.Close()
