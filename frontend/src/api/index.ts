@@ -19,7 +19,7 @@ export type ImportDone = Pick<app.ImportDone, "results" | "error">;
 
 export * from "./events";
 export type * from "./types";
-import type { Answer, DocumentFile, EmbedderStatus, EntityDetail, Graph, IndexState, LLMStatus, MCPConfig, MindMap, ModelsInfo, ProjectEntry, ProjectList, Settings } from "./types";
+import type { Answer, EmbedderStatus, EntityDetail, Graph, IndexState, LLMStatus, MCPConfig, MindMap, ModelsInfo, ProjectEntry, ProjectList, Settings } from "./types";
 
 type Transport = "desktop" | "http" | "none";
 
@@ -81,7 +81,6 @@ export const api = {
   removeDocuments: (ids: number[]) => App.RemoveDocuments(ids),
   search: (query: string, k = 20) => App.Search(query, k),
   documentPages: (docID: number) => App.DocumentPages(docID),
-  documentFile: (docID: number) => call<DocumentFile>("DocumentFile", docID),
   retryDocument: (docID: number, password: string) => call<ImportResult[]>("RetryDocument", docID, password),
   orphanedOriginals: () => call<string[]>("OrphanedOriginals"),
   repairOrphans: () => call<ImportResult[]>("RepairOrphans"),
@@ -135,6 +134,15 @@ export async function uploadFiles(files: { file: Blob; name: string }[]): Promis
   if (body.error) throw body.error;
   if (!res.ok) throw `upload failed (HTTP ${res.status})`;
   return body.result ?? [];
+}
+
+/** Where a document's stored original is streamed from (GET /original/<id>,
+ * with range requests; app/original.go), and the headers that request needs
+ * (serve mode's token). Null when no backend is connected. */
+export function originalSource(docID: number): { url: string; httpHeaders: Record<string, string> } | null {
+  if (transport === "none") return null;
+  const cfg = (window as unknown as Record<string, any>).__CAIRN_SERVE__ as ServeConfig | undefined;
+  return { url: `/original/${docID}`, httpHeaders: cfg ? { "X-Cairn-Token": cfg.token } : {} };
 }
 
 /** Subscribes to a backend event; returns the unsubscribe function. */

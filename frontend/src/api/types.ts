@@ -123,14 +123,6 @@ export interface ShortAnswer {
   score: number;
 }
 
-export interface DocumentFile {
-  doc_id: number;
-  name: string;
-  kind: string;
-  bytes: number;
-  base64: string;
-}
-
 export interface IndexProgress {
   stage: string;
   doc_id?: number;

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
-import { api, errorMessage, has, type Page } from "../api";
+import { api, errorMessage, originalSource, type Page } from "../api";
 import { Icon, Marked, Notice } from "../components/ui";
 import { kindLabel, pageSpan, plainError } from "../lib/format";
 import { highlight, splitRanges, type Segment } from "../lib/highlight";
@@ -33,30 +33,16 @@ export function pageSegments(text: string, span: { start: number; end: number } 
 export default function SourceView({ target, onBack, backLabel }: { target: SourceTarget; onBack: () => void; backLabel: string }) {
   const [pages, setPages] = useState<Page[] | null>(null);
   const [error, setError] = useState("");
-  const canPdf = target.kind === "pdf" && has("DocumentFile");
+  const pdf = target.kind === "pdf" ? originalSource(target.docId) : null;
+  const canPdf = pdf !== null;
   const [layout, setLayout] = useState<"pages" | "text">(canPdf ? "pages" : "text");
-  const [pdf, setPdf] = useState<string | null>(null);
   const [pdfError, setPdfError] = useState("");
   const [match, setMatch] = useState<SpanMatch["quality"] | "">("");
 
   useEffect(() => {
     setLayout(canPdf ? "pages" : "text");
-    setPdf(null);
     setPdfError("");
     setMatch("");
-    if (!canPdf) return;
-    let live = true;
-    api.documentFile(target.docId).then(
-      (f) => live && setPdf(f.base64),
-      (e) => {
-        if (!live) return;
-        setPdfError(errorMessage(e));
-        setLayout("text");
-      },
-    );
-    return () => {
-      live = false;
-    };
   }, [target.docId, canPdf]);
   const firstMark = useRef<HTMLElement | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
@@ -147,7 +133,7 @@ export default function SourceView({ target, onBack, backLabel }: { target: Sour
         <div data-testid="source-pdf">
           {pdf && pages ? (
             <Suspense fallback={<p className="subtle">Loading the PDF viewer…</p>}>
-              <PdfPages base64={pdf} targetPage={target.pageStart ?? pdfHighlights[0]?.page} highlights={pdfHighlights} onMatched={(_, m) => setMatch(m.quality)} />
+              <PdfPages source={pdf} targetPage={target.pageStart ?? pdfHighlights[0]?.page} highlights={pdfHighlights} onMatched={(_, m) => setMatch(m.quality)} />
             </Suspense>
           ) : (
             <p className="subtle">Opening the PDF…</p>

@@ -1,25 +1,5 @@
 export namespace app {
 	
-	export class DocumentFile {
-	    doc_id: number;
-	    name: string;
-	    kind: string;
-	    bytes: number;
-	    base64: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new DocumentFile(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.doc_id = source["doc_id"];
-	        this.name = source["name"];
-	        this.kind = source["kind"];
-	        this.bytes = source["bytes"];
-	        this.base64 = source["base64"];
-	    }
-	}
 	export class EntityDetail {
 	    entity: kb.Entity;
 	    relations: kb.Relation[];

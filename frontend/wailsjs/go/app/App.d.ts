@@ -17,8 +17,6 @@ export function CreateProject(arg1:string):Promise<app.ProjectEntry>;
 
 export function DeleteProject(arg1:string):Promise<void>;
 
-export function DocumentFile(arg1:number):Promise<app.DocumentFile>;
-
 export function DocumentPages(arg1:number):Promise<Array<kb.Page>>;
 
 export function EmbedderStatus():Promise<project.EmbedderStatus>;

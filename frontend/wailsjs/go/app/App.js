@@ -26,10 +26,6 @@ export function DeleteProject(arg1) {
   return window['go']['app']['App']['DeleteProject'](arg1);
 }
 
-export function DocumentFile(arg1) {
-  return window['go']['app']['App']['DocumentFile'](arg1);
-}
-
 export function DocumentPages(arg1) {
   return window['go']['app']['App']['DocumentPages'](arg1);
 }
