@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MindMap, MindNode } from "../api/types";
+import type { MindMap, MindNode } from "../api/model";
 import { buildTree, countNodes, exportName, initialCollapsed, layoutTree, searchTree, toMarkdown, toOPML, TREE_LAYOUT } from "./mindtree";
 
 const n = (id: number, parent: number, kind: MindNode["kind"], label: string, extra: Partial<MindNode> = {}): MindNode => ({ id, parent, kind, label, doc_id: 1, ...extra });

@@ -1,7 +1,7 @@
 // Mind maps (kb.MindMap) → a tree, a left-to-right tidy layout with
 // collapsible branches, search, and exports (Markdown, OPML). Pure: the view
 // only draws what layoutTree returns.
-import type { MindKind, MindMap, MindNode, Supernode } from "../api/types";
+import type { MindKind, MindMap, MindNode, Supernode } from "../api/model";
 
 export interface TreeNode {
   id: string;
