@@ -51,6 +51,7 @@ func RunDesktop(a *App, assetsFS fs.FS) error {
 		BackgroundColour: &options.RGBA{R: 250, G: 249, B: 246, A: 255},
 		AssetServer:      &assetserver.Options{Assets: dist, Handler: http.HandlerFunc(a.serveOriginal)}, // original.go
 		Bind:             []any{a},
+		ErrorFormatter:   formatError, // errors.go: {message, code}
 		// The webview must stay a drop target: on Linux, DisableWebViewDrop
 		// unsets it and then no drop reaches Wails either. The page calls
 		// preventDefault on file drops so the webview never navigates to them.

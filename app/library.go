@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -50,7 +49,7 @@ func (a *App) openProject() (*project.Project, error) {
 	if pb, ok := a.cur().(projectBackend); ok && pb.p != nil {
 		return pb.p, nil
 	}
-	return nil, errors.New("no project is open")
+	return nil, errNoProject
 }
 
 // document finds one document by id.

@@ -144,7 +144,13 @@ export function onEvent<T = unknown>(name: string, cb: (data: T) => void): () =>
   return EventsOn(name, cb as (...data: any) => void);
 }
 
-/** A rejected call's reason as a sentence (Wails rejects with a string). */
+/** A rejected call's code (app.CallError), "" when it has none. */
+export function errorCode(e: unknown): string {
+  return e && typeof e === "object" && "code" in e ? String((e as { code: unknown }).code ?? "") : "";
+}
+
+/** A rejected call's reason as a sentence (a CallError's message, or a string
+ * for failures before the backend answered). */
 export function errorMessage(e: unknown): string {
   if (typeof e === "string") return e;
   if (e instanceof Error) return e.message;

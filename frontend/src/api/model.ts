@@ -45,6 +45,13 @@ export type EmbedderInfo = Data<kb.EmbedderInfo>;
 export type EmbedderStatus = Data<project.EmbedderStatus>;
 export type MCPConfig = Data<app.MCPConfig>;
 
+/** app.CallError: how a failed verb rejects, in both transports; code is
+ * one of app/errors.go's codes or a reader's (parsed.Code), "" when none. */
+export interface CallError {
+  message: string;
+  code: string;
+}
+
 /** app.PullEvent (app/mode.go): a step of a model download ("pull" events). */
 export interface PullEvent {
   model: string;
