@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"cairn/backend/ingest/parsed"
+	"cairn/backend/project"
 	"cairn/backend/store"
 )
 
@@ -26,6 +27,7 @@ const (
 	CodeReadOnly        = "read_only"
 	CodeReadOnlyOld     = "read_only_needs_upgrade"
 	CodeEmbedderChanged = "embedder_changed"
+	CodeEmbedderMissing = "embedder_unavailable"
 	CodeCancelled       = "cancelled"
 	CodeInternal        = "internal"
 )
@@ -39,6 +41,7 @@ func ErrorCode(err error) string {
 	var tooNew *store.ErrTooNew
 	var roOld *store.ErrReadOnlyOld
 	var emb *store.ErrEmbedderChanged
+	var embMissing *project.ErrEmbedderUnavailable
 	switch {
 	case err == nil:
 		return ""
@@ -46,7 +49,7 @@ func ErrorCode(err error) string {
 		return string(pe.Code)
 	case errors.Is(err, errNoProject):
 		return CodeNoProject
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrNoAnswer), errors.Is(err, store.ErrNoChunk):
 		return CodeNotFound
 	case errors.As(err, &tooNew):
 		return CodeProjectTooNew
@@ -56,6 +59,8 @@ func ErrorCode(err error) string {
 		return CodeReadOnlyOld
 	case errors.As(err, &emb):
 		return CodeEmbedderChanged
+	case errors.As(err, &embMissing):
+		return CodeEmbedderMissing
 	case errors.Is(err, context.Canceled):
 		return CodeCancelled
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cairn/backend/ingest/parsed"
+	"cairn/backend/project"
 	"cairn/backend/store"
 )
 
@@ -20,6 +21,9 @@ func TestErrorCode(t *testing.T) {
 		{fmt.Errorf("import x.pdf: %w", parsed.Errorf(parsed.CodePasswordRequired, "needs a password")), "password_required"},
 		{errNoProject, CodeNoProject},
 		{fmt.Errorf("document 3: %w", store.ErrNotFound), CodeNotFound},
+		{fmt.Errorf("answer 3: %w", store.ErrNoAnswer), CodeNotFound},
+		{fmt.Errorf("passage 3: %w", store.ErrNoChunk), CodeNotFound},
+		{&project.ErrEmbedderUnavailable{Model: "m", Err: errors.New("refused")}, CodeEmbedderMissing},
 		{fmt.Errorf("open: %w", &store.ErrTooNew{Have: 99, Know: 12}), CodeProjectTooNew},
 		{store.ErrReadOnly, CodeReadOnly},
 		{&store.ErrReadOnlyOld{Path: "/p"}, CodeReadOnlyOld},
