@@ -99,6 +99,13 @@ func TestViewsOverARealProject(t *testing.T) {
 	if err != nil || !json.Valid(one.Trace) {
 		t.Fatalf("answer %d: %v", ans.ID, err)
 	}
+	tr, err := a.AnswerTrace(ans.ID)
+	if err != nil || tr.Mode != "quick" || len(tr.Retrieval.Evidence) == 0 {
+		t.Fatalf("trace of answer %d: %v, mode %q, %d evidence", ans.ID, err, tr.Mode, len(tr.Retrieval.Evidence))
+	}
+	if _, err := a.AnswerTrace(ans.ID + 100); err == nil {
+		t.Fatal("trace of an unknown answer")
+	}
 	if _, err := a.Ask("  ", false); err == nil {
 		t.Fatal("empty question accepted")
 	}

@@ -19,7 +19,7 @@ export type ImportDone = Pick<app.ImportDone, "results" | "error">;
 
 export * from "./events";
 export type * from "./model";
-import type { Answer, MindMap, Settings } from "./model";
+import type { Answer, MindMap, Settings, Trace } from "./model";
 
 type Transport = "desktop" | "http" | "none";
 
@@ -102,9 +102,12 @@ export const api = {
   // kb.MindKind is a Go string type: its values are MindKind's.
   mindMap: (docID: number) => App.MindMap(docID) as Promise<unknown> as Promise<MindMap>,
   fusedMindMap: () => App.FusedMindMap() as Promise<unknown> as Promise<MindMap>,
-  ask: (question: string, deep: boolean): Promise<Answer> => App.Ask(question, deep),
-  answers: (): Promise<Answer[]> => App.Answers(),
-  answer: (id: number): Promise<Answer> => App.Answer(id),
+  // kb.Answer's trace is Go's json.RawMessage, which the generator types as
+  // number[]; it holds a reason.Trace (model.ts).
+  ask: (question: string, deep: boolean) => App.Ask(question, deep) as Promise<unknown> as Promise<Answer>,
+  answers: () => App.Answers() as Promise<unknown> as Promise<Answer[]>,
+  answer: (id: number) => App.Answer(id) as Promise<unknown> as Promise<Answer>,
+  answerTrace: (id: number): Promise<Trace> => App.AnswerTrace(id),
 };
 
 export type Api = typeof api;

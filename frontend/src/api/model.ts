@@ -1,10 +1,11 @@
 // The Go API's data shapes, taken from the models Wails generates from the
 // Go definitions (wailsjs/go/models.ts, checked by `make bindings-check`), as
 // plain data: the generated classes' fields without their helper methods.
-// Only what Go does not describe precisely is written here: the trace (Go's
-// json.RawMessage), mind-map kinds (a Go string type), and the two event
-// payloads no bound method returns.
-import type { app, kb, llm, project } from "../../wailsjs/go/models";
+// Only what Go does not describe precisely is written here: mind-map kinds
+// (a Go string type), the answer's trace (stored as raw JSON in kb.Answer;
+// its shape is reason.Trace, which App.AnswerTrace returns), the call error
+// and the two event payloads no bound method returns.
+import type { app, kb, llm, project, reason } from "../../wailsjs/go/models";
 
 /** A generated class as plain data: its fields, recursively, without
  * methods; a Go slice may be nil, so arrays may be null. */
@@ -29,8 +30,12 @@ export type MindMap = { nodes: MindNode[] | null; supernodes: Supernode[] | null
 export type Citation = Data<kb.Citation>;
 export type PathEdge = Data<kb.PathEdge>;
 export type Path = Data<kb.Path>;
-/** kb.Answer; its trace is JSON the backend stores as written (json.RawMessage). */
-export type Answer = Omit<Data<kb.Answer>, "trace"> & { trace: unknown };
+/** reason.Trace: everything behind an answer. */
+export type Trace = Data<reason.Trace>;
+export type PlanStep = Data<reason.PlanStep>;
+/** kb.Answer, its trace (raw JSON in Go) read as the reason.Trace it holds;
+ * null when there is none (Answers lists answers without their traces). */
+export type Answer = Omit<Data<kb.Answer>, "trace"> & { trace: Trace | null };
 export type ShortAnswer = Data<kb.ShortAnswer>;
 
 export type IndexProgress = Data<project.IndexProgress>;

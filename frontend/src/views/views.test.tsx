@@ -211,13 +211,13 @@ describe("LibraryView: retry and passwords", () => {
 });
 
 import { planSteps } from "./Ask";
+import type { Trace } from "../api";
 describe("planSteps", () => {
-  it("reads the reasoner's plan (op with a question or a triple) and tolerates other shapes", () => {
-    const trace = { plan: { steps: [{ id: 1, op: "retrieval", subject: "DMCA", predicate: "enacted in", object: "?" }, { id: 2, op: "output", question: "When was it enacted?" }, { id: 3, op: "math", expr: "a-b" }] } };
-    expect(planSteps(trace)).toEqual(["retrieval: DMCA · enacted in · ?", "output: When was it enacted?", "math: a-b"]);
-    expect(planSteps({ steps: ["look up", 3] })).toEqual(["look up"]);
+  it("reads the reasoner's plan (op with a question, a triple or an expression)", () => {
+    const trace = { plan: { steps: [{ id: 1, op: "retrieval", subject: "DMCA", predicate: "enacted in", object: "?" }, { id: 2, op: "output", question: "When was it enacted?" }, { id: 3, op: "math", expr: "a-b" }, { id: 4, op: "sort" }] } } as unknown as Trace;
+    expect(planSteps(trace)).toEqual(["retrieval: DMCA · enacted in · ?", "output: When was it enacted?", "math: a-b", "sort"]);
     expect(planSteps(null)).toEqual([]);
-    expect(planSteps({ mode: "quick" })).toEqual([]);
+    expect(planSteps({ mode: "quick" } as unknown as Trace)).toEqual([]);
   });
 });
 
@@ -225,7 +225,7 @@ import { ReasoningPanel } from "./Ask";
 describe("ReasoningPanel", () => {
   it("scales a path wider than the panel to fit it (third node of a two-edge path included)", () => {
     const s = { doc_id: 1, chunk_id: 1, page_start: 1, page_end: 1, char_start: 0, char_end: 5 };
-    const answer = { question: "q", answer: "a", declined: false, mode: "quick", citations: [], trace: {}, paths: [{ score: 1, chosen: true, nodes: ["Femmes de Sade", "Alex de Renzy", "Buenos Aires"], edges: [{ from: "Femmes de Sade", to: "Alex de Renzy", predicate: "directed by", source: s }, { from: "Alex de Renzy", to: "Buenos Aires", predicate: "born in", source: s }] }] };
+    const answer = { question: "q", answer: "a", declined: false, mode: "quick", citations: [], trace: null, paths: [{ score: 1, chosen: true, nodes: ["Femmes de Sade", "Alex de Renzy", "Buenos Aires"], edges: [{ from: "Femmes de Sade", to: "Alex de Renzy", predicate: "directed by", source: s }, { from: "Alex de Renzy", to: "Buenos Aires", predicate: "born in", source: s }] }] };
     render(<ReasoningPanel answer={answer} onOpenSource={() => {}} onShowInGraph={() => {}} />);
     const svg = screen.getByTestId("path-graph");
     expect(svg.getAttribute("width")).toBe("100%");

@@ -6,6 +6,10 @@ export function Answer(arg1) {
   return window['go']['app']['App']['Answer'](arg1);
 }
 
+export function AnswerTrace(arg1) {
+  return window['go']['app']['App']['AnswerTrace'](arg1);
+}
+
 export function Answers() {
   return window['go']['app']['App']['Answers']();
 }
