@@ -94,7 +94,7 @@ func TestBoundMethods(t *testing.T) {
 		got = append(got, strings.TrimPrefix(name, "App."))
 	}
 	slices.Sort(got)
-	want := []string{"Answer", "AnswerTrace", "Answers", "Ask", "CancelPull", "CreateProject", "DeleteProject", "DocumentPages", "EmbedderStatus", "Entity", "ExtractionCounts", "FusedMindMap", "GetSettings", "Graph", "ImportPaths", "ImportStatus", "IndexStatus", "LLMStatus", "ListDocuments", "ListProjects", "MCPConfig", "MindMap", "Mode", "Models", "Neighbourhood", "OpenProject", "OrphanedOriginals", "PickAndImport", "ProjectInfo", "PullModel", "Reindex", "RemoveDocuments", "RenameProject", "RepairOrphans", "RetryDocument", "SaveSettings", "Search", "SetOllamaHost", "SwitchEmbedder", "Version"}
+	want := []string{"Answer", "AnswerTrace", "Answers", "Ask", "CancelPull", "CreateProject", "DeleteProject", "DocumentPages", "EmbedderStatus", "Entity", "ExportMindMap", "ExtractionCounts", "FusedMindMap", "GetSettings", "Graph", "ImportPaths", "ImportStatus", "IndexStatus", "LLMStatus", "ListDocuments", "ListProjects", "MCPConfig", "MindMap", "Mode", "Models", "Neighbourhood", "OpenProject", "OrphanedOriginals", "PickAndImport", "ProjectInfo", "PullModel", "Reindex", "RemoveDocuments", "RenameProject", "RepairOrphans", "RetryDocument", "SaveSettings", "Search", "SetOllamaHost", "SwitchEmbedder", "Version"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("bound methods = %v, want %v", got, want)
 	}

@@ -102,6 +102,8 @@ export const api = {
   // kb.MindKind is a Go string type: its values are MindKind's.
   mindMap: (docID: number) => App.MindMap(docID) as Promise<unknown> as Promise<MindMap>,
   fusedMindMap: () => App.FusedMindMap() as Promise<unknown> as Promise<MindMap>,
+  /** A mind map (0: the fused one) as a Markdown or OPML file's text. */
+  exportMindMap: (docID: number, format: "md" | "opml") => App.ExportMindMap(docID, format),
   // kb.Answer's trace is Go's json.RawMessage, which the generator types as
   // number[]; it holds a reason.Trace (model.ts).
   ask: (question: string, deep: boolean) => App.Ask(question, deep) as Promise<unknown> as Promise<Answer>,

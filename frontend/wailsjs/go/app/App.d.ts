@@ -26,6 +26,8 @@ export function EmbedderStatus():Promise<project.EmbedderStatus>;
 
 export function Entity(arg1:string):Promise<app.EntityDetail>;
 
+export function ExportMindMap(arg1:number,arg2:string):Promise<string>;
+
 export function ExtractionCounts():Promise<Record<string, number>>;
 
 export function FusedMindMap():Promise<kb.MindMap>;

@@ -42,6 +42,10 @@ export function Entity(arg1) {
   return window['go']['app']['App']['Entity'](arg1);
 }
 
+export function ExportMindMap(arg1, arg2) {
+  return window['go']['app']['App']['ExportMindMap'](arg1, arg2);
+}
+
 export function ExtractionCounts() {
   return window['go']['app']['App']['ExtractionCounts']();
 }
