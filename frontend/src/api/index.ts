@@ -73,6 +73,8 @@ export const api = {
   removeDocuments: (ids: number[]) => App.RemoveDocuments(ids),
   search: (query: string, k = 20) => App.Search(query, k),
   documentPages: (docID: number) => App.DocumentPages(docID),
+  /** What query matches in each of texts, as search matches (analyze.Marks). */
+  marks: (query: string, texts: string[]) => App.Marks(query, texts),
   retryDocument: (docID: number, password: string) => App.RetryDocument(docID, password),
   orphanedOriginals: () => App.OrphanedOriginals(),
   repairOrphans: () => App.RepairOrphans(),

@@ -11,6 +11,7 @@ const fake = vi.hoisted(() => ({
   reindex: vi.fn(async () => undefined),
   orphanedOriginals: vi.fn(async (): Promise<string[]> => []),
   repairOrphans: vi.fn(async () => []),
+  marks: vi.fn(async (): Promise<{ marks: { start: number; end: number }[] }[]> => []),
 }));
 
 vi.mock("../api", () => ({
@@ -19,7 +20,7 @@ vi.mock("../api", () => ({
   transport: "http",
   errorMessage: (e: unknown) => String(e),
   onEvent: () => () => {},
-  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans"].includes(m),
+  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans", "Marks"].includes(m),
 }));
 
 import LibraryView, { splitPaths, summarise } from "./Library";
@@ -129,6 +130,8 @@ describe("SearchView", () => {
         heading_path: ["Itemized Deductions", "State taxes"], text: "full text", snippet: "You can deduct state income taxes.", score: 0.0328,
       },
     ]);
+    // The backend's marks for the snippet (analyze.Marks: "deduction" matches "deduct" by its stem).
+    fake.marks.mockResolvedValue([{ marks: [{ start: 8, end: 14 }, { start: 28, end: 33 }] }]);
     let state = emptySearch;
     const setState = (s: typeof state) => (state = s);
     const { rerender } = render(<SearchView state={state} setState={setState} hasDocuments onOpen={() => {}} />);
@@ -137,11 +140,12 @@ describe("SearchView", () => {
     await act(async () => fireEvent.submit(screen.getByRole("search")));
     rerender(<SearchView state={state} setState={setState} hasDocuments onOpen={() => {}} />);
     expect(fake.search).toHaveBeenCalledWith("deduction taxes", 20);
+    expect(fake.marks).toHaveBeenCalledWith("deduction taxes", ["You can deduct state income taxes."]);
     expect(screen.getByText("Form 1040NR")).toBeTruthy();
     expect(screen.getByText("pp. 3–4")).toBeTruthy();
     expect(screen.getByText("State taxes")).toBeTruthy();
     const marks = Array.from(document.querySelectorAll("mark.term")).map((m) => m.textContent);
-    expect(marks).toEqual(["deduct", "taxes"]); // "deduction" marks "deduct" by its stem
+    expect(marks).toEqual(["deduct", "taxes"]);
   });
 
   it("prefers the snippet and trims long text", () => {
@@ -157,6 +161,7 @@ describe("SourceView", () => {
       { doc_id: 1, number: 2, char_start: 17, text: "民事主体的人身权利受法律保护。" },
     ];
     fake.documentPages.mockResolvedValue(pages);
+    fake.marks.mockResolvedValue([{ marks: [{ start: 2, end: 4 }] }]); // "权利" in the passage "人身权利"
     const enc = new TextEncoder();
     const doc = pages.map((p) => p.text).join("\f");
     const start = enc.encode(doc.slice(0, doc.indexOf("人身权利"))).length;
@@ -164,7 +169,7 @@ describe("SourceView", () => {
     Element.prototype.scrollIntoView = vi.fn();
     render(
       <SourceView
-        target={{ docId: 1, title: "民法典", kind: "docx", charStart: start, charEnd: end, pageStart: 2, pageEnd: 2, terms: ["权利"] }}
+        target={{ docId: 1, title: "民法典", kind: "docx", charStart: start, charEnd: end, pageStart: 2, pageEnd: 2, query: "权利" }}
         backLabel="Back to results"
         onBack={() => {}}
       />,
@@ -172,7 +177,8 @@ describe("SourceView", () => {
     await waitFor(() => expect(document.querySelector("mark.passage")).toBeTruthy());
     expect(document.querySelector("mark.passage")!.textContent).toBe("人身权利");
     expect(document.querySelector("#page-2 mark.passage")).toBeTruthy();
-    expect(document.querySelector("mark.passage mark.term")!.textContent).toBe("权利");
+    await waitFor(() => expect(document.querySelector("mark.passage mark.term")?.textContent).toBe("权利"));
+    expect(fake.marks).toHaveBeenCalledWith("权利", ["人身权利"]);
     expect(Element.prototype.scrollIntoView).toHaveBeenCalled();
   });
 

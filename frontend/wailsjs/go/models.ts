@@ -1,3 +1,22 @@
+export namespace analyze {
+	
+	export class Mark {
+	    start: number;
+	    end: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Mark(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.start = source["start"];
+	        this.end = source["end"];
+	    }
+	}
+
+}
+
 export namespace app {
 	
 	export class EntityDetail {
@@ -169,6 +188,36 @@ export namespace app {
 	        this.project = source["project"];
 	        this.snippet = source["snippet"];
 	    }
+	}
+	export class Marked {
+	    marks: analyze.Mark[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Marked(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.marks = this.convertValues(source["marks"], analyze.Mark);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ModelsInfo {
 	    status: llm.Status;

@@ -50,6 +50,8 @@ export function ListProjects():Promise<app.ProjectList>;
 
 export function MCPConfig():Promise<app.MCPConfig>;
 
+export function Marks(arg1:string,arg2:Array<string>):Promise<Array<app.Marked>>;
+
 export function MindMap(arg1:number):Promise<kb.MindMap>;
 
 export function Mode():Promise<string>;

@@ -90,6 +90,10 @@ export function MCPConfig() {
   return window['go']['app']['App']['MCPConfig']();
 }
 
+export function Marks(arg1, arg2) {
+  return window['go']['app']['App']['Marks'](arg1, arg2);
+}
+
 export function MindMap(arg1) {
   return window['go']['app']['App']['MindMap'](arg1);
 }
