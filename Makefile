@@ -20,7 +20,7 @@ CLI_BIN     := build/bin/cairn
 FRONTEND_SRC := $(shell find frontend/src frontend/wailsjs frontend/public -type f 2>/dev/null) \
 	frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json
 
-.PHONY: deps deps-build deps-test build run cli frontend test test-frontend test-go test-race e2e smoke bench fuzz reliability fmt clean
+.PHONY: deps deps-build deps-test build run cli frontend test test-frontend test-go test-race bindings-check e2e smoke bench fuzz reliability fmt clean
 
 ## deps: every system and npm package the build and the tests need (installs only what is missing)
 deps: deps-build deps-test
@@ -74,7 +74,7 @@ run: build
 	./$(DESKTOP_BIN)
 
 ## test: the gate: frontend unit tests, go vet + go test, browser e2e against serve mode, real-window smoke test
-test: deps test-frontend test-go test-race e2e smoke
+test: deps test-frontend test-go test-race bindings-check e2e smoke
 
 test-frontend: frontend
 	cd frontend && npx vitest run
@@ -96,6 +96,16 @@ RACE_PROJECT := ReadsWhileIndexing|WriterLock|SwitchEmbedder
 test-race: frontend
 	$(GO) test -race -short $(RACE_PKGS)
 	$(GO) test -race -short -run '$(RACE_PROJECT)' ./backend/project
+
+## bindings-check: fails when frontend/wailsjs (the TypeScript bindings and
+## models Wails generates from the Go definitions) is not what they generate now
+bindings-check: frontend
+	$(GO) tool wails generate module
+	@chmod a-x frontend/wailsjs/runtime/* # the generator writes them executable
+	@if [ -n "$$(git -c core.fileMode=false status --porcelain -- frontend/wailsjs)" ]; then \
+		git status --short -- frontend/wailsjs; git --no-pager diff --stat -- frontend/wailsjs; \
+		echo "frontend/wailsjs is out of date with the Go definitions: run 'go tool wails generate module' and commit the result" >&2; exit 1; \
+	fi
 
 e2e: cli frontend/e2e/node_modules/.installed
 	frontend/e2e/run.sh $(CLI_BIN)

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"cairn/backend/analyze"
 	"cairn/backend/kb"
 	"cairn/backend/project"
 )
@@ -389,6 +390,29 @@ func (a *App) Search(query string, k int) ([]kb.Hit, error) {
 		hits = []kb.Hit{}
 	}
 	return hits, err
+}
+
+// Marked is what Marks finds in one text.
+type Marked struct {
+	Marks []analyze.Mark `json:"marks"`
+}
+
+// maxMarkTexts caps the texts one Marks call looks at.
+const maxMarkTexts = 10000
+
+// Marks tells the UI what to highlight of a query in each of texts (search
+// snippets, the passage a source view shows): the words search matches it
+// with (by stem, stop words left out) and its CJK bigrams, as UTF-16
+// ranges (analyze.Marks), so the highlighting and the search agree
+// on what a match is.
+func (a *App) Marks(query string, texts []string) []Marked {
+	out := make([]Marked, min(len(texts), maxMarkTexts))
+	for i := range out {
+		if out[i].Marks = analyze.Marks(query, texts[i]); out[i].Marks == nil {
+			out[i].Marks = []analyze.Mark{}
+		}
+	}
+	return out
 }
 
 // DocumentPages returns every page of a document, in order.

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"cairn/backend/analyze"
 	"cairn/backend/kb"
 	"cairn/backend/project"
 )
@@ -94,7 +95,7 @@ func TestBoundMethods(t *testing.T) {
 		got = append(got, strings.TrimPrefix(name, "App."))
 	}
 	slices.Sort(got)
-	want := []string{"Answer", "Answers", "Ask", "CancelPull", "CreateProject", "DeleteProject", "DocumentFile", "DocumentPages", "EmbedderStatus", "Entity", "ExtractionCounts", "FusedMindMap", "GetSettings", "Graph", "ImportPaths", "ImportStatus", "IndexStatus", "LLMStatus", "ListDocuments", "ListProjects", "MCPConfig", "MindMap", "Mode", "Models", "Neighbourhood", "OpenProject", "OrphanedOriginals", "PickAndImport", "ProjectInfo", "PullModel", "Reindex", "RemoveDocuments", "RenameProject", "RepairOrphans", "RetryDocument", "SaveSettings", "Search", "SetOllamaHost", "SwitchEmbedder", "Version"}
+	want := []string{"Answer", "AnswerTrace", "Answers", "Ask", "CancelPull", "CreateProject", "DeleteProject", "DocumentPages", "EmbedderStatus", "Entity", "ExportMindMap", "ExtractionCounts", "FusedMindMap", "GetSettings", "Graph", "ImportPaths", "ImportStatus", "IndexStatus", "LLMStatus", "ListDocuments", "ListProjects", "MCPConfig", "Marks", "MindMap", "Mode", "Models", "Neighbourhood", "OpenProject", "OrphanedOriginals", "PickAndImport", "ProjectInfo", "PullModel", "Reindex", "RemoveDocuments", "RenameProject", "RepairOrphans", "RetryDocument", "SaveSettings", "Search", "SetOllamaHost", "SwitchEmbedder", "Version"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("bound methods = %v, want %v", got, want)
 	}
@@ -201,6 +202,16 @@ func TestPickAndImportCancelled(t *testing.T) {
 	res, err := a.PickAndImport()
 	if err != nil || res == nil || len(res) != 0 || len(f.imported) != 0 {
 		t.Fatalf("res %v err %v imported %v", res, err, f.imported)
+	}
+}
+
+// TestMarks: the UI's highlights come from the analyzer search uses, one
+// list of marks per text.
+func TestMarks(t *testing.T) {
+	a := newApp(&fakeBackend{})
+	got := a.Marks("deduction of taxes", []string{"You can deduct state income taxes.", "nothing here", ""})
+	if len(got) != 3 || len(got[0].Marks) != 2 || got[0].Marks[0] != (analyze.Mark{Start: 8, End: 14}) || got[1].Marks == nil || len(got[1].Marks) != 0 {
+		t.Fatalf("Marks = %+v", got)
 	}
 }
 

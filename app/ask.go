@@ -7,6 +7,7 @@ import (
 
 	"cairn/backend/kb"
 	"cairn/backend/project"
+	"cairn/backend/reason"
 )
 
 // Answers: Ask streams the answer's text as EventAskToken events while the
@@ -72,4 +73,21 @@ func (a *App) Answer(id int64) (kb.Answer, error) {
 		return kb.Answer{}, err
 	}
 	return p.Answer(a.context(), id)
+}
+
+// AnswerTrace returns a past answer's trace decoded: everything behind the
+// answer (retrieval lists, plan and steps, support, subgraph, timings,
+// usage), typed, so the UI reads the same fields the reasoner wrote. An
+// answer's own trace field (Ask, Answer) has this shape too.
+func (a *App) AnswerTrace(id int64) (reason.Trace, error) {
+	defer a.enter()()
+	p, err := a.openProject()
+	if err != nil {
+		return reason.Trace{}, err
+	}
+	ans, err := p.Answer(a.context(), id)
+	if err != nil {
+		return reason.Trace{}, err
+	}
+	return reason.DecodeTrace(ans.Trace)
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"io/fs"
+	"net/http"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
@@ -48,8 +49,9 @@ func RunDesktop(a *App, assetsFS fs.FS) error {
 		MinWidth:         900,
 		MinHeight:        600,
 		BackgroundColour: &options.RGBA{R: 250, G: 249, B: 246, A: 255},
-		AssetServer:      &assetserver.Options{Assets: dist},
+		AssetServer:      &assetserver.Options{Assets: dist, Handler: http.HandlerFunc(a.serveOriginal)}, // original.go
 		Bind:             []any{a},
+		ErrorFormatter:   formatError, // errors.go: {message, code}
 		// The webview must stay a drop target: on Linux, DisableWebViewDrop
 		// unsets it and then no drop reaches Wails either. The page calls
 		// preventDefault on file drops so the webview never navigates to them.

@@ -2,10 +2,7 @@ package app
 
 import (
 	"context"
-	"encoding/base64"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,26 +43,13 @@ type IndexState struct {
 	Done    *IndexDone             `json:"done,omitempty"`
 }
 
-// DocumentFile is an original file as imported: its bytes, base64-encoded,
-// for the source viewer (pdf.js renders PDFs from them).
-type DocumentFile struct {
-	DocID  int64  `json:"doc_id"`
-	Name   string `json:"name"`
-	Kind   string `json:"kind"`
-	Bytes  int64  `json:"bytes"`
-	Base64 string `json:"base64"`
-}
-
-// maxViewBytes caps DocumentFile: the viewer needs the whole file in memory.
-const maxViewBytes = 200 << 20
-
 // openProject is the *project.Project behind a, for the verbs that need
 // more than the backend interface.
 func (a *App) openProject() (*project.Project, error) {
 	if pb, ok := a.cur().(projectBackend); ok && pb.p != nil {
 		return pb.p, nil
 	}
-	return nil, errors.New("no project is open")
+	return nil, errNoProject
 }
 
 // document finds one document by id.
@@ -98,39 +82,6 @@ func (a *App) storedPath(d kb.Document) (string, error) {
 	}
 	p := filepath.Join(root, local)
 	return p, nil
-}
-
-// DocumentFile returns the stored original of a document, so the viewer can
-// render PDF pages exactly as printed.
-func (a *App) DocumentFile(docID int64) (DocumentFile, error) {
-	defer a.enter()()
-	ctx := a.context()
-	d, err := a.document(ctx, docID)
-	if err != nil {
-		return DocumentFile{}, err
-	}
-	if _, err := a.storedPath(d); err != nil {
-		return DocumentFile{}, err
-	}
-	// opened only as a regular file inside files/ (not through a link out
-	// of the project: the database may come from someone else)
-	f, err := project.OpenStored(a.cur().Dir(), d.StoredPath)
-	if err != nil {
-		return DocumentFile{}, fmt.Errorf("the stored copy of %s is missing or unusable: %w", d.FileName, err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return DocumentFile{}, fmt.Errorf("the stored copy of %s: %w", d.FileName, err)
-	}
-	if st.Size() > maxViewBytes {
-		return DocumentFile{}, fmt.Errorf("%s is %d MiB, too large to show (limit %d MiB)", d.FileName, st.Size()>>20, maxViewBytes>>20)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxViewBytes+1))
-	if err != nil {
-		return DocumentFile{}, fmt.Errorf("read the stored copy of %s: %w", d.FileName, err)
-	}
-	return DocumentFile{DocID: d.ID, Name: d.FileName, Kind: d.Kind, Bytes: int64(len(b)), Base64: base64.StdEncoding.EncodeToString(b)}, nil
 }
 
 // RetryDocument reads a document again from its stored copy: after a

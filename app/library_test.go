@@ -1,8 +1,6 @@
 package app
 
 import (
-	"bytes"
-	"encoding/base64"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,37 +43,6 @@ func waitIndexIdle(t *testing.T, a *App) IndexState {
 	}
 	t.Fatal("indexing did not finish")
 	return IndexState{}
-}
-
-func TestDocumentFileReturnsTheStoredOriginal(t *testing.T) {
-	a, _ := openReal(t)
-	src := filepath.Join("..", "assets", "sample", "en-report-dmca-summary.pdf")
-	res, err := a.ImportPaths([]string{src})
-	if err != nil || len(res) != 1 || res[0].Status != kb.StatusOK {
-		t.Fatalf("import: %v %+v", err, res)
-	}
-	f, err := a.DocumentFile(res[0].DocID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := base64.StdEncoding.DecodeString(f.Base64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := os.ReadFile(src)
-	if !bytes.Equal(got, want) || f.Bytes != int64(len(want)) || f.Kind != "pdf" || f.Name != "en-report-dmca-summary.pdf" {
-		t.Fatalf("DocumentFile = %d bytes kind %q name %q; want the original's %d bytes", len(got), f.Kind, f.Name, len(want))
-	}
-	if _, err := a.DocumentFile(9999); err == nil || !strings.Contains(err.Error(), "not in this project") {
-		t.Fatalf("unknown document: err = %v", err)
-	}
-	if _, err := a.DocumentFile(0); err == nil {
-		t.Fatal("document 0 must be refused")
-	}
-	// The import started indexing; it ends with an outcome.
-	if s := waitIndexIdle(t, a); s.Done.Error != "" {
-		t.Fatalf("index after import: %s", s.Done.Error)
-	}
 }
 
 func TestStoredPathStaysInsideTheProject(t *testing.T) {
@@ -142,8 +109,9 @@ func TestReindexOutsideAProject(t *testing.T) {
 }
 
 // Issue 21, item 4: the source viewer never reads through a link out of the
-// project, whatever the database says.
-func TestDocumentFileRefusesLinksOut(t *testing.T) {
+// project, whatever the database says (the originals endpoint opens the
+// stored copy through project.OpenStored).
+func TestOriginalRefusesLinksOut(t *testing.T) {
 	a, _ := openReal(t)
 	dir := a.cur().Dir()
 	secret := filepath.Join(t.TempDir(), "secret.txt")

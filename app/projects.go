@@ -346,7 +346,7 @@ func (a *App) RenameProject(from, to string) (ProjectEntry, error) {
 	err = a.exclusive(func(old backend) (backend, error) {
 		pb, ok := old.(projectBackend)
 		if !ok || pb.p == nil {
-			return old, errors.New("no project is open")
+			return old, errNoProject
 		}
 		pb.p.Close()
 		d, rerr := project.Rename(root, from, to)

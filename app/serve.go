@@ -23,9 +23,10 @@ import (
 //
 //	GET  /?token=T            the UI (index.html with the serve config injected)
 //	POST /api/App.<Method>    body: JSON array of the method's arguments;
-//	                          reply: {"result": …} or {"error": "…"}
+//	                          reply: {"result": …} or {"error": "…", "code": "…"}
 //	GET  /api/events          server-sent events: {"name": …, "data": …}
 //	POST /upload              files dropped on the page (upload.go)
+//	GET  /original/<doc id>   a document's stored original, with range requests (original.go)
 //
 // Every request must carry the per-run token: ?token= (the printed URL), the
 // X-Cairn-Token header, or the cookie set when the page is first opened. The
@@ -194,6 +195,8 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.events(w, r)
 	case r.URL.Path == "/upload":
 		s.upload(w, r) // upload.go
+	case strings.HasPrefix(r.URL.Path, originalPrefix):
+		s.app.serveOriginal(w, r) // original.go
 	case strings.HasPrefix(r.URL.Path, "/api/"):
 		s.call(w, r, strings.TrimPrefix(r.URL.Path, "/api/"))
 	case r.URL.Path == "/" || r.URL.Path == "/index.html":
@@ -263,6 +266,7 @@ func (s *server) index(w http.ResponseWriter, r *http.Request) {
 type callReply struct {
 	Result any    `json:"result"`
 	Error  string `json:"error,omitempty"`
+	Code   string `json:"code,omitempty"` // ErrorCode (errors.go)
 }
 
 var errorType = reflect.TypeFor[error]()
@@ -303,13 +307,14 @@ func (s *server) call(w http.ResponseWriter, r *http.Request, name string) {
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
-				reply = callReply{Error: fmt.Sprintf("internal error in %s: %v", name, p)}
+				reply = callReply{Error: fmt.Sprintf("internal error in %s: %v", name, p), Code: CodeInternal}
 			}
 		}()
 		for i, o := range m.Call(in) {
 			if mt.Out(i) == errorType {
 				if !o.IsNil() {
-					reply.Error = o.Interface().(error).Error()
+					err := o.Interface().(error)
+					reply.Error, reply.Code = err.Error(), ErrorCode(err)
 				}
 				continue
 			}

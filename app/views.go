@@ -2,8 +2,10 @@ package app
 
 import (
 	"fmt"
+	"strings"
 
 	"cairn/backend/kb"
+	"cairn/backend/mindmap"
 )
 
 // The knowledge graph and the mind maps, for the explorer and mind-map views.
@@ -86,6 +88,38 @@ func (a *App) FusedMindMap() (kb.MindMap, error) {
 		return kb.MindMap{}, err
 	}
 	return p.FusedMindMap(a.context())
+}
+
+// ExportMindMap returns a document's mind map (docID 0: the fused map) as
+// the text of a file in format "md" or "opml", written by the same code as
+// `cairn mindmap --format` (the Mind map view's export buttons save it).
+func (a *App) ExportMindMap(docID int64, format string) (string, error) {
+	defer a.enter()()
+	p, err := a.openProject()
+	if err != nil {
+		return "", err
+	}
+	ctx := a.context()
+	title := "Fused mind map"
+	var m kb.MindMap
+	if docID == 0 {
+		m, err = p.FusedMindMap(ctx)
+	} else {
+		var d kb.Document
+		if d, err = a.document(ctx, docID); err != nil {
+			return "", err
+		}
+		title = d.Title
+		m, err = p.MindMap(ctx, docID)
+	}
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if err := mindmap.Export(&b, format, title, m); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }
 
 // ExtractionCounts reports knowledge-graph extraction per chunk status

@@ -74,6 +74,18 @@ func TestViewsOverARealProject(t *testing.T) {
 	if _, err := a.MindMap(0); err == nil {
 		t.Fatal("document 0 accepted")
 	}
+	// The export buttons save what `cairn mindmap --format` prints.
+	md, err := a.ExportMindMap(doc, "md")
+	if err != nil || !strings.HasPrefix(md, "# ") || !strings.Contains(md, "\n- **") {
+		t.Fatalf("Markdown export: %v\n%.300s", err, md)
+	}
+	opml, err := a.ExportMindMap(0, "opml")
+	if err != nil || !strings.Contains(opml, `<opml version="2.0">`) || !strings.Contains(opml, "<title>Fused mind map</title>") {
+		t.Fatalf("OPML export of the fused map: %v\n%.300s", err, opml)
+	}
+	if _, err := a.ExportMindMap(doc, "docx"); err == nil {
+		t.Fatal("unknown export format accepted")
+	}
 
 	ans, err := a.Ask("What does the DMCA say about circumvention of copyright protection systems?", false)
 	if err != nil {
@@ -99,6 +111,13 @@ func TestViewsOverARealProject(t *testing.T) {
 	if err != nil || !json.Valid(one.Trace) {
 		t.Fatalf("answer %d: %v", ans.ID, err)
 	}
+	tr, err := a.AnswerTrace(ans.ID)
+	if err != nil || tr.Mode != "quick" || len(tr.Retrieval.Evidence) == 0 {
+		t.Fatalf("trace of answer %d: %v, mode %q, %d evidence", ans.ID, err, tr.Mode, len(tr.Retrieval.Evidence))
+	}
+	if _, err := a.AnswerTrace(ans.ID + 100); err == nil {
+		t.Fatal("trace of an unknown answer")
+	}
 	if _, err := a.Ask("  ", false); err == nil {
 		t.Fatal("empty question accepted")
 	}
@@ -111,6 +130,9 @@ func TestViewsWithoutAProject(t *testing.T) {
 	}
 	if _, err := a.MindMap(1); err == nil {
 		t.Fatal("MindMap without a project")
+	}
+	if _, err := a.ExportMindMap(1, "md"); err == nil {
+		t.Fatal("ExportMindMap without a project")
 	}
 	if _, err := a.Ask("q", false); err == nil {
 		t.Fatal("Ask without a project")

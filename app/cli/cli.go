@@ -219,5 +219,3 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

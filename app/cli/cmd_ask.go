@@ -88,7 +88,7 @@ func printAnswer(env *Env, a kb.Answer) {
 		if c.PageEnd > c.PageStart {
 			pages = fmt.Sprintf("pp. %d-%d", c.PageStart, c.PageEnd)
 		}
-		fmt.Fprintf(env.Stdout, "  [%d] %s, %s (doc %d, chunk %d, chars %d-%d): %s\n", c.N, c.DocTitle, pages, c.DocID, c.ChunkID, c.CharStart, c.CharEnd, clip(oneLine(c.Text), 160))
+		fmt.Fprintf(env.Stdout, "  [%d] %s, %s (doc %d, chunk %d, chars %d-%d): %s\n", c.N, c.DocTitle, pages, c.DocID, c.ChunkID, c.CharStart, c.CharEnd, clip(kb.OneLine(c.Text), 160))
 	}
 	if len(a.Paths) > 0 {
 		fmt.Fprintln(env.Stdout)

@@ -160,7 +160,7 @@ func TestIndexResumeAfterKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	st.DB.QueryRow("SELECT count(*) FROM chunks").Scan(&total)
+	_, total, _ = st.Counts(context.Background())
 
 	args, _ := json.Marshal([]string{"index", "--offline", "--project", killed})
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -173,7 +173,7 @@ func TestIndexResumeAfterKill(t *testing.T) {
 	done := 0
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
-		st.DB.QueryRow("SELECT count(*) FROM chunk_extractions").Scan(&done)
+		done, _ = st.ExtractedChunks(context.Background())
 		if done >= total/4 {
 			break
 		}
@@ -181,7 +181,7 @@ func TestIndexResumeAfterKill(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
-	st.DB.QueryRow("SELECT count(*) FROM chunk_extractions").Scan(&done)
+	done, _ = st.ExtractedChunks(context.Background())
 	if done == 0 || done >= total {
 		t.Fatalf("kill did not land mid-way: %d of %d chunks extracted (%s)", done, total, childErr.String())
 	}

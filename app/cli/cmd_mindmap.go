@@ -69,11 +69,8 @@ func cmdMindMap(ctx context.Context, env *Env, args []string) int {
 		title = d.Title
 	}
 	switch *format {
-	case "md":
-		fmt.Fprintf(env.Stdout, "# %s\n\n", title)
-		err = mindmap.WriteMarkdown(env.Stdout, m)
-	case "opml":
-		err = mindmap.WriteOPML(env.Stdout, title, m)
+	case "md", "opml":
+		err = mindmap.Export(env.Stdout, *format, title, m)
 	default:
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")

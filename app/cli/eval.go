@@ -379,21 +379,7 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 
 // chunkPassages maps every chunk of an eval project to its passage id.
 func chunkPassages(ctx context.Context, p *project.Project) (map[int64]string, error) {
-	rows, err := p.Store().DB.QueryContext(ctx, "SELECT c.id, d.file_name FROM chunks c JOIN documents d ON d.id = c.doc_id")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[int64]string{}
-	for rows.Next() {
-		var id int64
-		var n string
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, err
-		}
-		out[id] = n
-	}
-	return out, rows.Err()
+	return p.Store().ChunkFileNames(ctx)
 }
 
 func applySets(set *retrieve.Settings, s string) error {

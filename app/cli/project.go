@@ -63,7 +63,7 @@ func cmdImport(ctx context.Context, env *Env, args []string) int {
 			line += fmt.Sprintf("  (doc %d, %d pages, %d chunks)", r.DocID, r.Pages, r.Chunks)
 		}
 		if r.Error != "" {
-			line += "\n                " + oneLine(r.Error)
+			line += "\n                " + kb.OneLine(r.Error)
 		}
 		fmt.Fprintln(env.Stdout, line)
 	}
@@ -117,7 +117,7 @@ func cmdDocs(ctx context.Context, env *Env, args []string) int {
 		}
 		fmt.Fprintf(env.Stdout, "%4d  %-14s %4d pages %5d chunks  %s\n", d.ID, d.Status, d.Pages, d.Chunks, d.Title)
 		if d.Error != "" {
-			fmt.Fprintf(env.Stdout, "      %s\n", oneLine(d.Error))
+			fmt.Fprintf(env.Stdout, "      %s\n", kb.OneLine(d.Error))
 		}
 		if l := g.line(""); l != "" {
 			fmt.Fprintf(env.Stdout, "      %s\n", l)
@@ -304,7 +304,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) int {
 				fmt.Fprintf(env.Stdout, "  (doc %d, %d pages, %d chunks)", r.DocID, r.Pages, r.Chunks)
 			}
 			if r.Error != "" {
-				fmt.Fprintf(env.Stdout, "  %s", oneLine(r.Error))
+				fmt.Fprintf(env.Stdout, "  %s", kb.OneLine(r.Error))
 			}
 			fmt.Fprintln(env.Stdout)
 			failed = failed || r.Status == kb.StatusFailed

@@ -102,7 +102,7 @@ func runIndexChild(out *os.File) error {
 		r.Pages += x.Pages
 		r.Chunks += x.Chunks
 	}
-	if err := p.Store().DB.QueryRowContext(ctx, "SELECT coalesce(sum(tokens), 0) FROM chunks").Scan(&r.ChunkTokens); err != nil {
+	if r.ChunkTokens, err = p.Store().ChunkTokens(ctx); err != nil {
 		return err
 	}
 	// Per-stage time: stages report progress after doing work, so a stage
@@ -278,23 +278,19 @@ func measurePipeline(ctx context.Context, env *Env, files []inputFile, group str
 			pages, chunks := chunk.Split(d, chunk.Options{})
 			t1 := time.Now()
 			title := files[i].Name
-			texts := make([]string, len(chunks))
-			rows := make([]store.FTSRow, len(chunks))
-			terms := make([][]string, len(chunks))
-			for j, c := range chunks {
-				texts[j] = search.EmbedText(title, c)
-				rows[j] = store.ChunkFTS(title, c)
-				terms[j] = search.ChunkTerms(title, c)
-			}
+			rows, texts := search.ChunkRows(title, chunks)
 			vecs, err := e.Embed(ctx, texts)
 			if err != nil {
 				st.Close()
 				return nil, err
 			}
+			for j := range rows {
+				rows[j].Vector = vecs[j]
+			}
 			t2 := time.Now()
 			id, err := st.AddDocument(ctx, kb.Document{Title: title, FileName: files[i].Name, Kind: string(d.Kind), Hash: fmt.Sprintf("bench-%d-%d", r, i)})
 			if err == nil {
-				err = st.SaveContent(ctx, id, store.Content{Title: title, Kind: string(d.Kind), Status: kb.StatusOK, Pages: pages, Chunks: chunks, FTS: rows, Vectors: vecs, Terms: terms}, search.ChunkTerms)
+				err = st.SaveContent(ctx, id, store.Content{Title: title, Kind: string(d.Kind), Status: kb.StatusOK, Pages: pages, Chunks: rows}, search.ChunkTerms)
 			}
 			if err != nil {
 				st.Close()

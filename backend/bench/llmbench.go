@@ -169,23 +169,18 @@ func measureLLM(ctx context.Context, env *Env) ([]Figure, error) {
 
 // modelTokens counts the chunks' tokens with the fake server's tokenizer.
 func modelTokens(ctx context.Context, p *project.Project) (tokens, chunks int, err error) {
-	rows, err := p.Store().DB.QueryContext(ctx, "SELECT text FROM chunks")
-	if err != nil {
-		return 0, 0, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			return 0, 0, err
-		}
+	err = p.Store().ChunkTexts(ctx, func(t string) error {
 		tokens += fakeollama.CountTokens(t)
 		chunks++
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
 	}
 	if chunks == 0 {
 		return 0, 0, fmt.Errorf("no chunks imported")
 	}
-	return tokens, chunks, rows.Err()
+	return tokens, chunks, nil
 }
 
 func measureAnswers(ctx context.Context, env *Env, srv *fakeollama.Server, prov *meteredProvider, group string) ([]Figure, error) {

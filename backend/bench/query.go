@@ -25,9 +25,7 @@ func entityCount(ctx context.Context, s *scaleCorpus) (int, error) {
 		return 0, err
 	}
 	defer st.Close()
-	var n int
-	err = st.DB.QueryRowContext(ctx, "SELECT count(*) FROM entities").Scan(&n)
-	return n, err
+	return st.EntityCount(ctx)
 }
 
 // Query latency without a model, per scale: project.Search (hybrid BM25 +

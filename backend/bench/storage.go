@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"sort"
 	"strings"
@@ -61,24 +60,18 @@ func partSlug(part string) string {
 }
 
 // storageParts sums dbstat page bytes per part.
-func storageParts(ctx context.Context, db *sql.DB) (map[string]int64, int64, error) {
-	rows, err := db.QueryContext(ctx, "SELECT name, sum(pgsize) FROM dbstat GROUP BY name")
+func storageParts(ctx context.Context, st *store.Store) (map[string]int64, int64, error) {
+	bytes, err := st.TableBytes(ctx)
 	if err != nil {
-		return nil, 0, fmt.Errorf("dbstat: %w", err)
+		return nil, 0, err
 	}
-	defer rows.Close()
 	parts := map[string]int64{}
 	var total int64
-	for rows.Next() {
-		var name string
-		var n int64
-		if err := rows.Scan(&name, &n); err != nil {
-			return nil, 0, err
-		}
+	for name, n := range bytes {
 		parts[StoragePart(name)] += n
 		total += n
 	}
-	return parts, total, rows.Err()
+	return parts, total, nil
 }
 
 func measureStorage(ctx context.Context, env *Env) ([]Figure, error) {
@@ -94,7 +87,7 @@ func measureStorage(ctx context.Context, env *Env) ([]Figure, error) {
 		if err != nil {
 			return figs, err
 		}
-		parts, total, err := storageParts(ctx, st.DB)
+		parts, total, err := storageParts(ctx, st)
 		st.Close()
 		if err != nil {
 			return figs, err

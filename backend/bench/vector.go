@@ -72,30 +72,19 @@ type vectorSet struct {
 }
 
 func loadVectors(ctx context.Context, st *store.Store) (*vectorSet, error) {
-	rows, err := st.DB.QueryContext(ctx, "SELECT chunk_id, embedding FROM chunks_vec")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	vs := &vectorSet{}
-	for rows.Next() {
-		var id int64
-		var b []byte
-		if err := rows.Scan(&id, &b); err != nil {
-			return nil, err
-		}
+	err := st.ChunkVectors(ctx, func(id int64, v []float32) error {
 		if vs.dim == 0 {
-			vs.dim = len(b) / 4
+			vs.dim = len(v)
 		}
-		if len(b) != 4*vs.dim {
-			return nil, fmt.Errorf("chunk %d: vector of %d bytes, want %d", id, len(b), 4*vs.dim)
+		if len(v) != vs.dim {
+			return fmt.Errorf("chunk %d: vector of %d dimensions, want %d", id, len(v), vs.dim)
 		}
 		vs.ids = append(vs.ids, id)
-		for i := 0; i < vs.dim; i++ {
-			vs.flat = append(vs.flat, math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
-		}
-	}
-	return vs, rows.Err()
+		vs.flat = append(vs.flat, v...)
+		return nil
+	})
+	return vs, err
 }
 
 func (vs *vectorSet) bytes() float64 { return float64(len(vs.flat) * 4) }

@@ -141,7 +141,7 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 					levels, path = levels[:len(levels)-1], path[:len(path)-1]
 				}
 				levels = append(levels, lvl)
-				path = append(path[:len(path):len(path)], oneLine(t))
+				path = append(path[:len(path):len(path)], kb.OneLine(t))
 				pieces = append(pieces, span{start: start, end: sb.Len(), page: p, tokens: CountTokens(t), heading: true, path: path})
 				continue
 			}
@@ -307,5 +307,3 @@ func cleanBlock(s string) string {
 	}
 	return strings.TrimSpace(s)
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -113,17 +113,16 @@ func Build(ctx context.Context, st *store.Store, e embed.Embedder, corpus []Pass
 			return fmt.Errorf("passage %s: %w", p.ID, err)
 		}
 		c := kb.Chunk{Ordinal: 0, PageStart: 1, PageEnd: 1, CharStart: 0, CharEnd: len(p.Text), Text: p.Text, Tokens: len(analyze.Tokens(p.Text))}
-		vec, err := e.Embed(ctx, []string{search.EmbedText(p.Title, c)})
+		rows, texts := search.ChunkRows(p.Title, []kb.Chunk{c})
+		vec, err := e.Embed(ctx, texts)
 		if err != nil {
 			return err
 		}
+		rows[0].Vector = vec[0]
 		if err := st.SaveContent(ctx, id, store.Content{
 			Title: p.Title, Kind: "txt", Status: kb.StatusOK,
-			Pages:   []kb.Page{{Number: 1, Text: p.Text}},
-			Chunks:  []kb.Chunk{c},
-			FTS:     []store.FTSRow{store.ChunkFTS(p.Title, c)},
-			Vectors: vec,
-			Terms:   [][]string{search.ChunkTerms(p.Title, c)},
+			Pages:  []kb.Page{{Number: 1, Text: p.Text}},
+			Chunks: rows,
 		}, search.ChunkTerms); err != nil {
 			return fmt.Errorf("passage %s: %w", p.ID, err)
 		}
@@ -133,21 +132,10 @@ func Build(ctx context.Context, st *store.Store, e embed.Embedder, corpus []Pass
 
 // PassageIDs maps hits back to passage ids (the documents' file names).
 func PassageIDs(ctx context.Context, st *store.Store, hits []kb.Hit) ([]string, error) {
-	name := map[int64]string{}
-	rows, err := st.DB.QueryContext(ctx, "SELECT id, file_name FROM documents")
+	name, err := st.DocumentFileNames(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var id int64
-		var n string
-		if err := rows.Scan(&id, &n); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		name[id] = n
-	}
-	rows.Close()
 	var out []string
 	seen := map[string]bool{}
 	for _, h := range hits {

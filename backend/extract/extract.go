@@ -337,9 +337,9 @@ func reasonSuffix(r string) string {
 
 func failureReason(err error) string {
 	if k := llm.KindOf(err); k != "" {
-		return string(k) + ": " + oneLine(err.Error())
+		return string(k) + ": " + kb.OneLine(err.Error())
 	}
-	return oneLine(err.Error())
+	return kb.OneLine(err.Error())
 }
 
 // fallback is the offline result recorded as a failed model extraction.
@@ -351,8 +351,6 @@ func fallback(in Input, u llm.Usage, reason string) Result {
 	r.Reason = reason
 	return r
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // source is the provenance of [a, b) (byte offsets inside the chunk text),
 // with the exact pages: the chunk text holds a page separator at every page

@@ -246,7 +246,7 @@ func TestOffline(t *testing.T) {
 	}
 	for _, rel := range r.Relations {
 		s := sampleText[rel.Source.CharStart-1000 : rel.Source.CharEnd-1000]
-		if !strings.Contains(s, sampleText[r.Entities[rel.Subject].Mentions[0].CharStart-1000:r.Entities[rel.Subject].Mentions[0].CharEnd-1000]) && rel.Statement != oneLine(s) {
+		if !strings.Contains(s, sampleText[r.Entities[rel.Subject].Mentions[0].CharStart-1000:r.Entities[rel.Subject].Mentions[0].CharEnd-1000]) && rel.Statement != kb.OneLine(s) {
 			t.Fatalf("relation source %q does not hold its statement %q", s, rel.Statement)
 		}
 	}

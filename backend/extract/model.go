@@ -113,9 +113,9 @@ func Messages(ins []Input) []llm.Message {
 	var b strings.Builder
 	title := ""
 	if len(ins) > 0 {
-		title = llm.DefuseChatMarkup(oneLine(ins[0].DocTitle))
+		title = llm.DefuseChatMarkup(kb.OneLine(ins[0].DocTitle))
 		if title == "" {
-			title = llm.DefuseChatMarkup(oneLine(ins[0].FileName))
+			title = llm.DefuseChatMarkup(kb.OneLine(ins[0].FileName))
 		}
 	}
 	ps := make([]passageData, len(ins))
@@ -123,7 +123,7 @@ func Messages(ins []Input) []llm.Message {
 	for i, in := range ins {
 		text := llm.DefuseChatMarkup(strings.TrimSpace(strings.ReplaceAll(in.Chunk.Text, kb.PageSeparator, "\n")))
 		ids[i] = PassageID(i)
-		section := llm.DefuseChatMarkup(oneLine(strings.Join(in.Chunk.HeadingPath, " > ")))
+		section := llm.DefuseChatMarkup(kb.OneLine(strings.Join(in.Chunk.HeadingPath, " > ")))
 		ps[i] = passageData{ID: ids[i], Section: section, Fence: fence(text), Text: text}
 	}
 	_ = userTemplate.Execute(&b, map[string]any{"Title": title, "Passages": ps, "IDs": strings.Join(ids, ", ")})
@@ -171,7 +171,7 @@ func Request(ins []Input) llm.JSONRequest {
 	}
 	if n == 1 && ins[0].Prior.Attempts >= 2 {
 		var note strings.Builder
-		reason := llm.DefuseChatMarkup(oneLine(ins[0].Prior.Reason))
+		reason := llm.DefuseChatMarkup(kb.OneLine(ins[0].Prior.Reason))
 		if r := []rune(reason); len(r) > 200 {
 			reason = string(r[:200]) + "…"
 		}
@@ -311,12 +311,12 @@ func Validate(in Input, rep Reply) Result {
 	var droppedNames []string
 	byKey := map[string]int{} // normalised name or alias -> entity index
 	for _, e := range rep.Entities {
-		name := oneLine(e.Name)
+		name := kb.OneLine(e.Name)
 		names := append([]string{name}, e.Aliases...)
 		var spans [][2]int
 		surface := ""
 		for _, n := range names {
-			n = oneLine(n)
+			n = kb.OneLine(n)
 			if n == "" {
 				continue
 			}
@@ -335,7 +335,7 @@ func Validate(in Input, rep Reply) Result {
 		var aliases []string
 		for _, n := range names {
 			if k := kb.NormKey(n); k != "" && k != key {
-				aliases = append(aliases, oneLine(n))
+				aliases = append(aliases, kb.OneLine(n))
 			}
 		}
 		if i, ok := byKey[key]; ok { // the same entity listed twice
@@ -346,7 +346,7 @@ func Validate(in Input, rep Reply) Result {
 		if !typeSet[typ] {
 			typ = "other"
 		}
-		ent := Entity{Name: surface, Type: typ, SemanticType: oneLine(e.SemanticType), Description: oneLine(e.Description), Aliases: dedupe(aliases, surface)}
+		ent := Entity{Name: surface, Type: typ, SemanticType: kb.OneLine(e.SemanticType), Description: kb.OneLine(e.Description), Aliases: dedupe(aliases, surface)}
 		var chain []string
 		if ent.SemanticType != "" {
 			chain = append(chain, ent.SemanticType)
@@ -385,12 +385,12 @@ func Validate(in Input, rep Reply) Result {
 	for _, rel := range rep.Relations {
 		si, ok1 := byKey[kb.NormKey(rel.Subject)]
 		oi, ok2 := byKey[kb.NormKey(rel.Object)]
-		pred := oneLine(rel.Predicate)
+		pred := kb.OneLine(rel.Predicate)
 		if !ok1 || !ok2 || si == oi || pred == "" || len(sents) == 0 {
 			dropRel++
 			continue
 		}
-		stmt := oneLine(rel.Statement)
+		stmt := kb.OneLine(rel.Statement)
 		sw := words(fold(stmt).s)
 		best, bestScore := 0, -1.0
 		for i, s := range sents {
@@ -406,7 +406,7 @@ func Validate(in Input, rep Reply) Result {
 			}
 		}
 		if stmt == "" {
-			stmt = oneLine(text[sents[best][0]:sents[best][1]])
+			stmt = kb.OneLine(text[sents[best][0]:sents[best][1]])
 		}
 		conf := rel.Confidence
 		if conf < 0 || conf > 1 || conf != conf {
@@ -417,7 +417,7 @@ func Validate(in Input, rep Reply) Result {
 	}
 	dropFact := 0
 	for _, ft := range rep.Facts {
-		ft = oneLine(ft)
+		ft = kb.OneLine(ft)
 		fw := words(fold(ft).s)
 		best, bestScore := -1, 0.0
 		for i := range sents {

@@ -454,7 +454,7 @@ func ExtractOffline(in Input) Result {
 		cands = append(cands, candidate{name: fn, typ: "work", sem: "document", priority: 2})
 	}
 	for _, h := range c.HeadingPath {
-		h = oneLine(h)
+		h = kb.OneLine(h)
 		if n := len(strings.Fields(h)); n > 0 && n <= 12 && utf8.RuneCountInString(h) <= 80 && headingLike(h) {
 			cands = append(cands, candidate{name: h, typ: "concept", sem: "topic", priority: 1})
 		}
@@ -561,7 +561,7 @@ func ExtractOffline(in Input) Result {
 			}
 			pred, conf := predicate(text[s[0]:s[1]], a.a-s[0], a.b-a.a, b.a-s[0], b.b-b.a)
 			r.Relations = append(r.Relations, Relation{Subject: idx[a.entity], Object: idx[b.entity], Predicate: pred,
-				Statement: oneLine(text[s[0]:s[1]]), Confidence: conf, Source: source(c, s[0], s[1])})
+				Statement: kb.OneLine(text[s[0]:s[1]]), Confidence: conf, Source: source(c, s[0], s[1])})
 			nrel++
 		}
 		if len(distinct) > 0 && factLike(text[s[0]:s[1]]) {
@@ -574,7 +574,7 @@ func ExtractOffline(in Input) Result {
 	}
 	sort.Slice(salient, func(i, j int) bool { return salient[i].s[0] < salient[j].s[0] })
 	for i, s := range salient {
-		r.Facts = append(r.Facts, kb.Fact{Ordinal: i, Text: oneLine(text[s.s[0]:s.s[1]]), Source: source(c, s.s[0], s.s[1])})
+		r.Facts = append(r.Facts, kb.Fact{Ordinal: i, Text: kb.OneLine(text[s.s[0]:s.s[1]]), Source: source(c, s.s[0], s.s[1])})
 	}
 	r.setStatus("no names, key phrases or salient sentences found")
 	return r

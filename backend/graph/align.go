@@ -7,13 +7,13 @@
 package graph
 
 import (
-	"math"
 	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"cairn/backend/kb"
+	"cairn/backend/vecindex"
 )
 
 // Mention is a new entity as one chunk names it.
@@ -70,27 +70,11 @@ func Align(m Mention, cands []Candidate, vec func(string) []float32) int64 {
 		if c.Entity.Type != typ || !SimilarNames(m.Name, c.Entity.Name) {
 			continue
 		}
-		if s := cosine(mv, vec(c.Entity.Name)); s >= bestSim {
+		if s := vecindex.Similarity(mv, vec(c.Entity.Name)); s >= bestSim {
 			best, bestSim = c.Entity.ID, s
 		}
 	}
 	return best
-}
-
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / (math.Sqrt(na) * math.Sqrt(nb))
 }
 
 var digitsRe = regexp.MustCompile(`\d+`)

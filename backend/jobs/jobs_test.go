@@ -46,9 +46,8 @@ func newStore(t *testing.T) (*store.Store, int) {
 	off := 0
 	for i, para := range strings.Split(text, "\n") {
 		if strings.TrimSpace(para) != "" {
-			c.Chunks = append(c.Chunks, kb.Chunk{Ordinal: i, PageStart: 1, PageEnd: 1, CharStart: off, CharEnd: off + len(para), Text: para})
-			c.FTS = append(c.FTS, store.FTSRow{Body: para})
-			c.Vectors = append(c.Vectors, e.Vector(para))
+			c.Chunks = append(c.Chunks, store.ChunkRow{Chunk: kb.Chunk{Ordinal: i, PageStart: 1, PageEnd: 1, CharStart: off, CharEnd: off + len(para), Text: para},
+				FTS: store.FTSRow{Body: para}, Vector: e.Vector(para)})
 		}
 		off += len(para) + 1
 	}

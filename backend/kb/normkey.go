@@ -64,3 +64,7 @@ func TopicKey(s string) string {
 	}
 	return NormKey(s)
 }
+
+// OneLine collapses every run of white space in s, line breaks included,
+// to one space and trims the ends.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

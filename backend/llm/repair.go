@@ -3,6 +3,8 @@ package llm
 import (
 	"errors"
 	"strings"
+
+	"cairn/backend/kb"
 )
 
 // RepairPrompt is the user message of the one repair attempt: the model's
@@ -21,15 +23,13 @@ func RepairPrompt(problem error) string {
 			b.WriteString("- " + p + "\n")
 		}
 	case errors.As(problem, &me):
-		b.WriteString("It is not valid JSON (" + oneLine(me.Err.Error()) + ").\n")
+		b.WriteString("It is not valid JSON (" + kb.OneLine(me.Err.Error()) + ").\n")
 	case errors.Is(problem, ErrNoJSON):
 		b.WriteString("It holds no JSON object.\n")
 	default:
-		b.WriteString("Problem: " + oneLine(problem.Error()) + "\n")
+		b.WriteString("Problem: " + kb.OneLine(problem.Error()) + "\n")
 	}
 	b.WriteString("Reply again with the complete answer as a single JSON object that matches the schema. " +
 		"Write no explanation, no Markdown and no code fences: only the JSON.")
 	return b.String()
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -460,7 +460,7 @@ func TestResources(t *testing.T) {
 			t.Fatal(err)
 		}
 		md := r.Contents[0].Text
-		if r.Contents[0].MIMEType != mdMIME || !strings.Contains(md, DataNotice) || !strings.HasPrefix(md, "# "+oneLine(d.Title)) {
+		if r.Contents[0].MIMEType != mdMIME || !strings.Contains(md, DataNotice) || !strings.HasPrefix(md, "# "+kb.OneLine(d.Title)) {
 			t.Errorf("text of %d: %q", id, clip(md))
 		}
 		for _, pg := range pv.pages[id] {

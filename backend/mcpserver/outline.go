@@ -108,7 +108,7 @@ func (s *Server) mindItems(m kb.MindMap, titles map[int64]string, out *OutlineOu
 func itemsMarkdown(items []OutlineItem) string {
 	var b strings.Builder
 	for _, it := range items {
-		label := oneLine(it.Label)
+		label := kb.OneLine(it.Label)
 		if it.Kind == "topic" {
 			label = "**" + label + "**"
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"cairn/backend/kb"
 	"cairn/backend/llm"
 )
 
@@ -42,7 +43,7 @@ func fenced(src Source, text string) string {
 	// A page break (form feed) reads as a blank line here; the JSON text
 	// keeps the exact span.
 	text = strings.ReplaceAll(text, "\f", "\n\n")
-	return fmt.Sprintf("%s source=%q title=%q>\n%s\n%s", fenceOpen, where, defuse(oneLine(src.DocTitle)), defuse(text), fenceClose)
+	return fmt.Sprintf("%s source=%q title=%q>\n%s\n%s", fenceOpen, where, defuse(kb.OneLine(src.DocTitle)), defuse(text), fenceClose)
 }
 
 func renderPassages(head string, ps []Passage) string {

@@ -51,7 +51,7 @@ func (s *Server) syncResources(ctx context.Context) {
 	defer s.resMu.Unlock()
 	want := map[string]bool{}
 	for _, d := range docs {
-		title := oneLine(d.Title)
+		title := kb.OneLine(d.Title)
 		for _, r := range []*mcp.Resource{
 			{URI: textURI(d.ID), Name: fmt.Sprintf("doc-%d-text", d.ID), Title: title + " (text)", MIMEType: mdMIME,
 				Description: fmt.Sprintf("Text of %s, %d pages, as Markdown", d.FileName, d.Pages)},
@@ -97,7 +97,7 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	} else {
 		var o OutlineOut
 		o, err = s.buildOutline(ctx, d, "")
-		text = fmt.Sprintf("# %s: %s\n\n> %s\n\n%s", oneLine(d.Title), o.Kind, DataNotice, o.Markdown)
+		text = fmt.Sprintf("# %s: %s\n\n> %s\n\n%s", kb.OneLine(d.Title), o.Kind, DataNotice, o.Markdown)
 	}
 	if err != nil {
 		return nil, err
@@ -115,7 +115,7 @@ func (s *Server) documentMarkdown(ctx context.Context, d kb.Document) (string, e
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n> Document %d (%s, %d pages). %s Each page's text starts at the byte offset given (char spans point into the pages joined by form feeds).\n",
-		oneLine(d.Title), d.ID, d.FileName, d.Pages, DataNotice)
+		kb.OneLine(d.Title), d.ID, d.FileName, d.Pages, DataNotice)
 	for _, pg := range pages {
 		note := ""
 		if pg.NoText {

@@ -251,7 +251,7 @@ func (s *Server) listDocuments(ctx context.Context, _ *mcp.CallToolRequest, _ No
 		out.Documents = append(out.Documents, DocumentInfo{DocID: d.ID, Title: d.Title, FileName: d.FileName, Kind: d.Kind,
 			Status: string(d.Status), Pages: d.Pages, Passages: d.Chunks, Error: d.Error, Warnings: d.Warnings,
 			TextURI: textURI(d.ID), MapURI: mapURI(d.ID)})
-		fmt.Fprintf(&b, "- doc %d: %s (%s, %s, %d pages, %d passages)\n", d.ID, oneLine(d.Title), d.Kind, d.Status, d.Pages, d.Chunks)
+		fmt.Fprintf(&b, "- doc %d: %s (%s, %s, %d pages, %d passages)\n", d.ID, kb.OneLine(d.Title), d.Kind, d.Status, d.Pages, d.Chunks)
 	}
 	return textResult(b.String()), out, nil
 }
@@ -414,8 +414,6 @@ func (s *Server) printedPage(docID int64, page int) string {
 func textResult(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func pagesText(a, b int) string {
 	if a == b {

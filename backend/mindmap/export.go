@@ -37,6 +37,22 @@ func pages(n kb.MindNode) string {
 	return fmt.Sprintf("p. %d", n.PageStart)
 }
 
+// Export writes a map as a file in format "md" (the Markdown outline under
+// the title as its heading) or "opml": what `cairn mindmap --format` prints
+// and the app's export buttons save, from this one writer.
+func Export(w io.Writer, format, title string, m kb.MindMap) error {
+	switch format {
+	case "md":
+		if _, err := fmt.Fprintf(w, "# %s\n\n", kb.OneLine(title)); err != nil {
+			return err
+		}
+		return WriteMarkdown(w, m)
+	case "opml":
+		return WriteOPML(w, title, m)
+	}
+	return fmt.Errorf("mind map export: no format %q (md or opml)", format)
+}
+
 // WriteMarkdown writes a map as an indented Markdown outline: one bullet per
 // node, facts with their page, supernodes listed after the trees.
 func WriteMarkdown(w io.Writer, m kb.MindMap) error {

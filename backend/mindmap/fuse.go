@@ -8,6 +8,7 @@ import (
 
 	"cairn/backend/embed"
 	"cairn/backend/kb"
+	"cairn/backend/vecindex"
 )
 
 // Fusion links the mind maps of different documents: similar topics, routes
@@ -215,7 +216,7 @@ func Fuse(all []Item, pending []int64, p FuseParams) (clusters []NewCluster, joi
 			if jaccard(x.wids[i], x.wids[j]) < p.MinOverlap {
 				continue
 			}
-			if s := dot(x.vec(i), x.vec(j)); s >= p.threshold(it.Kind) {
+			if s := vecindex.Dot(x.vec(i), x.vec(j)); s >= p.threshold(it.Kind) {
 				consider(j, s)
 			}
 		}
@@ -358,7 +359,7 @@ func clusterLabel(x *fuseIndex, members []int64) string {
 		var sum float64
 		for _, b := range members {
 			if a != b {
-				sum += dot(x.vec(i), x.vec(x.pos[b]))
+				sum += vecindex.Dot(x.vec(i), x.vec(x.pos[b]))
 			}
 		}
 		if sum > bestSum || (sum == bestSum && len(x.items[i].Text) < len(x.items[best].Text)) {

@@ -191,16 +191,13 @@ func (ix *Indexer) groundedFacts(ctx context.Context, d Doc) ([]FactSpan, error)
 func Save(ctx context.Context, st *store.Store, status store.MindMapStatus, t Tree) error {
 	paths := t.Paths()
 	rows := make([]store.MindNodeRow, len(t.Nodes))
-	vecs := make([][]float32, len(t.Nodes))
-	fts := make([]store.MindFTSRow, len(t.Nodes))
 	for i, n := range t.Nodes {
 		n.DocID = status.DocID
 		pt := PathText(paths[i])
-		rows[i] = store.MindNodeRow{MindNode: n, PathText: pt}
-		vecs[i] = VectorOf(pt)
-		fts[i] = store.MindFTSRow{Label: n.Label, Path: pt, CJK: analyze.CJKBigramText(pt)}
+		rows[i] = store.MindNodeRow{MindNode: n, PathText: pt, Vector: VectorOf(pt),
+			FTS: store.MindFTSRow{Label: n.Label, Path: pt, CJK: analyze.CJKBigramText(pt)}}
 	}
-	_, err := st.SaveMindMap(ctx, status, rows, vecs, fts)
+	_, err := st.SaveMindMap(ctx, status, rows)
 	return err
 }
 

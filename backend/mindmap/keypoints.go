@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/template"
 
+	"cairn/backend/kb"
 	"cairn/backend/llm"
 )
 
@@ -33,7 +34,7 @@ var KeyPointSchema = llm.Schema{Name: "keypoints", Schema: json.RawMessage(kpSch
 // role, the question fenced in the user role.
 func KeyPointMessages(question string) ([]llm.Message, error) {
 	var b bytes.Buffer
-	q := strings.NewReplacer("QUESTION>>>", "QUESTION> >>", "<<<QUESTION", "< <<QUESTION").Replace(oneLine(question))
+	q := strings.NewReplacer("QUESTION>>>", "QUESTION> >>", "<<<QUESTION", "< <<QUESTION").Replace(kb.OneLine(question))
 	if err := kpUser.Execute(&b, q); err != nil {
 		return nil, err
 	}

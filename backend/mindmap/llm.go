@@ -79,7 +79,7 @@ var factFence = strings.NewReplacer("FACTS>>>", "FACTS> >>", "<<<FACTS", "< <<FA
 
 // quote makes one line of document text safe in the prompt: it cannot close
 // the facts fence or pose as chat-template markup.
-func quote(s string) string { return llm.DefuseChatMarkup(factFence.Replace(oneLine(s))) }
+func quote(s string) string { return llm.DefuseChatMarkup(factFence.Replace(kb.OneLine(s))) }
 
 // Messages renders the chat messages of one call: the instructions in the
 // system role, the document (title, headings, facts) fenced in the user role.
@@ -100,8 +100,6 @@ func Messages(title string, headings []string, part, parts int, facts []FactSpan
 	}
 	return []llm.Message{{Role: "system", Content: systemPrompt}, {Role: "user", Content: b.String()}}, nil
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // ErrNoUsableRoute is the validation failure of a reply that places none of
 // the given facts.

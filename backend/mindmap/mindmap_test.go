@@ -487,4 +487,16 @@ func TestExportOPMLAndMarkdown(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "- **Clean energy primer**") || !strings.HasPrefix(lines[1], "  - Generation [S9]") {
 		t.Errorf("markdown outline:\n%s", b.String())
 	}
+	// Export: the file the CLI prints and the app saves.
+	b.Reset()
+	if err := Export(&b, "md", "Clean\nenergy", m); err != nil || !strings.HasPrefix(b.String(), "# Clean energy\n\n- **Clean energy primer**") {
+		t.Errorf("Markdown export (%v):\n%s", err, b.String())
+	}
+	b.Reset()
+	if err := Export(&b, "opml", "Clean & green", m); err != nil || !strings.Contains(b.String(), "<title>Clean &amp; green</title>") {
+		t.Errorf("OPML export (%v):\n%s", err, b.String())
+	}
+	if err := Export(&b, "pdf", "x", m); err == nil {
+		t.Error("an unknown format was exported")
+	}
 }

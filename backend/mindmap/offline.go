@@ -9,6 +9,7 @@ import (
 	"cairn/backend/chunk"
 	"cairn/backend/embed"
 	"cairn/backend/kb"
+	"cairn/backend/vecindex"
 )
 
 // Doc is what a builder needs of a document: its chunks (text, heading
@@ -213,7 +214,7 @@ func clusters(d Doc, o Options) []section {
 	}
 	gaps := make([]gap, 0, n-1)
 	for i := 1; i < n; i++ {
-		gaps = append(gaps, gap{i, dot(vecs[i-1], vecs[i])})
+		gaps = append(gaps, gap{i, vecindex.Dot(vecs[i-1], vecs[i])})
 	}
 	sort.SliceStable(gaps, func(a, b int) bool { return gaps[a].sim < gaps[b].sim })
 	cuts := map[int]bool{}
@@ -249,14 +250,6 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-func dot(a, b []float32) float64 {
-	var s float64
-	for i := range a {
-		s += float64(a[i]) * float64(b[i])
-	}
-	return s
 }
 
 func sectionText(d Doc, s section) string {

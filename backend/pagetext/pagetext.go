@@ -49,9 +49,9 @@ func Markdown(p kb.Page) string {
 		switch bl.Kind {
 		case "heading":
 			lv := min(max(bl.Level, 1), 6)
-			b.WriteString(strings.Repeat("#", lv) + " " + oneLine(text) + "\n")
+			b.WriteString(strings.Repeat("#", lv) + " " + kb.OneLine(text) + "\n")
 		case "list_item":
-			b.WriteString("- " + oneLine(text) + "\n")
+			b.WriteString("- " + kb.OneLine(text) + "\n")
 		default:
 			b.WriteString(escapeLeading(text) + "\n")
 		}
@@ -116,8 +116,6 @@ func blockText(p kb.Page, bl kb.PageBlock) string {
 	}
 	return strings.TrimSpace(p.Text[bl.Start:bl.End])
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // Block is one block of a page as the JSON export gives it.
 type Block struct {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cairn/backend/kb"
+	"cairn/backend/mindmap"
 	"cairn/backend/reason"
 	"cairn/backend/retrieve"
 )
@@ -23,7 +24,7 @@ type AskOptions struct {
 // phrases (no model call: a quick answer keeps its two-call budget).
 func (p *Project) Retriever() *retrieve.Retriever {
 	r := retrieve.New(p.store, p.Embedder())
-	r.Pseudo = retrieve.PGChunkIDs(p.store, retrieve.DefaultPGSettings())
+	r.Pseudo = mindmap.PGChunkIDs(p.store, mindmap.DefaultPGSettings())
 	return r
 }
 

@@ -58,7 +58,7 @@ func (p *Project) ExportOver(ctx context.Context, out string, force bool) error 
 	}
 	defer os.RemoveAll(tmpDir)
 	snap := filepath.Join(tmpDir, DBName)
-	if _, err := p.store.DB.ExecContext(ctx, "VACUUM INTO ?", snap); err != nil {
+	if err := p.store.Snapshot(ctx, snap); err != nil {
 		return fmt.Errorf("export: snapshot of the database: %w", err)
 	}
 	part := filepath.Join(tmpDir, "backup.zip")

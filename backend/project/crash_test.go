@@ -2,15 +2,11 @@ package project
 
 import (
 	"context"
-	"crypto/sha256"
-	"database/sql"
-	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -179,9 +175,7 @@ func orphansDir(t *testing.T, dir string) []string {
 }
 
 // fingerprint describes a project's content independently of row ids and
-// timestamps: for every table, its row count and a hash of its sorted rows'
-// TEXT columns (except *_at), so documents, chunks, pages, entities,
-// relations, mind-map nodes, ... are all compared by content.
+// timestamps (store.Fingerprint).
 func fingerprint(t *testing.T, dir string) string {
 	t.Helper()
 	p, err := Open(dir)
@@ -189,79 +183,11 @@ func fingerprint(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	db := p.Store().DB
-	var tables []string
-	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	f, err := p.Store().Fingerprint(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for rows.Next() {
-		var n string
-		rows.Scan(&n)
-		tables = append(tables, n)
-	}
-	rows.Close()
-	var out []string
-	for _, tb := range tables {
-		if strings.Contains(tb, "_fts_") || strings.Contains(tb, "_vec_") { // shadow tables of virtual ones
-			continue
-		}
-		var n int
-		if err := db.QueryRow(`SELECT count(*) FROM "` + tb + `"`).Scan(&n); err != nil {
-			t.Fatalf("%s: %v", tb, err)
-		}
-		cols := textColumns(t, db, tb)
-		line := fmt.Sprintf("%s: %d rows", tb, n)
-		if len(cols) > 0 && tb != "meta" {
-			line += " " + hashRows(t, db, tb, cols)
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "\n")
-}
-
-func textColumns(t *testing.T, db *sql.DB, table string) []string {
-	rows, err := db.Query(`SELECT name, type FROM pragma_table_info(?)`, table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var cols []string
-	for rows.Next() {
-		var name, typ string
-		rows.Scan(&name, &typ)
-		if strings.EqualFold(typ, "TEXT") && !strings.HasSuffix(name, "_at") {
-			cols = append(cols, `"`+name+`"`)
-		}
-	}
-	return cols
-}
-
-func hashRows(t *testing.T, db *sql.DB, table string, cols []string) string {
-	rows, err := db.Query(`SELECT ` + strings.Join(cols, ", ") + ` FROM "` + table + `"`)
-	if err != nil {
-		t.Fatalf("%s: %v", table, err)
-	}
-	defer rows.Close()
-	var lines []string
-	vals := make([]sql.NullString, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			parts[i] = v.String
-		}
-		lines = append(lines, strings.Join(parts, "\x1f"))
-	}
-	sort.Strings(lines)
-	h := sha256.Sum256([]byte(strings.Join(lines, "\x1e")))
-	return hex.EncodeToString(h[:8])
+	return f
 }
 
 func diffLines(a, b string) string {

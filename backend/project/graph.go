@@ -18,30 +18,30 @@ import (
 )
 
 // The knowledge graph of a project: the indexing stage that builds it
-// (Order 10) and the reads the UI and CLI use.
+// (after the re-reading of outdated documents, see index.go) and the reads
+// the UI and CLI use.
 
-func init() {
-	registerIndexStage(IndexStage{Name: "graph", Order: 10, Run: func(ctx context.Context, p *Project, progress func(IndexProgress)) error {
-		exhaustedSaid := false
-		_, err := p.BuildGraph(ctx, nil, func(e jobs.Event) {
-			u := e.Usage
-			pr := IndexProgress{Stage: "graph", DocID: e.DocID, Done: e.Done, Total: e.Total, ETA: e.ETA,
-				Note:  fmt.Sprintf("%s: ok %d, empty %d, failed %d", e.Extractor, e.OK, e.Empty, e.Failed),
-				Usage: &u}
-			if e.Stopped != nil {
-				pr.Warning = e.Stopped.Message
+// runGraph is the "graph" indexing stage.
+func runGraph(ctx context.Context, p *Project, progress func(IndexProgress)) error {
+	exhaustedSaid := false
+	_, err := p.BuildGraph(ctx, nil, func(e jobs.Event) {
+		u := e.Usage
+		pr := IndexProgress{Stage: "graph", DocID: e.DocID, Done: e.Done, Total: e.Total, ETA: e.ETA,
+			Note:  fmt.Sprintf("%s: ok %d, empty %d, failed %d", e.Extractor, e.OK, e.Empty, e.Failed),
+			Usage: &u}
+		if e.Stopped != nil {
+			pr.Warning = e.Stopped.Message
+		}
+		if e.ExhaustedNote != "" && e.Done == e.Total && !exhaustedSaid {
+			exhaustedSaid = true
+			if pr.Warning != "" {
+				pr.Warning += "; "
 			}
-			if e.ExhaustedNote != "" && e.Done == e.Total && !exhaustedSaid {
-				exhaustedSaid = true
-				if pr.Warning != "" {
-					pr.Warning += "; "
-				}
-				pr.Warning += e.ExhaustedNote
-			}
-			progress(pr)
-		})
-		return err
-	}})
+			pr.Warning += e.ExhaustedNote
+		}
+		progress(pr)
+	})
+	return err
 }
 
 // RetryFailed lets the next index run send every chunk that failed with a

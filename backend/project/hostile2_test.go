@@ -18,6 +18,7 @@ import (
 
 	"cairn/backend/kb"
 	"cairn/backend/search"
+	"cairn/backend/store/storetest"
 )
 
 // Hostile and odd inputs, round two (issue 21): every input is generated
@@ -233,9 +234,7 @@ func TestConfineStored(t *testing.T) {
 // database would hold it.
 func setStoredPath(t *testing.T, p *Project, id int64, path string) {
 	t.Helper()
-	if _, err := p.store.DB.Exec("UPDATE documents SET stored_path = ? WHERE id = ?", path, id); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Exec(t, p.store.Path(), "UPDATE documents SET stored_path = ? WHERE id = ?", path, id)
 }
 
 // Item 4: a database whose stored path points outside the project (or at
@@ -565,9 +564,7 @@ func TestRestoreRefusesBombMatchingItsRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	const size = 100 << 20
-	if _, err := p.store.DB.Exec("UPDATE documents SET bytes = ? WHERE id = ?", size, rs[0].DocID); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Exec(t, p.store.Path(), "UPDATE documents SET bytes = ? WHERE id = ?", size, rs[0].DocID)
 	doc, _ := p.store.Document(ctx, rs[0].DocID)
 	good := filepath.Join(t.TempDir(), "good.zip")
 	if err := p.Export(ctx, good); err != nil {

@@ -247,17 +247,13 @@ func (p *Project) index(ctx context.Context, name string, doc *parsed.Document) 
 		title = titleFromName(name)
 	}
 	title = printableTitle(title)
-	texts := make([]string, len(chunks))
-	rows := make([]store.FTSRow, len(chunks))
-	terms := make([][]string, len(chunks))
-	for i, c := range chunks {
-		texts[i] = search.EmbedText(title, c)
-		rows[i] = store.ChunkFTS(title, c)
-		terms[i] = search.ChunkTerms(title, c)
-	}
+	rows, texts := search.ChunkRows(title, chunks)
 	vecs, err := p.embedChunks(ctx, texts)
 	if err != nil {
 		return store.Content{}, err
+	}
+	for i := range rows {
+		rows[i].Vector = vecs[i]
 	}
 	st := kb.StatusOK
 	noText := 0
@@ -275,7 +271,7 @@ func (p *Project) index(ctx context.Context, name string, doc *parsed.Document) 
 		}
 		warnings = append(warnings, ocrMessage(pages, doc.Warnings))
 	}
-	return store.Content{Title: title, Kind: string(doc.Kind), Status: st, Warnings: warnings, Pages: pages, Chunks: chunks, FTS: rows, Vectors: vecs, Terms: terms}, nil
+	return store.Content{Title: title, Kind: string(doc.Kind), Status: st, Warnings: warnings, Pages: pages, Chunks: rows}, nil
 }
 
 // ocrMessage explains a needs_ocr document after what the reader tried

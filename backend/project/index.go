@@ -4,7 +4,6 @@ import (
 	"cairn/backend/llm"
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 )
@@ -35,20 +34,23 @@ type IndexProgress struct {
 // work and reports progress; it must leave the database consistent when ctx
 // is cancelled at any moment.
 type IndexStage struct {
-	Name  string
-	Order int // stages run in ascending Order
-	Run   func(ctx context.Context, p *Project, progress func(IndexProgress)) error
+	Name string
+	Run  func(ctx context.Context, p *Project, progress func(IndexProgress)) error
 }
 
-var indexStages []IndexStage
-
-// registerIndexStage adds a stage; called from init in the file owning it.
-func registerIndexStage(s IndexStage) {
-	indexStages = append(indexStages, s)
-	sort.SliceStable(indexStages, func(i, j int) bool { return indexStages[i].Order < indexStages[j].Order })
+// indexStages are the indexing stages, in the order they run: documents an
+// older reader produced are read again first (reread.go), so the later
+// stages build on their new passages; then the knowledge graph (graph.go),
+// then the mind maps, whose model mode organises the graph's facts, then
+// their fusion across documents (mindmap.go).
+var indexStages = []IndexStage{
+	{Name: "reread", Run: runReread},
+	{Name: "graph", Run: runGraph},
+	{Name: "mindmap", Run: runMindMaps},
+	{Name: "fusion", Run: runFusion},
 }
 
-// IndexStages names the registered stages in the order they run.
+// IndexStages names the stages in the order they run.
 func IndexStages() []string {
 	out := make([]string, len(indexStages))
 	for i, s := range indexStages {

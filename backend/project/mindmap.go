@@ -12,15 +12,10 @@ import (
 	"cairn/backend/store"
 )
 
-// Mind maps (PG-RAG): stage "mindmap" (Order 20) builds every pending
-// document's map after the knowledge-graph extraction (whose facts the model
-// organises in LLM mode); stage "fusion" (Order 30) links the maps across
-// documents under supernodes, incrementally.
-
-func init() {
-	registerIndexStage(IndexStage{Name: "mindmap", Order: 20, Run: runMindMaps})
-	registerIndexStage(IndexStage{Name: "fusion", Order: 30, Run: runFusion})
-}
+// Mind maps (PG-RAG): stage "mindmap" builds every pending document's map
+// after the knowledge-graph extraction (whose facts the model organises in
+// LLM mode); stage "fusion" links the maps across documents under
+// supernodes, incrementally (index.go lists the stages).
 
 // MindMapModel, when set, names the chat model recorded with model-built
 // maps (the provider's default otherwise).

@@ -20,11 +20,8 @@ import (
 // documents are untouched; a run stopped at any point resumes with the
 // documents not yet re-read.
 
-func init() {
-	registerIndexStage(IndexStage{Name: "reread", Order: 5, Run: runReread})
-}
-
-// runReread re-reads the documents an older reader produced.
+// runReread, the "reread" indexing stage (the first, see index.go),
+// re-reads the documents an older reader produced.
 func runReread(ctx context.Context, p *Project, progress func(IndexProgress)) error {
 	ids, err := p.store.OutdatedDocs(ctx, string(parsed.KindPDF))
 	if err != nil || len(ids) == 0 {

@@ -9,6 +9,7 @@ import (
 	"cairn/backend/graph/walk"
 	"cairn/backend/kb"
 	"cairn/backend/relphrase"
+	"cairn/backend/vecindex"
 )
 
 // Chain is a relation chain the model proposes for a question (semantic
@@ -90,7 +91,7 @@ func (eg *entityGraph) pathOf(p walk.Path, evidence map[int64]bool) (kb.Path, bo
 		e := kb.PathEdge{From: r.SubjectName, To: r.ObjectName, Predicate: r.Predicate, Relation: r.ID, Source: src}
 		if r.Predicate == relphrase.CoOccurs && r.Statement != "" {
 			// No phrase states the relation: the joining sentence labels it.
-			e.Predicate, e.Sentence = relphrase.Quote(r.Statement), oneLine(r.Statement)
+			e.Predicate, e.Sentence = relphrase.Quote(r.Statement), kb.OneLine(r.Statement)
 		}
 		out.Edges = append(out.Edges, e)
 	}
@@ -134,17 +135,7 @@ func predicateSim(h *embed.Hashed, a, b string) float64 {
 	if u := len(wa) + len(wb) - inter; u > 0 {
 		jac = float64(inter) / float64(u)
 	}
-	return math.Max(jac, cosine(h.Vector(a), h.Vector(b)))
-}
-
-func cosine(a, b []float32) float64 {
-	var d float64
-	for i := range a {
-		if i < len(b) {
-			d += float64(a[i]) * float64(b[i])
-		}
-	}
-	return d // both unit length (or zero)
+	return math.Max(jac, vecindex.Dot(h.Vector(a), h.Vector(b)))
 }
 
 // groundChains instantiates each proposed relation chain on the graph from
@@ -249,7 +240,7 @@ func Rethink(h *embed.Hashed, question string, paths []kb.Path, lambda1, lambda2
 	var out []kb.Path
 	for _, k := range order {
 		p := merged[k]
-		sem := math.Max(p.Semantic, cosine(qv, h.Vector(pathText(*p))))
+		sem := math.Max(p.Semantic, vecindex.Dot(qv, h.Vector(pathText(*p))))
 		p.Semantic = round3(sem)
 		p.Structural = round3(p.Structural)
 		p.Score = round3(lambda1*sem + lambda2*p.Structural)

@@ -153,7 +153,7 @@ func (u *run) rerank(ctx context.Context, question string, sub kb.Graph) ([]int6
 		if text == "" {
 			text = r.SubjectName + " " + r.Predicate + " " + r.ObjectName
 		}
-		data.Relations = append(data.Relations, promptRelation{ID: r.ID, Text: fence(oneLine(text))})
+		data.Relations = append(data.Relations, promptRelation{ID: r.ID, Text: fence(kb.OneLine(text))})
 	}
 	msgs, err := messages("rerank", data)
 	if err != nil {
@@ -473,7 +473,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		}
 		// Each sentence is its own citation, narrowed to its span.
 		e := g.evidence[s.ev]
-		fmt.Fprintf(&b, "%s [%d]", oneLine(s.text), i+1)
+		fmt.Fprintf(&b, "%s [%d]", kb.OneLine(s.text), i+1)
 		c := citation(e, s.start, s.end)
 		c.N = i + 1
 		a.Citations = append(a.Citations, c)
@@ -495,5 +495,3 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	}
 	return a, nil
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -146,7 +146,7 @@ func shortText(c answerspan.Candidate, q answerspan.Question, pool []Evidence, e
 		cite(r)
 	}
 	n := cite(stating)
-	sa := &kb.ShortAnswer{Text: shortForm(oneLine(c.Text)), N: n, Kind: string(q.Kind), Score: c.Score, Support: []int{}}
+	sa := &kb.ShortAnswer{Text: shortForm(kb.OneLine(c.Text)), N: n, Kind: string(q.Kind), Score: c.Score, Support: []int{}}
 	var b strings.Builder
 	b.WriteString(sa.Text)
 	if n > 0 {
@@ -163,7 +163,7 @@ func shortText(c answerspan.Candidate, q answerspan.Question, pool []Evidence, e
 		e := pool[r.Passage]
 		k := num[r]
 		sa.Support = append(sa.Support, k)
-		fmt.Fprintf(&b, "%s [%d]", oneLine(e.Hit.Text[r.Start:r.End]), k)
+		fmt.Fprintf(&b, "%s [%d]", kb.OneLine(e.Hit.Text[r.Start:r.End]), k)
 	}
 	return b.String(), cits, sa
 }
@@ -197,7 +197,7 @@ func answerPaths(cs []answerspan.Candidate, pool []Evidence, linked string, max 
 		if subject == "" {
 			subject = linked
 		}
-		text := oneLine(c.Text)
+		text := kb.OneLine(c.Text)
 		hops := [][2]string{{subject, text}}
 		if strings.EqualFold(subject, c.Text) && c.Bridge != "" && len(c.Chain) >= 1 {
 			// The chosen item of a comparison: its path runs to the entity
@@ -227,7 +227,7 @@ func answerPaths(cs []answerspan.Candidate, pool []Evidence, linked string, max 
 			pred, stated := relphrase.Between(sentence, h[0], h[1], e.Hit.DocTitle)
 			edge := kb.PathEdge{From: h[0], To: h[1], Predicate: pred, Source: citation(e, r.Start, r.End).Source}
 			if !stated {
-				edge.Sentence = oneLine(sentence)
+				edge.Sentence = kb.OneLine(sentence)
 			}
 			edges = append(edges, edge)
 			if i == 0 {

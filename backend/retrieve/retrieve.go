@@ -42,6 +42,7 @@ import (
 	"cairn/backend/kb"
 	"cairn/backend/search"
 	"cairn/backend/store"
+	"cairn/backend/vecindex"
 )
 
 // Settings tune retrieval.
@@ -323,7 +324,7 @@ func (r *Retriever) recall(ctx context.Context, question string, set Settings, c
 	if err != nil {
 		return nil, err
 	}
-	if !zero(qv) && set.RelationK > 0 {
+	if !vecindex.IsZero(qv) && set.RelationK > 0 {
 		near, err := r.Store.NearestRelations(ctx, qv, set.RelationK)
 		if err != nil {
 			return nil, err
@@ -1000,13 +1001,4 @@ func topByScore(score map[int64]float64, n int, tiebreak []int64) []int64 {
 		ids = ids[:n]
 	}
 	return ids
-}
-
-func zero(v []float32) bool {
-	for _, x := range v {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
 }

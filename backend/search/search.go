@@ -15,6 +15,7 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/kb"
 	"cairn/backend/store"
+	"cairn/backend/vecindex"
 )
 
 // Settings tune hybrid search. Defaults were measured on ../shared/eval (README).
@@ -54,6 +55,20 @@ func EmbedText(docTitle string, c kb.Chunk) string {
 // counts them for document frequencies (a store.TermsOf).
 func ChunkTerms(docTitle string, c kb.Chunk) []string {
 	return embed.Words(EmbedText(docTitle, c))
+}
+
+// ChunkRows decides, in this one place, what a document's chunks are
+// indexed as: each chunk's lexical row and words (for document
+// frequencies), and the texts to embed, one per chunk, whose vectors the
+// caller puts in the rows' Vector.
+func ChunkRows(docTitle string, chunks []kb.Chunk) (rows []store.ChunkRow, embedTexts []string) {
+	rows = make([]store.ChunkRow, len(chunks))
+	embedTexts = make([]string, len(chunks))
+	for i, c := range chunks {
+		rows[i] = store.ChunkRow{Chunk: c, FTS: store.ChunkFTS(docTitle, c), Terms: ChunkTerms(docTitle, c)}
+		embedTexts[i] = EmbedText(docTitle, c)
+	}
+	return rows, embedTexts
 }
 
 // MatchTerms turns a question into FTS5 query terms: every content word
@@ -263,7 +278,7 @@ func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[
 	if wantVec {
 		go func() {
 			qv, err := s.queryVector(ctx, query)
-			if err != nil || zero(qv) {
+			if err != nil || vecindex.IsZero(qv) {
 				vec <- vecResult{err: err}
 				return
 			}
@@ -313,15 +328,6 @@ func ids(sc []store.Scored) []int64 {
 		out[i] = s.ChunkID
 	}
 	return out
-}
-
-func zero(v []float32) bool {
-	for _, x := range v {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // IDFQueryVector embeds a question with the built-in embedder, weighting each

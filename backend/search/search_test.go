@@ -97,8 +97,8 @@ func TestScopedMatchScoresLikePlainOR(t *testing.T) {
 		}
 		c := kb.Chunk{PageStart: 1, PageEnd: 1, CharEnd: len(texts[i]), Text: texts[i]}
 		if err := st.SaveContent(ctx, id, store.Content{Title: title, Kind: "txt", Status: kb.StatusOK,
-			Pages: []kb.Page{{Number: 1, Text: texts[i]}}, Chunks: []kb.Chunk{c},
-			FTS: []store.FTSRow{store.ChunkFTS(title, c)}, Vectors: [][]float32{{1, 0}}, Terms: [][]string{strings.Fields(texts[i])},
+			Pages: []kb.Page{{Number: 1, Text: texts[i]}}, Chunks: []store.ChunkRow{{Chunk: c,
+				FTS: store.ChunkFTS(title, c), Vector: []float32{1, 0}, Terms: strings.Fields(texts[i])}},
 		}, func(string, kb.Chunk) []string { return nil }); err != nil {
 			t.Fatal(err)
 		}

@@ -37,7 +37,7 @@ func (s *Store) SaveAnswer(ctx context.Context, a kb.Answer) (int64, error) {
 	if asked == "" {
 		asked = nowText()
 	}
-	res, err := s.DB.ExecContext(ctx, "INSERT INTO answers(question, answer, declined, mode, citations, paths, trace, asked_at) VALUES(?,?,?,?,?,?,?,?)",
+	res, err := s.db.ExecContext(ctx, "INSERT INTO answers(question, answer, declined, mode, citations, paths, trace, asked_at) VALUES(?,?,?,?,?,?,?,?)",
 		a.Question, a.Answer, a.Declined, a.Mode, string(cit), string(paths), trace, asked)
 	if err != nil {
 		return 0, fmt.Errorf("save answer: %w", err)
@@ -83,7 +83,7 @@ func scanAnswer(sc interface{ Scan(...any) error }, withTrace bool) (kb.Answer, 
 
 // Answers lists stored answers newest first, without their traces.
 func (s *Store) Answers(ctx context.Context) ([]kb.Answer, error) {
-	rows, err := s.DB.QueryContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, '', asked_at, "+answerCut+", json_extract(trace, '$.short') FROM answers ORDER BY asked_at DESC, id DESC")
+	rows, err := s.db.QueryContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, '', asked_at, "+answerCut+", json_extract(trace, '$.short') FROM answers ORDER BY asked_at DESC, id DESC")
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func (s *Store) Answers(ctx context.Context) ([]kb.Answer, error) {
 
 // Answer loads one stored answer with its trace.
 func (s *Store) Answer(ctx context.Context, id int64) (kb.Answer, error) {
-	a, err := scanAnswer(s.DB.QueryRowContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, trace, asked_at, "+answerCut+", json_extract(trace, '$.short') FROM answers WHERE id = ?", id), true)
+	a, err := scanAnswer(s.db.QueryRowContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, trace, asked_at, "+answerCut+", json_extract(trace, '$.short') FROM answers WHERE id = ?", id), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return kb.Answer{}, fmt.Errorf("answer %d: %w", id, ErrNoAnswer)
 	}

@@ -21,7 +21,7 @@ type Attempt struct {
 // ExtractionAttempts returns the failed attempts recorded for model, by
 // chunk id.
 func (s *Store) ExtractionAttempts(ctx context.Context, model string) (map[int64]Attempt, error) {
-	rows, err := s.DB.QueryContext(ctx, `SELECT chunk_id, attempts, kind, reason FROM extraction_attempts WHERE model = ?`, model)
+	rows, err := s.db.QueryContext(ctx, `SELECT chunk_id, attempts, kind, reason FROM extraction_attempts WHERE model = ?`, model)
 	if err != nil {
 		return nil, fmt.Errorf("extraction attempts: %w", err)
 	}
@@ -39,7 +39,7 @@ func (s *Store) ExtractionAttempts(ctx context.Context, model string) (map[int64
 
 // RecordAttempt counts one failed extraction of chunkID with model.
 func (s *Store) RecordAttempt(ctx context.Context, chunkID int64, model, kind, reason string) error {
-	_, err := s.DB.ExecContext(ctx, `INSERT INTO extraction_attempts(chunk_id, model, attempts, kind, reason, updated_at)
+	_, err := s.db.ExecContext(ctx, `INSERT INTO extraction_attempts(chunk_id, model, attempts, kind, reason, updated_at)
 		SELECT ?, ?, 1, ?, ?, ? WHERE EXISTS (SELECT 1 FROM chunks WHERE id = ?)
 		ON CONFLICT(chunk_id, model) DO UPDATE SET attempts = attempts + 1, kind = excluded.kind, reason = excluded.reason, updated_at = excluded.updated_at`,
 		chunkID, model, kind, reason, nowText(), chunkID)
@@ -51,7 +51,7 @@ func (s *Store) RecordAttempt(ctx context.Context, chunkID int64, model, kind, r
 
 // ClearAttempt forgets chunkID's failed attempts with model (it succeeded).
 func (s *Store) ClearAttempt(ctx context.Context, chunkID int64, model string) error {
-	_, err := s.DB.ExecContext(ctx, `DELETE FROM extraction_attempts WHERE chunk_id = ? AND model = ?`, chunkID, model)
+	_, err := s.db.ExecContext(ctx, `DELETE FROM extraction_attempts WHERE chunk_id = ? AND model = ?`, chunkID, model)
 	return err
 }
 
@@ -63,7 +63,7 @@ func (s *Store) ResetAttempts(ctx context.Context, model string) (int, error) {
 	if model != "" {
 		q, args = q+` WHERE model = ?`, append(args, model)
 	}
-	res, err := s.DB.ExecContext(ctx, q, args...)
+	res, err := s.db.ExecContext(ctx, q, args...)
 	if err != nil {
 		return 0, fmt.Errorf("reset attempts: %w", err)
 	}

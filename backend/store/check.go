@@ -18,7 +18,7 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 	var problems []string
 	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 
-	conn, err := s.DB.Conn(ctx)
+	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 	}
 
 	var fk int
-	if err := s.DB.QueryRowContext(ctx, "SELECT count(*) FROM pragma_foreign_key_check").Scan(&fk); err != nil {
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM pragma_foreign_key_check").Scan(&fk); err != nil {
 		return nil, err
 	}
 	if fk > 0 {
@@ -42,7 +42,7 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 	// read-only connection; SQLite's integrity check above ran its
 	// integrity method already.
 	if !s.readOnly {
-		if _, err := s.DB.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 0)"); err != nil {
+		if _, err := s.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 0)"); err != nil {
 			add("lexical index integrity: %v", err)
 		}
 	}
@@ -55,7 +55,7 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 		{"chunks whose page span is outside their document", "SELECT count(*) FROM chunks c LEFT JOIN " + lastPages + " m ON m.doc_id = c.doc_id WHERE c.page_start < 1 OR c.page_end > m.last"},
 	}
 	var hasVec int
-	if err := s.DB.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE name = 'chunks_vec'").Scan(&hasVec); err != nil {
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE name = 'chunks_vec'").Scan(&hasVec); err != nil {
 		return nil, err
 	}
 	if hasVec == 1 {
@@ -64,7 +64,7 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 			struct{ what, q string }{"vectors without a chunk", "SELECT count(*) FROM chunks_vec v WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.chunk_id)"})
 	} else {
 		var n int
-		if err := s.DB.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&n); err != nil {
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&n); err != nil {
 			return nil, err
 		}
 		if n > 0 {
@@ -76,7 +76,7 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 	}
 	for _, c := range counts {
 		var n int
-		if err := s.DB.QueryRowContext(ctx, c.q).Scan(&n); err != nil {
+		if err := s.db.QueryRowContext(ctx, c.q).Scan(&n); err != nil {
 			return nil, fmt.Errorf("%s: %w", c.what, err)
 		}
 		if n > 0 {
@@ -107,7 +107,7 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 				add("document %d page %d: page offset %d does not match the document text", d.ID, p.Number, p.CharStart)
 			}
 		}
-		crow, err := s.DB.QueryContext(ctx, "SELECT ordinal, char_start, char_end, text FROM chunks WHERE doc_id = ? ORDER BY ordinal", d.ID)
+		crow, err := s.db.QueryContext(ctx, "SELECT ordinal, char_start, char_end, text FROM chunks WHERE doc_id = ? ORDER BY ordinal", d.ID)
 		if err != nil {
 			return nil, err
 		}

@@ -17,7 +17,7 @@ func TestIntegrityCheckStaleFTS(t *testing.T) {
 	for i := range 30 { // one segment per document
 		docs = append(docs, addDoc(t, s, fmt.Sprintf("h%02d", i), fmt.Sprintf("fox and hound number %d", i)))
 	}
-	reader, err := s.DB.Conn(ctx)
+	reader, err := s.db.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestIntegrityCheckStaleFTS(t *testing.T) {
 	}
 	// another connection removes documents and merges the segments the
 	// reader has cached
-	writer, err := s.DB.Conn(ctx)
+	writer, err := s.db.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

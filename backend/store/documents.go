@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cairn/backend/kb"
+	"cairn/backend/vecindex"
 )
 
 // ErrNotFound is returned for an unknown document.
@@ -32,7 +33,7 @@ func scanDoc(sc interface{ Scan(...any) error }) (kb.Document, error) {
 
 // Documents lists all documents, oldest first, with page and chunk counts.
 func (s *Store) Documents(ctx context.Context) ([]kb.Document, error) {
-	rows, err := s.DB.QueryContext(ctx, "SELECT "+docColumns+" FROM documents d ORDER BY d.id")
+	rows, err := s.db.QueryContext(ctx, "SELECT "+docColumns+" FROM documents d ORDER BY d.id")
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +51,7 @@ func (s *Store) Documents(ctx context.Context) ([]kb.Document, error) {
 
 // Document returns one document.
 func (s *Store) Document(ctx context.Context, id int64) (kb.Document, error) {
-	d, err := scanDoc(s.DB.QueryRowContext(ctx, "SELECT "+docColumns+" FROM documents d WHERE d.id = ?", id))
+	d, err := scanDoc(s.db.QueryRowContext(ctx, "SELECT "+docColumns+" FROM documents d WHERE d.id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, fmt.Errorf("document %d: %w", id, ErrNotFound)
 	}
@@ -59,7 +60,7 @@ func (s *Store) Document(ctx context.Context, id int64) (kb.Document, error) {
 
 // DocumentByHash finds a document by content hash (ok=false if none).
 func (s *Store) DocumentByHash(ctx context.Context, hash string) (kb.Document, bool, error) {
-	d, err := scanDoc(s.DB.QueryRowContext(ctx, "SELECT "+docColumns+" FROM documents d WHERE d.hash = ?", hash))
+	d, err := scanDoc(s.db.QueryRowContext(ctx, "SELECT "+docColumns+" FROM documents d WHERE d.hash = ?", hash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, false, nil
 	}
@@ -82,7 +83,7 @@ func (s *Store) AddDocument(ctx context.Context, d kb.Document) (int64, error) {
 		d.Status = kb.StatusPending
 	}
 	now := nowText()
-	res, err := s.DB.ExecContext(ctx, `INSERT INTO documents(title, file_name, stored_path, kind, hash, bytes, status, error, error_code, warnings, imported_at, updated_at)
+	res, err := s.db.ExecContext(ctx, `INSERT INTO documents(title, file_name, stored_path, kind, hash, bytes, status, error, error_code, warnings, imported_at, updated_at)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		d.Title, d.FileName, d.StoredPath, d.Kind, d.Hash, d.Bytes, d.Status, d.Error, d.ErrorCode, warningsJSON(d.Warnings), now, now)
 	if err != nil {
@@ -94,7 +95,7 @@ func (s *Store) AddDocument(ctx context.Context, d kb.Document) (int64, error) {
 // SetStatus records a document's outcome without content (failures, or
 // status changes such as needs_password).
 func (s *Store) SetStatus(ctx context.Context, id int64, st kb.DocStatus, code, msg string, warnings []string) error {
-	_, err := s.DB.ExecContext(ctx, "UPDATE documents SET status = ?, error_code = ?, error = ?, warnings = ?, updated_at = ? WHERE id = ?",
+	_, err := s.db.ExecContext(ctx, "UPDATE documents SET status = ?, error_code = ?, error = ?, warnings = ?, updated_at = ? WHERE id = ?",
 		st, code, msg, warningsJSON(warnings), nowText(), id)
 	return err
 }
@@ -106,10 +107,16 @@ type Content struct {
 	Status   kb.DocStatus // ok or needs_ocr
 	Warnings []string
 	Pages    []kb.Page
-	Chunks   []kb.Chunk
-	FTS      []FTSRow    // parallel to Chunks
-	Vectors  [][]float32 // parallel to Chunks
-	Terms    [][]string  // parallel to Chunks: distinct words, for document frequencies
+	Chunks   []ChunkRow
+}
+
+// ChunkRow is a chunk with its index rows: the lexical row, the vector and
+// the distinct words counted for document frequencies (nil: not counted).
+type ChunkRow struct {
+	kb.Chunk
+	FTS    FTSRow
+	Vector []float32
+	Terms  []string
 }
 
 // TermsOf recomputes the distinct words of a stored chunk (as Content.Terms
@@ -174,7 +181,7 @@ func removedTerms(ctx context.Context, tx *sql.Tx, docID int64, termsOf TermsOf,
 func (s *Store) TermDF(ctx context.Context, terms []string) (map[string]int, int, error) {
 	out := map[string]int{}
 	var n int
-	if err := s.DB.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&n); err != nil {
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&n); err != nil {
 		return nil, 0, err
 	}
 	for len(terms) > 0 {
@@ -184,7 +191,7 @@ func (s *Store) TermDF(ctx context.Context, terms []string) (map[string]int, int
 		for i, t := range batch {
 			args[i] = t
 		}
-		rows, err := s.DB.QueryContext(ctx, "SELECT term, df FROM term_df WHERE term IN ("+strings.TrimSuffix(strings.Repeat("?,", len(batch)), ",")+")", args...)
+		rows, err := s.db.QueryContext(ctx, "SELECT term, df FROM term_df WHERE term IN ("+strings.TrimSuffix(strings.Repeat("?,", len(batch)), ",")+")", args...)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -206,10 +213,7 @@ func (s *Store) TermDF(ctx context.Context, terms []string) (map[string]int, int
 // in one transaction and sets its status: either all of it lands or none.
 // The vector table must exist (EnsureVectors).
 func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf TermsOf) error {
-	if len(c.FTS) != len(c.Chunks) || len(c.Vectors) != len(c.Chunks) || (c.Terms != nil && len(c.Terms) != len(c.Chunks)) {
-		return fmt.Errorf("save document %d: %d chunks, %d lexical rows, %d vectors, %d term lists", docID, len(c.Chunks), len(c.FTS), len(c.Vectors), len(c.Terms))
-	}
-	tx, err := s.DB.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -218,8 +222,8 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 	if err := removedTerms(ctx, tx, docID, termsOf, df); err != nil {
 		return err
 	}
-	for _, ts := range c.Terms {
-		for _, t := range ts {
+	for _, ch := range c.Chunks {
+		for _, t := range ch.Terms {
 			df[t]++
 		}
 	}
@@ -272,7 +276,7 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 			firstOrdinal = ch.Ordinal
 		}
 	}
-	for i, ch := range c.Chunks {
+	for _, ch := range c.Chunks {
 		hp, _ := json.Marshal(ch.HeadingPath)
 		if ch.HeadingPath == nil {
 			hp = []byte("[]")
@@ -285,11 +289,11 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 		if err != nil {
 			return err
 		}
-		f := c.FTS[i]
+		f := ch.FTS
 		if _, err := insFTS.ExecContext(ctx, id, f.Title, f.Heading, f.Body, f.CJK); err != nil {
 			return fmt.Errorf("index chunk %d: %w", ch.Ordinal, err)
 		}
-		if _, err := insVec.ExecContext(ctx, id, encodeVector(c.Vectors[i])); err != nil {
+		if _, err := insVec.ExecContext(ctx, id, vecindex.EncodeDense(ch.Vector)); err != nil {
 			return fmt.Errorf("embed chunk %d: %w", ch.Ordinal, err)
 		}
 		for _, k := range topicKeys(c.Title, ch.Ordinal == firstOrdinal, ch.HeadingPath) {
@@ -316,7 +320,7 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 // chunks, lexical rows and vectors, via cascades and triggers) in one
 // transaction. Unknown ids fail the whole call.
 func (s *Store) RemoveDocuments(ctx context.Context, termsOf TermsOf, ids ...int64) ([]kb.Document, error) {
-	tx, err := s.DB.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +360,7 @@ func (s *Store) Pages(ctx context.Context, docID int64, n int) ([]kb.Page, error
 		q += " AND number = ?"
 		args = append(args, n)
 	}
-	rows, err := s.DB.QueryContext(ctx, q+" ORDER BY number", args...)
+	rows, err := s.db.QueryContext(ctx, q+" ORDER BY number", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -386,7 +390,7 @@ func (s *Store) ChunkHits(ctx context.Context, ids []int64) ([]kb.Hit, error) {
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.DB.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.text, c.tokens, d.title
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.text, c.tokens, d.title
 		FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (`+ph+`)`, args...)
 	if err != nil {
 		return nil, err
@@ -416,6 +420,6 @@ func (s *Store) ChunkHits(ctx context.Context, ids []int64) ([]kb.Hit, error) {
 
 // Counts returns the number of documents and chunks.
 func (s *Store) Counts(ctx context.Context) (docs, chunks int, err error) {
-	err = s.DB.QueryRowContext(ctx, "SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM chunks)").Scan(&docs, &chunks)
+	err = s.db.QueryRowContext(ctx, "SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM chunks)").Scan(&docs, &chunks)
 	return
 }

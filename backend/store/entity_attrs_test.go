@@ -28,7 +28,7 @@ func TestEntityAttributesIncremental(t *testing.T) {
 	}
 	addDoc(t, s, "d", pages...)
 	var chunks []int64
-	rows, err := s.DB.Query("SELECT id FROM chunks ORDER BY id")
+	rows, err := s.db.Query("SELECT id FROM chunks ORDER BY id")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestEntityAttributesIncremental(t *testing.T) {
 	types := []string{"", "king", "ruler", "person"}
 	var ents []int64
 	for i := range 3 {
-		res, err := s.DB.Exec("INSERT INTO entities(norm_key, type, name) VALUES(?, 'person', ?)", fmt.Sprintf("e%d", i), fmt.Sprintf("Created %d", i))
+		res, err := s.db.Exec("INSERT INTO entities(norm_key, type, name) VALUES(?, 'person', ?)", fmt.Sprintf("e%d", i), fmt.Sprintf("Created %d", i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,9 +56,9 @@ func TestEntityAttributesIncremental(t *testing.T) {
 		t.Helper()
 		for _, e := range ents {
 			var name, desc, typ, aliasesJSON string
-			err := s.DB.QueryRow("SELECT name, description, semantic_type, aliases FROM entities WHERE id = ?", e).Scan(&name, &desc, &typ, &aliasesJSON)
+			err := s.db.QueryRow("SELECT name, description, semantic_type, aliases FROM entities WHERE id = ?", e).Scan(&name, &desc, &typ, &aliasesJSON)
 			var n int
-			s.DB.QueryRow("SELECT count(*) FROM mentions WHERE entity_id = ?", e).Scan(&n)
+			s.db.QueryRow("SELECT count(*) FROM mentions WHERE entity_id = ?", e).Scan(&n)
 			if n == 0 {
 				continue // deleted with its last mention, or not mentioned yet
 			}
@@ -66,17 +66,17 @@ func TestEntityAttributesIncremental(t *testing.T) {
 				t.Fatalf("step %d entity %d: %v", step, e, err)
 			}
 			var wName, wDesc, wType, wKeys string
-			if err := s.DB.QueryRow(fullEntityAttrs, e).Scan(&wName, &wDesc, &wType, &wKeys); err != nil {
+			if err := s.db.QueryRow(fullEntityAttrs, e).Scan(&wName, &wDesc, &wType, &wKeys); err != nil {
 				t.Fatal(err)
 			}
 			var wAliases string
-			if err := s.DB.QueryRow(`SELECT coalesce(json_group_array(a ORDER BY a), '[]') FROM (
+			if err := s.db.QueryRow(`SELECT coalesce(json_group_array(a ORDER BY a), '[]') FROM (
 				SELECT m.surface AS a FROM mentions m WHERE m.entity_id = ?1
 				UNION SELECT j.value FROM mentions m, json_each(m.aliases) j WHERE m.entity_id = ?1) WHERE a <> ?2`, e, wName).Scan(&wAliases); err != nil {
 				t.Fatal(err)
 			}
 			var keys string
-			s.DB.QueryRow("SELECT coalesce(group_concat(alias_norm, '|'), '') FROM (SELECT alias_norm FROM entity_aliases WHERE entity_id = ? ORDER BY alias_norm)", e).Scan(&keys)
+			s.db.QueryRow("SELECT coalesce(group_concat(alias_norm, '|'), '') FROM (SELECT alias_norm FROM entity_aliases WHERE entity_id = ? ORDER BY alias_norm)", e).Scan(&keys)
 			if name != wName || desc != wDesc || typ != wType || aliasesJSON != wAliases || keys != wKeys {
 				t.Fatalf("step %d entity %d:\n got  %q %q %q %s %q\n want %q %q %q %s %q", step, e, name, desc, typ, aliasesJSON, keys, wName, wDesc, wType, wAliases, wKeys)
 			}
@@ -85,7 +85,7 @@ func TestEntityAttributesIncremental(t *testing.T) {
 	for step := range 400 {
 		if len(mentions) > 0 && r.Intn(4) == 0 {
 			i := r.Intn(len(mentions))
-			if _, err := s.DB.Exec("DELETE FROM mentions WHERE id = ?", mentions[i]); err != nil {
+			if _, err := s.db.Exec("DELETE FROM mentions WHERE id = ?", mentions[i]); err != nil {
 				t.Fatal(err)
 			}
 			mentions = append(mentions[:i], mentions[i+1:]...)
@@ -93,9 +93,9 @@ func TestEntityAttributesIncremental(t *testing.T) {
 			e := ents[r.Intn(len(ents))]
 			// a deleted entity comes back under a new id, as SaveChunkGraph does
 			var exists int
-			s.DB.QueryRow("SELECT count(*) FROM entities WHERE id = ?", e).Scan(&exists)
+			s.db.QueryRow("SELECT count(*) FROM entities WHERE id = ?", e).Scan(&exists)
 			if exists == 0 {
-				res, err := s.DB.Exec("INSERT INTO entities(id, norm_key, type, name) VALUES(?, ?, 'person', 'Recreated')", e, fmt.Sprintf("r%d-%d", e, step))
+				res, err := s.db.Exec("INSERT INTO entities(id, norm_key, type, name) VALUES(?, ?, 'person', 'Recreated')", e, fmt.Sprintf("r%d-%d", e, step))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -113,7 +113,7 @@ func TestEntityAttributesIncremental(t *testing.T) {
 			}
 			aj, _ := json.Marshal(append([]string{}, aliases...))
 			nj, _ := json.Marshal(append([]string{}, norms...))
-			res, err := s.DB.Exec(`INSERT INTO mentions(entity_id, chunk_id, doc_id, surface, norm_key, semantic_type, description, aliases, alias_norms, page_start, page_end, char_start, char_end)
+			res, err := s.db.Exec(`INSERT INTO mentions(entity_id, chunk_id, doc_id, surface, norm_key, semantic_type, description, aliases, alias_norms, page_start, page_end, char_start, char_end)
 				VALUES(?, ?, (SELECT doc_id FROM chunks WHERE id = ?2), ?, ?, ?, ?, ?, ?, 1, 1, 0, 1)`,
 				e, chunks[r.Intn(len(chunks))], surface, "k"+surface, types[r.Intn(len(types))], descs[r.Intn(len(descs))], string(aj), string(nj))
 			if err != nil {

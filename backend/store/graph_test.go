@@ -22,7 +22,7 @@ func vec1024(text string) []float32 {
 func src(t *testing.T, s *Store, chunkID int64, needle string) kb.Source {
 	t.Helper()
 	var c kb.Chunk
-	if err := s.DB.QueryRow("SELECT id, doc_id, page_start, page_end, char_start, text FROM chunks WHERE id = ?", chunkID).
+	if err := s.db.QueryRow("SELECT id, doc_id, page_start, page_end, char_start, text FROM chunks WHERE id = ?", chunkID).
 		Scan(&c.ID, &c.DocID, &c.PageStart, &c.PageEnd, &c.CharStart, &c.Text); err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func src(t *testing.T, s *Store, chunkID int64, needle string) kb.Source {
 
 func chunkIDs(t *testing.T, s *Store, doc int64) []int64 {
 	t.Helper()
-	rows, err := s.DB.Query("SELECT id FROM chunks WHERE doc_id = ? ORDER BY ordinal", doc)
+	rows, err := s.db.Query("SELECT id FROM chunks WHERE doc_id = ? ORDER BY ordinal", doc)
 	if err != nil {
 		t.Fatal(err)
 	}

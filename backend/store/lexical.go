@@ -54,7 +54,7 @@ func (s *Store) LexicalSearch(ctx context.Context, match string, weights [4]floa
 	if strings.TrimSpace(match) == "" {
 		return nil, nil
 	}
-	rows, err := s.DB.QueryContext(ctx, fmt.Sprintf("SELECT rowid, bm25(chunks_fts, %g, %g, %g, %g, 0) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?",
+	rows, err := s.db.QueryContext(ctx, fmt.Sprintf("SELECT rowid, bm25(chunks_fts, %g, %g, %g, %g, 0) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?",
 		weights[0], weights[1], weights[2], weights[3]), match, k)
 	if err != nil {
 		return nil, fmt.Errorf("lexical search: %w", err)
@@ -77,7 +77,7 @@ func (s *Store) LexicalSearch(ctx context.Context, match string, weights [4]floa
 // reads the term's doclist only, without scoring: a few milliseconds for the
 // commonest words of 100k chunks.
 func (s *Store) TermRows(ctx context.Context, terms []string) (rows []int, total int, err error) {
-	conn, err := s.DB.Conn(ctx)
+	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return nil, 0, err
 	}

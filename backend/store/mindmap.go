@@ -41,6 +41,8 @@ type MindMapStatus struct {
 type MindNodeRow struct {
 	kb.MindNode
 	PathText string
+	Vector   []float32  // the path's vector (MindVecDim)
+	FTS      MindFTSRow // the node's lexical row
 }
 
 // MindFTSRow is a node's lexical index row.
@@ -73,16 +75,13 @@ func init() {
 // status) in one transaction. Node IDs/Parents are local (see MindNodeRow);
 // the stored ids are returned in the same order. Fails if the document's
 // chunks changed under a fact (a fact's chunk must belong to the document).
-func (s *Store) SaveMindMap(ctx context.Context, st MindMapStatus, nodes []MindNodeRow, vecs [][]float32, fts []MindFTSRow) ([]int64, error) {
-	if len(vecs) != len(nodes) || len(fts) != len(nodes) {
-		return nil, fmt.Errorf("save mind map of document %d: %d nodes, %d vectors, %d lexical rows", st.DocID, len(nodes), len(vecs), len(fts))
-	}
+func (s *Store) SaveMindMap(ctx context.Context, st MindMapStatus, nodes []MindNodeRow) ([]int64, error) {
 	switch st.Mode {
 	case MindModeOffline, MindModeLLM, MindModeFailed:
 	default:
 		return nil, fmt.Errorf("save mind map of document %d: unknown mode %q", st.DocID, st.Mode)
 	}
-	tx, err := s.DB.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -127,8 +126,8 @@ func (s *Store) SaveMindMap(ctx context.Context, st MindMapStatus, nodes []MindN
 		if n.ChunkID != 0 {
 			chunk = n.ChunkID
 		}
-		if len(vecs[i]) != MindVecDim {
-			return nil, fmt.Errorf("save mind map of document %d: vector of %d dimensions, want %d", st.DocID, len(vecs[i]), MindVecDim)
+		if len(n.Vector) != MindVecDim {
+			return nil, fmt.Errorf("save mind map of document %d: vector of %d dimensions, want %d", st.DocID, len(n.Vector), MindVecDim)
 		}
 		res, err := insNode.ExecContext(ctx, st.DocID, parent, string(n.Kind), n.Label, i, chunk, n.PageStart, n.PageEnd, n.CharStart, n.CharEnd, n.PathText)
 		if err != nil {
@@ -140,10 +139,10 @@ func (s *Store) SaveMindMap(ctx context.Context, st MindMapStatus, nodes []MindN
 		}
 		local[n.ID] = id
 		ids[i] = id
-		if _, err := insVec.ExecContext(ctx, id, encodeStored(mindVecs, vecs[i])); err != nil {
+		if _, err := insVec.ExecContext(ctx, id, encodeStored(mindVecs, n.Vector)); err != nil {
 			return nil, fmt.Errorf("embed mind node: %w", err)
 		}
-		if _, err := insFTS.ExecContext(ctx, id, fts[i].Label, fts[i].Path, fts[i].CJK); err != nil {
+		if _, err := insFTS.ExecContext(ctx, id, n.FTS.Label, n.FTS.Path, n.FTS.CJK); err != nil {
 			return nil, fmt.Errorf("index mind node: %w", err)
 		}
 	}
@@ -152,7 +151,7 @@ func (s *Store) SaveMindMap(ctx context.Context, st MindMapStatus, nodes []MindN
 
 // MindMapStatuses returns the build status of every document that has a map.
 func (s *Store) MindMapStatuses(ctx context.Context) (map[int64]MindMapStatus, error) {
-	rows, err := s.DB.QueryContext(ctx, "SELECT doc_id, mode, model, error, built_at FROM mind_maps")
+	rows, err := s.db.QueryContext(ctx, "SELECT doc_id, mode, model, error, built_at FROM mind_maps")
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +196,7 @@ func (s *Store) ChunksOfDocument(ctx context.Context, docID int64) ([]kb.Chunk, 
 }
 
 func (s *Store) mindChunkRows(ctx context.Context, where string, args ...any) ([]kb.Hit, error) {
-	rows, err := s.DB.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.text, c.tokens, d.title
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.text, c.tokens, d.title
 		FROM chunks c JOIN documents d ON d.id = c.doc_id `+where, args...)
 	if err != nil {
 		return nil, err
@@ -245,7 +244,7 @@ func scanMindNodes(rows *sql.Rows) ([]MindNodeRow, error) {
 // MindNodes returns a document's mind map in tree order (parents first).
 // ErrNotFound when the document has no map.
 func (s *Store) MindNodes(ctx context.Context, docID int64) ([]MindNodeRow, error) {
-	rows, err := s.DB.QueryContext(ctx, "SELECT "+mindNodeColumns+" FROM mind_nodes n LEFT JOIN supernode_members m ON m.node_id = n.id WHERE n.doc_id = ? ORDER BY n.ordinal", docID)
+	rows, err := s.db.QueryContext(ctx, "SELECT "+mindNodeColumns+" FROM mind_nodes n LEFT JOIN supernode_members m ON m.node_id = n.id WHERE n.doc_id = ? ORDER BY n.ordinal", docID)
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +261,7 @@ func (s *Store) MindNodesOfDocs(ctx context.Context, docIDs []int64) ([]MindNode
 		return nil, nil
 	}
 	ph, args := mindPlaceholders(docIDs)
-	rows, err := s.DB.QueryContext(ctx, "SELECT "+mindNodeColumns+" FROM mind_nodes n LEFT JOIN supernode_members m ON m.node_id = n.id WHERE n.doc_id IN ("+ph+") ORDER BY n.doc_id, n.ordinal", args...)
+	rows, err := s.db.QueryContext(ctx, "SELECT "+mindNodeColumns+" FROM mind_nodes n LEFT JOIN supernode_members m ON m.node_id = n.id WHERE n.doc_id IN ("+ph+") ORDER BY n.doc_id, n.ordinal", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +274,7 @@ func (s *Store) MindNodesByID(ctx context.Context, ids []int64) ([]MindNodeRow, 
 		return nil, nil
 	}
 	ph, args := mindPlaceholders(ids)
-	rows, err := s.DB.QueryContext(ctx, "SELECT "+mindNodeColumns+" FROM mind_nodes n LEFT JOIN supernode_members m ON m.node_id = n.id WHERE n.id IN ("+ph+") ORDER BY n.doc_id, n.ordinal", args...)
+	rows, err := s.db.QueryContext(ctx, "SELECT "+mindNodeColumns+" FROM mind_nodes n LEFT JOIN supernode_members m ON m.node_id = n.id WHERE n.id IN ("+ph+") ORDER BY n.doc_id, n.ordinal", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +283,7 @@ func (s *Store) MindNodesByID(ctx context.Context, ids []int64) ([]MindNodeRow, 
 
 // AllMindNodes returns every node of the project (fusion reads them all).
 func (s *Store) AllMindNodes(ctx context.Context) ([]MindNodeRow, error) {
-	rows, err := s.DB.QueryContext(ctx, "SELECT "+mindNodeColumns+" FROM mind_nodes n LEFT JOIN supernode_members m ON m.node_id = n.id ORDER BY n.doc_id, n.ordinal")
+	rows, err := s.db.QueryContext(ctx, "SELECT "+mindNodeColumns+" FROM mind_nodes n LEFT JOIN supernode_members m ON m.node_id = n.id ORDER BY n.doc_id, n.ordinal")
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +316,7 @@ type FusionCluster struct {
 // meanwhile (document removed) are skipped; a cluster left with fewer than
 // two members is not created.
 func (s *Store) SaveFusion(ctx context.Context, clusters []FusionCluster, joins []FusionJoin, considered []int64) error {
-	tx, err := s.DB.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -379,7 +378,7 @@ func (s *Store) SaveFusion(ctx context.Context, clusters []FusionCluster, joins 
 
 // Supernodes lists every supernode with its members and their documents.
 func (s *Store) Supernodes(ctx context.Context) ([]kb.Supernode, error) {
-	rows, err := s.DB.QueryContext(ctx, `SELECT s.id, s.kind, s.label, m.node_id, n.doc_id FROM supernodes s
+	rows, err := s.db.QueryContext(ctx, `SELECT s.id, s.kind, s.label, m.node_id, n.doc_id FROM supernodes s
 		JOIN supernode_members m ON m.supernode_id = s.id JOIN mind_nodes n ON n.id = m.node_id ORDER BY s.id, n.doc_id, n.id`)
 	if err != nil {
 		return nil, err
@@ -427,7 +426,7 @@ func (s *Store) LexicalMindNodes(ctx context.Context, match string, weights [3]f
 	if strings.TrimSpace(match) == "" {
 		return nil, nil
 	}
-	rows, err := s.DB.QueryContext(ctx, fmt.Sprintf("SELECT rowid, bm25(mind_fts, %g, %g, %g) AS r FROM mind_fts WHERE mind_fts MATCH ? ORDER BY r LIMIT ?", weights[0], weights[1], weights[2]), match, k)
+	rows, err := s.db.QueryContext(ctx, fmt.Sprintf("SELECT rowid, bm25(mind_fts, %g, %g, %g) AS r FROM mind_fts WHERE mind_fts MATCH ? ORDER BY r LIMIT ?", weights[0], weights[1], weights[2]), match, k)
 	if err != nil {
 		return nil, fmt.Errorf("mind-map lexical search: %w", err)
 	}
@@ -451,7 +450,7 @@ func (s *Store) MindVectors(ctx context.Context, ids []int64) (map[int64][]float
 
 // MindNodeCount counts a project's mind-map nodes by kind.
 func (s *Store) MindNodeCount(ctx context.Context) (map[kb.MindKind]int, error) {
-	rows, err := s.DB.QueryContext(ctx, "SELECT kind, count(*) FROM mind_nodes GROUP BY kind")
+	rows, err := s.db.QueryContext(ctx, "SELECT kind, count(*) FROM mind_nodes GROUP BY kind")
 	if err != nil {
 		return nil, err
 	}

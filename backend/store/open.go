@@ -167,7 +167,7 @@ func openReadOnly(path string) (*Store, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(4)
-	s := &Store{DB: db, path: path, readOnly: true}
+	s := &Store{db: db, path: path, readOnly: true}
 	ctx := context.Background()
 	var have int
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
@@ -205,7 +205,7 @@ func (s *Store) Notice() string { return s.notice }
 // FileName is the file SQLite actually opened for the main database.
 func (s *Store) FileName(ctx context.Context) (string, error) {
 	var name string
-	err := s.DB.QueryRowContext(ctx, "SELECT file FROM pragma_database_list WHERE name = 'main'").Scan(&name)
+	err := s.db.QueryRowContext(ctx, "SELECT file FROM pragma_database_list WHERE name = 'main'").Scan(&name)
 	return name, err
 }
 

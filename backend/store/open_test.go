@@ -44,7 +44,7 @@ func TestOpenOddPaths(t *testing.T) {
 			// Every pooled connection, not just the first.
 			conns := make([]interface{ Close() error }, 0, 4)
 			for range 4 {
-				c, err := s.DB.Conn(ctx)
+				c, err := s.db.Conn(ctx)
 				if err != nil {
 					t.Fatal(err)
 				}

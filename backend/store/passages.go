@@ -19,7 +19,7 @@ var ErrNoChunk = errors.New("no such passage")
 func (s *Store) ChunksAround(ctx context.Context, chunkID int64, before, after int) ([]kb.Hit, error) {
 	var docID int64
 	var ordinal int
-	err := s.DB.QueryRowContext(ctx, "SELECT doc_id, ordinal FROM chunks WHERE id = ?", chunkID).Scan(&docID, &ordinal)
+	err := s.db.QueryRowContext(ctx, "SELECT doc_id, ordinal FROM chunks WHERE id = ?", chunkID).Scan(&docID, &ordinal)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("passage %d: %w", chunkID, ErrNoChunk)
 	}

@@ -24,7 +24,7 @@ func int64Args(ids []int64) []any {
 
 // queryInt64s runs a query whose rows are one integer each.
 func (s *Store) queryInt64s(ctx context.Context, q string, args ...any) ([]int64, error) {
-	return queryColumn[int64](ctx, s.DB, q, args...)
+	return queryColumn[int64](ctx, s.db, q, args...)
 }
 
 // querier is what runs a query: the pool, one connection or a transaction.

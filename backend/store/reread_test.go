@@ -19,7 +19,7 @@ func TestOutdatedDocsAndPageLayout(t *testing.T) {
 	if err != nil || len(ids) != 0 {
 		t.Fatalf("fresh document listed as outdated: %v %v", ids, err)
 	}
-	if _, err := s.DB.Exec("UPDATE documents SET reader = 0 WHERE id = ?", id); err != nil {
+	if _, err := s.db.Exec("UPDATE documents SET reader = 0 WHERE id = ?", id); err != nil {
 		t.Fatal(err)
 	}
 	if ids, _ := s.OutdatedDocs(ctx, "pdf"); len(ids) != 0 {

@@ -31,7 +31,7 @@ func rtStrArgs(xs []string) []any {
 // HasGraph says whether the project has any entity.
 func (s *Store) HasGraph(ctx context.Context) (bool, error) {
 	var n int
-	err := s.DB.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM entities)").Scan(&n)
+	err := s.db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM entities)").Scan(&n)
 	return n == 1, err
 }
 
@@ -58,7 +58,7 @@ func (s *Store) EntitiesByAlias(ctx context.Context, norms []string) (map[string
 	out := map[string][]int64{}
 	for start := 0; start < len(norms); start += 500 {
 		part := norms[start:min(len(norms), start+500)]
-		rows, err := s.DB.QueryContext(ctx, "SELECT alias_norm, entity_id FROM entity_aliases WHERE alias_norm IN ("+placeholders(len(part))+")", rtStrArgs(part)...)
+		rows, err := s.db.QueryContext(ctx, "SELECT alias_norm, entity_id FROM entity_aliases WHERE alias_norm IN ("+placeholders(len(part))+")", rtStrArgs(part)...)
 		if err != nil {
 			return nil, err
 		}
@@ -83,7 +83,7 @@ func (s *Store) pairs(ctx context.Context, q string, ids []int64) (map[int64][]i
 	out := map[int64][]int64{}
 	for start := 0; start < len(ids); start += 500 {
 		part := ids[start:min(len(ids), start+500)]
-		rows, err := s.DB.QueryContext(ctx, strings.Replace(q, "(?)", "("+placeholders(len(part))+")", 1), int64Args(part)...)
+		rows, err := s.db.QueryContext(ctx, strings.Replace(q, "(?)", "("+placeholders(len(part))+")", 1), int64Args(part)...)
 		if err != nil {
 			return nil, err
 		}
@@ -120,7 +120,7 @@ func (s *Store) EntityChunkCounts(ctx context.Context, entityIDs []int64) (map[i
 	out := map[int64]int{}
 	for start := 0; start < len(entityIDs); start += 500 {
 		part := entityIDs[start:min(len(entityIDs), start+500)]
-		rows, err := s.DB.QueryContext(ctx, "SELECT entity_id, count(DISTINCT chunk_id) FROM mentions WHERE entity_id IN ("+placeholders(len(part))+") GROUP BY entity_id", int64Args(part)...)
+		rows, err := s.db.QueryContext(ctx, "SELECT entity_id, count(DISTINCT chunk_id) FROM mentions WHERE entity_id IN ("+placeholders(len(part))+") GROUP BY entity_id", int64Args(part)...)
 		if err != nil {
 			return nil, err
 		}
@@ -166,7 +166,7 @@ func (s *Store) RelationsByID(ctx context.Context, ids []int64) ([]kb.Relation, 
 	for start := 0; start < len(ids); start += 500 {
 		part := ids[start:min(len(ids), start+500)]
 		ph := placeholders(len(part))
-		rows, err := s.DB.QueryContext(ctx, `SELECT r.id, r.subject_id, r.predicate, r.object_id, se.name, oe.name, r.statement, r.confidence
+		rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.subject_id, r.predicate, r.object_id, se.name, oe.name, r.statement, r.confidence
 			FROM relations r JOIN entities se ON se.id = r.subject_id JOIN entities oe ON oe.id = r.object_id WHERE r.id IN (`+ph+`)`, int64Args(part)...)
 		if err != nil {
 			return nil, err
@@ -183,7 +183,7 @@ func (s *Store) RelationsByID(ctx context.Context, ids []int64) ([]kb.Relation, 
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
-		rows, err = s.DB.QueryContext(ctx, `SELECT relation_id, doc_id, chunk_id, page_start, page_end, char_start, char_end
+		rows, err = s.db.QueryContext(ctx, `SELECT relation_id, doc_id, chunk_id, page_start, page_end, char_start, char_end
 			FROM relation_sources WHERE relation_id IN (`+ph+`) ORDER BY relation_id, chunk_id, char_start`, int64Args(part)...)
 		if err != nil {
 			return nil, err
@@ -215,7 +215,7 @@ func (s *Store) EntitiesByID(ctx context.Context, ids []int64, perEntity int) ([
 	for start := 0; start < len(ids); start += 500 {
 		part := ids[start:min(len(ids), start+500)]
 		ph := placeholders(len(part))
-		rows, err := s.DB.QueryContext(ctx, "SELECT id, name, type, semantic_type, description, aliases FROM entities WHERE id IN ("+ph+")", int64Args(part)...)
+		rows, err := s.db.QueryContext(ctx, "SELECT id, name, type, semantic_type, description, aliases FROM entities WHERE id IN ("+ph+")", int64Args(part)...)
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +238,7 @@ func (s *Store) EntitiesByID(ctx context.Context, ids []int64, perEntity int) ([
 			// of a popular entity, not all its mentions (a window function
 			// over the IN list read them all: 140–360 ms instead of 6 ms
 			// for the 300 most mentioned entities of the 10k-chunk corpus).
-			rows, err = s.DB.QueryContext(ctx, `SELECT m.entity_id, m.doc_id, m.chunk_id, m.page_start, m.page_end, m.char_start, m.char_end
+			rows, err = s.db.QueryContext(ctx, `SELECT m.entity_id, m.doc_id, m.chunk_id, m.page_start, m.page_end, m.char_start, m.char_end
 				FROM entities e JOIN mentions m ON m.id IN (SELECT m2.id FROM mentions m2 WHERE m2.entity_id = e.id ORDER BY m2.chunk_id, m2.char_start LIMIT ?)
 				WHERE e.id IN (`+ph+`) ORDER BY m.entity_id, m.chunk_id, m.char_start`, append([]any{perEntity}, int64Args(part)...)...)
 			if err != nil {
@@ -265,7 +265,7 @@ func (s *Store) EntitiesByID(ctx context.Context, ids []int64, perEntity int) ([
 // ChunkSource returns the provenance of a whole chunk.
 func (s *Store) ChunkSource(ctx context.Context, chunkID int64) (kb.Source, error) {
 	src := kb.Source{ChunkID: chunkID}
-	err := s.DB.QueryRowContext(ctx, "SELECT doc_id, page_start, page_end, char_start, char_end FROM chunks WHERE id = ?", chunkID).
+	err := s.db.QueryRowContext(ctx, "SELECT doc_id, page_start, page_end, char_start, char_end FROM chunks WHERE id = ?", chunkID).
 		Scan(&src.DocID, &src.PageStart, &src.PageEnd, &src.CharStart, &src.CharEnd)
 	if err == sql.ErrNoRows {
 		return src, err
@@ -297,7 +297,7 @@ func (s *Store) ChunksNamed(ctx context.Context, keys []string, limit int) ([]Ti
 		args = append(args, k)
 	}
 	args = append(args, limit)
-	rows, err := s.DB.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, d.title, c.heading_path FROM chunks c JOIN documents d ON d.id = c.doc_id
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, d.title, c.heading_path FROM chunks c JOIN documents d ON d.id = c.doc_id
 		WHERE c.id IN (SELECT chunk_id FROM topic_keys WHERE key IN (`+placeholders(len(keys))+`)) ORDER BY c.id LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("chunks named: %w", err)

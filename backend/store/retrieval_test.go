@@ -52,7 +52,7 @@ func TestChunksNamed(t *testing.T) {
 		t.Fatalf("no keys: %+v %v", none, err)
 	}
 	// a database from before migration 0009 gets its keys on the next open
-	if _, err := st.DB.Exec("DELETE FROM topic_keys"); err != nil {
+	if _, err := st.Exec("DELETE FROM topic_keys"); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.SetMeta(ctx, "topic_keys", "pending"); err != nil {

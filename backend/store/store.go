@@ -34,12 +34,12 @@ func (e *ErrTooNew) Error() string {
 
 // Store is an open project database.
 type Store struct {
-	DB       *sql.DB
+	db       *sql.DB
 	path     string
 	readOnly bool      // opened read-only: the folder is not writable (open.go)
 	notice   string    // what Open did that the user should hear of (open.go)
 	vecs     vecCaches // in-memory vector indexes (vectors.go)
-	stmts    stmtCache // statements prepared once (graph.go)
+	stmts    stmtCache // statements prepared once (stmtcache.go)
 }
 
 // Open opens (creating if needed) the database at path and migrates it to
@@ -81,7 +81,7 @@ func openReadWrite(path string) (*Store, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(4)
-	s := &Store{DB: db, path: path}
+	s := &Store{db: db, path: path}
 	if err := s.migrate(context.Background()); err != nil {
 		db.Close()
 		return nil, err
@@ -98,7 +98,7 @@ func openReadWrite(path string) (*Store, error) {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.DB.Close() }
+func (s *Store) Close() error { return s.db.Close() }
 
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
@@ -143,14 +143,14 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	var have int
-	if err := s.DB.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
 		return fmt.Errorf("open project database: %w", err)
 	}
 	if have > len(ms) {
 		return &ErrTooNew{Have: have, Know: len(ms)}
 	}
 	for _, m := range ms[have:] {
-		tx, err := s.DB.BeginTx(ctx, nil)
+		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {
 			return err
 		}
@@ -179,7 +179,7 @@ func (s *Store) fillPending(ctx context.Context, key string, fill func(*sql.Tx) 
 	if err != nil || state != "pending" {
 		return err
 	}
-	tx, err := s.DB.BeginTx(ctx, nil)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -202,7 +202,7 @@ func (s *Store) fillPending(ctx context.Context, key string, fill func(*sql.Tx) 
 // Meta reads a project setting ("" when unset).
 func (s *Store) Meta(ctx context.Context, key string) (string, error) {
 	var v string
-	err := s.DB.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
+	err := s.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -211,6 +211,6 @@ func (s *Store) Meta(ctx context.Context, key string) (string, error) {
 
 // SetMeta writes a project setting.
 func (s *Store) SetMeta(ctx context.Context, key, value string) error {
-	_, err := s.DB.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
+	_, err := s.db.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
 	return err
 }

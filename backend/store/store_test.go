@@ -42,10 +42,8 @@ func addDoc(t *testing.T, s *Store, hash string, pages ...string) int64 {
 	for i, p := range pages {
 		c.Pages = append(c.Pages, kb.Page{Number: i + 1, CharStart: off, Text: p})
 		ch := kb.Chunk{Ordinal: i, PageStart: i + 1, PageEnd: i + 1, CharStart: off, CharEnd: off + len(p), Text: p}
-		c.Chunks = append(c.Chunks, ch)
-		c.FTS = append(c.FTS, FTSRow{Title: c.Title, Body: p})
-		c.Vectors = append(c.Vectors, []float32{float32(i + 1), 1, 0})
-		c.Terms = append(c.Terms, words("", ch))
+		c.Chunks = append(c.Chunks, ChunkRow{Chunk: ch, FTS: FTSRow{Title: c.Title, Body: p},
+			Vector: []float32{float32(i + 1), 1, 0}, Terms: words("", ch)})
 		off += len(p) + len(kb.PageSeparator)
 	}
 	if err := s.SaveContent(ctx, id, c, words); err != nil {
@@ -57,7 +55,7 @@ func addDoc(t *testing.T, s *Store, hash string, pages ...string) int64 {
 func count(t *testing.T, s *Store, q string) int {
 	t.Helper()
 	var n int
-	if err := s.DB.QueryRow(q).Scan(&n); err != nil {
+	if err := s.db.QueryRow(q).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -115,10 +113,10 @@ func TestSaveSearchRemove(t *testing.T) {
 func TestCheckFindsDamage(t *testing.T) {
 	s := openTemp(t)
 	addDoc(t, s, "aaa", "hello world", "second page")
-	if _, err := s.DB.Exec("UPDATE chunks SET char_end = char_end - 1 WHERE ordinal = 0"); err != nil {
+	if _, err := s.db.Exec("UPDATE chunks SET char_end = char_end - 1 WHERE ordinal = 0"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.DB.Exec("DELETE FROM chunks_vec WHERE chunk_id = (SELECT max(id) FROM chunks)"); err != nil {
+	if _, err := s.db.Exec("DELETE FROM chunks_vec WHERE chunk_id = (SELECT max(id) FROM chunks)"); err != nil {
 		t.Fatal(err)
 	}
 	p, err := s.Check(context.Background())
@@ -137,7 +135,7 @@ func TestNewerDatabaseRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.DB.Exec("PRAGMA user_version = 99"); err != nil {
+	if _, err := s.db.Exec("PRAGMA user_version = 99"); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -159,8 +157,8 @@ func TestMigrationsAreSequentialAndIdempotent(t *testing.T) {
 			t.Fatalf("user_version %d, want %d", v, SchemaVersion())
 		}
 		var fk, wal string
-		s.DB.QueryRow("PRAGMA foreign_keys").Scan(&fk)
-		s.DB.QueryRow("PRAGMA journal_mode").Scan(&wal)
+		s.db.QueryRow("PRAGMA foreign_keys").Scan(&fk)
+		s.db.QueryRow("PRAGMA journal_mode").Scan(&wal)
 		if fk != "1" || wal != "wal" {
 			t.Fatalf("foreign_keys=%s journal_mode=%s", fk, wal)
 		}
@@ -197,10 +195,8 @@ func TestTopicKeysFollowChunks(t *testing.T) {
 	for i, p := range texts {
 		c.Pages = append(c.Pages, kb.Page{Number: i + 1, CharStart: off, Text: p})
 		ch := kb.Chunk{Ordinal: i, PageStart: i + 1, PageEnd: i + 1, CharStart: off, CharEnd: off + len(p), Text: p, HeadingPath: heads[i]}
-		c.Chunks = append(c.Chunks, ch)
-		c.FTS = append(c.FTS, FTSRow{Title: c.Title, Body: p})
-		c.Vectors = append(c.Vectors, []float32{1, 0, 0})
-		c.Terms = append(c.Terms, words("", ch))
+		c.Chunks = append(c.Chunks, ChunkRow{Chunk: ch, FTS: FTSRow{Title: c.Title, Body: p},
+			Vector: []float32{1, 0, 0}, Terms: words("", ch)})
 		off += len(p) + len(kb.PageSeparator)
 	}
 	if err := s.SaveContent(ctx, id, c, words); err != nil {

@@ -20,7 +20,7 @@ func (s *Store) ChunksTitled(ctx context.Context, names []string, perDoc int) (m
 	}
 	args = append(args, perDoc)
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(names)), ",")
-	rows, err := s.DB.QueryContext(ctx, `SELECT d.title, c.id FROM chunks c JOIN (SELECT id, title FROM documents WHERE title COLLATE NOCASE IN (`+ph+`)) d ON c.doc_id = d.id
+	rows, err := s.db.QueryContext(ctx, `SELECT d.title, c.id FROM chunks c JOIN (SELECT id, title FROM documents WHERE title COLLATE NOCASE IN (`+ph+`)) d ON c.doc_id = d.id
 		WHERE c.ordinal < ? ORDER BY c.doc_id, c.ordinal`, args...)
 	if err != nil {
 		return nil, err

@@ -89,7 +89,7 @@ func TestGraphVectorsSparseAndSearched(t *testing.T) {
 		t.Fatal(err)
 	}
 	var blob []byte
-	if err := s.DB.QueryRow("SELECT embedding FROM entities_vec LIMIT 1").Scan(&blob); err != nil {
+	if err := s.db.QueryRow("SELECT embedding FROM entities_vec LIMIT 1").Scan(&blob); err != nil {
 		t.Fatal(err)
 	}
 	if len(blob) >= 4*1024/4 {
@@ -120,7 +120,7 @@ func TestMigrationCompactsVectors(t *testing.T) {
 		}
 		want[i] = v
 		for _, tbl := range []string{"entities_vec(entity_id", "relations_vec(relation_id", "mind_vec(node_id"} {
-			if _, err := db.Exec("INSERT INTO "+tbl+", embedding) VALUES(?, ?)", i, encodeVector(v)); err != nil {
+			if _, err := db.Exec("INSERT INTO "+tbl+", embedding) VALUES(?, ?)", i, vecindex.EncodeDense(v)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -143,7 +143,7 @@ func TestMigrationCompactsVectors(t *testing.T) {
 			}
 		}
 		var kind string
-		if err := s.DB.QueryRow("SELECT sql FROM sqlite_master WHERE name = ?", tbl.name).Scan(&kind); err != nil {
+		if err := s.db.QueryRow("SELECT sql FROM sqlite_master WHERE name = ?", tbl.name).Scan(&kind); err != nil {
 			t.Fatal(err)
 		}
 		if want := "CREATE TABLE"; kind[:len(want)] != want {
@@ -179,13 +179,13 @@ func TestChunkVectorDimensionEnforced(t *testing.T) {
 	s := openTemp(t)
 	addDoc(t, s, "ok", "fine")
 	var n int
-	if err := s.DB.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = 'chunks_vec' AND sql LIKE 'CREATE TABLE%'").Scan(&n); err != nil || n != 1 {
+	if err := s.db.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = 'chunks_vec' AND sql LIKE 'CREATE TABLE%'").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("chunks_vec is not a plain table (%d, %v)", n, err)
 	}
-	if _, err := s.DB.Exec("INSERT INTO chunks_vec(chunk_id, embedding) VALUES(9999, ?)", encodeVector([]float32{1, 2})); err == nil {
+	if _, err := s.db.Exec("INSERT INTO chunks_vec(chunk_id, embedding) VALUES(9999, ?)", vecindex.EncodeDense([]float32{1, 2})); err == nil {
 		t.Fatal("2-dimensional vector stored for a 3-dimensional embedder")
 	}
-	if _, err := s.DB.Exec("INSERT INTO chunks_vec(chunk_id, embedding) VALUES(9999, ?)", encodeVector([]float32{1, 2, 3})); err != nil {
+	if _, err := s.db.Exec("INSERT INTO chunks_vec(chunk_id, embedding) VALUES(9999, ?)", vecindex.EncodeDense([]float32{1, 2, 3})); err != nil {
 		t.Fatalf("3-dimensional vector refused: %v", err)
 	}
 }

@@ -415,6 +415,38 @@ func Cosine(q, v []float32, qn float64) (float64, bool) {
 	return dot / (qn * math.Sqrt(vn)), true
 }
 
+// Dot is the dot product of a and b: their cosine when both have unit
+// length, as the built-in embedder's vectors do; 0 when their lengths
+// differ.
+func Dot(a, b []float32) float64 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var s float64
+	for i := range a {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}
+
+// Similarity is the cosine similarity of a and b, 0 when either is zero or
+// their lengths differ.
+func Similarity(a, b []float32) float64 {
+	s, _ := Cosine(a, b, Norm(a))
+	return s
+}
+
+// IsZero reports whether every entry of v is zero (the embedding of a text
+// without words).
+func IsZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Exact ranks every vector by cosine to q (reference for tests and recall).
 func Exact(q []float32, ids []int64, vecs [][]float32, k int) []Hit {
 	qn := Norm(q)

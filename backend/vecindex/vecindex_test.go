@@ -2,6 +2,7 @@ package vecindex
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"testing"
 
@@ -208,5 +209,24 @@ func BenchmarkCandidates(b *testing.B) {
 			}
 			b.ReportMetric(float64(x.Bytes())/float64(x.Len()), "B/row")
 		})
+	}
+}
+
+func TestDotSimilarityIsZero(t *testing.T) {
+	a, b := []float32{0.6, 0.8}, []float32{1, 0}
+	if d := Dot(a, b); math.Abs(d-0.6) > 1e-6 {
+		t.Errorf("Dot = %v", d)
+	}
+	if d := Dot(a, []float32{1}); d != 0 {
+		t.Errorf("Dot of mismatched lengths = %v", d)
+	}
+	if s := Similarity([]float32{3, 4}, []float32{2, 0}); math.Abs(s-0.6) > 1e-6 {
+		t.Errorf("Similarity = %v", s)
+	}
+	if s := Similarity([]float32{0, 0}, b); s != 0 {
+		t.Errorf("Similarity with zero = %v", s)
+	}
+	if !IsZero([]float32{0, 0}) || IsZero(a) || !IsZero(nil) {
+		t.Error("IsZero")
 	}
 }

@@ -6,7 +6,6 @@ import { benchSize, markStartup, startupTimeline } from "./lib/bench";
 import { droppedFiles } from "./lib/drop";
 import { count, plainError } from "./lib/format";
 import { applyTheme, loadTheme, type Theme } from "./lib/settings";
-import { queryTerms } from "./lib/highlight";
 import { useLibrary } from "./library";
 import type { GraphHighlight } from "./views/Ask";
 import LibraryView from "./views/Library";
@@ -174,7 +173,7 @@ export default function App() {
         pageStart: h.page_start,
         pageEnd: h.page_end,
         headingPath: h.heading_path,
-        terms: queryTerms(search.ran),
+        query: search.ran,
       },
     });
 

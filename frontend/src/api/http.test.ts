@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { installServeTransport, makeCaller, makeEvents, TOKEN_HEADER } from "./http";
+import { errorCode, errorMessage } from "./index";
 
 function reply(status: number, body: unknown): Response {
   return new Response(typeof body === "string" ? body : JSON.stringify(body), { status });
@@ -16,9 +17,13 @@ describe("makeCaller", () => {
     expect(JSON.parse(init.body as string)).toEqual(["tax", 5]);
     expect((init.headers as Record<string, string>)[TOKEN_HEADER]).toBe("T");
   });
-  it("rejects with the Go error message, like the desktop bindings", async () => {
+  it("rejects with the Go error's message and code, like the desktop bindings", async () => {
     const call = makeCaller({ token: "T", methods: [] }, (async () => reply(200, { result: null, error: "not implemented yet" })) as unknown as typeof fetch);
-    await expect(call("Search", [])).rejects.toBe("not implemented yet");
+    await expect(call("Search", [])).rejects.toEqual({ message: "not implemented yet", code: "" });
+    const coded = makeCaller({ token: "T", methods: [] }, (async () => reply(200, { result: null, error: "no project is open", code: "no_project" })) as unknown as typeof fetch);
+    const e = await coded("Ask", []).catch((x: unknown) => x);
+    expect(errorCode(e)).toBe("no_project");
+    expect(errorMessage(e)).toBe("no project is open");
   });
   it("rejects with the server's text on HTTP errors", async () => {
     const call = makeCaller({ token: "T", methods: [] }, (async () => reply(401, "needs the token\n")) as unknown as typeof fetch);

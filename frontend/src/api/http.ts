@@ -40,9 +40,10 @@ export function makeCaller(cfg: ServeConfig, doFetch: typeof fetch) {
       const text = (await res.text().catch(() => "")).trim();
       throw text || `request failed (HTTP ${res.status})`;
     }
-    const body = (await res.json()) as { result?: unknown; error?: string };
-    // Like the desktop bindings, a Go error rejects with its message.
-    if (body.error) throw body.error;
+    const body = (await res.json()) as { result?: unknown; error?: string; code?: string };
+    // Like the desktop bindings (Wails' ErrorFormatter, app/errors.go), a Go
+    // error rejects with {message, code}.
+    if (body.error) throw { message: body.error, code: body.code ?? "" };
     return body.result ?? null;
   };
 }

@@ -18,8 +18,8 @@ export type ImportStatus = app.ImportStatus;
 export type ImportDone = Pick<app.ImportDone, "results" | "error">;
 
 export * from "./events";
-export type * from "./types";
-import type { Answer, DocumentFile, EmbedderStatus, EntityDetail, Graph, IndexState, LLMStatus, MCPConfig, MindMap, ModelsInfo, ProjectEntry, ProjectList, Settings } from "./types";
+export type * from "./model";
+import type { Answer, MindMap, Settings, Trace } from "./model";
 
 type Transport = "desktop" | "http" | "none";
 
@@ -49,25 +49,17 @@ export const transport: Transport = detect();
 /** The native file dialog exists only in the desktop window. */
 export const canPickFiles = transport === "desktop";
 
-// Methods that are called by name: those added after the generated
-// bindings (frontend/wailsjs) were last regenerated, and those whose backend
-// may not exist in this build (knowledge graph, mind maps, answers). has()
-// tells whether the running Cairn offers one, so views can say plainly what
-// is not available instead of failing.
-function bound(): Record<string, (...args: unknown[]) => Promise<unknown>> {
-  return ((window as unknown as Record<string, any>).go?.app?.App ?? {}) as Record<string, (...args: unknown[]) => Promise<unknown>>;
+// Every verb is called through the generated bindings (wailsjs/go/app/App),
+// so its arguments and result are typed from the Go definitions. has() says
+// whether the running backend offers a verb (no backend at all when the page
+// is opened on its own), so views can say plainly what is not available.
+function bound(): Record<string, unknown> {
+  return ((window as unknown as Record<string, any>).go?.app?.App ?? {}) as Record<string, unknown>;
 }
 
-/** Whether the running Cairn has App.<method>. */
-export function has(method: string): boolean {
+/** Whether the running Cairn has App.<method> (a verb of the generated bindings). */
+export function has(method: keyof typeof App): boolean {
   return transport !== "none" && typeof bound()[method] === "function";
-}
-
-/** Calls App.<method> by name; rejects with a sentence when it does not exist. */
-export function call<T>(method: string, ...args: unknown[]): Promise<T> {
-  const fn = bound()[method];
-  if (typeof fn !== "function") return Promise.reject(`This version of Cairn has no ${method}.`);
-  return fn(...args) as Promise<T>;
 }
 
 export const api = {
@@ -81,38 +73,45 @@ export const api = {
   removeDocuments: (ids: number[]) => App.RemoveDocuments(ids),
   search: (query: string, k = 20) => App.Search(query, k),
   documentPages: (docID: number) => App.DocumentPages(docID),
-  documentFile: (docID: number) => call<DocumentFile>("DocumentFile", docID),
-  retryDocument: (docID: number, password: string) => call<ImportResult[]>("RetryDocument", docID, password),
-  orphanedOriginals: () => call<string[]>("OrphanedOriginals"),
-  repairOrphans: () => call<ImportResult[]>("RepairOrphans"),
-  reindex: () => call<void>("Reindex"),
-  indexStatus: () => call<IndexState>("IndexStatus"),
+  /** What query matches in each of texts, as search matches (analyze.Marks). */
+  marks: (query: string, texts: string[]) => App.Marks(query, texts),
+  retryDocument: (docID: number, password: string) => App.RetryDocument(docID, password),
+  orphanedOriginals: () => App.OrphanedOriginals(),
+  repairOrphans: () => App.RepairOrphans(),
+  reindex: () => App.Reindex(),
+  indexStatus: () => App.IndexStatus(),
   // Projects (app/projects.go).
-  listProjects: () => call<ProjectList>("ListProjects"),
-  createProject: (name: string) => call<ProjectEntry>("CreateProject", name),
-  openProject: (name: string) => call<ProjectInfo>("OpenProject", name),
-  renameProject: (from: string, to: string) => call<ProjectEntry>("RenameProject", from, to),
-  deleteProject: (name: string) => call<void>("DeleteProject", name),
+  listProjects: () => App.ListProjects(),
+  createProject: (name: string) => App.CreateProject(name),
+  openProject: (name: string) => App.OpenProject(name),
+  renameProject: (from: string, to: string) => App.RenameProject(from, to),
+  deleteProject: (name: string) => App.DeleteProject(name),
   // Settings, models, embedder (app/settings.go, app/mode.go, app/embedder.go).
-  getSettings: () => call<Settings>("GetSettings"),
-  saveSettings: (s: Settings) => call<Settings>("SaveSettings", s),
-  llmStatus: () => call<LLMStatus>("LLMStatus"),
-  models: () => call<ModelsInfo>("Models"),
-  pullModel: (name: string) => call<void>("PullModel", name),
-  cancelPull: () => call<void>("CancelPull"),
-  embedderStatus: () => call<EmbedderStatus>("EmbedderStatus"),
-  switchEmbedder: (model: string) => call<void>("SwitchEmbedder", model),
+  getSettings: () => App.GetSettings(),
+  saveSettings: (s: Settings) => App.SaveSettings(s),
+  llmStatus: () => App.LLMStatus(),
+  models: () => App.Models(),
+  pullModel: (name: string) => App.PullModel(name),
+  cancelPull: () => App.CancelPull(),
+  embedderStatus: () => App.EmbedderStatus(),
+  switchEmbedder: (model: string) => App.SwitchEmbedder(model),
   // MCP client configuration for the open project (app/mcp.go).
-  mcpConfig: () => call<MCPConfig>("MCPConfig"),
+  mcpConfig: () => App.MCPConfig(),
   // Knowledge graph, mind maps, answers (app/views.go, app/ask.go).
-  graph: () => call<Graph>("Graph"),
-  neighbourhood: (entityID: number, hops: number, limit: number) => call<Graph>("Neighbourhood", entityID, hops, limit),
-  entity: (nameOrID: string) => call<EntityDetail>("Entity", nameOrID),
-  mindMap: (docID: number) => call<MindMap>("MindMap", docID),
-  fusedMindMap: () => call<MindMap>("FusedMindMap"),
-  ask: (question: string, deep: boolean) => call<Answer>("Ask", question, deep),
-  answers: () => call<Answer[]>("Answers"),
-  answer: (id: number) => call<Answer>("Answer", id),
+  graph: () => App.Graph(),
+  neighbourhood: (entityID: number, hops: number, limit: number) => App.Neighbourhood(entityID, hops, limit),
+  entity: (nameOrID: string) => App.Entity(nameOrID),
+  // kb.MindKind is a Go string type: its values are MindKind's.
+  mindMap: (docID: number) => App.MindMap(docID) as Promise<unknown> as Promise<MindMap>,
+  fusedMindMap: () => App.FusedMindMap() as Promise<unknown> as Promise<MindMap>,
+  /** A mind map (0: the fused one) as a Markdown or OPML file's text. */
+  exportMindMap: (docID: number, format: "md" | "opml") => App.ExportMindMap(docID, format),
+  // kb.Answer's trace is Go's json.RawMessage, which the generator types as
+  // number[]; it holds a reason.Trace (model.ts).
+  ask: (question: string, deep: boolean) => App.Ask(question, deep) as Promise<unknown> as Promise<Answer>,
+  answers: () => App.Answers() as Promise<unknown> as Promise<Answer[]>,
+  answer: (id: number) => App.Answer(id) as Promise<unknown> as Promise<Answer>,
+  answerTrace: (id: number): Promise<Trace> => App.AnswerTrace(id),
 };
 
 export type Api = typeof api;
@@ -137,13 +136,28 @@ export async function uploadFiles(files: { file: Blob; name: string }[]): Promis
   return body.result ?? [];
 }
 
+/** Where a document's stored original is streamed from (GET /original/<id>,
+ * with range requests; app/original.go), and the headers that request needs
+ * (serve mode's token). Null when no backend is connected. */
+export function originalSource(docID: number): { url: string; httpHeaders: Record<string, string> } | null {
+  if (transport === "none") return null;
+  const cfg = (window as unknown as Record<string, any>).__CAIRN_SERVE__ as ServeConfig | undefined;
+  return { url: `/original/${docID}`, httpHeaders: cfg ? { "X-Cairn-Token": cfg.token } : {} };
+}
+
 /** Subscribes to a backend event; returns the unsubscribe function. */
 export function onEvent<T = unknown>(name: string, cb: (data: T) => void): () => void {
   if (transport === "none") return () => {};
   return EventsOn(name, cb as (...data: any) => void);
 }
 
-/** A rejected call's reason as a sentence (Wails rejects with a string). */
+/** A rejected call's code (app.CallError), "" when it has none. */
+export function errorCode(e: unknown): string {
+  return e && typeof e === "object" && "code" in e ? String((e as { code: unknown }).code ?? "") : "";
+}
+
+/** A rejected call's reason as a sentence (a CallError's message, or a string
+ * for failures before the backend answered). */
 export function errorMessage(e: unknown): string {
   if (typeof e === "string") return e;
   if (e instanceof Error) return e.message;

@@ -17,14 +17,13 @@ export interface PdfHighlight {
   text: string;
 }
 
-function decodeBase64(b64: string): Uint8Array {
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
+/** Where the PDF comes from: the originals endpoint, read by range. */
+export interface PdfSource {
+  url: string;
+  httpHeaders: Record<string, string>;
 }
 
-export default function PdfPages({ base64, targetPage, highlights, onMatched }: { base64: string; targetPage?: number; highlights: PdfHighlight[]; onMatched?: (page: number, m: SpanMatch) => void }) {
+export default function PdfPages({ source, targetPage, highlights, onMatched }: { source: PdfSource; targetPage?: number; highlights: PdfHighlight[]; onMatched?: (page: number, m: SpanMatch) => void }) {
   const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
   const [sizes, setSizes] = useState<{ w: number; h: number }[]>([]);
   const [error, setError] = useState("");
@@ -36,7 +35,7 @@ export default function PdfPages({ base64, targetPage, highlights, onMatched }: 
     let loaded: PDFDocumentProxy | null = null;
     setDoc(null);
     setError("");
-    const task = pdfjs.getDocument({ data: decodeBase64(base64), isEvalSupported: false });
+    const task = pdfjs.getDocument({ url: source.url, httpHeaders: source.httpHeaders, withCredentials: true, isEvalSupported: false });
     task.promise.then(
       async (d) => {
         loaded = d;
@@ -60,7 +59,7 @@ export default function PdfPages({ base64, targetPage, highlights, onMatched }: 
       task.destroy();
       loaded?.destroy();
     };
-  }, [base64]);
+  }, [source.url]);
 
   useEffect(() => {
     if (!doc || !targetPage) return;

@@ -19,6 +19,8 @@ describe("plainError", () => {
   it("keeps the specific end of a wrapped error and makes a sentence", () => {
     expect(plainError("read a.pdf: pdf: malformed PDF: 256-bit encryption key")).toBe("Malformed PDF: 256-bit encryption key.");
     expect(plainError("not a PDF")).toBe("Not a PDF.");
+    expect(plainError("read broken.pdf: pdf: not a PDF")).toBe("Not a PDF.");
+    expect(plainError("read x.pdf: pdf: not a PDF", "not_pdf")).toBe("This file is not a PDF, although its name says so.");
     expect(plainError("")).toBe("");
   });
 });

@@ -50,8 +50,12 @@ export function plainError(message?: string, code?: string): string {
   let m = (message ?? "").trim();
   if (!m) return "";
   // "read x.pdf: pdf: malformed PDF: …" → the last, most specific part
-  const parts = m.split(/:\s+/);
-  if (parts.length > 2) m = parts.slice(-2).join(": ");
+  // "read x.pdf: pdf: not a PDF" → "not a PDF": a Go package's name ("pdf")
+  // is no context for people.
+  let parts = m.split(/:\s+/);
+  if (parts.length > 2) parts = parts.slice(-2);
+  if (parts.length === 2 && /^[a-z0-9_]+$/.test(parts[0])) parts = parts.slice(1);
+  m = parts.join(": ");
   m = m.charAt(0).toUpperCase() + m.slice(1);
   if (!/[.!?]$/.test(m)) m += ".";
   return m;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Graph } from "../api/types";
+import type { Graph } from "../api/model";
 import { mergeGraphs, searchNodes, syntheticGraph, toGraphData, typeColors, visibleNodes } from "./kgraph";
 
 const src = (doc: number) => ({ doc_id: doc, chunk_id: doc * 10, page_start: 1, page_end: 1, char_start: 0, char_end: 5 });

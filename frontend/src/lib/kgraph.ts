@@ -2,7 +2,7 @@
 // explorer draws: colour by type, size by degree, a deterministic starting
 // layout, filtering by type and document, and search. Pure; sigma and
 // graphology are only touched by the view.
-import type { Entity, Graph, Relation } from "../api/types";
+import type { Entity, Graph, Relation } from "../api/model";
 
 export interface GNode {
   key: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { MindMap, MindNode } from "../api/types";
-import { buildTree, countNodes, exportName, initialCollapsed, layoutTree, searchTree, toMarkdown, toOPML, TREE_LAYOUT } from "./mindtree";
+import type { MindMap, MindNode } from "../api/model";
+import { buildTree, countNodes, exportName, initialCollapsed, layoutTree, searchTree, TREE_LAYOUT } from "./mindtree";
 
 const n = (id: number, parent: number, kind: MindNode["kind"], label: string, extra: Partial<MindNode> = {}): MindNode => ({ id, parent, kind, label, doc_id: 1, ...extra });
 
@@ -90,19 +90,6 @@ describe("searchTree", () => {
 });
 
 describe("exports", () => {
-  const t = buildTree(docMap, "All");
-  it("Markdown nests bullets and notes fact pages", () => {
-    expect(toMarkdown(t)).toBe(
-      "# DMCA summary\n\n- Safe harbors\n  - Service providers are not liable for transitory communications. (p. 9)\n  - Caching is covered <under> conditions & limits. (pp. 10–11)\n- Anticircumvention\n  - Circumvention devices are banned. (p. 3)\n",
-    );
-  });
-  it("OPML escapes text and nests outlines", () => {
-    const x = toOPML(t);
-    expect(x).toContain('<outline text="Caching is covered &lt;under&gt; conditions &amp; limits." _kind="fact" _page="10"/>');
-    expect(x.match(/<outline /g)).toHaveLength(6);
-    expect(x.match(/<\/outline>/g)).toHaveLength(3);
-    expect(new DOMParser().parseFromString(x, "application/xml").querySelector("parsererror")).toBeNull();
-  });
   it("file names are safe", () => {
     expect(exportName('a/b: "c"', "md")).toBe("a b c.md");
     expect(exportName("", "opml")).toBe("mind map.opml");

@@ -1,7 +1,8 @@
 // Mind maps (kb.MindMap) → a tree, a left-to-right tidy layout with
-// collapsible branches, search, and exports (Markdown, OPML). Pure: the view
+// collapsible branches, search, and export file names (the Markdown and OPML
+// files themselves come from the backend, mindmap.Export). Pure: the view
 // only draws what layoutTree returns.
-import type { MindKind, MindMap, MindNode, Supernode } from "../api/types";
+import type { MindKind, MindMap, MindNode, Supernode } from "../api/model";
 
 export interface TreeNode {
   id: string;
@@ -154,51 +155,6 @@ export function searchTree(root: TreeNode, query: string): { matches: Set<string
   };
   walk(root, []);
   return { matches, ancestors };
-}
-
-function pageNote(n?: MindNode): string {
-  if (!n?.page_start) return "";
-  return n.page_end && n.page_end > n.page_start ? ` (pp. ${n.page_start}–${n.page_end})` : ` (p. ${n.page_start})`;
-}
-
-/** Markdown outline: the root as a heading, everything else as nested bullets. */
-export function toMarkdown(root: TreeNode): string {
-  const lines = [`# ${root.label}`, ""];
-  const walk = (t: TreeNode, indent: number) => {
-    lines.push(`${"  ".repeat(indent)}- ${t.label.replace(/\s+/g, " ").trim()}${t.kind === "fact" ? pageNote(t.node) : ""}`);
-    t.children.forEach((c) => walk(c, indent + 1));
-  };
-  root.children.forEach((c) => walk(c, 0));
-  return lines.join("\n") + "\n";
-}
-
-function xmlAttr(s: string): string {
-  return s
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/\n/g, "&#10;");
-}
-
-/** OPML 2.0 outline (opens in outliners and mind-map tools). */
-export function toOPML(root: TreeNode): string {
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>', '<opml version="2.0">', `  <head><title>${xmlAttr(root.label)}</title></head>`, "  <body>"];
-  const walk = (t: TreeNode, indent: number) => {
-    const pad = "  ".repeat(indent);
-    const extra = t.node?.page_start ? ` _page="${t.node.page_start}"` : "";
-    const attrs = `text="${xmlAttr(t.label)}" _kind="${t.kind}"${extra}`;
-    if (!t.children.length) out.push(`${pad}<outline ${attrs}/>`);
-    else {
-      out.push(`${pad}<outline ${attrs}>`);
-      t.children.forEach((c) => walk(c, indent + 1));
-      out.push(`${pad}</outline>`);
-    }
-  };
-  walk(root, 2);
-  out.push("  </body>", "</opml>");
-  return out.join("\n") + "\n";
 }
 
 /** Path of an export file from a title: "Mind map - DMCA summary.md". */

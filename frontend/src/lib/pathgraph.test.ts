@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Path, Source } from "../api/types";
+import type { Path, Source } from "../api/model";
 import { buildPathGraph, chosenPath, pathChain, pathScore, PATH_LAYOUT } from "./pathgraph";
 
 const src = (chunk: number, page = 1): Source => ({ doc_id: 1, chunk_id: chunk, page_start: page, page_end: page, char_start: chunk * 10, char_end: chunk * 10 + 5 });

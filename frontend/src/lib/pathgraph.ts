@@ -1,7 +1,7 @@
 // Reasoning paths (kb.Path) → a small drawn graph for the reasoning panel:
 // one node per distinct entity, one edge per distinct step, laid out in
 // columns by step number with the chosen path on the first row.
-import type { Path, PathEdge, Source } from "../api/types";
+import type { Path, PathEdge, Source } from "../api/model";
 
 export interface PathNode {
   key: string;

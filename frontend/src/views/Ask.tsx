@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import { api, ASK_TOKEN, errorMessage, has, onEvent, type Answer, type Citation, type Path, type Source } from "../api";
+import { api, ASK_TOKEN, errorMessage, has, onEvent, type Answer, type Citation, type Path, type PlanStep, type Source, type Trace } from "../api";
 import { Icon, Notice } from "../components/ui";
 import { parseCitations } from "../lib/citations";
 import { pageSpan, plainError } from "../lib/format";
@@ -23,27 +23,14 @@ interface Turn {
   error: string;
 }
 
-/** Plan steps of a deep answer, read from its trace (whatever shape the reasoner stored). */
-export function planSteps(trace: unknown): string[] {
-  if (!trace || typeof trace !== "object") return [];
-  const t = trace as Record<string, unknown>;
-  const plan = (t.plan ?? t.steps ?? (t.planner as Record<string, unknown> | undefined)?.steps) as unknown;
-  const list = Array.isArray(plan) ? plan : plan && typeof plan === "object" && Array.isArray((plan as Record<string, unknown>).steps) ? ((plan as Record<string, unknown>).steps as unknown[]) : [];
-  return list
-    .map((s) => {
-      if (typeof s === "string") return s;
-      if (s && typeof s === "object") {
-        const o = s as Record<string, unknown>;
-        const text = o.text ?? o.description ?? o.question ?? o.goal;
-        const op = o.op ?? o.operator ?? o.kind;
-        if (typeof text === "string" && text) return typeof op === "string" && op ? `${op}: ${text}` : text;
-        const triple = [o.subject, o.predicate, o.object].filter((x) => typeof x === "string" && x).join(" · ");
-        const body = triple || (typeof o.expr === "string" ? o.expr : "");
-        if (typeof op === "string") return body ? `${op}: ${body}` : op;
-      }
-      return "";
-    })
-    .filter(Boolean);
+/** Plan steps of a deep answer, from its trace (reason.Trace's plan): the
+ * op with the step's question, its triple, or its expression. */
+export function planSteps(trace: Trace | null | undefined): string[] {
+  return (trace?.plan?.steps ?? []).map((s: PlanStep) => {
+    if (s.question) return `${s.op}: ${s.question}`;
+    const body = [s.subject, s.predicate, s.object].filter(Boolean).join(" · ") || s.expr || "";
+    return body ? `${s.op}: ${body}` : s.op;
+  });
 }
 
 export default function AskView({ onOpenSource, onShowInGraph, focusKey, defaultDeep = false }: { onOpenSource: OpenSource; onShowInGraph: (h: GraphHighlight) => void; focusKey: number; defaultDeep?: boolean }) {

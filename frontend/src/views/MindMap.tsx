@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { api, errorMessage, has, type Document, type MindMap, type Source } from "../api";
 import { Notice } from "../components/ui";
 import { pageSpan, plainError } from "../lib/format";
-import { buildTree, exportName, fitView, initialCollapsed, layoutTree, searchTree, toMarkdown, toOPML, type LaidNode, type TreeNode } from "../lib/mindtree";
+import { buildTree, exportName, fitView, initialCollapsed, layoutTree, searchTree, type LaidNode, type TreeNode } from "../lib/mindtree";
 import type { OpenSource } from "./Ask";
 
 function download(name: string, blob: Blob) {
@@ -118,8 +118,13 @@ export default function MindMapView({ docs, onOpenSource }: { docs: Document[]; 
   };
 
   const exportAs = async (kind: "md" | "opml" | "svg" | "png") => {
-    if (kind === "md") return download(exportName(title, "md"), new Blob([toMarkdown(tree)], { type: "text/markdown" }));
-    if (kind === "opml") return download(exportName(title, "opml"), new Blob([toOPML(tree)], { type: "text/x-opml" }));
+    // Markdown and OPML are written by the backend (the CLI's mindmap
+    // command prints the same).
+    if (kind === "md" || kind === "opml") {
+      const text = await api.exportMindMap(which, kind).catch((e) => (setError(errorMessage(e)), null));
+      if (text !== null) download(exportName(title, kind), new Blob([text], { type: kind === "md" ? "text/markdown" : "text/x-opml" }));
+      return;
+    }
     if (!svg.current) return;
     const text = svgText(svg.current, layout.width, layout.height);
     if (kind === "svg") return download(exportName(title, "svg"), new Blob([text], { type: "image/svg+xml" }));

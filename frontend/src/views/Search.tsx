@@ -1,17 +1,19 @@
 import { useEffect, useRef, useState } from "react";
-import { api, errorMessage, type Hit } from "../api";
+import { api, errorMessage, has, type Hit } from "../api";
 import { Icon, Marked, Notice } from "../components/ui";
 import { pageSpan, plainError, score } from "../lib/format";
-import { highlight, queryTerms } from "../lib/highlight";
+import { highlight, type Mark } from "../lib/highlight";
 
 export interface SearchState {
   query: string;
   ran: string; // the query the results are for
   hits: Hit[];
+  /** What the query matches in each hit's snippet (App.Marks), by hit. */
+  marks: Mark[][];
   ms: number;
 }
 
-export const emptySearch: SearchState = { query: "", ran: "", hits: [], ms: 0 };
+export const emptySearch: SearchState = { query: "", ran: "", hits: [], marks: [], ms: 0 };
 
 /** The text shown for a hit: the backend's snippet, else the passage start. */
 export function snippetOf(hit: Hit, max = 320): string {
@@ -40,16 +42,17 @@ export default function SearchView(props: {
     const t0 = performance.now();
     try {
       const hits = (await api.search(query, 20)) ?? [];
-      setState({ query: q, ran: query, hits, ms: performance.now() - t0 });
+      const ms = performance.now() - t0;
+      // The marks come from the backend, which matches as search does.
+      const marks = has("Marks") && hits.length ? await api.marks(query, hits.map((h) => snippetOf(h))).then((m) => m.map((x) => x.marks ?? []), () => []) : [];
+      setState({ query: q, ran: query, hits, marks, ms });
     } catch (e) {
       setError(errorMessage(e));
-      setState({ query: q, ran: query, hits: [], ms: 0 });
+      setState({ query: q, ran: query, hits: [], marks: [], ms: 0 });
     } finally {
       setBusy(false);
     }
   };
-
-  const terms = queryTerms(state.ran);
 
   return (
     <div className="view">
@@ -122,7 +125,7 @@ export default function SearchView(props: {
                 </div>
               )}
               <p className="snippet">
-                <Marked segments={highlight(snippetOf(h), terms)} />
+                <Marked segments={highlight(snippetOf(h), state.marks[i])} />
               </p>
             </button>
           </li>

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
-import { api, errorMessage, has, type Page } from "../api";
+import { api, errorMessage, has, originalSource, type Page } from "../api";
 import { Icon, Marked, Notice } from "../components/ui";
 import { kindLabel, pageSpan, plainError } from "../lib/format";
-import { highlight, splitRanges, type Segment } from "../lib/highlight";
+import { highlight, splitRanges, type Mark, type Segment } from "../lib/highlight";
 import { locateSpan } from "../lib/offsets";
 import type { SpanMatch } from "../lib/pdfspan";
 
@@ -19,44 +19,31 @@ export interface SourceTarget {
   pageStart?: number;
   pageEnd?: number;
   headingPath?: string[];
-  /** Query terms to mark inside the passage. */
-  terms?: string[];
+  /** The search whose matches to mark inside the passage (App.Marks decides them). */
+  query?: string;
 }
 
-/** Segments of one page: the passage span marked, query terms marked inside it. */
-export function pageSegments(text: string, span: { start: number; end: number } | undefined, terms: string[]): { segs: Segment[]; passage: boolean }[] {
+/** Segments of one page: the passage span marked, the query's marks (ranges
+ * of the passage's text) marked inside it. */
+export function pageSegments(text: string, span: { start: number; end: number } | undefined, marks: Mark[] | undefined): { segs: Segment[]; passage: boolean }[] {
   if (!span) return [{ segs: [{ text, hit: false }], passage: false }];
   const parts = splitRanges(text, [[span.start, span.end]]);
-  return parts.map((p) => (p.hit ? { segs: highlight(p.text, terms), passage: true } : { segs: [{ text: p.text, hit: false }], passage: false }));
+  return parts.map((p) => (p.hit ? { segs: highlight(p.text, marks), passage: true } : { segs: [{ text: p.text, hit: false }], passage: false }));
 }
 
 export default function SourceView({ target, onBack, backLabel }: { target: SourceTarget; onBack: () => void; backLabel: string }) {
   const [pages, setPages] = useState<Page[] | null>(null);
   const [error, setError] = useState("");
-  const canPdf = target.kind === "pdf" && has("DocumentFile");
+  const pdf = target.kind === "pdf" ? originalSource(target.docId) : null;
+  const canPdf = pdf !== null;
   const [layout, setLayout] = useState<"pages" | "text">(canPdf ? "pages" : "text");
-  const [pdf, setPdf] = useState<string | null>(null);
   const [pdfError, setPdfError] = useState("");
   const [match, setMatch] = useState<SpanMatch["quality"] | "">("");
 
   useEffect(() => {
     setLayout(canPdf ? "pages" : "text");
-    setPdf(null);
     setPdfError("");
     setMatch("");
-    if (!canPdf) return;
-    let live = true;
-    api.documentFile(target.docId).then(
-      (f) => live && setPdf(f.base64),
-      (e) => {
-        if (!live) return;
-        setPdfError(errorMessage(e));
-        setLayout("text");
-      },
-    );
-    return () => {
-      live = false;
-    };
   }, [target.docId, canPdf]);
   const firstMark = useRef<HTMLElement | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
@@ -78,6 +65,26 @@ export default function SourceView({ target, onBack, backLabel }: { target: Sour
     if (!pages || target.charStart === undefined || target.charEnd === undefined) return new Map<number, { start: number; end: number }>();
     return new Map(locateSpan(pages, target.charStart, target.charEnd).map((s) => [s.page, s]));
   }, [pages, target.charStart, target.charEnd]);
+
+  // What the search matched inside the passage, page by page (the backend
+  // decides, as search does).
+  const [marks, setMarks] = useState<Map<number, Mark[]>>(new Map());
+  useEffect(() => {
+    setMarks(new Map());
+    const query = target.query?.trim();
+    if (!pages || !query || spans.size === 0 || !has("Marks")) return;
+    let live = true;
+    const byNum = new Map(pages.map((p) => [p.number, p]));
+    const nums = [...spans.keys()];
+    const texts = nums.map((n) => byNum.get(n)?.text.slice(spans.get(n)!.start, spans.get(n)!.end) ?? "");
+    api.marks(query, texts).then(
+      (ms) => live && setMarks(new Map(nums.map((n, i) => [n, ms[i]?.marks ?? []]))),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [pages, spans, target.query]);
 
   const pdfHighlights = useMemo(() => {
     if (!pages) return [];
@@ -147,7 +154,7 @@ export default function SourceView({ target, onBack, backLabel }: { target: Sour
         <div data-testid="source-pdf">
           {pdf && pages ? (
             <Suspense fallback={<p className="subtle">Loading the PDF viewer…</p>}>
-              <PdfPages base64={pdf} targetPage={target.pageStart ?? pdfHighlights[0]?.page} highlights={pdfHighlights} onMatched={(_, m) => setMatch(m.quality)} />
+              <PdfPages source={pdf} targetPage={target.pageStart ?? pdfHighlights[0]?.page} highlights={pdfHighlights} onMatched={(_, m) => setMatch(m.quality)} />
             </Suspense>
           ) : (
             <p className="subtle">Opening the PDF…</p>
@@ -156,7 +163,7 @@ export default function SourceView({ target, onBack, backLabel }: { target: Sour
       ) : (
       <div className="pages" ref={scroller} data-testid="source-pages">
         {pages?.map((p) => {
-          const parts = pageSegments(p.text, spans.get(p.number), target.terms ?? []);
+          const parts = pageSegments(p.text, spans.get(p.number), marks.get(p.number));
           return (
             <section key={p.number} id={`page-${p.number}`} className={`page${spans.has(p.number) ? " page-hit" : ""}`}>
               <div className="page-label">

@@ -11,6 +11,7 @@ const fake = vi.hoisted(() => ({
   reindex: vi.fn(async () => undefined),
   orphanedOriginals: vi.fn(async (): Promise<string[]> => []),
   repairOrphans: vi.fn(async () => []),
+  marks: vi.fn(async (): Promise<{ marks: { start: number; end: number }[] }[]> => []),
 }));
 
 vi.mock("../api", () => ({
@@ -19,7 +20,7 @@ vi.mock("../api", () => ({
   transport: "http",
   errorMessage: (e: unknown) => String(e),
   onEvent: () => () => {},
-  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans"].includes(m),
+  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans", "Marks"].includes(m),
 }));
 
 import LibraryView, { splitPaths, summarise } from "./Library";
@@ -39,7 +40,7 @@ function lib(over: Partial<Library> = {}): Library {
     docs: [
       { id: 1, title: "Instructions for Form 1040NR", file_name: "i1040nr.pdf", kind: "pdf", status: "ok", pages: 50, chunks: 312 },
       { id: 2, title: "scan.pdf", file_name: "scan.pdf", kind: "pdf", status: "needs_ocr", pages: 8, chunks: 0, error: "" },
-      { id: 3, title: "broken.pdf", file_name: "broken.pdf", kind: "pdf", status: "failed", pages: 0, chunks: 0, error: "read broken.pdf: pdf: not a PDF" },
+      { id: 3, title: "broken.pdf", file_name: "broken.pdf", kind: "pdf", status: "failed", pages: 0, chunks: 0, error: "read broken.pdf: pdf: not a PDF", error_code: "not_pdf" },
     ] as unknown as Library["docs"],
     loaded: true,
     error: "",
@@ -58,7 +59,7 @@ describe("LibraryView", () => {
     expect(screen.getByText("Ready")).toBeTruthy();
     expect(screen.getByText("Needs OCR")).toBeTruthy();
     expect(screen.getByText("Failed")).toBeTruthy();
-    expect(screen.getByText("Pdf: not a PDF.")).toBeTruthy();
+    expect(screen.getByText("This file is not a PDF, although its name says so.")).toBeTruthy();
     expect(screen.getByText(/scanned images/)).toBeTruthy();
     expect(screen.getByText("312")).toBeTruthy();
   });
@@ -129,6 +130,8 @@ describe("SearchView", () => {
         heading_path: ["Itemized Deductions", "State taxes"], text: "full text", snippet: "You can deduct state income taxes.", score: 0.0328,
       },
     ]);
+    // The backend's marks for the snippet (analyze.Marks: "deduction" matches "deduct" by its stem).
+    fake.marks.mockResolvedValue([{ marks: [{ start: 8, end: 14 }, { start: 28, end: 33 }] }]);
     let state = emptySearch;
     const setState = (s: typeof state) => (state = s);
     const { rerender } = render(<SearchView state={state} setState={setState} hasDocuments onOpen={() => {}} />);
@@ -137,11 +140,12 @@ describe("SearchView", () => {
     await act(async () => fireEvent.submit(screen.getByRole("search")));
     rerender(<SearchView state={state} setState={setState} hasDocuments onOpen={() => {}} />);
     expect(fake.search).toHaveBeenCalledWith("deduction taxes", 20);
+    expect(fake.marks).toHaveBeenCalledWith("deduction taxes", ["You can deduct state income taxes."]);
     expect(screen.getByText("Form 1040NR")).toBeTruthy();
     expect(screen.getByText("pp. 3–4")).toBeTruthy();
     expect(screen.getByText("State taxes")).toBeTruthy();
     const marks = Array.from(document.querySelectorAll("mark.term")).map((m) => m.textContent);
-    expect(marks).toEqual(["deduct", "taxes"]); // "deduction" marks "deduct" by its stem
+    expect(marks).toEqual(["deduct", "taxes"]);
   });
 
   it("prefers the snippet and trims long text", () => {
@@ -157,6 +161,7 @@ describe("SourceView", () => {
       { doc_id: 1, number: 2, char_start: 17, text: "民事主体的人身权利受法律保护。" },
     ];
     fake.documentPages.mockResolvedValue(pages);
+    fake.marks.mockResolvedValue([{ marks: [{ start: 2, end: 4 }] }]); // "权利" in the passage "人身权利"
     const enc = new TextEncoder();
     const doc = pages.map((p) => p.text).join("\f");
     const start = enc.encode(doc.slice(0, doc.indexOf("人身权利"))).length;
@@ -164,7 +169,7 @@ describe("SourceView", () => {
     Element.prototype.scrollIntoView = vi.fn();
     render(
       <SourceView
-        target={{ docId: 1, title: "民法典", kind: "docx", charStart: start, charEnd: end, pageStart: 2, pageEnd: 2, terms: ["权利"] }}
+        target={{ docId: 1, title: "民法典", kind: "docx", charStart: start, charEnd: end, pageStart: 2, pageEnd: 2, query: "权利" }}
         backLabel="Back to results"
         onBack={() => {}}
       />,
@@ -172,7 +177,8 @@ describe("SourceView", () => {
     await waitFor(() => expect(document.querySelector("mark.passage")).toBeTruthy());
     expect(document.querySelector("mark.passage")!.textContent).toBe("人身权利");
     expect(document.querySelector("#page-2 mark.passage")).toBeTruthy();
-    expect(document.querySelector("mark.passage mark.term")!.textContent).toBe("权利");
+    await waitFor(() => expect(document.querySelector("mark.passage mark.term")?.textContent).toBe("权利"));
+    expect(fake.marks).toHaveBeenCalledWith("权利", ["人身权利"]);
     expect(Element.prototype.scrollIntoView).toHaveBeenCalled();
   });
 
@@ -211,13 +217,13 @@ describe("LibraryView: retry and passwords", () => {
 });
 
 import { planSteps } from "./Ask";
+import type { Trace } from "../api";
 describe("planSteps", () => {
-  it("reads the reasoner's plan (op with a question or a triple) and tolerates other shapes", () => {
-    const trace = { plan: { steps: [{ id: 1, op: "retrieval", subject: "DMCA", predicate: "enacted in", object: "?" }, { id: 2, op: "output", question: "When was it enacted?" }, { id: 3, op: "math", expr: "a-b" }] } };
-    expect(planSteps(trace)).toEqual(["retrieval: DMCA · enacted in · ?", "output: When was it enacted?", "math: a-b"]);
-    expect(planSteps({ steps: ["look up", 3] })).toEqual(["look up"]);
+  it("reads the reasoner's plan (op with a question, a triple or an expression)", () => {
+    const trace = { plan: { steps: [{ id: 1, op: "retrieval", subject: "DMCA", predicate: "enacted in", object: "?" }, { id: 2, op: "output", question: "When was it enacted?" }, { id: 3, op: "math", expr: "a-b" }, { id: 4, op: "sort" }] } } as unknown as Trace;
+    expect(planSteps(trace)).toEqual(["retrieval: DMCA · enacted in · ?", "output: When was it enacted?", "math: a-b", "sort"]);
     expect(planSteps(null)).toEqual([]);
-    expect(planSteps({ mode: "quick" })).toEqual([]);
+    expect(planSteps({ mode: "quick" } as unknown as Trace)).toEqual([]);
   });
 });
 
@@ -225,7 +231,7 @@ import { ReasoningPanel } from "./Ask";
 describe("ReasoningPanel", () => {
   it("scales a path wider than the panel to fit it (third node of a two-edge path included)", () => {
     const s = { doc_id: 1, chunk_id: 1, page_start: 1, page_end: 1, char_start: 0, char_end: 5 };
-    const answer = { question: "q", answer: "a", declined: false, mode: "quick", citations: [], trace: {}, paths: [{ score: 1, chosen: true, nodes: ["Femmes de Sade", "Alex de Renzy", "Buenos Aires"], edges: [{ from: "Femmes de Sade", to: "Alex de Renzy", predicate: "directed by", source: s }, { from: "Alex de Renzy", to: "Buenos Aires", predicate: "born in", source: s }] }] };
+    const answer = { question: "q", answer: "a", declined: false, mode: "quick", citations: [], trace: null, paths: [{ score: 1, chosen: true, nodes: ["Femmes de Sade", "Alex de Renzy", "Buenos Aires"], edges: [{ from: "Femmes de Sade", to: "Alex de Renzy", predicate: "directed by", source: s }, { from: "Alex de Renzy", to: "Buenos Aires", predicate: "born in", source: s }] }] };
     render(<ReasoningPanel answer={answer} onOpenSource={() => {}} onShowInGraph={() => {}} />);
     const svg = screen.getByTestId("path-graph");
     expect(svg.getAttribute("width")).toBe("100%");

@@ -1,25 +1,24 @@
-export namespace app {
+export namespace analyze {
 	
-	export class DocumentFile {
-	    doc_id: number;
-	    name: string;
-	    kind: string;
-	    bytes: number;
-	    base64: string;
+	export class Mark {
+	    start: number;
+	    end: number;
 	
 	    static createFrom(source: any = {}) {
-	        return new DocumentFile(source);
+	        return new Mark(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.doc_id = source["doc_id"];
-	        this.name = source["name"];
-	        this.kind = source["kind"];
-	        this.bytes = source["bytes"];
-	        this.base64 = source["base64"];
+	        this.start = source["start"];
+	        this.end = source["end"];
 	    }
 	}
+
+}
+
+export namespace app {
+	
 	export class EntityDetail {
 	    entity: kb.Entity;
 	    relations: kb.Relation[];
@@ -189,6 +188,36 @@ export namespace app {
 	        this.project = source["project"];
 	        this.snippet = source["snippet"];
 	    }
+	}
+	export class Marked {
+	    marks: analyze.Mark[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Marked(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.marks = this.convertValues(source["marks"], analyze.Mark);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ModelsInfo {
 	    status: llm.Status;
@@ -1214,6 +1243,346 @@ export namespace project {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace reason {
+	
+	export class Chain {
+	    predicates: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Chain(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.predicates = source["predicates"];
+	    }
+	}
+	export class PlanStep {
+	    id: number;
+	    op: string;
+	    subject?: string;
+	    predicate?: string;
+	    object?: string;
+	    question?: string;
+	    inputs?: number[];
+	    expr?: string;
+	    direction?: string;
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new PlanStep(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.op = source["op"];
+	        this.subject = source["subject"];
+	        this.predicate = source["predicate"];
+	        this.object = source["object"];
+	        this.question = source["question"];
+	        this.inputs = source["inputs"];
+	        this.expr = source["expr"];
+	        this.direction = source["direction"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class Plan {
+	    steps: PlanStep[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Plan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.steps = this.convertValues(source["steps"], PlanStep);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class RerankTrace {
+	    thought: string;
+	    relations: number[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RerankTrace(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.thought = source["thought"];
+	        this.relations = source["relations"];
+	        this.error = source["error"];
+	    }
+	}
+	export class RetrievalTrace {
+	    lists: retrieve.List[];
+	    linked: retrieve.Linked[];
+	    evidence: number[];
+	    candidates?: number[];
+	    timings_ms: Record<string, number>;
+	
+	    static createFrom(source: any = {}) {
+	        return new RetrievalTrace(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.lists = this.convertValues(source["lists"], retrieve.List);
+	        this.linked = this.convertValues(source["linked"], retrieve.Linked);
+	        this.evidence = source["evidence"];
+	        this.candidates = source["candidates"];
+	        this.timings_ms = source["timings_ms"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class StepTrace {
+	    id: number;
+	    op: string;
+	    query?: string;
+	    by: string;
+	    values: string[];
+	    evidence?: number[];
+	    note?: string;
+	    ms: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new StepTrace(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.op = source["op"];
+	        this.query = source["query"];
+	        this.by = source["by"];
+	        this.values = source["values"];
+	        this.evidence = source["evidence"];
+	        this.note = source["note"];
+	        this.ms = source["ms"];
+	    }
+	}
+	export class RoundTrace {
+	    question: string;
+	    steps: StepTrace[];
+	    answered: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new RoundTrace(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.question = source["question"];
+	        this.steps = this.convertValues(source["steps"], StepTrace);
+	        this.answered = source["answered"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ShortTrace {
+	    text: string;
+	    type: string;
+	    score: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ShortTrace(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.type = source["type"];
+	        this.score = source["score"];
+	    }
+	}
+	
+	export class SupportTrace {
+	    coverage: number;
+	    joint: number;
+	    threshold: number;
+	    declined: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SupportTrace(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.coverage = source["coverage"];
+	        this.joint = source["joint"];
+	        this.threshold = source["threshold"];
+	        this.declined = source["declined"];
+	    }
+	}
+	export class Trace {
+	    mode: string;
+	    offline: boolean;
+	    fallback?: string;
+	    answer_by: string;
+	    answer_fallback?: string;
+	    answer_cut?: string;
+	    answer_continued?: number;
+	    citations_by?: string;
+	    short?: kb.ShortAnswer;
+	    short_candidates?: ShortTrace[];
+	    retrieval: RetrievalTrace;
+	    rerank?: RerankTrace;
+	    semantic_chains?: Chain[];
+	    support: SupportTrace;
+	    plan?: Plan;
+	    rounds?: RoundTrace[];
+	    subgraph: kb.Graph;
+	    timings_ms: Record<string, number>;
+	    usage: llm.Usage;
+	    usage_by_task?: Record<string, llm.Usage>;
+	    errors?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Trace(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mode = source["mode"];
+	        this.offline = source["offline"];
+	        this.fallback = source["fallback"];
+	        this.answer_by = source["answer_by"];
+	        this.answer_fallback = source["answer_fallback"];
+	        this.answer_cut = source["answer_cut"];
+	        this.answer_continued = source["answer_continued"];
+	        this.citations_by = source["citations_by"];
+	        this.short = this.convertValues(source["short"], kb.ShortAnswer);
+	        this.short_candidates = this.convertValues(source["short_candidates"], ShortTrace);
+	        this.retrieval = this.convertValues(source["retrieval"], RetrievalTrace);
+	        this.rerank = this.convertValues(source["rerank"], RerankTrace);
+	        this.semantic_chains = this.convertValues(source["semantic_chains"], Chain);
+	        this.support = this.convertValues(source["support"], SupportTrace);
+	        this.plan = this.convertValues(source["plan"], Plan);
+	        this.rounds = this.convertValues(source["rounds"], RoundTrace);
+	        this.subgraph = this.convertValues(source["subgraph"], kb.Graph);
+	        this.timings_ms = source["timings_ms"];
+	        this.usage = this.convertValues(source["usage"], llm.Usage);
+	        this.usage_by_task = this.convertValues(source["usage_by_task"], llm.Usage, true);
+	        this.errors = source["errors"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace retrieve {
+	
+	export class Linked {
+	    entity: number;
+	    name: string;
+	    span: string;
+	    by: string;
+	    score: number;
+	    chunks: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Linked(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entity = source["entity"];
+	        this.name = source["name"];
+	        this.span = source["span"];
+	        this.by = source["by"];
+	        this.score = source["score"];
+	        this.chunks = source["chunks"];
+	    }
+	}
+	export class List {
+	    name: string;
+	    weight: number;
+	    ids: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new List(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.weight = source["weight"];
+	        this.ids = source["ids"];
+	    }
 	}
 
 }

@@ -22,7 +22,6 @@ import (
 	"cairn/backend/evalset"
 	"cairn/backend/llm"
 	"cairn/backend/mindmap"
-	"cairn/backend/retrieve"
 	"cairn/backend/search"
 	"cairn/backend/store"
 )
@@ -45,7 +44,7 @@ func main() {
 
 type variant struct {
 	name    string
-	s       retrieve.PGSettings
+	s       mindmap.PGSettings
 	weights []float64
 }
 
@@ -87,21 +86,10 @@ func run(ctx context.Context, data, ds, cache string, n int, grid bool) error {
 		fmt.Printf("%s: built %d passages in %s, mind maps in %s (%v), fusion in %s (%d supernodes, %d joins)\n",
 			ds, len(corpus), t1.Sub(t0).Round(time.Second), t2.Sub(t1).Round(time.Second), counts, time.Since(t2).Round(time.Second), fr.Created, fr.Joined)
 	}
-	passageOf := map[int64]string{}
-	rows, err := st.DB.QueryContext(ctx, "SELECT c.id, d.file_name FROM chunks c JOIN documents d ON d.id = c.doc_id")
+	passageOf, err := st.ChunkFileNames(ctx)
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
-		var id int64
-		var name string
-		if err := rows.Scan(&id, &name); err != nil {
-			rows.Close()
-			return err
-		}
-		passageOf[id] = name
-	}
-	rows.Close()
 	toPassages := func(ids []int64) []string {
 		var out []string
 		seen := map[string]bool{}
@@ -113,7 +101,7 @@ func run(ctx context.Context, data, ds, cache string, n int, grid bool) error {
 		}
 		return out
 	}
-	def := retrieve.DefaultPGSettings()
+	def := mindmap.DefaultPGSettings()
 	variants := []variant{{"default", def, []float64{0.3, 0.5, 1}}}
 	if grid {
 		for _, th := range [][2]float64{{0.01, 0.02}, {0.03, 0.05}, {0.05, 0.1}} {
@@ -147,7 +135,7 @@ func run(ctx context.Context, data, ds, cache string, n int, grid bool) error {
 		base.r5 += evalset.Recall(bp, q.SupportingIDs, 5)
 		for vi, v := range variants {
 			t0 := time.Now()
-			pg, err := retrieve.PseudoGraph(ctx, st, q.Question, v.s)
+			pg, err := mindmap.PseudoGraph(ctx, st, q.Question, v.s)
 			if err != nil {
 				return err
 			}

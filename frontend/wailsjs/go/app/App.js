@@ -6,6 +6,10 @@ export function Answer(arg1) {
   return window['go']['app']['App']['Answer'](arg1);
 }
 
+export function AnswerTrace(arg1) {
+  return window['go']['app']['App']['AnswerTrace'](arg1);
+}
+
 export function Answers() {
   return window['go']['app']['App']['Answers']();
 }
@@ -26,10 +30,6 @@ export function DeleteProject(arg1) {
   return window['go']['app']['App']['DeleteProject'](arg1);
 }
 
-export function DocumentFile(arg1) {
-  return window['go']['app']['App']['DocumentFile'](arg1);
-}
-
 export function DocumentPages(arg1) {
   return window['go']['app']['App']['DocumentPages'](arg1);
 }
@@ -40,6 +40,10 @@ export function EmbedderStatus() {
 
 export function Entity(arg1) {
   return window['go']['app']['App']['Entity'](arg1);
+}
+
+export function ExportMindMap(arg1, arg2) {
+  return window['go']['app']['App']['ExportMindMap'](arg1, arg2);
 }
 
 export function ExtractionCounts() {
@@ -84,6 +88,10 @@ export function ListProjects() {
 
 export function MCPConfig() {
   return window['go']['app']['App']['MCPConfig']();
+}
+
+export function Marks(arg1, arg2) {
+  return window['go']['app']['App']['Marks'](arg1, arg2);
 }
 
 export function MindMap(arg1) {

@@ -19,6 +19,7 @@ import (
 
 	"cairn/backend/ingest/pdf"
 	"cairn/backend/ingest/pdf/pdfeval"
+	"cairn/backend/kb"
 )
 
 func main() {
@@ -70,7 +71,4 @@ func main() {
 }
 
 // oneLine makes s fit in one Markdown table cell.
-func oneLine(s string) string {
-	s = strings.ReplaceAll(s, "|", "/")
-	return strings.Join(strings.Fields(s), " ")
-}
+func oneLine(s string) string { return kb.OneLine(strings.ReplaceAll(s, "|", "/")) }

@@ -1,4 +1,4 @@
-package retrieve
+package mindmap
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/kb"
 	"cairn/backend/llm"
-	"cairn/backend/mindmap"
 	"cairn/backend/search"
 	"cairn/backend/store"
 )
@@ -86,7 +85,7 @@ func TestPseudoGraphOnAStore(t *testing.T) {
 		{ID: "p4", Title: "Boeing 737 MAX groundings", Text: "The Boeing 737 MAX was grounded worldwide in March 2019 after two crashes. The FAA required changes to MCAS and new crew procedures before the return to service."},
 	}
 	buildPassages(t, st, corpus)
-	ix := mindmap.NewIndexer(st, llm.Offline{})
+	ix := NewIndexer(st, llm.Offline{})
 	if err := ix.BuildPending(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -151,10 +150,11 @@ func buildPassages(t *testing.T, st *store.Store, corpus []passage) {
 			t.Fatal(err)
 		}
 		c := kb.Chunk{PageStart: 1, PageEnd: 1, CharEnd: len(p.Text), Text: p.Text, Tokens: len(analyze.Tokens(p.Text))}
-		vec, _ := e.Embed(ctx, []string{search.EmbedText(p.Title, c)})
+		rows, texts := search.ChunkRows(p.Title, []kb.Chunk{c})
+		vec, _ := e.Embed(ctx, texts)
+		rows[0].Vector = vec[0]
 		if err := st.SaveContent(ctx, id, store.Content{Title: p.Title, Kind: "txt", Status: kb.StatusOK,
-			Pages: []kb.Page{{Number: 1, Text: p.Text}}, Chunks: []kb.Chunk{c}, FTS: []store.FTSRow{store.ChunkFTS(p.Title, c)},
-			Vectors: vec, Terms: [][]string{search.ChunkTerms(p.Title, c)}}, search.ChunkTerms); err != nil {
+			Pages: []kb.Page{{Number: 1, Text: p.Text}}, Chunks: rows}, search.ChunkTerms); err != nil {
 			t.Fatal(err)
 		}
 	}

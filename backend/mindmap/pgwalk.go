@@ -1,4 +1,4 @@
-package retrieve
+package mindmap
 
 import (
 	"context"
@@ -10,9 +10,10 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/kb"
 	"cairn/backend/llm"
-	"cairn/backend/mindmap"
+	"cairn/backend/retrieve"
 	"cairn/backend/search"
 	"cairn/backend/store"
+	"cairn/backend/vecindex"
 )
 
 // Pseudo-graph retrieval (PG-RAG): key points of the question seed anchors
@@ -89,17 +90,17 @@ func KeyPoints(ctx context.Context, question string, s PGSettings) []string {
 		}
 	}
 	if s.Provider != nil && s.Provider.Mode() != llm.ModeOffline {
-		if kps, _, err := mindmap.ModelKeyPoints(ctx, s.Provider, s.Model, question); err == nil && len(kps) > 0 {
+		if kps, _, err := ModelKeyPoints(ctx, s.Provider, s.Model, question); err == nil && len(kps) > 0 {
 			for _, k := range kps {
 				add(k)
 			}
 			return out
 		}
 	}
-	for _, k := range NameSpans(question) {
+	for _, k := range retrieve.NameSpans(question) {
 		add(k)
 	}
-	for _, k := range mindmap.KeyPhrases(question, nil, 4) {
+	for _, k := range KeyPhrases(question, nil, 4) {
 		add(k)
 	}
 	return out
@@ -141,7 +142,7 @@ func PseudoGraph(ctx context.Context, st *store.Store, question string, s PGSett
 		if err != nil {
 			return nil, err
 		}
-		if !zero(v) {
+		if !vecindex.IsZero(v) {
 			qvecs = append(qvecs, v)
 		}
 	}
@@ -269,7 +270,7 @@ func pgWalk(nodes []pgNode, qvecs [][]float32, s PGSettings) map[int]float64 {
 	sim := make([]float64, len(nodes))
 	for _, q := range qvecs {
 		for i, n := range nodes {
-			sim[i] = cosine(q, n.vec)
+			sim[i] = vecindex.Dot(q, n.vec)
 		}
 		anchors := append([]int(nil), facts...)
 		sort.SliceStable(anchors, func(a, b int) bool { return sim[anchors[a]] > sim[anchors[b]] })
@@ -374,8 +375,8 @@ func pgHits(nodes []pgNode, row map[int]float64, k int) []PGHit {
 	return out
 }
 
-// PGChunkIDs is the walk's ranked chunk list (a PseudoFunc for Retriever.Pseudo).
-func PGChunkIDs(st *store.Store, s PGSettings) PseudoFunc {
+// PGChunkIDs is the walk's ranked chunk list (a retrieve.PseudoFunc for Retriever.Pseudo).
+func PGChunkIDs(st *store.Store, s PGSettings) retrieve.PseudoFunc {
 	return func(ctx context.Context, question string, k int) ([]int64, error) {
 		s := s
 		s.K = max(s.K, k)
@@ -418,15 +419,4 @@ func uniq(ids []int64) []int64 {
 		}
 	}
 	return out
-}
-
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var s float64
-	for i := range a {
-		s += float64(a[i]) * float64(b[i])
-	}
-	return s
 }
