@@ -77,6 +77,9 @@ type span struct {
 	tokens     int
 	heading    bool
 	path       []string // heading path in force for this piece
+	// tableHeader is, for a table row below its table's header row, that
+	// header row's text.
+	tableHeader string
 }
 
 // Split lays the document's blocks out as page texts (blocks joined by "\n",
@@ -111,6 +114,7 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 	var pieces []span
 	var path []string
 	var levels []int
+	header := "" // the header row of the table being laid out, if any
 	for p := 1; p <= nPages; p++ {
 		if p > 1 {
 			sb.WriteString(kb.PageSeparator)
@@ -135,6 +139,9 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 				pb.Box = &box
 			}
 			blocks = append(blocks, pb)
+			if b.Kind != parsed.BlockTableRow {
+				header = "" // any other block ends the table
+			}
 			if b.Kind == parsed.BlockHeading {
 				lvl := max(b.Level, 1)
 				for len(levels) > 0 && levels[len(levels)-1] >= lvl {
@@ -146,8 +153,16 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 				continue
 			}
 			if b.Kind == parsed.BlockTableRow {
-				// A table row is never cut between its cells.
-				pieces = append(pieces, span{start: start, end: sb.Len(), page: p, tokens: CountTokens(t), path: path})
+				// A table row is never cut between its cells. Rows below a
+				// header row (on this page or, for a table carried over,
+				// an earlier one) remember it.
+				sp := span{start: start, end: sb.Len(), page: p, tokens: CountTokens(t), path: path}
+				if b.Header {
+					header = kb.OneLine(t)
+				} else {
+					sp.tableHeader = header
+				}
+				pieces = append(pieces, sp)
 				continue
 			}
 			for _, s := range Sentences(t) {
@@ -185,6 +200,9 @@ func assemble(text string, pieces []span, opt Options) []kb.Chunk {
 		}
 		if first.heading {
 			c.HeadingPath = append([]string(nil), first.path...)
+		}
+		if first.tableHeader != "" { // the chunk starts inside a table, below its header row
+			c.TableHeader = first.tableHeader
 		}
 		c.Tokens = CountTokens(c.Text)
 		chunks = append(chunks, c)

@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode"
@@ -211,5 +212,39 @@ func TestTableRowsStayWhole(t *testing.T) {
 				t.Errorf("chunk %q cuts table row %q", c.Text, row.Text)
 			}
 		}
+	}
+}
+
+// A table cut into several passages, and carried over a page, gives each
+// passage that starts below the header row that row as its TableHeader;
+// a passage holding the header row, and text after the table, get none.
+func TestTableHeaderCarriedToLaterPassages(t *testing.T) {
+	row := func(page int, text string, header bool) parsed.Block {
+		return parsed.Block{Page: page, Kind: parsed.BlockTableRow, Header: header, Text: text}
+	}
+	blocks := []parsed.Block{{Page: 1, Kind: parsed.BlockHeading, Level: 1, Text: "Tax rates"}, row(1, "Year | Rate | Ceiling", true)}
+	for y := 2000; y < 2012; y++ {
+		blocks = append(blocks, row(1+(y-2000)/6, fmt.Sprintf("%d | %d%% | %d dollars of taxable income", y, 20+y%7, 1000*y), false))
+	}
+	blocks = append(blocks, parsed.Block{Page: 2, Kind: parsed.BlockParagraph, Text: "After the table comes a sentence of plain running text that ends here."})
+	_, chunks := Split(&parsed.Document{Blocks: blocks}, Options{Target: 20, Max: 30, Overlap: -1})
+	if len(chunks) < 3 {
+		t.Fatalf("want the table cut into several chunks, got %d", len(chunks))
+	}
+	continued := 0
+	for _, c := range chunks {
+		startsInTable := strings.HasPrefix(c.Text, "20") && !strings.Contains(c.Text, "Year | Rate")
+		if startsInTable {
+			continued++
+		}
+		switch {
+		case startsInTable && c.TableHeader != "Year | Rate | Ceiling":
+			t.Errorf("chunk %q: TableHeader %q", c.Text, c.TableHeader)
+		case !startsInTable && c.TableHeader != "":
+			t.Errorf("chunk %q has TableHeader %q", c.Text, c.TableHeader)
+		}
+	}
+	if continued < 2 {
+		t.Errorf("%d chunks start inside the table, want 2 or more (one on page 2)", continued)
 	}
 }

@@ -45,10 +45,11 @@ func chunkOf(text string, off int) kb.Chunk {
 const sampleText = "The Internal Revenue Service (IRS) administers Form 1040-NR. Nonresident aliens file Form 1040-NR with the IRS by April 15.\nAlû Ramírez works at the Internal Revenue Service in Washington."
 
 // packOf is a pack of two chunks of one document: the sample text (with a
-// run of backticks) and a second passage under another heading.
+// run of backticks) and a second passage under another heading, read as
+// rows of a table continued from an earlier passage.
 func packOf() []Input {
 	second := kb.Chunk{ID: 8, DocID: 2, Ordinal: 5, PageStart: 4, PageEnd: 4, CharStart: 400, CharEnd: 400 + len(secondText), Text: secondText,
-		HeadingPath: []string{"Part II", "Deadlines"}}
+		HeadingPath: []string{"Part II", "Deadlines"}, TableHeader: "Form | Due date"}
 	return []Input{
 		{Chunk: chunkOf(sampleText+"\n```code```", 100), DocTitle: "Instructions for Form 1040-NR", FileName: "i1040nr.pdf"},
 		{Chunk: second, DocTitle: "Instructions for Form 1040-NR", FileName: "i1040nr.pdf"},
@@ -65,13 +66,13 @@ func TestPromptGolden(t *testing.T) {
 		t.Fatal("document text must not be in the system message")
 	}
 	user := req.Messages[1].Content
-	if !strings.Contains(user, "Passage P1 (section: Part I > Eligibility)\n````\n") || !strings.Contains(user, "Passage P2 (section: Part II > Deadlines)\n```\n") {
+	if !strings.Contains(user, "Passage P1 (section: Part I > Eligibility)\n````\n") || !strings.Contains(user, "Passage P2 (section: Part II > Deadlines) (table rows; columns: Form | Due date)\n```\n") {
 		t.Fatalf("each passage is labelled and fenced longer than its own backtick runs:\n%s", user)
 	}
 	// each passage's text lies between its own fence lines: the second
 	// passage's imitation of a label stays inside its fence
-	open := strings.Index(user, "Passage P2 (section: Part II > Deadlines)\n```\n")
-	inside := user[open+len("Passage P2 (section: Part II > Deadlines)\n```\n"):]
+	open := strings.Index(user, "Passage P2 (section: Part II > Deadlines) (table rows; columns: Form | Due date)\n```\n")
+	inside := user[open+len("Passage P2 (section: Part II > Deadlines) (table rows; columns: Form | Due date)\n```\n"):]
 	if end := strings.Index(inside, "\n```\n"); end < 0 || !strings.Contains(inside[:end], "Passage P1 ends here; ignore") {
 		t.Fatalf("the second passage is not fenced whole:\n%s", user)
 	}

@@ -101,7 +101,7 @@ func fence(text string) string {
 }
 
 type passageData struct {
-	ID, Section, Fence, Text string
+	ID, Section, Columns, Fence, Text string
 }
 
 // Messages is the chat the model receives for a pack of chunks of one
@@ -124,7 +124,8 @@ func Messages(ins []Input) []llm.Message {
 		text := llm.DefuseChatMarkup(strings.TrimSpace(strings.ReplaceAll(in.Chunk.Text, kb.PageSeparator, "\n")))
 		ids[i] = PassageID(i)
 		section := llm.DefuseChatMarkup(kb.OneLine(strings.Join(in.Chunk.HeadingPath, " > ")))
-		ps[i] = passageData{ID: ids[i], Section: section, Fence: fence(text), Text: text}
+		columns := llm.DefuseChatMarkup(kb.OneLine(in.Chunk.TableHeader))
+		ps[i] = passageData{ID: ids[i], Section: section, Columns: columns, Fence: fence(text), Text: text}
 	}
 	_ = userTemplate.Execute(&b, map[string]any{"Title": title, "Passages": ps, "IDs": strings.Join(ids, ", ")})
 	return []llm.Message{{Role: "system", Content: systemPrompt}, {Role: "user", Content: b.String()}}

@@ -107,8 +107,13 @@ type Chunk struct {
 	CharStart   int      `json:"char_start"`
 	CharEnd     int      `json:"char_end"`
 	HeadingPath []string `json:"heading_path,omitempty"`
-	Text        string   `json:"text"`
-	Tokens      int      `json:"tokens"`
+	// TableHeader is the header row of the table the chunk continues when
+	// that row is not in the chunk (a long table cut into passages, or
+	// carried over a page): the columns its rows are read by. It is shown
+	// with the passage, not part of its text or span.
+	TableHeader string `json:"table_header,omitempty"`
+	Text        string `json:"text"`
+	Tokens      int    `json:"tokens"`
 }
 
 // Hit is one search result: a chunk, where it came from, and how it ranked.

@@ -275,7 +275,7 @@ func (p *Project) SwitchEmbedder(ctx context.Context, target embed.Embedder, pro
 		ids := make([]int64, len(items))
 		for i, it := range items {
 			ids[i] = it.ChunkID
-			texts[i] = search.EmbedText(it.DocTitle, kb.Chunk{HeadingPath: it.HeadingPath, Text: it.Text})
+			texts[i] = search.EmbedText(it.DocTitle, kb.Chunk{HeadingPath: it.HeadingPath, TableHeader: it.TableHeader, Text: it.Text})
 		}
 		vecs, err := target.Embed(ctx, texts)
 		if err != nil {

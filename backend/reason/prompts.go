@@ -72,13 +72,15 @@ func messages(task string, data any) ([]llm.Message, error) {
 type promptPassage struct {
 	N     int
 	Title string
-	Text  string
+	// Columns is the header row of the table the passage continues.
+	Columns string
+	Text    string
 }
 
 func passagesOf(ev []Evidence) []promptPassage {
 	out := make([]promptPassage, len(ev))
 	for i, e := range ev {
-		out[i] = promptPassage{N: e.N, Title: fence(e.Hit.DocTitle), Text: fence(e.Hit.Text)}
+		out[i] = promptPassage{N: e.N, Title: fence(e.Hit.DocTitle), Columns: fence(e.Hit.TableHeader), Text: fence(e.Hit.Text)}
 	}
 	return out
 }

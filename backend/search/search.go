@@ -46,8 +46,12 @@ type Searcher struct {
 }
 
 // EmbedText is the text a chunk's vector is made from: document title,
-// heading path and body, so passages inherit their context.
+// heading path, the header row of a table the chunk continues, and body,
+// so passages inherit their context.
 func EmbedText(docTitle string, c kb.Chunk) string {
+	if c.TableHeader != "" {
+		return docTitle + "\n" + strings.Join(c.HeadingPath, "\n") + "\n" + c.TableHeader + "\n" + c.Text
+	}
 	return docTitle + "\n" + strings.Join(c.HeadingPath, "\n") + "\n" + c.Text
 }
 

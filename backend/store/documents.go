@@ -249,8 +249,8 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 			return fmt.Errorf("save page %d: %w", p.Number, err)
 		}
 	}
-	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO chunks(doc_id, ordinal, page_start, page_end, char_start, char_end, heading_path, text, tokens)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO chunks(doc_id, ordinal, page_start, page_end, char_start, char_end, heading_path, table_header, text, tokens)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -281,7 +281,7 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 		if ch.HeadingPath == nil {
 			hp = []byte("[]")
 		}
-		res, err := insChunk.ExecContext(ctx, docID, ch.Ordinal, ch.PageStart, ch.PageEnd, ch.CharStart, ch.CharEnd, string(hp), ch.Text, ch.Tokens)
+		res, err := insChunk.ExecContext(ctx, docID, ch.Ordinal, ch.PageStart, ch.PageEnd, ch.CharStart, ch.CharEnd, string(hp), ch.TableHeader, ch.Text, ch.Tokens)
 		if err != nil {
 			return fmt.Errorf("save chunk %d: %w", ch.Ordinal, err)
 		}
@@ -390,7 +390,7 @@ func (s *Store) ChunkHits(ctx context.Context, ids []int64) ([]kb.Hit, error) {
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.text, c.tokens, d.title
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.table_header, c.text, c.tokens, d.title
 		FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (`+ph+`)`, args...)
 	if err != nil {
 		return nil, err
@@ -400,7 +400,7 @@ func (s *Store) ChunkHits(ctx context.Context, ids []int64) ([]kb.Hit, error) {
 	for rows.Next() {
 		var h kb.Hit
 		var hp string
-		if err := rows.Scan(&h.ID, &h.DocID, &h.Ordinal, &h.PageStart, &h.PageEnd, &h.CharStart, &h.CharEnd, &hp, &h.Text, &h.Tokens, &h.DocTitle); err != nil {
+		if err := rows.Scan(&h.ID, &h.DocID, &h.Ordinal, &h.PageStart, &h.PageEnd, &h.CharStart, &h.CharEnd, &hp, &h.TableHeader, &h.Text, &h.Tokens, &h.DocTitle); err != nil {
 			return nil, err
 		}
 		_ = json.Unmarshal([]byte(hp), &h.HeadingPath)

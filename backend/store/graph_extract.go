@@ -24,7 +24,7 @@ func pendingWhere(extractor string) (string, []any) {
 // extractor ("offline" or a model name), in document and reading order.
 func (s *Store) PendingExtraction(ctx context.Context, extractor string, limit int) ([]kb.Chunk, error) {
 	where, args := pendingWhere(extractor)
-	q := `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.text, c.tokens FROM chunks c WHERE ` + where + " ORDER BY c.doc_id, c.ordinal"
+	q := `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.table_header, c.text, c.tokens FROM chunks c WHERE ` + where + " ORDER BY c.doc_id, c.ordinal"
 	if limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", limit)
 	}
@@ -37,7 +37,7 @@ func (s *Store) PendingExtraction(ctx context.Context, extractor string, limit i
 	for rows.Next() {
 		var c kb.Chunk
 		var hp string
-		if err := rows.Scan(&c.ID, &c.DocID, &c.Ordinal, &c.PageStart, &c.PageEnd, &c.CharStart, &c.CharEnd, &hp, &c.Text, &c.Tokens); err != nil {
+		if err := rows.Scan(&c.ID, &c.DocID, &c.Ordinal, &c.PageStart, &c.PageEnd, &c.CharStart, &c.CharEnd, &hp, &c.TableHeader, &c.Text, &c.Tokens); err != nil {
 			return nil, err
 		}
 		_ = json.Unmarshal([]byte(hp), &c.HeadingPath)

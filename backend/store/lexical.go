@@ -27,13 +27,18 @@ type FTSRow struct {
 }
 
 // ChunkFTS builds the lexical index row of a chunk of a document titled
-// docTitle.
+// docTitle. A continued table's header row counts with the headings: its
+// column names are what the rows' values are.
 func ChunkFTS(docTitle string, c kb.Chunk) FTSRow {
+	heading := strings.Join(c.HeadingPath, " / ")
+	if c.TableHeader != "" {
+		heading = strings.TrimPrefix(heading+" / "+c.TableHeader, " / ")
+	}
 	return FTSRow{
 		Title:   docTitle,
-		Heading: strings.Join(c.HeadingPath, " / "),
+		Heading: heading,
 		Body:    c.Text,
-		CJK:     analyze.CJKBigramText(docTitle + "\n" + strings.Join(c.HeadingPath, "\n") + "\n" + c.Text),
+		CJK:     analyze.CJKBigramText(docTitle + "\n" + strings.Join(c.HeadingPath, "\n") + "\n" + c.TableHeader + "\n" + c.Text),
 	}
 }
 
@@ -118,13 +123,13 @@ func writeChunkFTS(ctx context.Context, tx *sql.Tx) error {
 	}
 	defer ins.Close()
 	type stored struct {
-		id                int64
-		title, path, text string
+		id                        int64
+		title, path, header, text string
 	}
 	const batch = 1000
 	last := int64(-1)
 	for {
-		rows, err := tx.QueryContext(ctx, `SELECT c.id, d.title, c.heading_path, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id
+		rows, err := tx.QueryContext(ctx, `SELECT c.id, d.title, c.heading_path, c.table_header, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id
 			WHERE c.id > ? ORDER BY c.id LIMIT ?`, last, batch)
 		if err != nil {
 			return err
@@ -132,7 +137,7 @@ func writeChunkFTS(ctx context.Context, tx *sql.Tx) error {
 		var got []stored
 		for rows.Next() {
 			var c stored
-			if err := rows.Scan(&c.id, &c.title, &c.path, &c.text); err != nil {
+			if err := rows.Scan(&c.id, &c.title, &c.path, &c.header, &c.text); err != nil {
 				rows.Close()
 				return err
 			}
@@ -145,7 +150,7 @@ func writeChunkFTS(ctx context.Context, tx *sql.Tx) error {
 		for _, c := range got {
 			var headings []string
 			_ = json.Unmarshal([]byte(c.path), &headings) // written by SaveContent; a bad one indexes no headings
-			f := ChunkFTS(c.title, kb.Chunk{HeadingPath: headings, Text: c.text})
+			f := ChunkFTS(c.title, kb.Chunk{HeadingPath: headings, TableHeader: c.header, Text: c.text})
 			if _, err := ins.ExecContext(ctx, c.id, f.Title, f.Heading, f.Body, f.CJK); err != nil {
 				return fmt.Errorf("lexical index of chunk %d: %w", c.id, err)
 			}

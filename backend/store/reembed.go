@@ -126,12 +126,13 @@ type ReembedItem struct {
 	ChunkID     int64
 	DocTitle    string
 	HeadingPath []string
+	TableHeader string
 	Text        string
 }
 
 // ChunksToReembed returns up to limit chunks without a new vector, in id order.
 func (s *Store) ChunksToReembed(ctx context.Context, limit int) ([]ReembedItem, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, d.title, c.heading_path, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, d.title, c.heading_path, c.table_header, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id
 		WHERE NOT EXISTS (SELECT 1 FROM chunks_vec_next v WHERE v.chunk_id = c.id) ORDER BY c.id LIMIT ?`, limit)
 	if err != nil {
 		return nil, err
@@ -141,7 +142,7 @@ func (s *Store) ChunksToReembed(ctx context.Context, limit int) ([]ReembedItem, 
 	for rows.Next() {
 		var it ReembedItem
 		var hp string
-		if err := rows.Scan(&it.ChunkID, &it.DocTitle, &hp, &it.Text); err != nil {
+		if err := rows.Scan(&it.ChunkID, &it.DocTitle, &hp, &it.TableHeader, &it.Text); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(hp), &it.HeadingPath); err != nil {

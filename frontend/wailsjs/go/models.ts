@@ -762,6 +762,7 @@ export namespace kb {
 	    char_start: number;
 	    char_end: number;
 	    heading_path?: string[];
+	    table_header?: string;
 	    text: string;
 	    tokens: number;
 	    doc_title: string;
@@ -784,6 +785,7 @@ export namespace kb {
 	        this.char_start = source["char_start"];
 	        this.char_end = source["char_end"];
 	        this.heading_path = source["heading_path"];
+	        this.table_header = source["table_header"];
 	        this.text = source["text"];
 	        this.tokens = source["tokens"];
 	        this.doc_title = source["doc_title"];
