@@ -429,7 +429,10 @@ func splitRun(r *run, g grid) []runPiece {
 	end := math.Inf(-1)
 	for _, gl := range r.gl {
 		c := g.col((gl.u0 + gl.u1) / 2)
-		if n := len(out); n > 0 && (out[n-1].col == c || !g.divides(out[n-1].col, c, r.v)) {
+		// A cell boundary leaves white: glyphs set touching are one word
+		// (text overflowing its cell), whatever rule runs under them.
+		touching := gl.text != " " && gl.u0-end < 0.1*r.size()
+		if n := len(out); n > 0 && (out[n-1].col == c || touching || !g.divides(out[n-1].col, c, r.v)) {
 			if gl.u0-end > gap {
 				out[n-1].text += " "
 			}
