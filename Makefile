@@ -117,7 +117,7 @@ smoke: build
 ## (Xvfb) and the graph explorer (headless Chromium), skipped with a note when those are missing
 bench: frontend build
 	@$(MAKE) --no-print-directory frontend/e2e/node_modules/.installed || echo "bench: playwright-core not installed: the explorer frame time is skipped" >&2
-	$(GO) run ./backend/bench/cmd/cairnbench
+	$(GO) run ./tools/cairnbench
 
 ## reliability: the full fault suite (30 SIGKILLs during import + index, every resume checked)
 reliability: frontend
