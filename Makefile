@@ -20,7 +20,7 @@ CLI_BIN     := build/bin/cairn
 FRONTEND_SRC := $(shell find frontend/src frontend/wailsjs frontend/public -type f 2>/dev/null) \
 	frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json
 
-.PHONY: deps deps-build deps-test build run cli frontend test test-frontend test-go test-race bindings-check e2e smoke bench fuzz reliability fmt clean
+.PHONY: deps deps-build deps-test build run cli frontend test test-frontend test-go commands-check test-race bindings-check e2e smoke bench fuzz reliability fmt clean
 
 ## deps: every system and npm package the build and the tests need (installs only what is missing)
 deps: deps-build deps-test
@@ -79,10 +79,18 @@ test: deps test-frontend test-go test-race bindings-check e2e smoke
 test-frontend: frontend
 	cd frontend && npx vitest run
 
-test-go: frontend
+test-go: frontend commands-check
 	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod/go.sum differ from what go mod tidy leaves: run go mod tidy" >&2; $(GO) mod tidy -diff; exit 1; }
 	$(GO) vet ./...
 	$(GO) test ./...
+
+## commands-check: fails when a command (package main) sits inside the library
+## trees backend/ or app/: commands live at the root (the app and its CLI) or in tools/
+commands-check:
+	@bad=$$(grep -rlE --include='*.go' '^package main\b' backend app | xargs -r -n1 dirname | sort -u); \
+	if [ -n "$$bad" ]; then \
+		echo "package main inside a library tree (move the command to tools/, see tools/README.md):" $$bad >&2; exit 1; \
+	fi
 
 # The packages where goroutines share state (the store's caches, jobs'
 # pause/cancel, llm.Auto, the app's backends), under the race detector with
@@ -117,7 +125,7 @@ smoke: build
 ## (Xvfb) and the graph explorer (headless Chromium), skipped with a note when those are missing
 bench: frontend build
 	@$(MAKE) --no-print-directory frontend/e2e/node_modules/.installed || echo "bench: playwright-core not installed: the explorer frame time is skipped" >&2
-	$(GO) run ./backend/bench/cmd/cairnbench
+	$(GO) run ./tools/cairnbench
 
 ## reliability: the full fault suite (30 SIGKILLs during import + index, every resume checked)
 reliability: frontend

@@ -141,9 +141,14 @@ func (e *Env) Notef(format string, args ...any) {
 	e.Logf("note: %s", n)
 }
 
+// Runner starts the suite from the repository root (the command lives in
+// tools/cairnbench); results and figures name it in the command line that
+// reproduces them.
+const Runner = "go run ./tools/cairnbench"
+
 // Command is the command line that reproduces the running measurement.
 func (e *Env) Command() string {
-	c := "go run ./backend/bench/cmd/cairnbench -only " + e.current
+	c := Runner + " -only " + e.current
 	if e.Quick {
 		c = "BENCH_QUICK=1 " + c
 	}

@@ -27,7 +27,7 @@ type PackBudget struct {
 // most MaxPackReplyTokens), a full pack fits an 8k-token context window, which a small local model holds (the provider sizes num_ctx to
 // the prompt and refuses, typed, what does not fit; such a pack is then
 // extracted chunk by chunk). Measured with the fake Ollama server:
-//   - go run ./backend/bench/cmd/cairnbench -only llm (assets/sample, the
+//   - go run ./tools/cairnbench -only llm (assets/sample, the
 //     fake's minimal replies, mind maps included): 0.45 calls and 0.83k
 //     prompt+completion tokens per 500-token chunk, against 1.71 calls and
 //     1.31k tokens with one call per chunk;

@@ -47,7 +47,7 @@ type PGSettings struct {
 }
 
 // DefaultPGSettings are the measured defaults. Thresholds measured with
-// `go run ./backend/mindmap/cmd/pgeval -data ../shared/eval -sets hotpotqa,musique`
+// `go run ./tools/pgeval -data ../shared/eval -sets hotpotqa,musique`
 // (offline mind maps, hashed path vectors): the code's 0.01/0.02 beat the
 // paper's 0.03/0.05 for the walk alone (HotpotQA R@2/R@5 40.0/62.5 vs
 // 33.0/59.5, MuSiQue 25.3/38.2 vs 20.4/36.7, with the supernode hop). Fused

@@ -34,7 +34,7 @@ export CAIRN_HOME="$work/home" XDG_CACHE_HOME="$work/cache" XDG_DATA_HOME="$work
 fake=${FAKEOLLAMA:-}
 if [ -z "$fake" ]; then
   fake="$work/fakeollama"
-  (cd "$root" && go build -o "$fake" ./backend/llm/fakeollama/cmd/fakeollama)
+  (cd "$root" && go build -o "$fake" ./tools/fakeollama)
 fi
 cat >"$work/rules.json" <<'JSON'
 [{"contains": "Cite every claim with the passage number",

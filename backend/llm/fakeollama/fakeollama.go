@@ -50,7 +50,7 @@
 //	}
 //
 // The same server runs as a process for the UI end-to-end tests:
-// `go run ./backend/llm/fakeollama/cmd/fakeollama` prints its URL.
+// `go run ./tools/fakeollama` prints its URL.
 package fakeollama
 
 import (

@@ -3,10 +3,11 @@
 // and fused (search.Fuse) with the walk's ranked list, over a small grid of
 // the walk's thresholds and the list's weight.
 //
-//	go run ./backend/mindmap/cmd/pgeval [-sets hotpotqa,musique,2wikimultihopqa] [-n 0]
+//	go run ./tools/pgeval [-sets hotpotqa,musique,2wikimultihopqa] [-n 0]
 //
 // Each corpus is built once into -cache (one passage per document, offline
-// mind maps, fusion) and reused.
+// mind maps, fusion) and reused. The walk's defaults
+// (mindmap.DefaultPGSettings) were measured with it.
 package main
 
 import (

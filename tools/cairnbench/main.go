@@ -1,7 +1,8 @@
-// Command cairnbench runs Cairn's benchmark suite (`make bench`) and writes
-// results.json and RESULTS.md.
+// Command cairnbench runs Cairn's benchmark suite (`make bench`; the
+// measurements live in backend/bench) and writes backend/bench/results.json
+// and RESULTS.md.
 //
-//	go run ./backend/bench/cmd/cairnbench [-quick] [-only NAME,...] [-runs N] [-scales 1000,10000,100000] [-out DIR] [-cpuprofile FILE]
+//	go run ./tools/cairnbench [-quick] [-only NAME,...] [-runs N] [-scales 1000,10000,100000] [-out DIR] [-cpuprofile FILE]
 //
 // BENCH_QUICK=1 is -quick: one run at 1k and 10k chunks. Scale corpora are
 // cached under $CAIRN_CACHE_DIR/bench (default ~/.cache/cairn/bench).
@@ -85,7 +86,7 @@ func main() {
 		pprof.StopCPUProfile()
 		fail(err)
 	}
-	res.Command = "go run ./backend/bench/cmd/cairnbench " + strings.Join(os.Args[1:], " ")
+	res.Command = bench.Runner + " " + strings.Join(os.Args[1:], " ")
 	if *quick && !strings.Contains(res.Command, "-quick") {
 		res.Command = "BENCH_QUICK=1 " + res.Command
 	}

@@ -1,8 +1,9 @@
-// Command fakeollama runs the fake Ollama server as a process, for the UI
-// end-to-end tests and for trying Cairn's Ollama mode without a model. It
-// prints its URL on the first line of stdout and serves until interrupted.
+// Command fakeollama runs the fake Ollama server (backend/llm/fakeollama) as
+// a process, for the UI end-to-end tests (frontend/e2e/run.sh) and for
+// trying Cairn's Ollama mode without a model. It prints its URL on the first
+// line of stdout and serves until interrupted.
 //
-//	go run ./backend/llm/fakeollama/cmd/fakeollama [--addr 127.0.0.1:0] [--delay 0s] [--rules rules.json]
+//	go run ./tools/fakeollama [--addr 127.0.0.1:0] [--delay 0s] [--rules rules.json]
 //
 // rules.json is a list of {"schema", "contains", "model", "reply", "fault"}
 // objects (fault: "500", "malformed", "truncated", "cut", "drop", "empty",

@@ -1,12 +1,15 @@
 // Command pdff1 measures Cairn's PDF reader against pdftotext.
 //
-//	go run ./backend/ingest/pdf/cmd/pdff1 DIR_OR_FILE...
+//	go run ./tools/pdff1 DIR_OR_FILE...
 //
 // For every PDF it prints the token F1 of the whole text and the mean
 // per-page F1 (page i against pdftotext's page i), the engine(s) that
 // produced the pages and the read time, then the means over all files with
 // a text layer, over English (non-CJK) and over CJK documents. The 8-gram
 // F1 column scores reading order (columns, headers spliced into text).
+// The figures in backend/ingest/pdf/F1.md and the README's "How documents
+// are read" come from it; the gate itself is backend/ingest/pdf's
+// quality_test.go, which shares the metric (pdfeval).
 package main
 
 import (
