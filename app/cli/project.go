@@ -205,7 +205,7 @@ func cmdSearch(ctx context.Context, env *Env, args []string) int {
 		if *asJSON {
 			json.NewEncoder(env.Stdout).Encode(map[string]any{"rank": i + 1, "chunk_id": h.ID, "doc_id": h.DocID, "doc_title": h.DocTitle,
 				"page_start": h.PageStart, "page_end": h.PageEnd, "char_start": h.CharStart, "char_end": h.CharEnd,
-				"heading_path": h.HeadingPath, "score": h.Score, "ranks": h.Ranks, "text": h.Text})
+				"heading_path": h.HeadingPath, "table_header": h.TableHeader, "score": h.Score, "ranks": h.Ranks, "text": h.Text})
 			continue
 		}
 		pages := fmt.Sprintf("p. %d", h.PageStart)

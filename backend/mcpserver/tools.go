@@ -383,7 +383,7 @@ func (s *Server) source(src kb.Source, titles map[int64]string) Source {
 func (s *Server) passage(h kb.Hit) Passage {
 	return Passage{Source: Source{DocID: h.DocID, DocTitle: h.DocTitle, ChunkID: h.ID, PageStart: h.PageStart, PageEnd: h.PageEnd,
 		PrintedPage: s.printedPage(h.DocID, h.PageStart), CharStart: h.CharStart, CharEnd: h.CharEnd},
-		HeadingPath: h.HeadingPath, Score: h.Score, Text: h.Text}
+		HeadingPath: h.HeadingPath, TableHeader: h.TableHeader, Score: h.Score, Text: h.Text}
 }
 
 // printedPage is the page number printed on a physical page (found by the
