@@ -161,20 +161,22 @@ func cleanText(s string) string {
 // sizeBucket rounds a font size to half points.
 func sizeBucket(s float64) float64 { return math.Round(s*2) / 2 }
 
-// bodySize is the font size carrying the most characters outside tables
-// (table text is often set smaller than the prose); of all text when the
-// document is only tables.
+// bodySize is the font size carrying the most letters outside tables
+// (table text is often set smaller than the prose, and a chart's axis
+// numbers are no body text); of all text when the document is only tables.
 func bodySize(pages []pageOut) float64 {
 	hist := map[float64]int{}
 	for _, tables := range []bool{false, true} {
+		total := 0
 		for _, p := range pages {
 			for _, q := range p.paras {
-				if q.size > 0 && (tables || !q.table) {
-					hist[sizeBucket(q.size)] += q.runes
+				if n := letters(q.text); q.size > 0 && n > 0 && (tables || !q.table) {
+					hist[sizeBucket(q.size)] += n
+					total += n
 				}
 			}
 		}
-		if len(hist) > 0 {
+		if total > 0 {
 			break
 		}
 	}
@@ -285,4 +287,15 @@ func lastContent(ps []para) int {
 		}
 	}
 	return 0
+}
+
+// letters counts the letters of s.
+func letters(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
 }

@@ -28,12 +28,58 @@ func ruledTables(lines []*pline, rules []rule, f frame) []*pblock {
 		return nil
 	}
 	var out []*pblock
+	marks := tinyMarks(rules)
 	for _, st := range stackRules(hs) {
 		for _, t := range st.splitAtUnruledBands(vs) {
+			if t.isChart(marks, lines) {
+				continue
+			}
 			out = append(out, t.rows(lines, vs, f)...)
 		}
 	}
 	return out
+}
+
+// maxMarkLength is the length of the strokes plots draw as data markers
+// and tick marks (a "+" or "x" at each point, a tick on an axis).
+const maxMarkLength = 8.0
+
+// tinyMarks returns the midpoints of the page's tiny strokes.
+func tinyMarks(rules []rule) [][2]float64 {
+	var out [][2]float64
+	for _, r := range rules {
+		if r.b-r.a < maxMarkLength {
+			if r.horizontal {
+				out = append(out, [2]float64{(r.a + r.b) / 2, r.at})
+			} else {
+				out = append(out, [2]float64{r.at, (r.a + r.b) / 2})
+			}
+		}
+	}
+	return out
+}
+
+// isChart reports whether the ruled region is a plot rather than a table:
+// a grid holding far more tiny strokes (data markers, ticks) than lines
+// of text. A form's check boxes stay well below that.
+func (t ruleStack) isChart(marks [][2]float64, lines []*pline) bool {
+	top, bottom := t.ys[0], t.ys[len(t.ys)-1]
+	n := 0
+	for _, m := range marks {
+		if m[0] >= t.x0 && m[0] <= t.x1 && m[1] <= top && m[1] >= bottom {
+			n++
+		}
+	}
+	if n <= 30 {
+		return false
+	}
+	text := 0
+	for _, l := range lines {
+		if l.v < top && l.v > bottom && l.u1 > t.x0 && l.u0 < t.x1 {
+			text++
+		}
+	}
+	return n > 3*text
 }
 
 // splitRules separates and merges horizontal and vertical rules.

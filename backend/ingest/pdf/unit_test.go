@@ -419,3 +419,25 @@ func TestPrintedLabels(t *testing.T) {
 		t.Errorf("labels %q, want %q", strings.Join(got, " "), want)
 	}
 }
+
+// A ruled grid full of data markers is a chart, not a table; a table with
+// a few check boxes is still a table.
+func TestChartIsNoTable(t *testing.T) {
+	grid := ruleStack{ys: []float64{500, 400, 300}, x0: 100, x1: 500}
+	var lines []*pline
+	for i := 0; i < 6; i++ {
+		lines = append(lines, &pline{u0: 120, u1: 300, v: 480 - float64(i)*30})
+	}
+	var rules []rule
+	for i := 0; i < 200; i++ { // a '+' at each of 100 data points
+		x, y := 110+float64(i%50)*7, 310+float64(i/50)*40
+		rules = append(rules, rule{true, y, x - 2.5, x + 2.5}, rule{false, x, y - 2.5, y + 2.5})
+	}
+	if !grid.isChart(tinyMarks(rules), lines) {
+		t.Error("a grid with 400 marker strokes and 6 lines of text read as a table")
+	}
+	boxes := rules[:24] // six check boxes' worth of small strokes
+	if grid.isChart(tinyMarks(boxes), lines) {
+		t.Error("a table with check boxes read as a chart")
+	}
+}
