@@ -138,3 +138,45 @@ func TestHops(t *testing.T) {
 		}
 	}
 }
+
+// A question that describes its bridge without a relation word: the
+// bridge's own passage states more of the question than the sentence
+// naming it, so the answer is sought there.
+func TestFindDescribedBridge(t *testing.T) {
+	ps := []Passage{
+		passage("Philip Carlo", "Philip Carlo was an American journalist and biographer. He wrote a biography of Richard Kuklinski."),
+		passage("Richard Kuklinski (criminal)", "Richard Kuklinski was an American contract killer. He was associated with members of the DeCavalcante crime family."),
+	}
+	cs := Find(Classify("Philip Carlo was a biographer for an American contract killer who was associated with members of what crime family?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "DeCavalcante" {
+		t.Fatalf("got %+v, want DeCavalcante first", cs)
+	}
+	if cs[0].Bridge != "Richard Kuklinski (criminal)" {
+		t.Errorf("bridge %q", cs[0].Bridge)
+	}
+}
+
+func TestTitleKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"Scott Howell (political consultant)": "scott howell",
+		"The Dandy Warhols":                   "dandy warhols",
+		"f(x)":                                "f x",
+	} {
+		if got := titleKey(in); got != want {
+			t.Errorf("titleKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSpansNumber(t *testing.T) {
+	s := "In 1948, their house had 40 rooms."
+	var nums []string
+	for _, sp := range Spans(s) {
+		if sp.Type == TNumber {
+			nums = append(nums, sp.Text)
+		}
+	}
+	if strings.Join(nums, "|") != "1948|40 rooms" {
+		t.Errorf("numbers %q", nums)
+	}
+}

@@ -130,6 +130,9 @@ type finder struct {
 	focusRe  *regexp.Regexp
 	classes  map[string]string
 	hops     int
+	both     bool              // "both X and Y": the answer is the entity each passage names
+	have     []map[string]bool // the word keys of each passage (title and text)
+	chainSt  []map[string]bool // the words of the sentence leading to a bridge passage, and its passage's title
 }
 
 // Find lists the candidate short answers of q in the passages, best first.
@@ -161,6 +164,7 @@ func Find(q Question, ps []Passage, idf IDF) []Candidate {
 func newFinder(q Question, ps []Passage, idf IDF) *finder {
 	f := &finder{q: q, ps: ps, idf: idf, qSet: map[string]bool{}, titleIx: map[string]int{}, qSyn: map[string]bool{}, classes: map[string]string{}}
 	f.hops = Hops(q)
+	f.both = strings.Contains(" "+strings.ToLower(q.Text)+" ", " both ")
 	f.qStems = Stems(q.Text)
 	for _, w := range f.qStems {
 		f.qSet[w] = true
@@ -186,11 +190,15 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 	f.bridgeBy = make([]Ref, len(ps))
 	f.cov = make([]float64, len(ps))
 	f.sents = make([][]sent, len(ps))
+	f.have = make([]map[string]bool, len(ps))
+	f.chainSt = make([]map[string]bool, len(ps))
 	for i, p := range ps {
-		t := norm(p.Title)
+		t := titleKey(p.Title)
 		if t != "" {
-			if _, ok := f.titleIx[t]; !ok {
-				f.titleIx[t] = i
+			for _, k := range []string{norm(p.Title), t} {
+				if _, ok := f.titleIx[k]; !ok {
+					f.titleIx[k] = i
+				}
 			}
 			if strings.Contains(" "+lq+" ", " "+t+" ") {
 				f.anchor[i] = 1
@@ -207,6 +215,7 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 			have[w] = true
 		}
 		f.cov[i] = f.weighted(have)
+		f.have[i] = have
 		for _, sp := range p.Sentences {
 			s := p.Text[sp[0]:sp[1]]
 			st := map[string]bool{}
@@ -218,13 +227,13 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 	}
 	// Bridge passages: their title is named in a passage the question names.
 	for i, p := range ps {
-		t := norm(p.Title)
+		t := titleKey(p.Title)
 		if t == "" || f.anchor[i] >= 0.99 {
 			continue
 		}
 		for j := range ps {
 			h := f.firstHop(j)
-			if j == i || h < 0.5 || norm(ps[j].Title) == t {
+			if j == i || h < 0.5 || titleKey(ps[j].Title) == t {
 				continue
 			}
 			for _, s := range f.sents[j] {
@@ -238,7 +247,87 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 			}
 		}
 	}
+	for i := range ps {
+		if f.bridge[i] > 0 && f.anchor[i] < 0.5 {
+			r := f.bridgeBy[i]
+			st := map[string]bool{}
+			for w := range f.titleSt[r.Passage] {
+				st[w] = true
+			}
+			for _, w := range Stems(ps[r.Passage].Text[r.Start:r.End]) {
+				st[w] = true
+			}
+			f.chainSt[i] = st
+		}
+	}
 	return f
+}
+
+// titleKey is a passage title as a mention of its subject: normalised,
+// without a trailing disambiguation in brackets ("Scott Howell (political
+// consultant)" → "scott howell").
+func titleKey(title string) string {
+	t := strings.TrimSpace(title)
+	if strings.HasSuffix(t, ")") {
+		if i := strings.LastIndex(t, " ("); i > 0 {
+			t = t[:i]
+		}
+	}
+	return norm(t)
+}
+
+// chainRel is the IDF share of the question's words that the chain to a
+// sentence of passage i holds: the sentence, its passage's title and, for
+// a bridge passage, the sentence that led there with that passage's title.
+func (f *finder) chainRel(s sent) float64 {
+	if f.chainSt[s.p] == nil {
+		return s.rel
+	}
+	have := map[string]bool{}
+	for w := range s.stems {
+		have[w] = true
+	}
+	for w := range f.titleSt[s.p] {
+		have[w] = true
+	}
+	for w := range f.chainSt[s.p] {
+		have[w] = true
+	}
+	return math.Max(s.rel, f.weighted(have))
+}
+
+// beyond is how much more of the question the passage titled by a
+// candidate holds than the sentence naming it (with its chain): a
+// candidate whose own passage states more of what the question says is
+// the bridge to the answer, not the answer (0 when it titles no other
+// passage).
+func (f *finder) beyond(i int, s sent, text string) float64 {
+	j, ok := f.titleIx[norm(text)]
+	if !ok {
+		j, ok = f.titleIx[titleKey(text)]
+	}
+	if !ok || j == i || f.anchor[j] >= 0.99 {
+		return 0
+	}
+	have := map[string]bool{}
+	for w := range s.stems {
+		have[w] = true
+	}
+	for w := range f.titleSt[i] {
+		have[w] = true
+	}
+	for w := range f.chainSt[i] {
+		have[w] = true
+	}
+	// The candidate's own name is not evidence beyond the sentence.
+	for _, w := range Stems(text) {
+		have[w] = true
+	}
+	base := f.weighted(have)
+	for w := range f.have[j] {
+		have[w] = true
+	}
+	return f.weighted(have) - base
 }
 
 // firstHop is how well passage i starts the chain: the question names its
@@ -530,7 +619,7 @@ func (f *finder) spans() []Candidate {
 		for si := range f.sents[i] {
 			f.prepare(&f.sents[i][si])
 			s := f.sents[i][si]
-			rel := s.rel
+			rel := f.chainRel(s)
 			for _, sp := range s.spans {
 				fit := f.typeFit(sp, s)
 				if fit == 0 {
@@ -542,6 +631,9 @@ func (f *finder) spans() []Candidate {
 				}
 				prox := f.proximity(s, sp)
 				score := fit * (0.45*rel + 0.35*pw + 0.2*prox) * (1 - 0.7*inQ) * f.hopFit(i, sp)
+				if x := f.beyond(i, s, sp.Text); x > 0.1 && !f.both {
+					score *= math.Max(0.4, 1-1.5*(x-0.1))
+				}
 				if f.q.Kind == Date {
 					score *= f.dateHint(s, sp)
 				}
@@ -735,7 +827,7 @@ func (f *finder) about(name string) []int {
 	n := norm(name)
 	var out []int
 	for i, p := range f.ps {
-		if norm(p.Title) == n {
+		if norm(p.Title) == n || titleKey(p.Title) == n {
 			out = append(out, i)
 		}
 	}

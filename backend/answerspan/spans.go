@@ -32,7 +32,7 @@ const months = `(?:January|February|March|April|May|June|July|August|September|O
 
 var (
 	reDate = regexp.MustCompile(`\b(?:\d{1,2}\s+` + months + `,?\s+\d{1,4}|` + months + `\s+\d{1,2},?\s+\d{3,4}|` + months + `\s+\d{4}|(?:1[0-9]|20)\d{2}(?:\s*[–-]\s*\d{2,4})?s?|\d{1,4}\s+(?:BC|AD|BCE|CE))\b`)
-	reNum  = regexp.MustCompile(`(?:[$€£¥]\s?)?\b\d[\d,]*(?:\.\d+)?(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?:\s+(?:[a-z]+){1})?`)
+	reNum  = regexp.MustCompile(`(?:[$€£¥]\s?)?\b\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?:\s+(?:[a-z]+){1})?`)
 	reWord = regexp.MustCompile(`\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|hundred)\b`)
 	reQuot = regexp.MustCompile(`["“]([^"”]{2,80})["”]`)
 )
