@@ -26,6 +26,9 @@ func TestClassify(t *testing.T) {
 		{"Which Danish heavy metal band from Copenhagen released a compilation album?", Thing, nil},
 		{"What is the name of the waterfall in the country where the Bubye River is found?", Thing, nil},
 		{"In which city is the J. I. Clements Stadium?", Place, nil},
+		{"Who must file Form 1040NR?", Unknown, nil},
+		{"Who is required to sign the return?", Unknown, nil},
+		{"Who signed the return?", Person, nil},
 	}
 	for _, c := range cases {
 		got := Classify(c.q)

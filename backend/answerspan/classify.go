@@ -49,7 +49,7 @@ var (
 	reOrFront = regexp.MustCompile(`(?i)^(?:was|is|were|did|does|do|are)\s+(.+?)\s+or\s+(.+?)\s+(born|died|released|founded|formed|established|published|made|created|older|younger|first|earlier|later)\b`)
 	reBoth    = regexp.MustCompile(`(?i)^(?:are|were|is|was|do|does|did|have|has)\s+(?:both\s+)?(?:(?-i:[a-z]+),?\s+)?(.+?)\s+and\s+(.+?)\s+(?:both|of the same|from the same|located in the same|in the same|the same|have the same|share)\b`)
 	reOutOf   = regexp.MustCompile(`(?i)\bout of\s+(.+?)\s+and\s+(.+?)\s*\??\s*$`)
-	reOpen    = regexp.MustCompile(`^(?:what (?:does|do|did) .+ (?:say|state|describe|explain|tell|provide|cover)\b|how (?:does|do|did|can|should|is|are)\b|why\b|explain\b|describe\b|summari[sz]e\b)`)
+	reOpen    = regexp.MustCompile(`^(?:what (?:does|do|did) .+ (?:say|state|describe|explain|tell|provide|cover)\b|how (?:does|do|did|can|should|is|are)\b|who (?:must|should|needs? to|has to|have to|is required|are required|is eligible|are eligible|qualifies|qualify)\b|why\b|explain\b|describe\b|summari[sz]e\b)`)
 	reBetween = regexp.MustCompile(`(?i)\bbetween\s+(.+?)\s+and\s+(.+?),`)
 	yesNoLead = map[string]bool{"is": true, "are": true, "was": true, "were": true, "do": true, "does": true, "did": true, "can": true, "could": true, "has": true, "have": true, "had": true, "will": true, "would": true, "should": true}
 	dateWords = []string{"what year", "which year", "what date", "date of", "in what year", "what decade", "what century", "when", "how long ago", "what time"}

@@ -55,6 +55,8 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 	if err != nil {
 		return nil, fmt.Errorf("retrieve: %w", err)
 	}
+	// Passages whose heading names what the question asks rank up.
+	res.Hits = byHeading(question, res.Hits)
 	u.lap("retrieve")
 	g := &gathered{res: res}
 	u.trace.Retrieval = RetrievalTrace{Lists: res.Lists, Linked: res.Linked, Candidates: res.Candidates, Timings: res.Timings}
@@ -95,6 +97,7 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 		if err != nil {
 			return nil, err
 		}
+		cs = inSection(u.question, cs, pool)
 		g.short, g.pool, g.kind = cs, pool, q
 		for i, c := range cs {
 			if i >= 8 {
