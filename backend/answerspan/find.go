@@ -34,6 +34,7 @@ type Candidate struct {
 	Span    Ref
 	Chain   []Ref
 	Bridge  string // the entity a two-hop chain passes through, if any
+	Value   string // a compared item: the date that decided the comparison, as written
 	Subject string // the question entity the chain starts from
 }
 
@@ -806,6 +807,7 @@ func (f *finder) choice() []Candidate {
 				vals[k] = val{y: y, ok: true, ref: ref, path: path, via: via}
 				c.Chain = path
 				c.Bridge = via
+				c.Value = f.dateText(ref, y)
 			}
 		}
 		out = append(out, c)
@@ -898,6 +900,24 @@ func hasSyn(have map[string]bool, w string) bool {
 		}
 	}
 	return false
+}
+
+// dateText is the date span of a sentence that reads as year y (the
+// compared value, as written), or "" (a lifespan is no date of the text).
+func (f *finder) dateText(r Ref, y float64) string {
+	if r.End <= r.Start {
+		return ""
+	}
+	s := f.ps[r.Passage].Text[r.Start:r.End]
+	for _, sp := range Spans(s) {
+		if sp.Type != TDate {
+			continue
+		}
+		if v, ok := yearOf(sp.Text); ok && math.Abs(v-y) < 1e-9 {
+			return strings.TrimSpace(sp.Text)
+		}
+	}
+	return ""
 }
 
 // dateIn finds the compared event's date in passage i as a fractional year.

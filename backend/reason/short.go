@@ -190,7 +190,7 @@ func answerPaths(cs []answerspan.Candidate, pool []Evidence, linked string, max 
 		if len(out) >= max {
 			break
 		}
-		if c.Span.End <= c.Span.Start || c.Type == "" {
+		if c.Span.End <= c.Span.Start && c.Value == "" || c.Type == "" {
 			continue
 		}
 		subject := c.Subject
@@ -203,6 +203,11 @@ func answerPaths(cs []answerspan.Candidate, pool []Evidence, linked string, max 
 			// The chosen item of a comparison: its path runs to the entity
 			// whose date decided it ("the director born later").
 			hops = [][2]string{{text, c.Bridge}}
+			c.Chain = c.Chain[:1]
+		} else if strings.EqualFold(subject, c.Text) && c.Value != "" && len(c.Chain) >= 1 {
+			// A compared item: its path runs to the date compared, on the
+			// sentence stating it.
+			hops = [][2]string{{text, c.Value}}
 			c.Chain = c.Chain[:1]
 		} else if subject == "" || strings.EqualFold(subject, c.Text) {
 			continue
