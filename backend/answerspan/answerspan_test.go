@@ -183,3 +183,15 @@ func TestSpansNumber(t *testing.T) {
 		t.Errorf("numbers %q", nums)
 	}
 }
+
+func TestFindYearOnly(t *testing.T) {
+	ps := []Passage{passage("Jane Roe", "Jane Roe (born June 21, 1966) is an American journalist. She hosted The Real Story.")}
+	cs := Find(Classify("In what year was the journalist who hosted The Real Story born?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "1966" {
+		t.Fatalf("got %+v, want 1966", cs)
+	}
+	cs = Find(Classify("On which date was Jane Roe born?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "June 21, 1966" {
+		t.Fatalf("got %+v, want the full date", cs)
+	}
+}

@@ -131,6 +131,7 @@ type finder struct {
 	focusRe  *regexp.Regexp
 	classes  map[string]string
 	hops     int
+	yearOnly bool              // the question asks for a year, not a date
 	both     bool              // "both X and Y": the answer is the entity each passage names
 	have     []map[string]bool // the word keys of each passage (title and text)
 	chainSt  []map[string]bool // the words of the sentence leading to a bridge passage, and its passage's title
@@ -165,6 +166,8 @@ func Find(q Question, ps []Passage, idf IDF) []Candidate {
 func newFinder(q Question, ps []Passage, idf IDF) *finder {
 	f := &finder{q: q, ps: ps, idf: idf, qSet: map[string]bool{}, titleIx: map[string]int{}, qSyn: map[string]bool{}, classes: map[string]string{}}
 	f.hops = Hops(q)
+	lowQ := strings.ToLower(q.Text)
+	f.yearOnly = strings.Contains(lowQ, "what year") || strings.Contains(lowQ, "which year")
 	f.both = strings.Contains(" "+strings.ToLower(q.Text)+" ", " both ")
 	f.qStems = Stems(q.Text)
 	for _, w := range f.qStems {
@@ -636,13 +639,21 @@ func (f *finder) spans() []Candidate {
 					score *= math.Max(0.4, 1-1.5*(x-0.1))
 				}
 				if f.q.Kind == Date {
-					score *= f.dateHint(s, sp)
+					score *= f.dateHint(s, sp) * f.dateDetail(sp)
 				}
 				key := norm(sp.Text)
 				if key == "" {
 					continue
 				}
-				c := Candidate{Text: strings.TrimSpace(sp.Text), Type: sp.Type, Score: score,
+				text := strings.TrimSpace(sp.Text)
+				if f.q.Kind == Date && f.yearOnly && sp.Type == TDate {
+					// "In what year ...": the year of "June 21, 1966".
+					if m := reYear.FindAllString(text, -1); len(m) > 0 && !strings.ContainsAny(text, "–-") {
+						text = m[len(m)-1]
+						key = norm(text)
+					}
+				}
+				c := Candidate{Text: text, Type: sp.Type, Score: score,
 					Span: Ref{Passage: i, Start: s.start + sp.Start, End: s.start + sp.End}}
 				c.Chain = f.chain(i, s)
 				c.Subject, c.Bridge = f.ends(i)
@@ -751,6 +762,18 @@ func (f *finder) dateHint(s sent, sp Span) float64 {
 		}
 	}
 	return 1
+}
+
+// dateDetail prefers a full date ("April 5, 1975") when the question asks
+// for a date ("on which date", "date of death"), not a year.
+func (f *finder) dateDetail(sp Span) float64 {
+	if f.yearOnly || !strings.Contains(strings.ToLower(f.q.Text), "date") {
+		return 1
+	}
+	if reYear.MatchString(sp.Text) && len(strings.Fields(sp.Text)) >= 2 {
+		return 1.15
+	}
+	return 0.85
 }
 
 // chain is the supporting sentences of an answer found in passage i,
