@@ -10,6 +10,7 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/kb"
 	"cairn/backend/relphrase"
+	"cairn/backend/search"
 )
 
 // shortPool is how many retrieved passages the short answer is sought in
@@ -86,7 +87,124 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 		ps[i] = answerspan.Passage{Title: e.Hit.DocTitle, Text: e.Hit.Text, Sentences: proseSentences(e.Hit.Text)}
 	}
 	cs := answerspan.Find(q, ps, idf)
+	// The next hop: the best candidates may be the entity the question
+	// passes through ("the city where ..."); their own passages, when not
+	// retrieved, are fetched and the candidates found again, so the bridge
+	// found in one hop seeds the next.
+	if len(cs) > 0 && q.Kind != answerspan.YesNo && q.Kind != answerspan.Choice && q.Kind != answerspan.Define && q.Kind != answerspan.Unknown {
+		for _, e := range pool {
+			titled[strings.ToLower(strings.TrimSpace(e.Hit.DocTitle))] = true
+		}
+		var next []string
+		for _, c := range cs {
+			if len(next) >= 2 || c.Score < nextHopScore {
+				break
+			}
+			if c.Type == answerspan.TName && !titled[strings.ToLower(c.Text)] {
+				next = append(next, c.Text)
+			}
+		}
+		added, err := u.fetchTitled(ctx, next, &pool, seen)
+		if err != nil {
+			return nil, nil, q, err
+		}
+		// Passages that name a candidate together with the question's
+		// words: the next hop's evidence when it is titled otherwise.
+		for _, c := range cs[:min(len(cs), 2)] {
+			if c.Type != answerspan.TName || c.Score < nextHopScore {
+				continue
+			}
+			n, err := u.searchNear(ctx, c.Text, &pool, seen)
+			if err != nil {
+				return nil, nil, q, err
+			}
+			added += n
+		}
+		if added > 0 {
+			for _, e := range pool[len(ps):] {
+				ps = append(ps, answerspan.Passage{Title: e.Hit.DocTitle, Text: e.Hit.Text, Sentences: proseSentences(e.Hit.Text)})
+			}
+			cs = answerspan.Find(q, ps, idf)
+		}
+	}
 	return cs, pool, q, nil
+}
+
+// nextHopScore is the score from which a candidate's own passage is
+// fetched as the next hop.
+const nextHopScore = 0.3
+
+// searchNear appends to pool the best two passages (BM25) that hold every
+// word of name and some of the question's other words.
+func (u *run) searchNear(ctx context.Context, name string, pool *[]Evidence, seen map[int64]bool) (int, error) {
+	must := search.MatchTerms(name)
+	if len(must) == 0 {
+		return 0, nil
+	}
+	in := map[string]bool{}
+	for _, t := range must {
+		in[t] = true
+	}
+	var rest []string
+	for _, t := range search.MatchTerms(u.question) {
+		if !in[t] {
+			rest = append(rest, t)
+		}
+	}
+	if len(rest) == 0 {
+		return 0, nil
+	}
+	match := "(" + strings.Join(must, " AND ") + ") AND (" + strings.Join(rest, " OR ") + ")"
+	found, err := u.r.Store.LexicalSearch(ctx, match, search.DefaultSettings().ColumnWeights, 2)
+	if err != nil {
+		return 0, err
+	}
+	var ids []int64
+	for _, f := range found {
+		if !seen[f.ChunkID] {
+			ids = append(ids, f.ChunkID)
+		}
+	}
+	hits, err := u.r.Store.ChunkHits(ctx, ids)
+	if err != nil {
+		return 0, err
+	}
+	for _, h := range hits {
+		if !seen[h.ID] {
+			seen[h.ID] = true
+			*pool = append(*pool, Evidence{N: len(*pool) + 1, Hit: h})
+		}
+	}
+	return len(hits), nil
+}
+
+// fetchTitled appends to pool the first passage of each document titled
+// with one of the names that is not in it yet, and says how many it added.
+func (u *run) fetchTitled(ctx context.Context, names []string, pool *[]Evidence, seen map[int64]bool) (int, error) {
+	if len(names) == 0 {
+		return 0, nil
+	}
+	byName, err := u.r.Store.ChunksTitled(ctx, names, 1)
+	if err != nil {
+		return 0, err
+	}
+	var ids []int64
+	for _, name := range names {
+		ids = append(ids, byName[strings.ToLower(name)]...)
+	}
+	hits, err := u.r.Store.ChunkHits(ctx, ids)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, h := range hits {
+		if !seen[h.ID] {
+			seen[h.ID] = true
+			*pool = append(*pool, Evidence{N: len(*pool) + 1, Hit: h})
+			n++
+		}
+	}
+	return n, nil
 }
 
 // shortText writes an answer that leads with the short answer (cited to
