@@ -195,3 +195,21 @@ func TestFindYearOnly(t *testing.T) {
 		t.Fatalf("got %+v, want the full date", cs)
 	}
 }
+
+func TestFocusFit(t *testing.T) {
+	for _, c := range []struct {
+		name, focus string
+		want        float64
+	}{
+		{"Jack Trice Stadium", "stadium", 1.4},
+		{"Victoria Falls", "waterfall", 1.4},
+		{"West Chicago High School", "county", 0.6},
+		{"DuPage County", "county", 1.4},
+		{"Iowa State", "stadium", 0.6},
+		{"Helen Hunt", "stadium", 1},
+	} {
+		if got := focusFit(c.name, c.focus); got != c.want {
+			t.Errorf("focusFit(%q, %q) = %g, want %g", c.name, c.focus, got, c.want)
+		}
+	}
+}

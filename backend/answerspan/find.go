@@ -430,12 +430,45 @@ func (f *finder) typeFit(sp Span, s sent) float64 {
 		fit *= 0.2 // "American" is rarely the answer unless a nationality is asked
 	}
 	if f.q.Focus != "" && (sp.Type == TName || sp.Type == TQuoted) {
-		ws := strings.Fields(strings.ToLower(sp.Text))
-		if len(ws) > 1 && strings.TrimSuffix(ws[len(ws)-1], "s") == strings.TrimSuffix(f.q.Focus, "s") {
-			fit *= 1.3 // "Jack Trice Stadium" for "what stadium"
-		}
+		fit *= focusFit(sp.Text, f.q.Focus)
 	}
 	return fit
+}
+
+// classNouns are the head words that say what kind of thing a name is.
+var classNouns = map[string]bool{"school": true, "college": true, "university": true, "district": true, "county": true, "city": true, "state": true, "province": true, "region": true, "country": true, "river": true, "lake": true, "falls": true, "waterfall": true, "mountain": true, "airport": true, "stadium": true, "station": true, "church": true, "cathedral": true, "museum": true, "park": true, "bridge": true, "street": true, "hotel": true, "hospital": true, "company": true, "party": true, "army": true, "navy": true, "league": true, "club": true, "team": true, "band": true, "award": true, "prize": true, "treaty": true, "act": true, "war": true, "battle": true, "island": true, "sea": true, "ocean": true, "bay": true, "range": true, "valley": true, "desert": true, "forest": true, "canal": true, "dam": true, "tower": true, "palace": true, "castle": true, "abbey": true, "theatre": true, "theater": true, "festival": true, "conference": true, "council": true, "court": true, "records": true, "network": true, "channel": true, "magazine": true, "newspaper": true, "album": true, "film": true, "novel": true, "song": true, "institute": true, "academy": true}
+
+// focusAlias are head words that name the question's focus otherwise.
+var focusAlias = map[string][]string{"waterfall": {"falls"}, "body": {"river", "lake", "sea", "ocean", "bay"}, "mountain": {"mount", "peak"}, "range": {"mountains"}, "company": {"inc", "corporation", "ltd", "records"}, "station": {"radio"}, "university": {"college", "institute"}}
+
+// focusFit weighs a name by its head word against the question's focus
+// noun: "Jack Trice Stadium" for "what stadium" fits, "West Chicago High
+// School" for "what county" does not.
+func focusFit(name, focus string) float64 {
+	ws := strings.Fields(strings.ToLower(name))
+	if len(ws) == 0 {
+		return 1
+	}
+	head := strings.Trim(ws[len(ws)-1], ".,")
+	sing := func(w string) string {
+		if w != "falls" && w != "mountains" {
+			return strings.TrimSuffix(w, "s")
+		}
+		return w
+	}
+	foc := sing(focus)
+	if len(ws) > 1 && sing(head) == foc {
+		return 1.4
+	}
+	for _, a := range focusAlias[foc] {
+		if head == a || len(ws) > 1 && ws[0] == a {
+			return 1.4
+		}
+	}
+	if len(ws) > 1 && classNouns[head] && (classNouns[foc] || placeNoun(foc)) {
+		return 0.6 // a name of another kind
+	}
+	return 1
 }
 
 func (f *finder) kindFit(sp Span, s sent) float64 {
@@ -767,13 +800,17 @@ func (f *finder) dateHint(s sent, sp Span) float64 {
 // dateDetail prefers a full date ("April 5, 1975") when the question asks
 // for a date ("on which date", "date of death"), not a year.
 func (f *finder) dateDetail(sp Span) float64 {
-	if f.yearOnly || !strings.Contains(strings.ToLower(f.q.Text), "date") {
+	if f.yearOnly {
 		return 1
 	}
-	if reYear.MatchString(sp.Text) && len(strings.Fields(sp.Text)) >= 2 {
-		return 1.15
+	hi, lo := 1.15, 0.85
+	if !strings.Contains(strings.ToLower(f.q.Text), "date") {
+		hi, lo = 1.08, 0.92 // "when": a full date when one is given
 	}
-	return 0.85
+	if reYear.MatchString(sp.Text) && len(strings.Fields(sp.Text)) >= 2 {
+		return hi
+	}
+	return lo
 }
 
 // chain is the supporting sentences of an answer found in passage i,
