@@ -213,3 +213,29 @@ func TestFocusFit(t *testing.T) {
 		}
 	}
 }
+
+func TestRoleSpans(t *testing.T) {
+	for s, want := range map[string]string{
+		"Amy Johnson CBE was a pioneering English aviator who flew solo.":                           "aviator",
+		"Pepe is a Portuguese professional footballer who plays as a central defender for Benfica.": "central defender",
+		"Dale Brown is an American writer and aviator known for his novels.":                        "writer",
+		"He was a Cherokee silversmith.":                                                            "silversmith",
+	} {
+		found := false
+		var all []string
+		for _, sp := range RoleSpans(s) {
+			all = append(all, sp.Text)
+			if sp.Text == want && s[sp.Start:sp.End] == want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%q: roles %q, want %q", s, all, want)
+		}
+	}
+	ps := []Passage{passage("Amy Johnson", "Amy Johnson CBE was a pioneering English aviator who flew solo from London to Australia.")}
+	cs := Find(Classify("What was the profession of Amy Johnson?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "aviator" {
+		t.Errorf("got %+v, want aviator", cs)
+	}
+}

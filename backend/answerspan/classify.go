@@ -50,6 +50,7 @@ var (
 	reBoth    = regexp.MustCompile(`(?i)^(?:are|were|is|was|do|does|did|have|has)\s+(?:both\s+)?(?:(?-i:[a-z]+),?\s+)?(.+?)\s+and\s+(.+?)\s+(?:both|of the same|from the same|located in the same|in the same|the same|have the same|share)\b`)
 	reOutOf   = regexp.MustCompile(`(?i)\bout of\s+(.+?)\s+and\s+(.+?)\s*\??\s*$`)
 	reOpen    = regexp.MustCompile(`^(?:what (?:does|do|did) .+ (?:say|state|describe|explain|tell|provide|cover)\b|how (?:does|do|did|can|should|is|are)\b|who (?:must|should|needs? to|has to|have to|is required|are required|is eligible|are eligible|qualifies|qualify)\b|why\b|explain\b|describe\b|summari[sz]e\b)`)
+	reAttr    = regexp.MustCompile(`^(?:what|which) (?:is|was|are|were) (?:the |his |her |their )?([a-z]+) (?:of|does|did|do)\b`)
 	reBetween = regexp.MustCompile(`(?i)\bbetween\s+(.+?)\s+and\s+(.+?),`)
 	yesNoLead = map[string]bool{"is": true, "are": true, "was": true, "were": true, "do": true, "does": true, "did": true, "can": true, "could": true, "has": true, "have": true, "had": true, "will": true, "would": true, "should": true}
 	dateWords = []string{"what year", "which year", "what date", "date of", "in what year", "what decade", "what century", "when", "how long ago", "what time"}
@@ -130,6 +131,9 @@ func Classify(q string) Question {
 		return out
 	}
 	focus := focusNoun(low)
+	if m := reAttr.FindStringSubmatch(low); m != nil && attrNouns[m[1]] {
+		focus = m[1] // "what was the profession of ..."
+	}
 	if reOpen.MatchString(low) {
 		return out // "What does X say about Y?", "How does ...", "Why ...": no one-phrase answer
 	}

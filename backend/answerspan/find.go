@@ -97,6 +97,9 @@ func (f *finder) prepare(s *sent) {
 		return
 	}
 	s.spans = Spans(s.text)
+	if attrNouns[f.q.Focus] {
+		s.spans = append(s.spans, RoleSpans(s.text)...)
+	}
 	s.toks = words(s.text)
 	if s.toks == nil {
 		s.toks = []tok{}
@@ -543,9 +546,18 @@ func (f *finder) kindFit(sp Span, s sent) float64 {
 		}
 		return 0
 	case Thing, Unknown, List, Define:
+		if sp.Type == TRole {
+			if attrNouns[f.q.Focus] {
+				return 1
+			}
+			return 0
+		}
 		switch sp.Type {
 		case TName, TQuoted:
 			fit := 0.8
+			if attrNouns[f.q.Focus] {
+				fit = 0.3 // a profession or a genre is no proper name
+			}
 			if f.q.Focus != "" {
 				if c := f.classOf(sp.Text); c == f.q.Focus || c == "focus" {
 					fit = 1
@@ -560,6 +572,56 @@ func (f *finder) kindFit(sp Span, s sent) float64 {
 		return 0.3
 	}
 	return 0.3
+}
+
+// attrNouns are focus nouns whose answer is a common noun that describes
+// its subject ("What was the profession of ...?" – "aviator").
+var attrNouns = map[string]bool{"profession": true, "occupation": true, "job": true, "genre": true, "position": true, "role": true, "instrument": true, "sport": true, "career": true, "title": true, "rank": true, "office": true}
+
+var (
+	reRoleCopula = regexp.MustCompile(`\b(?:is|was|are|were|became|becomes) (?:a|an|the) ((?:[A-Za-z][a-z-]* ){0,4}?[a-z][a-z-]*)(?: who| which| that| from| for| in| of| at| with|,|\.|;| and|$)`)
+	reRoleAs     = regexp.MustCompile(`\b(?:as|plays as|played as|works as|worked as|served as) (?:a|an|the) ((?:[A-Za-z][a-z-]* ){0,3}?[a-z][a-z-]*)(?: for| in| at| with| of|,|\.|;| and|$)`)
+)
+
+// RoleSpans are the common-noun descriptions a sentence gives its subject:
+// what follows "is a" or "as a", up to the next clause ("was a pioneering
+// English aviator who" → "aviator", "plays as a central defender for" →
+// "central defender"). Leading adjectives of nationality and quality are
+// dropped.
+func RoleSpans(s string) []Span {
+	var out []Span
+	for _, re := range []*regexp.Regexp{reRoleCopula, reRoleAs} {
+		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+			start, end := m[2], m[3]
+			ws := words(s[start:end])
+			k := 0
+			for k < len(ws)-1 && roleAdjective(ws[k].text) {
+				k++
+			}
+			if len(ws) == 0 {
+				continue
+			}
+			st := start + ws[k].start
+			out = append(out, Span{Start: st, End: end, Text: s[st:end], Type: TRole})
+			if len(ws)-k > 1 {
+				// The head noun alone ("English aviator" → "aviator").
+				h := start + ws[len(ws)-1].start
+				out = append(out, Span{Start: h, End: end, Text: s[h:end], Type: TRole})
+			}
+		}
+	}
+	return out
+}
+
+func roleAdjective(w string) bool {
+	if capWord(w) {
+		return true // "English", "Cherokee": a people or a place describes the noun
+	}
+	switch w {
+	case "famous", "former", "pioneering", "professional", "leading", "noted", "renowned", "prominent", "retired", "well-known", "successful", "popular", "prolific", "influential", "great", "major", "minor", "first", "second", "third", "late", "early", "young", "old", "new":
+		return true
+	}
+	return false
 }
 
 // classOf types a name by the evidence passage titled with it: "person"

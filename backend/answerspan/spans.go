@@ -18,6 +18,7 @@ const (
 	TPhrase  Type = "phrase" // a defined term or noun phrase
 	TDemonym Type = "demonym"
 	TQuoted  Type = "quoted"
+	TRole    Type = "role" // a common noun describing its subject ("aviator")
 )
 
 // Span is a candidate answer inside a sentence (byte offsets in the
