@@ -239,3 +239,20 @@ func TestRoleSpans(t *testing.T) {
 		t.Errorf("got %+v, want aviator", cs)
 	}
 }
+
+func TestFindPlaceOfEvent(t *testing.T) {
+	ps := []Passage{passage("Ann Lee", "Ann Lee was a Scottish driver who raced in Italy. She was born in Lanark and died in Glasgow. She spoke English and Spanish.")}
+	cs := Find(Classify("Where was Ann Lee born?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "Lanark" {
+		t.Fatalf("born: got %+v", cs)
+	}
+	cs = Find(Classify("Where did Ann Lee die?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "Glasgow" {
+		t.Fatalf("died: got %+v", cs)
+	}
+	for _, c := range cs {
+		if c.Text == "English and Spanish" {
+			t.Errorf("languages offered as a place: %+v", c)
+		}
+	}
+}

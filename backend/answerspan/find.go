@@ -492,7 +492,7 @@ func (f *finder) kindFit(sp Span, s sent) float64 {
 		}
 		return 0
 	case Place:
-		if sp.Type != TName {
+		if sp.Type != TName || onlyDemonyms(sp.Text) {
 			return 0
 		}
 		fit := 0.6
@@ -736,6 +736,9 @@ func (f *finder) spans() []Candidate {
 				if f.q.Kind == Date {
 					score *= f.dateHint(s, sp) * f.dateDetail(sp)
 				}
+				if f.q.Kind == Place {
+					score *= f.placeHint(s, sp)
+				}
 				key := norm(sp.Text)
 				if key == "" {
 					continue
@@ -854,6 +857,23 @@ func (f *finder) dateHint(s sent, sp Span) float64 {
 		}
 		if paren {
 			return 0.6
+		}
+	}
+	return 1
+}
+
+// placeHint prefers the place of the event the question asks about: "born
+// in Sopron" for a birthplace, "died in" for a place of death, "buried
+// at" for a burial place.
+func (f *finder) placeHint(s sent, sp Span) float64 {
+	low := " " + strings.ToLower(f.q.Text)
+	pre := strings.ToLower(lastWords(s.text[:sp.Start], 4))
+	for _, e := range [][2]string{{"born", "born"}, {"birth", "born"}, {"died", "died"}, {"death", "died"}, {" die", "died"}, {"buried", "buried"}, {"burial", "buried"}} {
+		if strings.Contains(low, e[0]) {
+			if strings.Contains(pre, e[1]) {
+				return 1.25
+			}
+			return 1
 		}
 	}
 	return 1
@@ -1386,6 +1406,22 @@ func orgLike(name string) bool {
 		}
 	}
 	return false
+}
+
+// onlyDemonyms says every word of a name is a demonym or a connector
+// ("English and Spanish"): languages and peoples, not places.
+func onlyDemonyms(name string) bool {
+	n := 0
+	for _, w := range strings.Fields(name) {
+		if connector[strings.ToLower(w)] {
+			continue
+		}
+		if !isDemonym(w) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // quoted says the span sits right inside quotation marks.
