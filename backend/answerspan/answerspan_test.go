@@ -256,3 +256,16 @@ func TestFindPlaceOfEvent(t *testing.T) {
 		}
 	}
 }
+
+func TestRelatedBy(t *testing.T) {
+	for q, want := range map[string]string{
+		"Which film has the director born first, Mord Em'Ly or Ek Hi Bhool?": "director",
+		"Which composer was born first, Antonín Dvořák or Giuseppe Verdi?":   "",
+		"Who is the father of the director of film X?":                       "father director",
+		"What nationality is Heather Jansch's husband?":                      "husband",
+	} {
+		if got := strings.Join(relatedBy(q), " "); got != want {
+			t.Errorf("%q: %q, want %q", q, got, want)
+		}
+	}
+}

@@ -270,6 +270,11 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 	return f
 }
 
+// TitleKey is a document title as the name of its subject, normalised
+// and without a bracketed disambiguation: "Ray Taylor (director)" and
+// "ray taylor" have the same key.
+func TitleKey(title string) string { return titleKey(title) }
+
 // titleKey is a passage title as a mention of its subject: normalised,
 // without a trailing disambiguation in brackets ("Scott Howell (political
 // consultant)" → "scott howell").
@@ -954,7 +959,10 @@ func (f *finder) choice() []Candidate {
 		}
 		out = append(out, c)
 	}
-	if len(out) == 2 && vals[0].ok && vals[1].ok && vals[0].y != vals[1].y {
+	// A related person's date ("the director born first") is not compared
+	// with an item's own date when the other's person was not found.
+	mixed := len(vals) == 2 && vals[0].ok && vals[1].ok && (vals[0].via == "") != (vals[1].via == "") && f.relational()
+	if len(out) == 2 && vals[0].ok && vals[1].ok && vals[0].y != vals[1].y && !mixed {
 		win := 0
 		if (vals[1].y < vals[0].y) == (f.q.Order == earliest) {
 			win = 1
@@ -962,6 +970,46 @@ func (f *finder) choice() []Candidate {
 		out[win].Score = 0.9
 		out[1-win].Score = 0.4
 		out[win].Chain = append(append([]Ref{}, vals[win].path...), vals[1-win].path...)
+	}
+	return out
+}
+
+// creatorRel are the relations "a film by X" states without naming them.
+var creatorRel = map[string]bool{"director": true, "author": true, "writer": true, "composer": true, "creator": true, "painter": true, "architect": true}
+
+// relational says the question compares a related person ("the director
+// born first"), not the items themselves.
+func (f *finder) relational() bool {
+	return len(relatedBy(f.q.Text)) > 0
+}
+
+// relatedBy is the relation words a question follows from its items ("the
+// director of", "whose father", "X's mother"), not those naming the items'
+// own kind ("which composer was born first").
+func relatedBy(q string) []string {
+	low := " " + strings.ToLower(q)
+	var out []string
+	for _, rw := range relationWords {
+		for at := 0; ; {
+			i := strings.Index(low[at:], " "+rw)
+			if i < 0 {
+				break
+			}
+			i += at
+			at = i + 1
+			end := i + 1 + len(rw)
+			if end < len(low) && low[end] >= 'a' && low[end] <= 'z' && low[end] != 's' {
+				continue // a longer word
+			}
+			before := strings.Fields(low[:i])
+			if len(before) > 0 {
+				prev := before[len(before)-1]
+				if prev == "the" || prev == "whose" || prev == "his" || prev == "her" || prev == "its" || prev == "their" || strings.HasSuffix(prev, "'s") || strings.HasSuffix(prev, "’s") || prev == "paternal" || prev == "maternal" {
+					out = append(out, rw)
+					break
+				}
+			}
+		}
 	}
 	return out
 }
@@ -1001,22 +1049,23 @@ var reYear = regexp.MustCompile(`\b(\d{3,4})\b`)
 // item; when the question compares a related person ("the director born
 // later"), it follows the relation to that person's passage first.
 func (f *finder) eventDate(ps []int) (float64, Ref, []Ref, string, bool) {
-	low := strings.ToLower(f.q.Text)
-	for _, rw := range relationWords {
-		if !strings.Contains(low, " "+rw) {
-			continue
-		}
+	for _, rw := range relatedBy(f.q.Text) {
 		// Follow: the first name in the item's passage that titles
 		// another evidence passage, in a sentence with the relation word.
 		for _, i := range ps {
 			for _, s := range f.sents[i] {
 				st := Stems(rw)
-				if len(st) == 0 || !(s.stems[st[0]] || hasSyn(s.stems, st[0])) {
+				said := len(st) > 0 && (s.stems[st[0]] || hasSyn(s.stems, st[0]))
+				if !said && !creatorRel[rw] {
 					continue
 				}
 				for _, sp := range names(s.text) {
 					j, ok := f.titleIx[norm(sp.Text)]
 					if !ok || j == i {
+						continue
+					}
+					// "a 1998 film by Ventura Pons": the maker, unnamed.
+					if !said && lastWord(strings.ToLower(s.text[:sp.Start])) != "by" {
 						continue
 					}
 					if y, ref, ok := f.dateIn(j); ok {
@@ -1378,13 +1427,18 @@ func Bridges(q Question, ps []Passage) []string {
 			if !hit {
 				continue
 			}
+			toks := words(s.text)
 			for _, sp := range names(s.text) {
 				k := norm(sp.Text)
 				if seen[k] || f.inQuestion(sp.Text) >= 0.99 || len(strings.Fields(sp.Text)) > 6 || isDemonym(sp.Text) {
 					continue
 				}
 				seen[k] = true
-				found = append(found, named{sp.Text, f.firstHop(i) + f.sentRel(s)})
+				score := f.firstHop(i) + f.sentRel(s)
+				if relBefore(toks, sp.Start, rel) {
+					score++ // "directed by George Pearson": the relation names it
+				}
+				found = append(found, named{sp.Text, score})
 			}
 		}
 	}
@@ -1394,6 +1448,36 @@ func Bridges(q Question, ps []Passage) []string {
 		out[k] = n.name
 	}
 	return out
+}
+
+// relBefore says one of the relation word keys is among the three words
+// before position at ("directed by X", "his father X").
+func relBefore(toks []tok, at int, rel []string) bool {
+	k := -1
+	for i, t := range toks {
+		if t.start >= at {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		return false
+	}
+	for i := max(0, k-3); i < k; i++ {
+		for _, st := range Stems(toks[i].text) {
+			for _, w := range rel {
+				if st == w {
+					return true
+				}
+				for _, y := range synonyms[w] {
+					if st == y {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 var orgWords = map[string]bool{"america": true, "award": true, "awards": true, "actress": true, "actor": true, "university": true, "college": true, "school": true, "association": true, "stadium": true, "company": true, "records": true, "church": true, "party": true, "league": true, "club": true, "team": true, "corporation": true, "inc": true, "ltd": true, "group": true, "band": true, "festival": true, "museum": true, "river": true, "county": true, "city": true, "state": true, "states": true, "kingdom": true, "republic": true, "empire": true, "war": true, "street": true, "island": true, "film": true, "series": true, "show": true, "album": true, "television": true, "network": true, "channel": true, "radio": true, "province": true, "district": true, "institute": true, "academy": true, "hospital": true, "council": true, "army": true, "navy": true, "force": true, "department": true, "ministry": true, "agency": true, "prize": true, "cup": true, "championship": true, "games": true, "olympics": true}

@@ -46,34 +46,24 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 	titled := map[string]bool{}
 	for _, e := range pool {
 		titled[strings.ToLower(strings.TrimSpace(e.Hit.DocTitle))] = true
+		titled[answerspan.TitleKey(e.Hit.DocTitle)] = true
 	}
 	if q.Kind != answerspan.YesNo && q.Kind != answerspan.Define && q.Kind != answerspan.Unknown {
 		var names []string
+		most := 4
+		if q.Kind == answerspan.Choice {
+			most = 6 // the related entities of both compared items
+		}
 		for _, name := range answerspan.Bridges(q, ps0) {
-			if len(names) >= 4 {
+			if len(names) >= most {
 				break
 			}
-			if !titled[strings.ToLower(name)] {
+			if !titled[strings.ToLower(name)] && !titled[answerspan.TitleKey(name)] {
 				names = append(names, name)
 			}
 		}
-		byName, err := u.r.Store.ChunksTitled(ctx, names, 1)
-		if err != nil {
+		if _, err := u.fetchTitled(ctx, names, &pool, seen); err != nil {
 			return nil, nil, q, err
-		}
-		var ids []int64
-		for _, name := range names {
-			ids = append(ids, byName[strings.ToLower(name)]...)
-		}
-		hits, err := u.r.Store.ChunkHits(ctx, ids)
-		if err != nil {
-			return nil, nil, q, err
-		}
-		for _, h := range hits {
-			if !seen[h.ID] {
-				seen[h.ID] = true
-				pool = append(pool, Evidence{N: len(pool) + 1, Hit: h})
-			}
 		}
 	}
 	qw := embed.Words(u.question)
@@ -94,13 +84,14 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 	if len(cs) > 0 && q.Kind != answerspan.YesNo && q.Kind != answerspan.Choice && q.Kind != answerspan.Define && q.Kind != answerspan.Unknown {
 		for _, e := range pool {
 			titled[strings.ToLower(strings.TrimSpace(e.Hit.DocTitle))] = true
+			titled[answerspan.TitleKey(e.Hit.DocTitle)] = true
 		}
 		var next []string
 		for _, c := range cs {
 			if len(next) >= 2 || c.Score < nextHopScore {
 				break
 			}
-			if c.Type == answerspan.TName && !titled[strings.ToLower(c.Text)] {
+			if c.Type == answerspan.TName && !titled[strings.ToLower(c.Text)] && !titled[answerspan.TitleKey(c.Text)] {
 				next = append(next, c.Text)
 			}
 		}
@@ -179,7 +170,9 @@ func (u *run) searchNear(ctx context.Context, name string, pool *[]Evidence, see
 }
 
 // fetchTitled appends to pool the first passage of each document titled
-// with one of the names that is not in it yet, and says how many it added.
+// with one of the names, or titled with it and a disambiguation in
+// brackets ("Ray Taylor (director)", found through the lexical index's
+// title column), that is not in it yet, and says how many it added.
 func (u *run) fetchTitled(ctx context.Context, names []string, pool *[]Evidence, seen map[int64]bool) (int, error) {
 	if len(names) == 0 {
 		return 0, nil
@@ -190,7 +183,14 @@ func (u *run) fetchTitled(ctx context.Context, names []string, pool *[]Evidence,
 	}
 	var ids []int64
 	for _, name := range names {
-		ids = append(ids, byName[strings.ToLower(name)]...)
+		got := byName[strings.ToLower(name)]
+		if len(got) == 0 {
+			got, err = u.titledLike(ctx, name)
+			if err != nil {
+				return 0, err
+			}
+		}
+		ids = append(ids, got...)
 	}
 	hits, err := u.r.Store.ChunkHits(ctx, ids)
 	if err != nil {
@@ -205,6 +205,42 @@ func (u *run) fetchTitled(ctx context.Context, names []string, pool *[]Evidence,
 		}
 	}
 	return n, nil
+}
+
+// titledLike is the chunks (at most two) whose document title is name with
+// a bracketed disambiguation: every word of name in the title column, and
+// the title's key (answerspan.TitleKey) equal to the name's.
+func (u *run) titledLike(ctx context.Context, name string) ([]int64, error) {
+	terms := search.MatchTerms(name)
+	if len(terms) == 0 || len(terms) > 8 {
+		return nil, nil
+	}
+	for i, t := range terms {
+		if strings.HasPrefix(t, "cjk :") {
+			return nil, nil
+		}
+		terms[i] = "title : " + t
+	}
+	found, err := u.r.Store.LexicalSearch(ctx, strings.Join(terms, " AND "), [4]float64{1, 0, 0, 0}, 6)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, f := range found {
+		ids = append(ids, f.ChunkID)
+	}
+	hits, err := u.r.Store.ChunkHits(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	key := answerspan.TitleKey(name)
+	var out []int64
+	for _, h := range hits {
+		if len(out) < 2 && h.Ordinal == 0 && answerspan.TitleKey(h.DocTitle) == key {
+			out = append(out, h.ID)
+		}
+	}
+	return out, nil
 }
 
 // shortText writes an answer that leads with the short answer (cited to
