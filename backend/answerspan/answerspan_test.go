@@ -269,3 +269,13 @@ func TestRelatedBy(t *testing.T) {
 		}
 	}
 }
+
+func TestClassifyEventOptions(t *testing.T) {
+	q := Classify("Which came first the forming of The Dandy Warhols or the birth of Robert Young?")
+	if q.Kind != Choice || strings.Join(q.Options, "|") != "The Dandy Warhols|Robert Young" {
+		t.Errorf("%+v", q)
+	}
+	if q := Classify(`\When was the aviation pioneer born?`); q.Kind != Date {
+		t.Errorf("%+v", q)
+	}
+}

@@ -64,7 +64,7 @@ var relationWords = []string{"father", "mother", "spouse", "wife", "husband", "s
 // Classify names the kind of answer a question asks for, and the compared
 // items of a comparison.
 func Classify(q string) Question {
-	text := strings.TrimSpace(q)
+	text := strings.TrimLeft(strings.TrimSpace(q), "\\\"'“ ")
 	low := strings.ToLower(text)
 	out := Question{Text: text, Kind: Unknown}
 	first := strings.Fields(low)
@@ -252,8 +252,15 @@ func containsAny(s string, subs []string) bool {
 
 func clean(s string) string {
 	s = strings.TrimSpace(strings.Trim(s, " ?.!\"“”'"))
+	// "the birth of Robert Young", "the forming of The Dandy Warhols":
+	// the item, not the event.
+	if m := reEventOf.FindStringSubmatch(s); m != nil {
+		s = m[1]
+	}
 	return strings.TrimSpace(s)
 }
+
+var reEventOf = regexp.MustCompile(`^(?i:the )?(?i:birth|death|forming|formation|founding|release|creation|establishment|opening|publication) of (.+)$`)
 
 // trimLead drops a question's lead words before the first option of
 // "Who was born first, A or B" ("Which film came out first A or B").

@@ -493,6 +493,9 @@ func (f *finder) kindFit(sp Span, s sent) float64 {
 		return 0
 	case Number:
 		if sp.Type == TNumber {
+			if reBareYear.MatchString(sp.Text) {
+				return 0.3 // "2017" counts nothing: a year
+			}
 			return 1
 		}
 		return 0
@@ -1042,6 +1045,8 @@ func (f *finder) about(name string) []int {
 	}
 	return out
 }
+
+var reBareYear = regexp.MustCompile(`^(?:1[0-9]|20)\d{2}$`)
 
 var reYear = regexp.MustCompile(`\b(\d{3,4})\b`)
 
