@@ -27,6 +27,8 @@ func TestClassify(t *testing.T) {
 		{"What is the name of the waterfall in the country where the Bubye River is found?", Thing, nil},
 		{"In which city is the J. I. Clements Stadium?", Place, nil},
 		{"Who must file Form 1040NR?", Unknown, nil},
+		{"What is the standard deduction?", Unknown, nil},
+		{"What is the capital of France?", Thing, nil},
 		{"Who is required to sign the return?", Unknown, nil},
 		{"Who signed the return?", Person, nil},
 	}

@@ -51,12 +51,14 @@ var (
 	reOutOf   = regexp.MustCompile(`(?i)\bout of\s+(.+?)\s+and\s+(.+?)\s*\??\s*$`)
 	reOpen    = regexp.MustCompile(`^(?:what (?:does|do|did) .+ (?:say|state|describe|explain|tell|provide|cover)\b|how (?:does|do|did|can|should|is|are)\b|who (?:must|should|needs? to|has to|have to|is required|are required|is eligible|are eligible|qualifies|qualify)\b|why\b|explain\b|describe\b|summari[sz]e\b)`)
 	reAttr    = regexp.MustCompile(`^(?:what|which) (?:is|was|are|were) (?:the |his |her |their )?([a-z]+) (?:of|does|did|do)\b`)
-	reBetween = regexp.MustCompile(`(?i)\bbetween\s+(.+?)\s+and\s+(.+?),`)
-	yesNoLead = map[string]bool{"is": true, "are": true, "was": true, "were": true, "do": true, "does": true, "did": true, "can": true, "could": true, "has": true, "have": true, "had": true, "will": true, "would": true, "should": true}
-	dateWords = []string{"what year", "which year", "what date", "date of", "in what year", "what decade", "what century", "when", "how long ago", "what time"}
-	numWords  = []string{"how many", "how much", "what number", "population", "how old", "how tall", "how long", "how far", "how large", "how big", "what percentage", "what age", "what is the size"}
-	placeFoc  = []string{"place of birth", "place of death", "birthplace", "where", "what city", "which city", "what country", "which country", "what state", "which state", "what town", "which town", "what county", "which county", "what region", "which region", "what continent", "located", "headquarter", "burial place", "place of burial", "what province"}
-	personFoc = []string{"who", "whom", "whose"}
+	// "What is the standard deduction?": a term to explain, not a name.
+	reWhatTheTerm = regexp.MustCompile(`^what (?:is|are) (?:the |an? )?(?:[a-z0-9-]+ ){0,3}[a-z0-9-]+\s*\?*$`)
+	reBetween     = regexp.MustCompile(`(?i)\bbetween\s+(.+?)\s+and\s+(.+?),`)
+	yesNoLead     = map[string]bool{"is": true, "are": true, "was": true, "were": true, "do": true, "does": true, "did": true, "can": true, "could": true, "has": true, "have": true, "had": true, "will": true, "would": true, "should": true}
+	dateWords     = []string{"what year", "which year", "what date", "date of", "in what year", "what decade", "what century", "when", "how long ago", "what time"}
+	numWords      = []string{"how many", "how much", "what number", "population", "how old", "how tall", "how long", "how far", "how large", "how big", "what percentage", "what age", "what is the size"}
+	placeFoc      = []string{"place of birth", "place of death", "birthplace", "where", "what city", "which city", "what country", "which country", "what state", "which state", "what town", "which town", "what county", "which county", "what region", "which region", "what continent", "located", "headquarter", "burial place", "place of burial", "what province"}
+	personFoc     = []string{"who", "whom", "whose"}
 )
 
 var relationWords = []string{"father", "mother", "spouse", "wife", "husband", "son", "daughter", "child", "brother", "sister", "grandfather", "grandmother", "director", "composer", "performer", "producer", "author", "writer", "founder", "creator", "president", "king", "queen", "ceo", "member", "singer", "actor", "actress", "coach", "player", "editor", "publisher", "designer", "architect", "painter", "uncle", "aunt", "father-in-law", "mother-in-law", "sibling", "child"}
@@ -134,7 +136,7 @@ func Classify(q string) Question {
 	if m := reAttr.FindStringSubmatch(low); m != nil && attrNouns[m[1]] {
 		focus = m[1] // "what was the profession of ..."
 	}
-	if reOpen.MatchString(low) {
+	if reOpen.MatchString(low) || reWhatTheTerm.MatchString(low) && !containsAny(low+" ", []string{" of ", " in ", " for ", " on ", " by ", " from "}) {
 		return out // "What does X say about Y?", "How does ...", "Why ...": no one-phrase answer
 	}
 	switch {

@@ -157,8 +157,10 @@ func Find(q Question, ps []Passage, idf IDF) []Candidate {
 		if len(cs) == 0 {
 			cs = f.spans()
 		}
-	case Unknown:
-		return nil // an open question: the best sentences answer it
+	case Unknown, List:
+		// An open question, or one asking for a list: the best sentences
+		// answer it (one phrase would leave most of it out).
+		return nil
 	default:
 		cs = f.spans()
 	}

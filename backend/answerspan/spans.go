@@ -160,6 +160,12 @@ func names(s string) []Span {
 				j++
 				continue
 			}
+			// "Department of the Treasury", "Battle of the Bulge" (after
+			// one word: "John Lennon of the Beatles" is two names).
+			if j == i+1 && (w == "of" || w == "for" || w == "on" || w == "in") && j+2 < len(ws) && ws[j+1].text == "the" && capWord(ws[j+2].text) && s[ws[j].end:ws[j+1].start] == " " && s[ws[j+1].end:ws[j+2].start] == " " {
+				j += 2
+				continue
+			}
 			break
 		}
 		start, end := ws[i].start, ws[last].end

@@ -1,12 +1,14 @@
 package reason
 
 import (
+	"context"
 	"sort"
 	"strings"
 
 	"cairn/backend/analyze"
 	"cairn/backend/answerspan"
 	"cairn/backend/kb"
+	"cairn/backend/retrieve"
 )
 
 // HeadingMatch is how well a passage's heading path names what the question
@@ -89,7 +91,8 @@ func isStopKey(w string) bool { return strings.HasPrefix(w, "_") }
 
 // byHeading moves up the passages whose heading path names what the
 // question asks (a heading match of at least one half): they come first,
-// the better match first, and the order is otherwise kept. A heading that
+// the better match first, equal matches in reading order, and the order is
+// otherwise kept. A heading that
 // says what the question asks ("Who Must File") is the section that
 // answers it, wherever the fused ranking put it among the passages found.
 func byHeading(question string, hits []kb.Hit) []kb.Hit {
@@ -108,7 +111,22 @@ func byHeading(question string, hits []kb.Hit) []kb.Hit {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return match[idx[a]] > match[idx[b]] })
+	sort.SliceStable(idx, func(a, b int) bool {
+		ma, mb := match[idx[a]], match[idx[b]]
+		if ma != mb {
+			return ma > mb
+		}
+		if ma == 0 {
+			return false
+		}
+		// Within the sections that match as well: in reading order, so
+		// a section's first passage (what it says first) leads.
+		ha, hb := hits[idx[a]], hits[idx[b]]
+		if ha.DocID != hb.DocID {
+			return ha.DocID < hb.DocID
+		}
+		return ha.Ordinal < hb.Ordinal
+	})
 	out := make([]kb.Hit, len(hits))
 	for i, k := range idx {
 		out[i] = hits[k]
@@ -140,4 +158,45 @@ func inSection(question string, cs []answerspan.Candidate, pool []Evidence) []an
 		}
 	}
 	return out
+}
+
+// sectionDepth is how deep into each retrieval list the passages whose
+// heading names the question are sought.
+const sectionDepth = 10
+
+// sections are the passages among the first sectionDepth of each retrieval
+// list, left out of the fused hits, whose heading names what the question
+// asks ("Who Must File" for "Who must file Form 1040NR?"): a section found
+// by one list is the answer even when the fusion ranked it low.
+func (u *run) sections(ctx context.Context, question string, res *retrieve.Result) ([]kb.Hit, error) {
+	in := map[int64]bool{}
+	for _, h := range res.Hits {
+		in[h.ID] = true
+	}
+	var ids []int64
+	for _, l := range res.Lists {
+		for i, id := range l.IDs {
+			if i >= sectionDepth {
+				break
+			}
+			if !in[id] {
+				in[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	hits, err := u.r.Store.ChunkHits(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []kb.Hit
+	for _, h := range hits {
+		if HeadingMatch(question, h.DocTitle, h.HeadingPath) >= 0.5 {
+			out = append(out, h)
+		}
+	}
+	return out, nil
 }

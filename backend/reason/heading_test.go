@@ -48,3 +48,17 @@ func TestByHeading(t *testing.T) {
 		t.Errorf("order changed without a match")
 	}
 }
+
+func TestByHeadingReadingOrder(t *testing.T) {
+	hit := func(id int64, ord int, path ...string) kb.Hit {
+		return kb.Hit{Chunk: kb.Chunk{ID: id, DocID: 14, Ordinal: ord, HeadingPath: path}, DocTitle: "Instructions for Form 1040NR"}
+	}
+	got := byHeading("Who must file Form 1040NR?", []kb.Hit{
+		hit(1413, 40, "Form 1040NR", "Filing Status"),
+		hit(1377, 7, "Who Must File"),
+		hit(1375, 5, "Who Must File"),
+	})
+	if got[0].ID != 1375 || got[1].ID != 1377 || got[2].ID != 1413 {
+		t.Errorf("order %d %d %d, want the section's first passage first", got[0].ID, got[1].ID, got[2].ID)
+	}
+}

@@ -55,8 +55,13 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 	if err != nil {
 		return nil, fmt.Errorf("retrieve: %w", err)
 	}
-	// Passages whose heading names what the question asks rank up.
-	res.Hits = byHeading(question, res.Hits)
+	// Passages whose heading names what the question asks rank up, also
+	// those the lists found but the fusion left out.
+	if more, err := u.sections(ctx, question, res); err != nil {
+		return nil, err
+	} else {
+		res.Hits = byHeading(question, append(res.Hits, more...))
+	}
 	u.lap("retrieve")
 	g := &gathered{res: res}
 	u.trace.Retrieval = RetrievalTrace{Lists: res.Lists, Linked: res.Linked, Candidates: res.Candidates, Timings: res.Timings}

@@ -263,11 +263,21 @@ func extract(ctx context.Context, st *store.Store, question string, ev []Evidenc
 		}
 	}
 	sort.SliceStable(all, func(a, b int) bool { return all[a].score > all[b].score })
-
-	if len(all) > n {
-		all = all[:n]
+	// The same sentence in two passages (chunks overlap) is said once.
+	var out []sentence
+	said := map[string]bool{}
+	for _, s := range all {
+		if len(out) >= n {
+			break
+		}
+		k := oneLine(s.text)
+		if said[k] {
+			continue
+		}
+		said[k] = true
+		out = append(out, s)
 	}
-	return all, nil
+	return out, nil
 }
 
 // proseSentences splits text into sentences for an extractive answer:
