@@ -106,11 +106,16 @@ func (f *finder) prepare(s *sent) {
 	}
 	s.tokQ = make([]bool, len(s.toks))
 	for k, w := range s.toks {
-		for _, st := range Stems(w.text) {
-			if f.qSyn[st] {
-				s.tokQ[k] = true
+		q, ok := f.wordQ[w.text]
+		if !ok {
+			for _, st := range Stems(w.text) {
+				if f.qSyn[st] {
+					q = true
+				}
 			}
+			f.wordQ[w.text] = q
 		}
+		s.tokQ[k] = q
 	}
 	s.rel = f.sentRel(*s)
 }
@@ -134,6 +139,7 @@ type finder struct {
 	focusRe  *regexp.Regexp
 	classes  map[string]string
 	hops     int
+	wordQ    map[string]bool   // a word is a question word (or a synonym of one), by its text
 	yearOnly bool              // the question asks for a year, not a date
 	both     bool              // "both X and Y": the answer is the entity each passage names
 	have     []map[string]bool // the word keys of each passage (title and text)
@@ -169,7 +175,7 @@ func Find(q Question, ps []Passage, idf IDF) []Candidate {
 }
 
 func newFinder(q Question, ps []Passage, idf IDF) *finder {
-	f := &finder{q: q, ps: ps, idf: idf, qSet: map[string]bool{}, titleIx: map[string]int{}, qSyn: map[string]bool{}, classes: map[string]string{}}
+	f := &finder{q: q, ps: ps, idf: idf, qSet: map[string]bool{}, titleIx: map[string]int{}, qSyn: map[string]bool{}, classes: map[string]string{}, wordQ: map[string]bool{}}
 	f.hops = Hops(q)
 	lowQ := strings.ToLower(q.Text)
 	f.yearOnly = strings.Contains(lowQ, "what year") || strings.Contains(lowQ, "which year")
