@@ -281,3 +281,18 @@ func TestClassifyEventOptions(t *testing.T) {
 		t.Errorf("%+v", q)
 	}
 }
+
+// "The provision" is the section the text last named: the statement about
+// section 1201(k) does not answer for section 1201, nor one about a
+// subsection of another section.
+func TestFindDefineReferent(t *testing.T) {
+	ps := []Passage{
+		passage("DMCA", "Section 1201 divides technological measures into two categories. The provision prohibits circumventing the first category of technological measures."),
+		passage("DMCA", "Section 1201(k) mandates one technology. The provision prohibits rightholders from applying these technologies to free television. Subsection (a) prohibits the knowing provision of false CMI."),
+	}
+	ps[1], ps[0] = ps[0], ps[1] // the wrong one ranked first
+	cs := Find(Classify("What does section 1201 prohibit?"), ps, idf)
+	if len(cs) == 0 || !strings.HasPrefix(cs[0].Text, "circumventing the first category") {
+		t.Fatalf("got %+v", cs)
+	}
+}

@@ -1373,7 +1373,7 @@ func (f *finder) define() []Candidate {
 				if len(strings.Fields(text)) < 2 {
 					continue
 				}
-				score := 0.6*f.sentRel(s) + 0.3*pw + 0.1
+				score := (0.6*f.sentRel(s) + 0.3*pw + 0.1) * f.refersTo(i, s.start, s.start+w.start)
 				out = append(out, Candidate{Text: text, Type: TPhrase, Score: round3(score),
 					Span:  Ref{Passage: i, Start: s.start + start, End: s.start + start + len(text)},
 					Chain: []Ref{{Passage: i, Start: s.start, End: s.end}}})
@@ -1381,6 +1381,49 @@ func (f *finder) define() []Candidate {
 		}
 	}
 	return out
+}
+
+var (
+	reSectionRef = regexp.MustCompile(`(?i)(?:\bsection|§)\s*(\d+[a-z]?(?:\([0-9a-zA-Z]+\))*)`)
+	reSubsection = regexp.MustCompile(`(?i)\b(?:subsection|paragraph|clause|title|article|chapter)\s*\(?[0-9a-zA-Z]+\)?`)
+	reAnaphor    = regexp.MustCompile(`(?i)^\W*(?:the provision|this provision|the section|this section|it|the prohibition|the law|the act)\b`)
+)
+
+// refersTo weighs a statement whose sentence starts at byte sent and whose
+// verb is at byte verb of passage i by the section it is said of, against
+// the section the question asks about: the subject before the verb when it
+// names one ("Section 1201 prohibits", "Subsection (a) prohibits"), else,
+// for "the provision", "it" …, the section the text last named before the
+// sentence. The same section 1.2, another one ("section 1201(k)" for
+// "section 1201", a subsection) 0.7, none or no section asked about 1.
+func (f *finder) refersTo(i, sent, verb int) float64 {
+	q := reSectionRef.FindStringSubmatch(f.q.Text)
+	if q == nil {
+		return 1
+	}
+	want := strings.ToLower(q[1])
+	text := f.ps[i].Text
+	subject := text[sent:verb]
+	if m := reSectionRef.FindAllStringSubmatch(subject, -1); len(m) > 0 {
+		if strings.ToLower(m[0][1]) == want {
+			return 1.2
+		}
+		return 0.7
+	}
+	if reSubsection.MatchString(subject) {
+		return 0.7
+	}
+	if !reAnaphor.MatchString(subject) {
+		return 1
+	}
+	refs := reSectionRef.FindAllStringSubmatch(text[:sent], -1)
+	if len(refs) == 0 {
+		return 1
+	}
+	if strings.ToLower(refs[len(refs)-1][1]) == want {
+		return 1.2
+	}
+	return 0.7
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
