@@ -57,11 +57,11 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 	}
 	// Passages whose heading names what the question asks rank up, also
 	// those the lists found but the fusion left out.
-	if more, err := u.sections(ctx, question, res); err != nil {
+	more, err := u.sections(ctx, question, res)
+	if err != nil {
 		return nil, err
-	} else {
-		res.Hits = byHeading(question, append(res.Hits, more...))
 	}
+	res.Hits = byHeading(question, append(res.Hits, more...))
 	u.lap("retrieve")
 	g := &gathered{res: res}
 	u.trace.Retrieval = RetrievalTrace{Lists: res.Lists, Linked: res.Linked, Candidates: res.Candidates, Timings: res.Timings}

@@ -148,7 +148,9 @@ func (u *run) searchNear(ctx context.Context, name string, pool *[]Evidence, see
 	match := "(" + strings.Join(must, " AND ") + ") AND (" + strings.Join(rest, " OR ") + ")"
 	found, err := u.r.Store.LexicalSearch(ctx, match, search.DefaultSettings().ColumnWeights, 2)
 	if err != nil {
-		return 0, err
+		// A name the lexical index cannot take as a query adds nothing;
+		// the answer goes on without the next hop.
+		return 0, ctx.Err()
 	}
 	var ids []int64
 	for _, f := range found {
@@ -223,7 +225,7 @@ func (u *run) titledLike(ctx context.Context, name string) ([]int64, error) {
 	}
 	found, err := u.r.Store.LexicalSearch(ctx, strings.Join(terms, " AND "), [4]float64{1, 0, 0, 0}, 6)
 	if err != nil {
-		return nil, err
+		return nil, ctx.Err() // as in searchNear: no passage, no failure
 	}
 	var ids []int64
 	for _, f := range found {
