@@ -221,6 +221,9 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 				kind = a.Short.Kind
 			}
 			fmt.Fprintf(env.Stdout, "%s r%s [%s] %q gold=%q short=%q\n", mark, rank, kind, q.Question, q.Answers, short)
+			if os.Getenv("CAIRN_EVAL_SHOW") == "2" {
+				showDetail(ctx, env, p, tr, a, q.Answers)
+			}
 		}
 		if a.Declined {
 			declined++
@@ -315,4 +318,32 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 		}
 	}
 	return 0
+}
+
+// showDetail prints, for tuning (CAIRN_EVAL_SHOW=2 with --show), the
+// candidates with their scores, the evidence titles (a star where the
+// passage holds a gold answer) and the top paths.
+func showDetail(ctx context.Context, env *Env, p *project.Project, tr reason.Trace, a kb.Answer, gold []string) {
+	for i, c := range tr.Candidates {
+		if i >= 5 {
+			break
+		}
+		fmt.Fprintf(env.Stdout, "      cand %.3f %s %q\n", c.Score, c.Type, c.Text)
+	}
+	hits, _ := p.Store().ChunkHits(ctx, tr.Retrieval.Evidence)
+	var ev []string
+	for _, h := range hits {
+		star := ""
+		if evalset.Contains(h.Text, gold) {
+			star = "*"
+		}
+		ev = append(ev, star+h.DocTitle)
+	}
+	fmt.Fprintf(env.Stdout, "      evidence %q\n", ev)
+	for i, pa := range a.Paths {
+		if i >= 3 {
+			break
+		}
+		fmt.Fprintf(env.Stdout, "      path %.2f %q\n", pa.Score, pa.Nodes)
+	}
 }

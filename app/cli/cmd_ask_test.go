@@ -137,3 +137,45 @@ func TestAskWithOllama(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestAskWhoMustFile: on the Sample project (the IRS instructions among
+// its documents), "Who must file Form 1040NR?" is answered by the "Who Must File" section (its heading names
+// what the question asks): the answer leads with that section's first
+// sentence, and no short answer from another section (such as "Northern
+// Mariana Islanders", the earlier answer) is given.
+func TestAskWhoMustFile(t *testing.T) {
+	proj := t.TempDir()
+	if code, _, errOut := run(t, "", "import", "--offline", "--project", proj, sampleDir(t)); code != 0 {
+		t.Fatalf("import: %d %s", code, errOut)
+	}
+	code, out, errOut := run(t, "", "ask", "--project", proj, "--json", "--offline", "Who must file Form 1040NR?")
+	if code != 0 {
+		t.Fatalf("ask: %d %s", code, errOut)
+	}
+	var a kb.Answer
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if a.Declined || len(a.Citations) == 0 {
+		t.Fatalf("answer %s", a.Answer)
+	}
+	if a.Short != nil {
+		t.Errorf("short answer %q for a who-must question", a.Short.Text)
+	}
+	first := a.Citations[0]
+	if !strings.Contains(strings.Join(strings.Fields(first.Text), " "), "File Form 1040NR if any of the following four conditions applies to you") {
+		t.Errorf("answer leads with %q, not the Who Must File section's first sentence:\n%s", first.Text, a.Answer)
+	}
+	p, err := project.Open(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	hits, err := p.Store().ChunkHits(context.Background(), []int64{first.ChunkID})
+	if err != nil || len(hits) != 1 {
+		t.Fatal(err)
+	}
+	if hp := hits[0].HeadingPath; len(hp) == 0 || hp[len(hp)-1] != "Who Must File" {
+		t.Errorf("first citation's section %q", hp)
+	}
+}

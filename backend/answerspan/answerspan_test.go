@@ -26,6 +26,11 @@ func TestClassify(t *testing.T) {
 		{"Which Danish heavy metal band from Copenhagen released a compilation album?", Thing, nil},
 		{"What is the name of the waterfall in the country where the Bubye River is found?", Thing, nil},
 		{"In which city is the J. I. Clements Stadium?", Place, nil},
+		{"Who must file Form 1040NR?", Unknown, nil},
+		{"What is the standard deduction?", Unknown, nil},
+		{"What is the capital of France?", Thing, nil},
+		{"Who is required to sign the return?", Unknown, nil},
+		{"Who signed the return?", Person, nil},
 	}
 	for _, c := range cases {
 		got := Classify(c.q)
@@ -136,5 +141,158 @@ func TestHops(t *testing.T) {
 		if got := Hops(Classify(q)); got != want {
 			t.Errorf("%q: %d hops, want %d", q, got, want)
 		}
+	}
+}
+
+// A question that describes its bridge without a relation word: the
+// bridge's own passage states more of the question than the sentence
+// naming it, so the answer is sought there.
+func TestFindDescribedBridge(t *testing.T) {
+	ps := []Passage{
+		passage("Philip Carlo", "Philip Carlo was an American journalist and biographer. He wrote a biography of Richard Kuklinski."),
+		passage("Richard Kuklinski (criminal)", "Richard Kuklinski was an American contract killer. He was associated with members of the DeCavalcante crime family."),
+	}
+	cs := Find(Classify("Philip Carlo was a biographer for an American contract killer who was associated with members of what crime family?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "DeCavalcante" {
+		t.Fatalf("got %+v, want DeCavalcante first", cs)
+	}
+	if cs[0].Bridge != "Richard Kuklinski (criminal)" {
+		t.Errorf("bridge %q", cs[0].Bridge)
+	}
+}
+
+func TestTitleKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"Scott Howell (political consultant)": "scott howell",
+		"The Dandy Warhols":                   "dandy warhols",
+		"f(x)":                                "f x",
+	} {
+		if got := titleKey(in); got != want {
+			t.Errorf("titleKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSpansNumber(t *testing.T) {
+	s := "In 1948, their house had 40 rooms."
+	var nums []string
+	for _, sp := range Spans(s) {
+		if sp.Type == TNumber {
+			nums = append(nums, sp.Text)
+		}
+	}
+	if strings.Join(nums, "|") != "1948|40 rooms" {
+		t.Errorf("numbers %q", nums)
+	}
+}
+
+func TestFindYearOnly(t *testing.T) {
+	ps := []Passage{passage("Jane Roe", "Jane Roe (born June 21, 1966) is an American journalist. She hosted The Real Story.")}
+	cs := Find(Classify("In what year was the journalist who hosted The Real Story born?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "1966" {
+		t.Fatalf("got %+v, want 1966", cs)
+	}
+	cs = Find(Classify("On which date was Jane Roe born?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "June 21, 1966" {
+		t.Fatalf("got %+v, want the full date", cs)
+	}
+}
+
+func TestFocusFit(t *testing.T) {
+	for _, c := range []struct {
+		name, focus string
+		want        float64
+	}{
+		{"Jack Trice Stadium", "stadium", 1.4},
+		{"Victoria Falls", "waterfall", 1.4},
+		{"West Chicago High School", "county", 0.6},
+		{"DuPage County", "county", 1.4},
+		{"Iowa State", "stadium", 0.6},
+		{"Helen Hunt", "stadium", 1},
+	} {
+		if got := focusFit(c.name, c.focus); got != c.want {
+			t.Errorf("focusFit(%q, %q) = %g, want %g", c.name, c.focus, got, c.want)
+		}
+	}
+}
+
+func TestRoleSpans(t *testing.T) {
+	for s, want := range map[string]string{
+		"Amy Johnson CBE was a pioneering English aviator who flew solo.":                           "aviator",
+		"Pepe is a Portuguese professional footballer who plays as a central defender for Benfica.": "central defender",
+		"Dale Brown is an American writer and aviator known for his novels.":                        "writer",
+		"He was a Cherokee silversmith.":                                                            "silversmith",
+	} {
+		found := false
+		var all []string
+		for _, sp := range RoleSpans(s) {
+			all = append(all, sp.Text)
+			if sp.Text == want && s[sp.Start:sp.End] == want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%q: roles %q, want %q", s, all, want)
+		}
+	}
+	ps := []Passage{passage("Amy Johnson", "Amy Johnson CBE was a pioneering English aviator who flew solo from London to Australia.")}
+	cs := Find(Classify("What was the profession of Amy Johnson?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "aviator" {
+		t.Errorf("got %+v, want aviator", cs)
+	}
+}
+
+func TestFindPlaceOfEvent(t *testing.T) {
+	ps := []Passage{passage("Ann Lee", "Ann Lee was a Scottish driver who raced in Italy. She was born in Lanark and died in Glasgow. She spoke English and Spanish.")}
+	cs := Find(Classify("Where was Ann Lee born?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "Lanark" {
+		t.Fatalf("born: got %+v", cs)
+	}
+	cs = Find(Classify("Where did Ann Lee die?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "Glasgow" {
+		t.Fatalf("died: got %+v", cs)
+	}
+	for _, c := range cs {
+		if c.Text == "English and Spanish" {
+			t.Errorf("languages offered as a place: %+v", c)
+		}
+	}
+}
+
+func TestRelatedBy(t *testing.T) {
+	for q, want := range map[string]string{
+		"Which film has the director born first, Mord Em'Ly or Ek Hi Bhool?": "director",
+		"Which composer was born first, Antonín Dvořák or Giuseppe Verdi?":   "",
+		"Who is the father of the director of film X?":                       "father director",
+		"What nationality is Heather Jansch's husband?":                      "husband",
+	} {
+		if got := strings.Join(relatedBy(q), " "); got != want {
+			t.Errorf("%q: %q, want %q", q, got, want)
+		}
+	}
+}
+
+func TestClassifyEventOptions(t *testing.T) {
+	q := Classify("Which came first the forming of The Dandy Warhols or the birth of Robert Young?")
+	if q.Kind != Choice || strings.Join(q.Options, "|") != "The Dandy Warhols|Robert Young" {
+		t.Errorf("%+v", q)
+	}
+	if q := Classify(`\When was the aviation pioneer born?`); q.Kind != Date {
+		t.Errorf("%+v", q)
+	}
+}
+
+// "The provision" is the section the text last named: the statement about
+// section 1201(k) does not answer for section 1201, nor one about a
+// subsection of another section.
+func TestFindDefineReferent(t *testing.T) {
+	ps := []Passage{
+		passage("DMCA", "Section 1201 divides technological measures into two categories. The provision prohibits circumventing the first category of technological measures."),
+		passage("DMCA", "Section 1201(k) mandates one technology. The provision prohibits rightholders from applying these technologies to free television. Subsection (a) prohibits the knowing provision of false CMI."),
+	}
+	ps[1], ps[0] = ps[0], ps[1] // the wrong one ranked first
+	cs := Find(Classify("What does section 1201 prohibit?"), ps, idf)
+	if len(cs) == 0 || !strings.HasPrefix(cs[0].Text, "circumventing the first category") {
+		t.Fatalf("got %+v", cs)
 	}
 }

@@ -49,13 +49,16 @@ var (
 	reOrFront = regexp.MustCompile(`(?i)^(?:was|is|were|did|does|do|are)\s+(.+?)\s+or\s+(.+?)\s+(born|died|released|founded|formed|established|published|made|created|older|younger|first|earlier|later)\b`)
 	reBoth    = regexp.MustCompile(`(?i)^(?:are|were|is|was|do|does|did|have|has)\s+(?:both\s+)?(?:(?-i:[a-z]+),?\s+)?(.+?)\s+and\s+(.+?)\s+(?:both|of the same|from the same|located in the same|in the same|the same|have the same|share)\b`)
 	reOutOf   = regexp.MustCompile(`(?i)\bout of\s+(.+?)\s+and\s+(.+?)\s*\??\s*$`)
-	reOpen    = regexp.MustCompile(`^(?:what (?:does|do|did) .+ (?:say|state|describe|explain|tell|provide|cover)\b|how (?:does|do|did|can|should|is|are)\b|why\b|explain\b|describe\b|summari[sz]e\b)`)
-	reBetween = regexp.MustCompile(`(?i)\bbetween\s+(.+?)\s+and\s+(.+?),`)
-	yesNoLead = map[string]bool{"is": true, "are": true, "was": true, "were": true, "do": true, "does": true, "did": true, "can": true, "could": true, "has": true, "have": true, "had": true, "will": true, "would": true, "should": true}
-	dateWords = []string{"what year", "which year", "what date", "date of", "in what year", "what decade", "what century", "when", "how long ago", "what time"}
-	numWords  = []string{"how many", "how much", "what number", "population", "how old", "how tall", "how long", "how far", "how large", "how big", "what percentage", "what age", "what is the size"}
-	placeFoc  = []string{"place of birth", "place of death", "birthplace", "where", "what city", "which city", "what country", "which country", "what state", "which state", "what town", "which town", "what county", "which county", "what region", "which region", "what continent", "located", "headquarter", "burial place", "place of burial", "what province"}
-	personFoc = []string{"who", "whom", "whose"}
+	reOpen    = regexp.MustCompile(`^(?:what (?:does|do|did) .+ (?:say|state|describe|explain|tell|provide|cover)\b|how (?:does|do|did|can|should|is|are)\b|who (?:must|should|needs? to|has to|have to|is required|are required|is eligible|are eligible|qualifies|qualify)\b|why\b|explain\b|describe\b|summari[sz]e\b)`)
+	reAttr    = regexp.MustCompile(`^(?:what|which) (?:is|was|are|were) (?:the |his |her |their )?([a-z]+) (?:of|does|did|do)\b`)
+	// "What is the standard deduction?": a term to explain, not a name.
+	reWhatTheTerm = regexp.MustCompile(`^what (?:is|are) (?:the |an? )?(?:[a-z0-9-]+ ){0,3}[a-z0-9-]+\s*\?*$`)
+	reBetween     = regexp.MustCompile(`(?i)\bbetween\s+(.+?)\s+and\s+(.+?),`)
+	yesNoLead     = map[string]bool{"is": true, "are": true, "was": true, "were": true, "do": true, "does": true, "did": true, "can": true, "could": true, "has": true, "have": true, "had": true, "will": true, "would": true, "should": true}
+	dateWords     = []string{"what year", "which year", "what date", "date of", "in what year", "what decade", "what century", "when", "how long ago", "what time"}
+	numWords      = []string{"how many", "how much", "what number", "population", "how old", "how tall", "how long", "how far", "how large", "how big", "what percentage", "what age", "what is the size"}
+	placeFoc      = []string{"place of birth", "place of death", "birthplace", "where", "what city", "which city", "what country", "which country", "what state", "which state", "what town", "which town", "what county", "which county", "what region", "which region", "what continent", "located", "headquarter", "burial place", "place of burial", "what province"}
+	personFoc     = []string{"who", "whom", "whose"}
 )
 
 var relationWords = []string{"father", "mother", "spouse", "wife", "husband", "son", "daughter", "child", "brother", "sister", "grandfather", "grandmother", "director", "composer", "performer", "producer", "author", "writer", "founder", "creator", "president", "king", "queen", "ceo", "member", "singer", "actor", "actress", "coach", "player", "editor", "publisher", "designer", "architect", "painter", "uncle", "aunt", "father-in-law", "mother-in-law", "sibling", "child"}
@@ -63,7 +66,7 @@ var relationWords = []string{"father", "mother", "spouse", "wife", "husband", "s
 // Classify names the kind of answer a question asks for, and the compared
 // items of a comparison.
 func Classify(q string) Question {
-	text := strings.TrimSpace(q)
+	text := strings.TrimLeft(strings.TrimSpace(q), "\\\"'“ ")
 	low := strings.ToLower(text)
 	out := Question{Text: text, Kind: Unknown}
 	first := strings.Fields(low)
@@ -130,7 +133,10 @@ func Classify(q string) Question {
 		return out
 	}
 	focus := focusNoun(low)
-	if reOpen.MatchString(low) {
+	if m := reAttr.FindStringSubmatch(low); m != nil && attrNouns[m[1]] {
+		focus = m[1] // "what was the profession of ..."
+	}
+	if reOpen.MatchString(low) || reWhatTheTerm.MatchString(low) && !containsAny(low+" ", []string{" of ", " in ", " for ", " on ", " by ", " from "}) {
 		return out // "What does X say about Y?", "How does ...", "Why ...": no one-phrase answer
 	}
 	switch {
@@ -248,8 +254,15 @@ func containsAny(s string, subs []string) bool {
 
 func clean(s string) string {
 	s = strings.TrimSpace(strings.Trim(s, " ?.!\"“”'"))
+	// "the birth of Robert Young", "the forming of The Dandy Warhols":
+	// the item, not the event.
+	if m := reEventOf.FindStringSubmatch(s); m != nil {
+		s = m[1]
+	}
 	return strings.TrimSpace(s)
 }
+
+var reEventOf = regexp.MustCompile(`^(?i:the )?(?i:birth|death|forming|formation|founding|release|creation|establishment|opening|publication) of (.+)$`)
 
 // trimLead drops a question's lead words before the first option of
 // "Who was born first, A or B" ("Which film came out first A or B").

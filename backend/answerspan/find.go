@@ -34,6 +34,7 @@ type Candidate struct {
 	Span    Ref
 	Chain   []Ref
 	Bridge  string // the entity a two-hop chain passes through, if any
+	Value   string // a compared item: the date that decided the comparison, as written
 	Subject string // the question entity the chain starts from
 }
 
@@ -96,17 +97,25 @@ func (f *finder) prepare(s *sent) {
 		return
 	}
 	s.spans = Spans(s.text)
+	if attrNouns[f.q.Focus] {
+		s.spans = append(s.spans, RoleSpans(s.text)...)
+	}
 	s.toks = words(s.text)
 	if s.toks == nil {
 		s.toks = []tok{}
 	}
 	s.tokQ = make([]bool, len(s.toks))
 	for k, w := range s.toks {
-		for _, st := range Stems(w.text) {
-			if f.qSyn[st] {
-				s.tokQ[k] = true
+		q, ok := f.wordQ[w.text]
+		if !ok {
+			for _, st := range Stems(w.text) {
+				if f.qSyn[st] {
+					q = true
+				}
 			}
+			f.wordQ[w.text] = q
 		}
+		s.tokQ[k] = q
 	}
 	s.rel = f.sentRel(*s)
 }
@@ -130,6 +139,11 @@ type finder struct {
 	focusRe  *regexp.Regexp
 	classes  map[string]string
 	hops     int
+	wordQ    map[string]bool   // a word is a question word (or a synonym of one), by its text
+	yearOnly bool              // the question asks for a year, not a date
+	both     bool              // "both X and Y": the answer is the entity each passage names
+	have     []map[string]bool // the word keys of each passage (title and text)
+	chainSt  []map[string]bool // the words of the sentence leading to a bridge passage, and its passage's title
 }
 
 // Find lists the candidate short answers of q in the passages, best first.
@@ -149,8 +163,10 @@ func Find(q Question, ps []Passage, idf IDF) []Candidate {
 		if len(cs) == 0 {
 			cs = f.spans()
 		}
-	case Unknown:
-		return nil // an open question: the best sentences answer it
+	case Unknown, List:
+		// An open question, or one asking for a list: the best sentences
+		// answer it (one phrase would leave most of it out).
+		return nil
 	default:
 		cs = f.spans()
 	}
@@ -159,8 +175,11 @@ func Find(q Question, ps []Passage, idf IDF) []Candidate {
 }
 
 func newFinder(q Question, ps []Passage, idf IDF) *finder {
-	f := &finder{q: q, ps: ps, idf: idf, qSet: map[string]bool{}, titleIx: map[string]int{}, qSyn: map[string]bool{}, classes: map[string]string{}}
+	f := &finder{q: q, ps: ps, idf: idf, qSet: map[string]bool{}, titleIx: map[string]int{}, qSyn: map[string]bool{}, classes: map[string]string{}, wordQ: map[string]bool{}}
 	f.hops = Hops(q)
+	lowQ := strings.ToLower(q.Text)
+	f.yearOnly = strings.Contains(lowQ, "what year") || strings.Contains(lowQ, "which year")
+	f.both = strings.Contains(" "+strings.ToLower(q.Text)+" ", " both ")
 	f.qStems = Stems(q.Text)
 	for _, w := range f.qStems {
 		f.qSet[w] = true
@@ -186,11 +205,15 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 	f.bridgeBy = make([]Ref, len(ps))
 	f.cov = make([]float64, len(ps))
 	f.sents = make([][]sent, len(ps))
+	f.have = make([]map[string]bool, len(ps))
+	f.chainSt = make([]map[string]bool, len(ps))
 	for i, p := range ps {
-		t := norm(p.Title)
+		t := titleKey(p.Title)
 		if t != "" {
-			if _, ok := f.titleIx[t]; !ok {
-				f.titleIx[t] = i
+			for _, k := range []string{norm(p.Title), t} {
+				if _, ok := f.titleIx[k]; !ok {
+					f.titleIx[k] = i
+				}
 			}
 			if strings.Contains(" "+lq+" ", " "+t+" ") {
 				f.anchor[i] = 1
@@ -207,6 +230,7 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 			have[w] = true
 		}
 		f.cov[i] = f.weighted(have)
+		f.have[i] = have
 		for _, sp := range p.Sentences {
 			s := p.Text[sp[0]:sp[1]]
 			st := map[string]bool{}
@@ -218,13 +242,13 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 	}
 	// Bridge passages: their title is named in a passage the question names.
 	for i, p := range ps {
-		t := norm(p.Title)
+		t := titleKey(p.Title)
 		if t == "" || f.anchor[i] >= 0.99 {
 			continue
 		}
 		for j := range ps {
 			h := f.firstHop(j)
-			if j == i || h < 0.5 || norm(ps[j].Title) == t {
+			if j == i || h < 0.5 || titleKey(ps[j].Title) == t {
 				continue
 			}
 			for _, s := range f.sents[j] {
@@ -238,7 +262,92 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 			}
 		}
 	}
+	for i := range ps {
+		if f.bridge[i] > 0 && f.anchor[i] < 0.5 {
+			r := f.bridgeBy[i]
+			st := map[string]bool{}
+			for w := range f.titleSt[r.Passage] {
+				st[w] = true
+			}
+			for _, w := range Stems(ps[r.Passage].Text[r.Start:r.End]) {
+				st[w] = true
+			}
+			f.chainSt[i] = st
+		}
+	}
 	return f
+}
+
+// TitleKey is a document title as the name of its subject, normalised
+// and without a bracketed disambiguation: "Ray Taylor (director)" and
+// "ray taylor" have the same key.
+func TitleKey(title string) string { return titleKey(title) }
+
+// titleKey is a passage title as a mention of its subject: normalised,
+// without a trailing disambiguation in brackets ("Scott Howell (political
+// consultant)" → "scott howell").
+func titleKey(title string) string {
+	t := strings.TrimSpace(title)
+	if strings.HasSuffix(t, ")") {
+		if i := strings.LastIndex(t, " ("); i > 0 {
+			t = t[:i]
+		}
+	}
+	return norm(t)
+}
+
+// chainRel is the IDF share of the question's words that the chain to a
+// sentence of passage i holds: the sentence, its passage's title and, for
+// a bridge passage, the sentence that led there with that passage's title.
+func (f *finder) chainRel(s sent) float64 {
+	if f.chainSt[s.p] == nil {
+		return s.rel
+	}
+	have := map[string]bool{}
+	for w := range s.stems {
+		have[w] = true
+	}
+	for w := range f.titleSt[s.p] {
+		have[w] = true
+	}
+	for w := range f.chainSt[s.p] {
+		have[w] = true
+	}
+	return math.Max(s.rel, f.weighted(have))
+}
+
+// beyond is how much more of the question the passage titled by a
+// candidate holds than the sentence naming it (with its chain): a
+// candidate whose own passage states more of what the question says is
+// the bridge to the answer, not the answer (0 when it titles no other
+// passage).
+func (f *finder) beyond(i int, s sent, text string) float64 {
+	j, ok := f.titleIx[norm(text)]
+	if !ok {
+		j, ok = f.titleIx[titleKey(text)]
+	}
+	if !ok || j == i || f.anchor[j] >= 0.99 {
+		return 0
+	}
+	have := map[string]bool{}
+	for w := range s.stems {
+		have[w] = true
+	}
+	for w := range f.titleSt[i] {
+		have[w] = true
+	}
+	for w := range f.chainSt[i] {
+		have[w] = true
+	}
+	// The candidate's own name is not evidence beyond the sentence.
+	for _, w := range Stems(text) {
+		have[w] = true
+	}
+	base := f.weighted(have)
+	for w := range f.have[j] {
+		have[w] = true
+	}
+	return f.weighted(have) - base
 }
 
 // firstHop is how well passage i starts the chain: the question names its
@@ -337,12 +446,45 @@ func (f *finder) typeFit(sp Span, s sent) float64 {
 		fit *= 0.2 // "American" is rarely the answer unless a nationality is asked
 	}
 	if f.q.Focus != "" && (sp.Type == TName || sp.Type == TQuoted) {
-		ws := strings.Fields(strings.ToLower(sp.Text))
-		if len(ws) > 1 && strings.TrimSuffix(ws[len(ws)-1], "s") == strings.TrimSuffix(f.q.Focus, "s") {
-			fit *= 1.3 // "Jack Trice Stadium" for "what stadium"
-		}
+		fit *= focusFit(sp.Text, f.q.Focus)
 	}
 	return fit
+}
+
+// classNouns are the head words that say what kind of thing a name is.
+var classNouns = map[string]bool{"school": true, "college": true, "university": true, "district": true, "county": true, "city": true, "state": true, "province": true, "region": true, "country": true, "river": true, "lake": true, "falls": true, "waterfall": true, "mountain": true, "airport": true, "stadium": true, "station": true, "church": true, "cathedral": true, "museum": true, "park": true, "bridge": true, "street": true, "hotel": true, "hospital": true, "company": true, "party": true, "army": true, "navy": true, "league": true, "club": true, "team": true, "band": true, "award": true, "prize": true, "treaty": true, "act": true, "war": true, "battle": true, "island": true, "sea": true, "ocean": true, "bay": true, "range": true, "valley": true, "desert": true, "forest": true, "canal": true, "dam": true, "tower": true, "palace": true, "castle": true, "abbey": true, "theatre": true, "theater": true, "festival": true, "conference": true, "council": true, "court": true, "records": true, "network": true, "channel": true, "magazine": true, "newspaper": true, "album": true, "film": true, "novel": true, "song": true, "institute": true, "academy": true}
+
+// focusAlias are head words that name the question's focus otherwise.
+var focusAlias = map[string][]string{"waterfall": {"falls"}, "body": {"river", "lake", "sea", "ocean", "bay"}, "mountain": {"mount", "peak"}, "range": {"mountains"}, "company": {"inc", "corporation", "ltd", "records"}, "station": {"radio"}, "university": {"college", "institute"}}
+
+// focusFit weighs a name by its head word against the question's focus
+// noun: "Jack Trice Stadium" for "what stadium" fits, "West Chicago High
+// School" for "what county" does not.
+func focusFit(name, focus string) float64 {
+	ws := strings.Fields(strings.ToLower(name))
+	if len(ws) == 0 {
+		return 1
+	}
+	head := strings.Trim(ws[len(ws)-1], ".,")
+	sing := func(w string) string {
+		if w != "falls" && w != "mountains" {
+			return strings.TrimSuffix(w, "s")
+		}
+		return w
+	}
+	foc := sing(focus)
+	if len(ws) > 1 && sing(head) == foc {
+		return 1.4
+	}
+	for _, a := range focusAlias[foc] {
+		if head == a || len(ws) > 1 && ws[0] == a {
+			return 1.4
+		}
+	}
+	if len(ws) > 1 && classNouns[head] && (classNouns[foc] || placeNoun(foc)) {
+		return 0.6 // a name of another kind
+	}
+	return 1
 }
 
 func (f *finder) kindFit(sp Span, s sent) float64 {
@@ -359,11 +501,14 @@ func (f *finder) kindFit(sp Span, s sent) float64 {
 		return 0
 	case Number:
 		if sp.Type == TNumber {
+			if reBareYear.MatchString(sp.Text) {
+				return 0.3 // "2017" counts nothing: a year
+			}
 			return 1
 		}
 		return 0
 	case Place:
-		if sp.Type != TName {
+		if sp.Type != TName || onlyDemonyms(sp.Text) {
 			return 0
 		}
 		fit := 0.6
@@ -417,9 +562,18 @@ func (f *finder) kindFit(sp Span, s sent) float64 {
 		}
 		return 0
 	case Thing, Unknown, List, Define:
+		if sp.Type == TRole {
+			if attrNouns[f.q.Focus] {
+				return 1
+			}
+			return 0
+		}
 		switch sp.Type {
 		case TName, TQuoted:
 			fit := 0.8
+			if attrNouns[f.q.Focus] {
+				fit = 0.3 // a profession or a genre is no proper name
+			}
 			if f.q.Focus != "" {
 				if c := f.classOf(sp.Text); c == f.q.Focus || c == "focus" {
 					fit = 1
@@ -434,6 +588,56 @@ func (f *finder) kindFit(sp Span, s sent) float64 {
 		return 0.3
 	}
 	return 0.3
+}
+
+// attrNouns are focus nouns whose answer is a common noun that describes
+// its subject ("What was the profession of ...?" – "aviator").
+var attrNouns = map[string]bool{"profession": true, "occupation": true, "job": true, "genre": true, "position": true, "role": true, "instrument": true, "sport": true, "career": true, "title": true, "rank": true, "office": true}
+
+var (
+	reRoleCopula = regexp.MustCompile(`\b(?:is|was|are|were|became|becomes) (?:a|an|the) ((?:[A-Za-z][a-z-]* ){0,4}?[a-z][a-z-]*)(?: who| which| that| from| for| in| of| at| with|,|\.|;| and|$)`)
+	reRoleAs     = regexp.MustCompile(`\b(?:as|plays as|played as|works as|worked as|served as) (?:a|an|the) ((?:[A-Za-z][a-z-]* ){0,3}?[a-z][a-z-]*)(?: for| in| at| with| of|,|\.|;| and|$)`)
+)
+
+// RoleSpans are the common-noun descriptions a sentence gives its subject:
+// what follows "is a" or "as a", up to the next clause ("was a pioneering
+// English aviator who" → "aviator", "plays as a central defender for" →
+// "central defender"). Leading adjectives of nationality and quality are
+// dropped.
+func RoleSpans(s string) []Span {
+	var out []Span
+	for _, re := range []*regexp.Regexp{reRoleCopula, reRoleAs} {
+		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+			start, end := m[2], m[3]
+			ws := words(s[start:end])
+			k := 0
+			for k < len(ws)-1 && roleAdjective(ws[k].text) {
+				k++
+			}
+			if len(ws) == 0 {
+				continue
+			}
+			st := start + ws[k].start
+			out = append(out, Span{Start: st, End: end, Text: s[st:end], Type: TRole})
+			if len(ws)-k > 1 {
+				// The head noun alone ("English aviator" → "aviator").
+				h := start + ws[len(ws)-1].start
+				out = append(out, Span{Start: h, End: end, Text: s[h:end], Type: TRole})
+			}
+		}
+	}
+	return out
+}
+
+func roleAdjective(w string) bool {
+	if capWord(w) {
+		return true // "English", "Cherokee": a people or a place describes the noun
+	}
+	switch w {
+	case "famous", "former", "pioneering", "professional", "leading", "noted", "renowned", "prominent", "retired", "well-known", "successful", "popular", "prolific", "influential", "great", "major", "minor", "first", "second", "third", "late", "early", "young", "old", "new":
+		return true
+	}
+	return false
 }
 
 // classOf types a name by the evidence passage titled with it: "person"
@@ -530,7 +734,7 @@ func (f *finder) spans() []Candidate {
 		for si := range f.sents[i] {
 			f.prepare(&f.sents[i][si])
 			s := f.sents[i][si]
-			rel := s.rel
+			rel := f.chainRel(s)
 			for _, sp := range s.spans {
 				fit := f.typeFit(sp, s)
 				if fit == 0 {
@@ -542,14 +746,28 @@ func (f *finder) spans() []Candidate {
 				}
 				prox := f.proximity(s, sp)
 				score := fit * (0.45*rel + 0.35*pw + 0.2*prox) * (1 - 0.7*inQ) * f.hopFit(i, sp)
+				if x := f.beyond(i, s, sp.Text); x > 0.1 && !f.both {
+					score *= math.Max(0.4, 1-1.5*(x-0.1))
+				}
 				if f.q.Kind == Date {
-					score *= f.dateHint(s, sp)
+					score *= f.dateHint(s, sp) * f.dateDetail(sp)
+				}
+				if f.q.Kind == Place {
+					score *= f.placeHint(s, sp)
 				}
 				key := norm(sp.Text)
 				if key == "" {
 					continue
 				}
-				c := Candidate{Text: strings.TrimSpace(sp.Text), Type: sp.Type, Score: score,
+				text := strings.TrimSpace(sp.Text)
+				if f.q.Kind == Date && f.yearOnly && sp.Type == TDate {
+					// "In what year ...": the year of "June 21, 1966".
+					if m := reYear.FindAllString(text, -1); len(m) > 0 && !strings.ContainsAny(text, "–-") {
+						text = m[len(m)-1]
+						key = norm(text)
+					}
+				}
+				c := Candidate{Text: text, Type: sp.Type, Score: score,
 					Span: Ref{Passage: i, Start: s.start + sp.Start, End: s.start + sp.End}}
 				c.Chain = f.chain(i, s)
 				c.Subject, c.Bridge = f.ends(i)
@@ -660,6 +878,39 @@ func (f *finder) dateHint(s sent, sp Span) float64 {
 	return 1
 }
 
+// placeHint prefers the place of the event the question asks about: "born
+// in Sopron" for a birthplace, "died in" for a place of death, "buried
+// at" for a burial place.
+func (f *finder) placeHint(s sent, sp Span) float64 {
+	low := " " + strings.ToLower(f.q.Text)
+	pre := strings.ToLower(lastWords(s.text[:sp.Start], 4))
+	for _, e := range [][2]string{{"born", "born"}, {"birth", "born"}, {"died", "died"}, {"death", "died"}, {" die", "died"}, {"buried", "buried"}, {"burial", "buried"}} {
+		if strings.Contains(low, e[0]) {
+			if strings.Contains(pre, e[1]) {
+				return 1.25
+			}
+			return 1
+		}
+	}
+	return 1
+}
+
+// dateDetail prefers a full date ("April 5, 1975") when the question asks
+// for a date ("on which date", "date of death"), not a year.
+func (f *finder) dateDetail(sp Span) float64 {
+	if f.yearOnly {
+		return 1
+	}
+	hi, lo := 1.15, 0.85
+	if !strings.Contains(strings.ToLower(f.q.Text), "date") {
+		hi, lo = 1.08, 0.92 // "when": a full date when one is given
+	}
+	if reYear.MatchString(sp.Text) && len(strings.Fields(sp.Text)) >= 2 {
+		return hi
+	}
+	return lo
+}
+
 // chain is the supporting sentences of an answer found in passage i,
 // sentence s: the sentence that leads to a bridge passage first.
 func (f *finder) chain(i int, s sent) []Ref {
@@ -714,11 +965,15 @@ func (f *finder) choice() []Candidate {
 				vals[k] = val{y: y, ok: true, ref: ref, path: path, via: via}
 				c.Chain = path
 				c.Bridge = via
+				c.Value = f.dateText(ref, y)
 			}
 		}
 		out = append(out, c)
 	}
-	if len(out) == 2 && vals[0].ok && vals[1].ok && vals[0].y != vals[1].y {
+	// A related person's date ("the director born first") is not compared
+	// with an item's own date when the other's person was not found.
+	mixed := len(vals) == 2 && vals[0].ok && vals[1].ok && (vals[0].via == "") != (vals[1].via == "") && f.relational()
+	if len(out) == 2 && vals[0].ok && vals[1].ok && vals[0].y != vals[1].y && !mixed {
 		win := 0
 		if (vals[1].y < vals[0].y) == (f.q.Order == earliest) {
 			win = 1
@@ -730,12 +985,52 @@ func (f *finder) choice() []Candidate {
 	return out
 }
 
+// creatorRel are the relations "a film by X" states without naming them.
+var creatorRel = map[string]bool{"director": true, "author": true, "writer": true, "composer": true, "creator": true, "painter": true, "architect": true}
+
+// relational says the question compares a related person ("the director
+// born first"), not the items themselves.
+func (f *finder) relational() bool {
+	return len(relatedBy(f.q.Text)) > 0
+}
+
+// relatedBy is the relation words a question follows from its items ("the
+// director of", "whose father", "X's mother"), not those naming the items'
+// own kind ("which composer was born first").
+func relatedBy(q string) []string {
+	low := " " + strings.ToLower(q)
+	var out []string
+	for _, rw := range relationWords {
+		for at := 0; ; {
+			i := strings.Index(low[at:], " "+rw)
+			if i < 0 {
+				break
+			}
+			i += at
+			at = i + 1
+			end := i + 1 + len(rw)
+			if end < len(low) && low[end] >= 'a' && low[end] <= 'z' && low[end] != 's' {
+				continue // a longer word
+			}
+			before := strings.Fields(low[:i])
+			if len(before) > 0 {
+				prev := before[len(before)-1]
+				if prev == "the" || prev == "whose" || prev == "his" || prev == "her" || prev == "its" || prev == "their" || strings.HasSuffix(prev, "'s") || strings.HasSuffix(prev, "’s") || prev == "paternal" || prev == "maternal" {
+					out = append(out, rw)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
 // about is the passages about a name: titled with it, else naming it.
 func (f *finder) about(name string) []int {
 	n := norm(name)
 	var out []int
 	for i, p := range f.ps {
-		if norm(p.Title) == n {
+		if norm(p.Title) == n || titleKey(p.Title) == n {
 			out = append(out, i)
 		}
 	}
@@ -759,28 +1054,31 @@ func (f *finder) about(name string) []int {
 	return out
 }
 
+var reBareYear = regexp.MustCompile(`^(?:1[0-9]|20)\d{2}$`)
+
 var reYear = regexp.MustCompile(`\b(\d{3,4})\b`)
 
 // eventDate is the date of the compared event in the passages about one
 // item; when the question compares a related person ("the director born
 // later"), it follows the relation to that person's passage first.
 func (f *finder) eventDate(ps []int) (float64, Ref, []Ref, string, bool) {
-	low := strings.ToLower(f.q.Text)
-	for _, rw := range relationWords {
-		if !strings.Contains(low, " "+rw) {
-			continue
-		}
+	for _, rw := range relatedBy(f.q.Text) {
 		// Follow: the first name in the item's passage that titles
 		// another evidence passage, in a sentence with the relation word.
 		for _, i := range ps {
 			for _, s := range f.sents[i] {
 				st := Stems(rw)
-				if len(st) == 0 || !(s.stems[st[0]] || hasSyn(s.stems, st[0])) {
+				said := len(st) > 0 && (s.stems[st[0]] || hasSyn(s.stems, st[0]))
+				if !said && !creatorRel[rw] {
 					continue
 				}
 				for _, sp := range names(s.text) {
 					j, ok := f.titleIx[norm(sp.Text)]
 					if !ok || j == i {
+						continue
+					}
+					// "a 1998 film by Ventura Pons": the maker, unnamed.
+					if !said && lastWord(strings.ToLower(s.text[:sp.Start])) != "by" {
 						continue
 					}
 					if y, ref, ok := f.dateIn(j); ok {
@@ -806,6 +1104,24 @@ func hasSyn(have map[string]bool, w string) bool {
 		}
 	}
 	return false
+}
+
+// dateText is the date span of a sentence that reads as year y (the
+// compared value, as written), or "" (a lifespan is no date of the text).
+func (f *finder) dateText(r Ref, y float64) string {
+	if r.End <= r.Start {
+		return ""
+	}
+	s := f.ps[r.Passage].Text[r.Start:r.End]
+	for _, sp := range Spans(s) {
+		if sp.Type != TDate {
+			continue
+		}
+		if v, ok := yearOf(sp.Text); ok && math.Abs(v-y) < 1e-9 {
+			return strings.TrimSpace(sp.Text)
+		}
+	}
+	return ""
 }
 
 // dateIn finds the compared event's date in passage i as a fractional year.
@@ -1057,7 +1373,7 @@ func (f *finder) define() []Candidate {
 				if len(strings.Fields(text)) < 2 {
 					continue
 				}
-				score := 0.6*f.sentRel(s) + 0.3*pw + 0.1
+				score := (0.6*f.sentRel(s) + 0.3*pw + 0.1) * f.refersTo(i, s.start, s.start+w.start)
 				out = append(out, Candidate{Text: text, Type: TPhrase, Score: round3(score),
 					Span:  Ref{Passage: i, Start: s.start + start, End: s.start + start + len(text)},
 					Chain: []Ref{{Passage: i, Start: s.start, End: s.end}}})
@@ -1065,6 +1381,49 @@ func (f *finder) define() []Candidate {
 		}
 	}
 	return out
+}
+
+var (
+	reSectionRef = regexp.MustCompile(`(?i)(?:\bsection|§)\s*(\d+[a-z]?(?:\([0-9a-zA-Z]+\))*)`)
+	reSubsection = regexp.MustCompile(`(?i)\b(?:subsection|paragraph|clause|title|article|chapter)\s*\(?[0-9a-zA-Z]+\)?`)
+	reAnaphor    = regexp.MustCompile(`(?i)^\W*(?:the provision|this provision|the section|this section|it|the prohibition|the law|the act)\b`)
+)
+
+// refersTo weighs a statement whose sentence starts at byte sent and whose
+// verb is at byte verb of passage i by the section it is said of, against
+// the section the question asks about: the subject before the verb when it
+// names one ("Section 1201 prohibits", "Subsection (a) prohibits"), else,
+// for "the provision", "it" …, the section the text last named before the
+// sentence. The same section 1.2, another one ("section 1201(k)" for
+// "section 1201", a subsection) 0.7, none or no section asked about 1.
+func (f *finder) refersTo(i, sent, verb int) float64 {
+	q := reSectionRef.FindStringSubmatch(f.q.Text)
+	if q == nil {
+		return 1
+	}
+	want := strings.ToLower(q[1])
+	text := f.ps[i].Text
+	subject := text[sent:verb]
+	if m := reSectionRef.FindAllStringSubmatch(subject, -1); len(m) > 0 {
+		if strings.ToLower(m[0][1]) == want {
+			return 1.2
+		}
+		return 0.7
+	}
+	if reSubsection.MatchString(subject) {
+		return 0.7
+	}
+	if !reAnaphor.MatchString(subject) {
+		return 1
+	}
+	refs := reSectionRef.FindAllStringSubmatch(text[:sent], -1)
+	if len(refs) == 0 {
+		return 1
+	}
+	if strings.ToLower(refs[len(refs)-1][1]) == want {
+		return 1.2
+	}
+	return 0.7
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
@@ -1124,13 +1483,18 @@ func Bridges(q Question, ps []Passage) []string {
 			if !hit {
 				continue
 			}
+			toks := words(s.text)
 			for _, sp := range names(s.text) {
 				k := norm(sp.Text)
 				if seen[k] || f.inQuestion(sp.Text) >= 0.99 || len(strings.Fields(sp.Text)) > 6 || isDemonym(sp.Text) {
 					continue
 				}
 				seen[k] = true
-				found = append(found, named{sp.Text, f.firstHop(i) + f.sentRel(s)})
+				score := f.firstHop(i) + f.sentRel(s)
+				if relBefore(toks, sp.Start, rel) {
+					score++ // "directed by George Pearson": the relation names it
+				}
+				found = append(found, named{sp.Text, score})
 			}
 		}
 	}
@@ -1140,6 +1504,36 @@ func Bridges(q Question, ps []Passage) []string {
 		out[k] = n.name
 	}
 	return out
+}
+
+// relBefore says one of the relation word keys is among the three words
+// before position at ("directed by X", "his father X").
+func relBefore(toks []tok, at int, rel []string) bool {
+	k := -1
+	for i, t := range toks {
+		if t.start >= at {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		return false
+	}
+	for i := max(0, k-3); i < k; i++ {
+		for _, st := range Stems(toks[i].text) {
+			for _, w := range rel {
+				if st == w {
+					return true
+				}
+				for _, y := range synonyms[w] {
+					if st == y {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 var orgWords = map[string]bool{"america": true, "award": true, "awards": true, "actress": true, "actor": true, "university": true, "college": true, "school": true, "association": true, "stadium": true, "company": true, "records": true, "church": true, "party": true, "league": true, "club": true, "team": true, "corporation": true, "inc": true, "ltd": true, "group": true, "band": true, "festival": true, "museum": true, "river": true, "county": true, "city": true, "state": true, "states": true, "kingdom": true, "republic": true, "empire": true, "war": true, "street": true, "island": true, "film": true, "series": true, "show": true, "album": true, "television": true, "network": true, "channel": true, "radio": true, "province": true, "district": true, "institute": true, "academy": true, "hospital": true, "council": true, "army": true, "navy": true, "force": true, "department": true, "ministry": true, "agency": true, "prize": true, "cup": true, "championship": true, "games": true, "olympics": true}
@@ -1152,6 +1546,22 @@ func orgLike(name string) bool {
 		}
 	}
 	return false
+}
+
+// onlyDemonyms says every word of a name is a demonym or a connector
+// ("English and Spanish"): languages and peoples, not places.
+func onlyDemonyms(name string) bool {
+	n := 0
+	for _, w := range strings.Fields(name) {
+		if connector[strings.ToLower(w)] {
+			continue
+		}
+		if !isDemonym(w) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // quoted says the span sits right inside quotation marks.

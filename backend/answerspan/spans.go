@@ -18,6 +18,7 @@ const (
 	TPhrase  Type = "phrase" // a defined term or noun phrase
 	TDemonym Type = "demonym"
 	TQuoted  Type = "quoted"
+	TRole    Type = "role" // a common noun describing its subject ("aviator")
 )
 
 // Span is a candidate answer inside a sentence (byte offsets in the
@@ -32,7 +33,7 @@ const months = `(?:January|February|March|April|May|June|July|August|September|O
 
 var (
 	reDate = regexp.MustCompile(`\b(?:\d{1,2}\s+` + months + `,?\s+\d{1,4}|` + months + `\s+\d{1,2},?\s+\d{3,4}|` + months + `\s+\d{4}|(?:1[0-9]|20)\d{2}(?:\s*[–-]\s*\d{2,4})?s?|\d{1,4}\s+(?:BC|AD|BCE|CE))\b`)
-	reNum  = regexp.MustCompile(`(?:[$€£¥]\s?)?\b\d[\d,]*(?:\.\d+)?(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?:\s+(?:[a-z]+){1})?`)
+	reNum  = regexp.MustCompile(`(?:[$€£¥]\s?)?\b\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?:\s+(?:[a-z]+){1})?`)
 	reWord = regexp.MustCompile(`\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|hundred)\b`)
 	reQuot = regexp.MustCompile(`["“]([^"”]{2,80})["”]`)
 )
@@ -157,6 +158,12 @@ func names(s string) []Span {
 			}
 			if connector[strings.ToLower(w)] && w == strings.ToLower(w) && j+1 < len(ws) && capWord(ws[j+1].text) && s[ws[j].end:ws[j+1].start] == " " {
 				j++
+				continue
+			}
+			// "Department of the Treasury", "Battle of the Bulge" (after
+			// one word: "John Lennon of the Beatles" is two names).
+			if j == i+1 && (w == "of" || w == "for" || w == "on" || w == "in") && j+2 < len(ws) && ws[j+1].text == "the" && capWord(ws[j+2].text) && s[ws[j].end:ws[j+1].start] == " " && s[ws[j+1].end:ws[j+2].start] == " " {
+				j += 2
 				continue
 			}
 			break

@@ -55,6 +55,13 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 	if err != nil {
 		return nil, fmt.Errorf("retrieve: %w", err)
 	}
+	// Passages whose heading names what the question asks rank up, also
+	// those the lists found but the fusion left out.
+	more, err := u.sections(ctx, question, res)
+	if err != nil {
+		return nil, err
+	}
+	res.Hits = byHeading(question, append(res.Hits, more...))
 	u.lap("retrieve")
 	g := &gathered{res: res}
 	u.trace.Retrieval = RetrievalTrace{Lists: res.Lists, Linked: res.Linked, Candidates: res.Candidates, Timings: res.Timings}
@@ -95,6 +102,7 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 		if err != nil {
 			return nil, err
 		}
+		cs = inSection(u.question, cs, pool)
 		g.short, g.pool, g.kind = cs, pool, q
 		for i, c := range cs {
 			if i >= 8 {

@@ -198,16 +198,40 @@ func extract(ctx context.Context, st *store.Store, question string, ev []Evidenc
 		idf[w] = math.Log(1 + float64(total+1)/float64(df[w]+1))
 		sum += idf[w]
 	}
+	// Path entities said by the question add nothing: each other one
+	// counts once.
+	var boosts []string
+	seenBoost := map[string]bool{}
+	lowQ := strings.ToLower(question)
+	for _, b := range boost {
+		lb := strings.ToLower(strings.TrimSpace(b))
+		if lb == "" || seenBoost[lb] || strings.Contains(lowQ, lb) {
+			continue
+		}
+		seenBoost[lb] = true
+		boosts = append(boosts, lb)
+	}
 	var all []sentence
 	for i, e := range ev {
 		text := e.Hit.Text
+		// A section whose heading names what the question asks: its
+		// sentences lead, its first sentence (what the section says
+		// first) most.
+		section := HeadingMatch(question, e.Hit.DocTitle, e.Hit.HeadingPath)
+		if section < 0.5 {
+			section = 0
+		}
+		pos := 0
 		for _, sp := range proseSentences(text) {
 			s := text[sp[0]:sp[1]]
 			if len(strings.Fields(s)) < 3 && len([]rune(s)) < 8 {
 				continue
 			}
+			if strings.EqualFold(oneLine(s), oneLine(lastHeading(e.Hit.HeadingPath))) {
+				continue // the heading itself
+			}
 			have := map[string]bool{}
-			for _, w := range embed.Words(e.Hit.DocTitle + " " + s) {
+			for _, w := range embed.Words(e.Hit.DocTitle + " " + lastHeading(e.Hit.HeadingPath) + " " + s) {
 				have[w] = true
 			}
 			var got float64
@@ -221,9 +245,17 @@ func extract(ctx context.Context, st *store.Store, question string, ev []Evidenc
 				score = got / sum
 			}
 			score += 0.3 / float64(i+1)
+			if section > 0 {
+				if pos == 0 {
+					score += 0.5 * section
+				} else {
+					score += 0.25 * section
+				}
+			}
+			pos++
 			low := strings.ToLower(s)
-			for _, b := range boost {
-				if b != "" && strings.Contains(low, strings.ToLower(b)) {
+			for _, b := range boosts {
+				if strings.Contains(low, b) {
 					score += 0.2
 				}
 			}
@@ -231,10 +263,21 @@ func extract(ctx context.Context, st *store.Store, question string, ev []Evidenc
 		}
 	}
 	sort.SliceStable(all, func(a, b int) bool { return all[a].score > all[b].score })
-	if len(all) > n {
-		all = all[:n]
+	// The same sentence in two passages (chunks overlap) is said once.
+	var out []sentence
+	said := map[string]bool{}
+	for _, s := range all {
+		if len(out) >= n {
+			break
+		}
+		k := oneLine(s.text)
+		if said[k] {
+			continue
+		}
+		said[k] = true
+		out = append(out, s)
 	}
-	return all, nil
+	return out, nil
 }
 
 // proseSentences splits text into sentences for an extractive answer:
@@ -368,4 +411,13 @@ func termSet(text string) map[string]bool {
 		out[analyze.Stem(t.Text)] = true
 	}
 	return out
+}
+
+// lastHeading is the deepest heading of a passage's path ("" without one):
+// its words count as said by each of the passage's sentences.
+func lastHeading(path []string) string {
+	if len(path) == 0 {
+		return ""
+	}
+	return path[len(path)-1]
 }

@@ -10,6 +10,7 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/kb"
 	"cairn/backend/relphrase"
+	"cairn/backend/search"
 )
 
 // shortPool is how many retrieved passages the short answer is sought in
@@ -45,34 +46,24 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 	titled := map[string]bool{}
 	for _, e := range pool {
 		titled[strings.ToLower(strings.TrimSpace(e.Hit.DocTitle))] = true
+		titled[answerspan.TitleKey(e.Hit.DocTitle)] = true
 	}
 	if q.Kind != answerspan.YesNo && q.Kind != answerspan.Define && q.Kind != answerspan.Unknown {
 		var names []string
+		most := 4
+		if q.Kind == answerspan.Choice {
+			most = 6 // the related entities of both compared items
+		}
 		for _, name := range answerspan.Bridges(q, ps0) {
-			if len(names) >= 4 {
+			if len(names) >= most {
 				break
 			}
-			if !titled[strings.ToLower(name)] {
+			if !titled[strings.ToLower(name)] && !titled[answerspan.TitleKey(name)] {
 				names = append(names, name)
 			}
 		}
-		byName, err := u.r.Store.ChunksTitled(ctx, names, 1)
-		if err != nil {
+		if _, err := u.fetchTitled(ctx, names, &pool, seen); err != nil {
 			return nil, nil, q, err
-		}
-		var ids []int64
-		for _, name := range names {
-			ids = append(ids, byName[strings.ToLower(name)]...)
-		}
-		hits, err := u.r.Store.ChunkHits(ctx, ids)
-		if err != nil {
-			return nil, nil, q, err
-		}
-		for _, h := range hits {
-			if !seen[h.ID] {
-				seen[h.ID] = true
-				pool = append(pool, Evidence{N: len(pool) + 1, Hit: h})
-			}
 		}
 	}
 	qw := embed.Words(u.question)
@@ -86,7 +77,172 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 		ps[i] = answerspan.Passage{Title: e.Hit.DocTitle, Text: e.Hit.Text, Sentences: proseSentences(e.Hit.Text)}
 	}
 	cs := answerspan.Find(q, ps, idf)
+	// The next hop: the best candidates may be the entity the question
+	// passes through ("the city where ..."); their own passages, when not
+	// retrieved, are fetched and the candidates found again, so the bridge
+	// found in one hop seeds the next.
+	if len(cs) > 0 && q.Kind != answerspan.YesNo && q.Kind != answerspan.Choice && q.Kind != answerspan.Define && q.Kind != answerspan.Unknown {
+		for _, e := range pool {
+			titled[strings.ToLower(strings.TrimSpace(e.Hit.DocTitle))] = true
+			titled[answerspan.TitleKey(e.Hit.DocTitle)] = true
+		}
+		var next []string
+		for _, c := range cs {
+			if len(next) >= 2 || c.Score < nextHopScore {
+				break
+			}
+			if c.Type == answerspan.TName && !titled[strings.ToLower(c.Text)] && !titled[answerspan.TitleKey(c.Text)] {
+				next = append(next, c.Text)
+			}
+		}
+		added, err := u.fetchTitled(ctx, next, &pool, seen)
+		if err != nil {
+			return nil, nil, q, err
+		}
+		// Passages that name a candidate together with the question's
+		// words: the next hop's evidence when it is titled otherwise.
+		for _, c := range cs[:min(len(cs), 2)] {
+			if c.Type != answerspan.TName || c.Score < nextHopScore {
+				continue
+			}
+			n, err := u.searchNear(ctx, c.Text, &pool, seen)
+			if err != nil {
+				return nil, nil, q, err
+			}
+			added += n
+		}
+		if added > 0 {
+			for _, e := range pool[len(ps):] {
+				ps = append(ps, answerspan.Passage{Title: e.Hit.DocTitle, Text: e.Hit.Text, Sentences: proseSentences(e.Hit.Text)})
+			}
+			cs = answerspan.Find(q, ps, idf)
+		}
+	}
 	return cs, pool, q, nil
+}
+
+// nextHopScore is the score from which a candidate's own passage is
+// fetched as the next hop.
+const nextHopScore = 0.3
+
+// searchNear appends to pool the best two passages (BM25) that hold every
+// word of name and some of the question's other words.
+func (u *run) searchNear(ctx context.Context, name string, pool *[]Evidence, seen map[int64]bool) (int, error) {
+	must := search.MatchTerms(name)
+	if len(must) == 0 {
+		return 0, nil
+	}
+	in := map[string]bool{}
+	for _, t := range must {
+		in[t] = true
+	}
+	var rest []string
+	for _, t := range search.MatchTerms(u.question) {
+		if !in[t] {
+			rest = append(rest, t)
+		}
+	}
+	if len(rest) == 0 {
+		return 0, nil
+	}
+	match := "(" + strings.Join(must, " AND ") + ") AND (" + strings.Join(rest, " OR ") + ")"
+	found, err := u.r.Store.LexicalSearch(ctx, match, search.DefaultSettings().ColumnWeights, 2)
+	if err != nil {
+		// A name the lexical index cannot take as a query adds nothing;
+		// the answer goes on without the next hop.
+		return 0, ctx.Err()
+	}
+	var ids []int64
+	for _, f := range found {
+		if !seen[f.ChunkID] {
+			ids = append(ids, f.ChunkID)
+		}
+	}
+	hits, err := u.r.Store.ChunkHits(ctx, ids)
+	if err != nil {
+		return 0, err
+	}
+	for _, h := range hits {
+		if !seen[h.ID] {
+			seen[h.ID] = true
+			*pool = append(*pool, Evidence{N: len(*pool) + 1, Hit: h})
+		}
+	}
+	return len(hits), nil
+}
+
+// fetchTitled appends to pool the first passage of each document titled
+// with one of the names, or titled with it and a disambiguation in
+// brackets ("Ray Taylor (director)", found through the lexical index's
+// title column), that is not in it yet, and says how many it added.
+func (u *run) fetchTitled(ctx context.Context, names []string, pool *[]Evidence, seen map[int64]bool) (int, error) {
+	if len(names) == 0 {
+		return 0, nil
+	}
+	byName, err := u.r.Store.ChunksTitled(ctx, names, 1)
+	if err != nil {
+		return 0, err
+	}
+	var ids []int64
+	for _, name := range names {
+		got := byName[strings.ToLower(name)]
+		if len(got) == 0 {
+			got, err = u.titledLike(ctx, name)
+			if err != nil {
+				return 0, err
+			}
+		}
+		ids = append(ids, got...)
+	}
+	hits, err := u.r.Store.ChunkHits(ctx, ids)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, h := range hits {
+		if !seen[h.ID] {
+			seen[h.ID] = true
+			*pool = append(*pool, Evidence{N: len(*pool) + 1, Hit: h})
+			n++
+		}
+	}
+	return n, nil
+}
+
+// titledLike is the chunks (at most two) whose document title is name with
+// a bracketed disambiguation: every word of name in the title column, and
+// the title's key (answerspan.TitleKey) equal to the name's.
+func (u *run) titledLike(ctx context.Context, name string) ([]int64, error) {
+	terms := search.MatchTerms(name)
+	if len(terms) == 0 || len(terms) > 8 {
+		return nil, nil
+	}
+	for i, t := range terms {
+		if strings.HasPrefix(t, "cjk :") {
+			return nil, nil
+		}
+		terms[i] = "title : " + t
+	}
+	found, err := u.r.Store.LexicalSearch(ctx, strings.Join(terms, " AND "), [4]float64{1, 0, 0, 0}, 6)
+	if err != nil {
+		return nil, ctx.Err() // as in searchNear: no passage, no failure
+	}
+	var ids []int64
+	for _, f := range found {
+		ids = append(ids, f.ChunkID)
+	}
+	hits, err := u.r.Store.ChunkHits(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	key := answerspan.TitleKey(name)
+	var out []int64
+	for _, h := range hits {
+		if len(out) < 2 && h.Ordinal == 0 && answerspan.TitleKey(h.DocTitle) == key {
+			out = append(out, h.ID)
+		}
+	}
+	return out, nil
 }
 
 // shortText writes an answer that leads with the short answer (cited to
@@ -190,7 +346,7 @@ func answerPaths(cs []answerspan.Candidate, pool []Evidence, linked string, max 
 		if len(out) >= max {
 			break
 		}
-		if c.Span.End <= c.Span.Start || c.Type == "" {
+		if c.Span.End <= c.Span.Start && c.Value == "" || c.Type == "" {
 			continue
 		}
 		subject := c.Subject
@@ -203,6 +359,11 @@ func answerPaths(cs []answerspan.Candidate, pool []Evidence, linked string, max 
 			// The chosen item of a comparison: its path runs to the entity
 			// whose date decided it ("the director born later").
 			hops = [][2]string{{text, c.Bridge}}
+			c.Chain = c.Chain[:1]
+		} else if strings.EqualFold(subject, c.Text) && c.Value != "" && len(c.Chain) >= 1 {
+			// A compared item: its path runs to the date compared, on the
+			// sentence stating it.
+			hops = [][2]string{{text, c.Value}}
 			c.Chain = c.Chain[:1]
 		} else if subject == "" || strings.EqualFold(subject, c.Text) {
 			continue
