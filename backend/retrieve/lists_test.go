@@ -190,10 +190,13 @@ func TestRelationRecall(t *testing.T) {
 // recall off so only the seed expands: Hops 1 takes the relations touching
 // the seed entity, Hops 2 also those touching their other ends, MaxRelations
 // caps the subgraph; the list ranks the chunks stating seed-touching
-// relations before the second hop's.
+// relations before the second hop's, though the passage search (the
+// tiebreak) puts the second hop's passage first for this question.
 func TestExpandList(t *testing.T) {
 	f := loadFixture(t)
-	const q = "What did Castor Vasquith build?" // Castor Vasquith —buried in→ Kelbridge, —co-occurs with→ Drelmouth ←co-occurs with— Perrow Gallery
+	// Castor Vasquith —buried in→ Kelbridge, —co-occurs with→ Drelmouth
+	// ←co-occurs with— Perrow Gallery (a museum of maritime art).
+	const q = "Did Castor Vasquith build boats for the small museum of maritime art?"
 	for _, tc := range []struct {
 		name         string
 		hops, maxRel int
