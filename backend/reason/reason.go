@@ -227,7 +227,7 @@ func extract(ctx context.Context, st *store.Store, question string, ev []Evidenc
 			if len(strings.Fields(s)) < 3 && len([]rune(s)) < 8 {
 				continue
 			}
-			if strings.EqualFold(oneLine(s), oneLine(lastHeading(e.Hit.HeadingPath))) {
+			if strings.EqualFold(kb.OneLine(s), kb.OneLine(lastHeading(e.Hit.HeadingPath))) {
 				continue // the heading itself
 			}
 			have := map[string]bool{}
@@ -270,7 +270,7 @@ func extract(ctx context.Context, st *store.Store, question string, ev []Evidenc
 		if len(out) >= n {
 			break
 		}
-		k := oneLine(s.text)
+		k := kb.OneLine(s.text)
 		if said[k] {
 			continue
 		}
