@@ -43,9 +43,9 @@ func TestSwitchEmbedderWithProgress(t *testing.T) {
 				return
 			default:
 			}
-			hits, err := a.Search("copyright infringement", 5)
+			res, err := a.Search("copyright infringement", 5)
 			searches.Add(1)
-			if err != nil || len(hits) == 0 {
+			if err != nil || len(res.Hits) == 0 {
 				failures.Add(1)
 			}
 		}
@@ -79,8 +79,8 @@ func TestSwitchEmbedderWithProgress(t *testing.T) {
 	if progress == 0 || done != 1 || !last.Finished || last.Done != last.Total {
 		t.Fatalf("%d progress events (last %+v), %d done", progress, last, done)
 	}
-	if hits, err := a.Search("copyright infringement", 5); err != nil || len(hits) == 0 {
-		t.Fatalf("search after the switch: %v %v", hits, err)
+	if res, err := a.Search("copyright infringement", 5); err != nil || len(res.Hits) == 0 {
+		t.Fatalf("search after the switch: %v %v", res.Hits, err)
 	}
 	t.Logf("%d searches during the switch, %d progress events", searches.Load(), progress)
 

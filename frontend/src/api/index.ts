@@ -9,6 +9,8 @@ import { installServeTransport, type ServeConfig } from "./http";
 
 export type Document = kb.Document;
 export type Hit = kb.Hit;
+/** App.Search's reply: the hits and how the query was embedded. */
+export type SearchResult = app.SearchResult;
 export type Page = kb.Page;
 export type ImportResult = project.ImportResult;
 export type Progress = project.Progress;

@@ -11,14 +11,31 @@ export interface SearchState {
   /** What the query matches in each hit's snippet (App.Marks), by hit. */
   marks: Mark[][];
   ms: number;
+  /** Why the query was not embedded (the search ranked passages by
+   * keywords only), from App.Search's info; "" when it was. */
+  note: string;
 }
 
-export const emptySearch: SearchState = { query: "", ran: "", hits: [], marks: [], ms: 0 };
+export const emptySearch: SearchState = { query: "", ran: "", hits: [], marks: [], ms: 0, note: "" };
+
+/** The note to show for a search's info: its reason when the query was not
+ * embedded (e.g. Ollama unreachable for a project embedded by an Ollama
+ * model), "" when vector similarity ranked too. */
+export function searchNote(info: { vectors: boolean; note?: string } | null | undefined): string {
+  if (!info || info.vectors) return "";
+  return info.note || "The query was not embedded: passages were ranked by keywords only.";
+}
 
 /** The text shown for a hit: the backend's snippet, else the passage start. */
 export function snippetOf(hit: Hit, max = 320): string {
   const s = (hit.snippet || hit.text || "").replace(/\f/g, " ").replace(/\s+/g, " ").trim();
   return s.length > max ? s.slice(0, max).replace(/\s\S*$/, "") + "…" : s;
+}
+
+/** A note as a sentence: capitalised, ending in a full stop. */
+function sentence(s: string): string {
+  const t = s.trim();
+  return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
 }
 
 export default function SearchView(props: {
@@ -41,14 +58,16 @@ export default function SearchView(props: {
     setError("");
     const t0 = performance.now();
     try {
-      const hits = (await api.search(query, 20)) ?? [];
+      const res = await api.search(query, 20);
+      const hits = res?.hits ?? [];
+      const note = searchNote(res?.info);
       const ms = performance.now() - t0;
       // The marks come from the backend, which matches as search does.
       const marks = has("Marks") && hits.length ? await api.marks(query, hits.map((h) => snippetOf(h))).then((m) => m.map((x) => x.marks ?? []), () => []) : [];
-      setState({ query: q, ran: query, hits, marks, ms });
+      setState({ query: q, ran: query, hits, marks, ms, note });
     } catch (e) {
       setError(errorMessage(e));
-      setState({ query: q, ran: query, hits: [], marks: [], ms: 0 });
+      setState({ query: q, ran: query, hits: [], marks: [], ms: 0, note: "" });
     } finally {
       setBusy(false);
     }
@@ -101,6 +120,11 @@ export default function SearchView(props: {
             ? `No passages match “${state.ran}”.`
             : `${state.hits.length} ${state.hits.length === 1 ? "passage" : "passages"} for “${state.ran}”`}
           {state.hits.length > 0 && state.ms > 0 && <span className="tabular"> · {Math.max(1, Math.round(state.ms))} ms</span>}
+          {state.note && (
+            <p className="search-note" data-testid="search-note">
+              Keywords only: {sentence(state.note)}
+            </p>
+          )}
         </div>
       )}
 

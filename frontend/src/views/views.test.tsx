@@ -24,7 +24,7 @@ vi.mock("../api", () => ({
 }));
 
 import LibraryView, { splitPaths, summarise } from "./Library";
-import SearchView, { emptySearch, snippetOf } from "./Search";
+import SearchView, { emptySearch, searchNote, snippetOf } from "./Search";
 import SourceView, { pageSegments } from "./Source";
 import type { Library } from "../library";
 
@@ -124,12 +124,15 @@ describe("LibraryView", () => {
 
 describe("SearchView", () => {
   it("runs a search and shows titles, page spans, breadcrumbs and marked terms", async () => {
-    fake.search.mockResolvedValue([
-      {
-        id: 9, doc_id: 1, doc_title: "Form 1040NR", page_start: 3, page_end: 4, char_start: 0, char_end: 10,
-        heading_path: ["Itemized Deductions", "State taxes"], text: "full text", snippet: "You can deduct state income taxes.", score: 0.0328,
-      },
-    ]);
+    fake.search.mockResolvedValue({
+      hits: [
+        {
+          id: 9, doc_id: 1, doc_title: "Form 1040NR", page_start: 3, page_end: 4, char_start: 0, char_end: 10,
+          heading_path: ["Itemized Deductions", "State taxes"], text: "full text", snippet: "You can deduct state income taxes.", score: 0.0328,
+        },
+      ],
+      info: { embedder: "cairn-hash-v1-1024", vectors: true },
+    });
     // The backend's marks for the snippet (analyze.Marks: "deduction" matches "deduct" by its stem).
     fake.marks.mockResolvedValue([{ marks: [{ start: 8, end: 14 }, { start: 28, end: 33 }] }]);
     let state = emptySearch;
@@ -146,6 +149,25 @@ describe("SearchView", () => {
     expect(screen.getByText("State taxes")).toBeTruthy();
     const marks = Array.from(document.querySelectorAll("mark.term")).map((m) => m.textContent);
     expect(marks).toEqual(["deduct", "taxes"]);
+    expect(screen.queryByTestId("search-note")).toBeNull(); // the query was embedded
+  });
+
+  it("says when the query was not embedded (keywords only), from App.Search's info", async () => {
+    const note = "the query was not embedded: ollama: connection refused; passages were ranked by keywords only";
+    fake.search.mockResolvedValue({
+      hits: [{ id: 1, doc_id: 1, doc_title: "DMCA", page_start: 1, page_end: 1, char_start: 0, char_end: 4, text: "text", snippet: "text", score: 0.01 }],
+      info: { embedder: "ollama:bge-m3", vectors: false, note },
+    });
+    let state = { ...emptySearch, query: "circumvention" };
+    const setState = (s: typeof state) => (state = s);
+    const { rerender } = render(<SearchView state={state} setState={setState} hasDocuments onOpen={() => {}} />);
+    await act(async () => fireEvent.submit(screen.getByRole("search")));
+    rerender(<SearchView state={state} setState={setState} hasDocuments onOpen={() => {}} />);
+    expect(state.note).toBe(note);
+    expect(screen.getByTestId("search-note").textContent).toBe("Keywords only: The query was not embedded: ollama: connection refused; passages were ranked by keywords only.");
+    expect(searchNote({ vectors: false })).toMatch(/keywords only/);
+    expect(searchNote({ vectors: true, note: "" })).toBe("");
+    expect(searchNote(null)).toBe("");
   });
 
   it("prefers the snippet and trims long text", () => {
