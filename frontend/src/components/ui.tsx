@@ -82,6 +82,12 @@ const paths: Record<string, ReactNode> = {
       <path d="M14 3.5v4h4" />
     </>
   ),
+  download: (
+    <>
+      <path d="M12 4v10M8 10l4 4 4-4" />
+      <path d="M5 16.5V20h14v-3.5" />
+    </>
+  ),
   drop: (
     <>
       <path d="M12 3.5v10M8 9.5l4 4 4-4" />

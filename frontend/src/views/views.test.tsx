@@ -12,15 +12,20 @@ const fake = vi.hoisted(() => ({
   orphanedOriginals: vi.fn(async (): Promise<string[]> => []),
   repairOrphans: vi.fn(async () => []),
   marks: vi.fn(async (): Promise<{ marks: { start: number; end: number }[] }[]> => []),
+  exportDocumentMarkdown: vi.fn(async (_id: number) => "=== page 1 ===\n# Instructions for Form 1040NR\n\n| Year | Rate |\n| --- | --- |\n"),
+  saveTextFile: vi.fn(async (_name: string, _text: string) => "/home/me/Instructions for Form 1040NR.md"),
+  desktop: false, // canPickFiles: the desktop window (save dialog) or the browser (download)
 }));
 
 vi.mock("../api", () => ({
   api: fake,
-  canPickFiles: false,
+  get canPickFiles() {
+    return fake.desktop;
+  },
   transport: "http",
   errorMessage: (e: unknown) => String(e),
   onEvent: () => () => {},
-  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans", "Marks"].includes(m),
+  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans", "Marks", "ExportDocumentMarkdown"].includes(m),
 }));
 
 import LibraryView, { splitPaths, summarise } from "./Library";
@@ -62,6 +67,45 @@ describe("LibraryView", () => {
     expect(screen.getByText("This file is not a PDF, although its name says so.")).toBeTruthy();
     expect(screen.getByText(/scanned images/)).toBeTruthy();
     expect(screen.getByText("312")).toBeTruthy();
+  });
+
+  it("exports a ready document as Markdown: a download in the browser, the save dialog on the desktop", async () => {
+    const blobs: Blob[] = [];
+    const names: string[] = [];
+    URL.createObjectURL = vi.fn((b: Blob) => (blobs.push(b), "blob:x"));
+    URL.revokeObjectURL = vi.fn();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    fake.desktop = false;
+    render(<LibraryView lib={lib()} onOpen={() => {}} />);
+    // Only a readable document offers it.
+    expect(screen.getAllByTestId("export-md")).toHaveLength(1);
+    expect(screen.queryByLabelText("Export broken.pdf as Markdown")).toBeNull();
+    await act(async () => fireEvent.click(screen.getByLabelText("Export Instructions for Form 1040NR as Markdown")));
+    expect(fake.exportDocumentMarkdown).toHaveBeenCalledWith(1);
+    expect(names).toEqual(["Instructions for Form 1040NR.md"]);
+    expect(blobs[0].type).toBe("text/markdown");
+    expect(await blobs[0].text()).toContain("\n# Instructions for Form 1040NR\n");
+    expect(fake.saveTextFile).not.toHaveBeenCalled();
+    expect(screen.getByTestId("export-saved").textContent).toBe("Downloaded Instructions for Form 1040NR.md.");
+    cleanup();
+
+    fake.desktop = true;
+    render(<LibraryView lib={lib()} onOpen={() => {}} />);
+    await act(async () => fireEvent.click(screen.getByLabelText("Export Instructions for Form 1040NR as Markdown")));
+    expect(fake.saveTextFile).toHaveBeenCalledWith("Instructions for Form 1040NR.md", expect.stringContaining("| --- | --- |"));
+    expect(names).toHaveLength(1); // no download on the desktop
+    expect(screen.getByTestId("export-saved").textContent).toBe("Saved to /home/me/Instructions for Form 1040NR.md.");
+    fake.desktop = false;
+    click.mockRestore();
+  });
+
+  it("says why an export failed", async () => {
+    fake.exportDocumentMarkdown.mockRejectedValueOnce("document 1 is not in this project");
+    render(<LibraryView lib={lib()} onOpen={() => {}} />);
+    await act(async () => fireEvent.click(screen.getByLabelText("Export Instructions for Form 1040NR as Markdown")));
+    expect(screen.getByRole("alert").textContent).toContain("not in this project");
   });
 
   it("asks before removing, then removes", async () => {
