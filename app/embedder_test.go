@@ -87,4 +87,17 @@ func TestSwitchEmbedderWithProgress(t *testing.T) {
 	if err := a.SwitchEmbedder("nonexistent-embedder"); err == nil {
 		t.Fatal("switch to a missing model succeeded")
 	}
+
+	// The Search view's note: the query embedded by the project's model,
+	// then, with Ollama gone, not embedded (keywords only) and saying why.
+	res, err := a.Search("copyright infringement", 5)
+	if err != nil || !res.Info.Vectors || res.Info.Note != "" || !strings.Contains(res.Info.Embedder, "bge-m3") {
+		t.Fatalf("search with Ollama up: %+v %v", res.Info, err)
+	}
+	srv.Stop()
+	res, err = a.Search("copyright infringement", 5)
+	if err != nil || res.Info.Vectors || !strings.Contains(res.Info.Note, "keywords only") || len(res.Hits) == 0 {
+		t.Fatalf("search with Ollama gone: %+v, %d hits, %v", res.Info, len(res.Hits), err)
+	}
+	t.Logf("note: %s", res.Info.Note)
 }
