@@ -82,10 +82,10 @@ const paths: Record<string, ReactNode> = {
       <path d="M14 3.5v4h4" />
     </>
   ),
-  download: (
+  export: (
     <>
-      <path d="M12 4v10M8 10l4 4 4-4" />
-      <path d="M5 16.5V20h14v-3.5" />
+      <path d="M14 4.5h5.5V10M19.5 4.5 11.5 12.5" />
+      <path d="M17.5 13.5v6h-13v-13h6" />
     </>
   ),
   drop: (

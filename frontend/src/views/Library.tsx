@@ -327,8 +327,8 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
                           </button>
                         )}
                         {has("ExportDocumentMarkdown") && d.status === "ok" && (
-                          <button className="icon-btn" title="Export as Markdown" aria-label={`Export ${d.title || d.file_name} as Markdown`} data-testid="export-md" onClick={() => exportMarkdown(d)} disabled={exporting === d.id}>
-                            <Icon name="download" size={16} />
+                          <button className="icon-btn icon-btn-safe" title="Export as Markdown" aria-label={`Export ${d.title || d.file_name} as Markdown`} data-testid="export-md" onClick={() => exportMarkdown(d)} disabled={exporting === d.id}>
+                            <Icon name="export" size={16} />
                           </button>
                         )}
                         <button className="icon-btn" title={`Remove ${d.title || d.file_name}`} aria-label={`Remove ${d.title || d.file_name}`} onClick={() => setToRemove(d)}>
