@@ -11,31 +11,33 @@ export interface SearchState {
   /** What the query matches in each hit's snippet (App.Marks), by hit. */
   marks: Mark[][];
   ms: number;
-  /** Why the query was not embedded (the search ranked passages by
-   * keywords only), from App.Search's info; "" when it was. */
+  /** When the query was not embedded (the passages were ranked by keywords
+   * only), the sentence to show; "" when it was (App.Search's info). */
   note: string;
+  /** The backend's reason for it, in full. */
+  why: string;
 }
 
-export const emptySearch: SearchState = { query: "", ran: "", hits: [], marks: [], ms: 0, note: "" };
+export const emptySearch: SearchState = { query: "", ran: "", hits: [], marks: [], ms: 0, note: "", why: "" };
 
-/** The note to show for a search's info: its reason when the query was not
- * embedded (e.g. Ollama unreachable for a project embedded by an Ollama
- * model), "" when vector similarity ranked too. */
-export function searchNote(info: { vectors: boolean; note?: string } | null | undefined): string {
-  if (!info || info.vectors) return "";
-  return info.note || "The query was not embedded: passages were ranked by keywords only.";
+/** What to say of a search's info (App.Search): nothing when vector
+ * similarity ranked too; when the query could not be embedded (e.g. a
+ * project embedded by an Ollama model while Ollama is away), a sentence
+ * naming the model, and the backend's reason in full as why. */
+export function searchNote(info: { embedder: string; vectors: boolean; note?: string } | null | undefined): { note: string; why: string } {
+  if (!info || info.vectors) return { note: "", why: "" };
+  const model = info.embedder.replace(/^ollama:/, "");
+  const how = model ? ` with ${model}, the project's embedding model` : "";
+  return {
+    note: `Ranked by keywords only: the query could not be embedded${how}. Start Ollama, or choose the built-in embedding model in Settings.`,
+    why: info.note ?? "",
+  };
 }
 
 /** The text shown for a hit: the backend's snippet, else the passage start. */
 export function snippetOf(hit: Hit, max = 320): string {
   const s = (hit.snippet || hit.text || "").replace(/\f/g, " ").replace(/\s+/g, " ").trim();
   return s.length > max ? s.slice(0, max).replace(/\s\S*$/, "") + "…" : s;
-}
-
-/** A note as a sentence: capitalised, ending in a full stop. */
-function sentence(s: string): string {
-  const t = s.trim();
-  return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
 }
 
 export default function SearchView(props: {
@@ -60,14 +62,14 @@ export default function SearchView(props: {
     try {
       const res = await api.search(query, 20);
       const hits = res?.hits ?? [];
-      const note = searchNote(res?.info);
+      const { note, why } = searchNote(res?.info);
       const ms = performance.now() - t0;
       // The marks come from the backend, which matches as search does.
       const marks = has("Marks") && hits.length ? await api.marks(query, hits.map((h) => snippetOf(h))).then((m) => m.map((x) => x.marks ?? []), () => []) : [];
-      setState({ query: q, ran: query, hits, marks, ms, note });
+      setState({ query: q, ran: query, hits, marks, ms, note, why });
     } catch (e) {
       setError(errorMessage(e));
-      setState({ query: q, ran: query, hits: [], marks: [], ms: 0, note: "" });
+      setState({ query: q, ran: query, hits: [], marks: [], ms: 0, note: "", why: "" });
     } finally {
       setBusy(false);
     }
@@ -121,9 +123,15 @@ export default function SearchView(props: {
             : `${state.hits.length} ${state.hits.length === 1 ? "passage" : "passages"} for “${state.ran}”`}
           {state.hits.length > 0 && state.ms > 0 && <span className="tabular"> · {Math.max(1, Math.round(state.ms))} ms</span>}
           {state.note && (
-            <p className="search-note" data-testid="search-note">
-              Keywords only: {sentence(state.note)}
-            </p>
+            <div className="search-note" data-testid="search-note">
+              {state.note}
+              {state.why && (
+                <details>
+                  <summary>Why</summary>
+                  {state.why}
+                </details>
+              )}
+            </div>
           )}
         </div>
       )}

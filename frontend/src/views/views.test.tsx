@@ -207,11 +207,13 @@ describe("SearchView", () => {
     const { rerender } = render(<SearchView state={state} setState={setState} hasDocuments onOpen={() => {}} />);
     await act(async () => fireEvent.submit(screen.getByRole("search")));
     rerender(<SearchView state={state} setState={setState} hasDocuments onOpen={() => {}} />);
-    expect(state.note).toBe(note);
-    expect(screen.getByTestId("search-note").textContent).toBe("Keywords only: The query was not embedded: ollama: connection refused; passages were ranked by keywords only.");
-    expect(searchNote({ vectors: false })).toMatch(/keywords only/);
-    expect(searchNote({ vectors: true, note: "" })).toBe("");
-    expect(searchNote(null)).toBe("");
+    expect(state.why).toBe(note);
+    const shown = screen.getByTestId("search-note");
+    expect(shown.textContent).toContain("Ranked by keywords only: the query could not be embedded with bge-m3, the project's embedding model.");
+    expect(shown.querySelector("details")!.textContent).toContain("ollama: connection refused");
+    expect(searchNote({ embedder: "ollama:bge-m3", vectors: false }).note).toMatch(/keywords only/);
+    expect(searchNote({ embedder: "cairn-hash-v1-1024", vectors: true, note: "" })).toEqual({ note: "", why: "" });
+    expect(searchNote(null)).toEqual({ note: "", why: "" });
   });
 
   it("prefers the snippet and trims long text", () => {
