@@ -17,6 +17,10 @@ if (!url || !outDir || !pdf || !docx) {
   process.exit(2);
 }
 const origin = new URL(url).origin;
+// A passage marked on a drawn PDF page: its layout boxes, or (pages stored
+// without boxes, like the DMCA summary's, read by the fallback engine) the
+// text layer's matched characters.
+const PDF_MARK = ".pdf-box, mark.pdf-mark";
 // "main": Ollama mode against the fake server (run.sh); "offline": cairn serve --offline.
 const FLOW = process.env.E2E_FLOW ?? "main";
 const IMPORT_TIMEOUT = Number(process.env.E2E_IMPORT_TIMEOUT_MS ?? 240_000);
@@ -101,7 +105,7 @@ async function offlineFlow() {
     must(!/Section 1201 of the DMCA forbids/.test(said), "offline answer came from the fake model");
     await shot("ask");
     await page.getByTestId("citation").first().click();
-    const mark = page.locator('[data-testid="pdf-pages"] section[data-drawn="1"] mark.pdf-mark').first();
+    const mark = page.locator(`[data-testid="pdf-pages"] section[data-drawn="1"] :is(${PDF_MARK})`).first();
     await mark.waitFor({ timeout: 30_000 });
     await shot("citation-source");
     await page.keyboard.press("Escape");
@@ -348,7 +352,7 @@ try {
   await check("opening a result shows the source text with the passage marked", async () => {
     await page.locator('[data-testid="results"] li button').first().click();
     // A PDF opens on its page images with the passage marked ...
-    await page.locator('[data-testid="pdf-pages"] section[data-drawn="1"] mark.pdf-mark').first().waitFor({ timeout: 30_000 });
+    await page.locator(`[data-testid="pdf-pages"] section[data-drawn="1"] :is(${PDF_MARK})`).first().waitFor({ timeout: 30_000 });
     await page.screenshot({ path: join(outDir, "source-pdf.png") });
     // ... and the extracted text shows the same passage.
     await page.getByRole("tab", { name: "Extracted text" }).click();
@@ -401,8 +405,8 @@ try {
     const pg = page.locator(`[data-testid="pdf-pages"] section[data-page="${want}"][data-drawn="1"]`);
     await pg.waitFor({ timeout: 30_000 });
     must((await pg.locator("canvas").count()) === 1, "page not drawn on a canvas");
-    await pg.locator("mark.pdf-mark").first().waitFor({ timeout: 10_000 });
-    must(await pg.locator("mark.pdf-mark").first().isVisible(), "marked passage not in view");
+    await pg.locator(PDF_MARK).first().waitFor({ timeout: 10_000 });
+    must(await pg.locator(PDF_MARK).first().isVisible(), "marked passage not in view");
     await page.screenshot({ path: join(outDir, "mindmap-source.png") });
     await page.keyboard.press("Escape");
     await page.getByTestId("mindmap").waitFor({ timeout: 5_000 });
@@ -465,7 +469,7 @@ try {
     const n = await cite.innerText();
     await cite.click();
     await page.getByTestId("source").waitFor({ timeout: 10_000 });
-    const mark = page.locator('[data-testid="pdf-pages"] section[data-drawn="1"] mark.pdf-mark').first();
+    const mark = page.locator(`[data-testid="pdf-pages"] section[data-drawn="1"] :is(${PDF_MARK})`).first();
     await mark.waitFor({ timeout: 30_000 });
     must(await mark.isVisible(), `citation [${n}]: marked passage not in view`);
     await page.screenshot({ path: join(outDir, "citation-source.png") });
