@@ -10,7 +10,7 @@ import type { PDFDocumentProxy } from "pdfjs-dist";
 import workerUrl from "pdfjs-dist/build/pdf.worker.min.mjs?url";
 import "pdfjs-dist/web/pdf_viewer.css";
 import { useEffect, useRef, useState } from "react";
-import { spanRects, type LayoutPage, type Rect } from "../lib/pdfboxes";
+import { spanRects, type LayoutPage, type Rect, type ToDrawn } from "../lib/pdfboxes";
 import { matchSpan, type SpanMatch } from "../lib/pdfspan";
 
 pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
@@ -130,7 +130,7 @@ function PdfPage({ doc, number, size, eager, focus, highlight, onMatched }: { do
       boxes.className = "pdf-boxes";
       const unboxed: PdfHighlight[] = [];
       for (const h of highlight) {
-        const rects = h.layout && h.start !== undefined && h.end !== undefined ? spanRects(h.layout, h.start, h.end, viewport.width, viewport.height) : null;
+        const rects = h.layout && h.start !== undefined && h.end !== undefined ? spanRects(h.layout, h.start, h.end, toViewport(h.layout, page.view, viewport)) : null;
         if (rects && rects.length) boxes.append(...rects.map(boxDiv));
         else unboxed.push(h);
       }
@@ -171,6 +171,16 @@ function PdfPage({ doc, number, size, eager, focus, highlight, onMatched }: { do
       <div className="pdf-page-label">{number}</div>
     </section>
   );
+}
+
+/** The stored layout's points (from the top-left of the page's visible
+ * box, unrotated) → the drawn page's pixels, through pdf.js's viewport,
+ * which applies the page's /Rotate and the scale. Null when the stored page
+ * size is not the size pdf.js sees (then the text layer is matched). */
+function toViewport(layout: LayoutPage, view: number[], viewport: pdfjs.PageViewport): ToDrawn | null {
+  const [vx0, vy0, vx1, vy1] = view;
+  if (!layout.width || !layout.height || Math.abs(layout.width - (vx1 - vx0)) > 1 || Math.abs(layout.height - (vy1 - vy0)) > 1) return null;
+  return (x, y) => viewport.convertToViewportPoint(vx0 + x, vy1 - y) as [number, number];
 }
 
 /** One highlight box, positioned in the drawn page's pixels. */

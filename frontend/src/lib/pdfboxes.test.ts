@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasBoxes, spanBoxes, spanRects, type LayoutPage } from "./pdfboxes";
+import { hasBoxes, scaleTo, spanBoxes, spanRects, type LayoutPage } from "./pdfboxes";
 
 // A two-column page, 600 × 800 points: a title across the top, a
 // paragraph of four lines in the left column, one of two lines in the right.
@@ -55,7 +55,7 @@ describe("spanBoxes", () => {
     expect(boxes[1]).toEqual([50, 120, 290, 160]);
     expect(boxes[2].slice(0, 2)).toEqual([50, 160]);
     expect(boxes[2][2]).toBeCloseTo(50 + 2 * cw);
-    const rects = spanRects(page, at("bbbb"), at("jjjj") + 2, 600, 800, 2)!;
+    const rects = spanRects(page, at("bbbb"), at("jjjj") + 2, scaleTo(page, 600, 800), 2)!;
     // Outer edges padded; where lines meet, none (no overlap).
     expect(rects[0].top).toBe(98);
     expect(rects[0].top + rects[0].height).toBe(120);
@@ -85,20 +85,29 @@ describe("spanBoxes", () => {
 describe("spanRects", () => {
   it("scales boxes in points to the drawn page's pixels, padded", () => {
     // Drawn 900 px wide: 1.5 px a point.
-    const r = spanRects(page, at(right), at(right) + right.length, 900, 1200, 0)!;
+    const r = spanRects(page, at(right), at(right) + right.length, scaleTo(page, 900, 1200), 0)!;
     expect(r).toEqual([{ left: 465, top: 150, width: 360, height: 60 }]);
-    const padded = spanRects(page, 0, title.length, 900, 1200, 2)!;
+    const padded = spanRects(page, 0, title.length, scaleTo(page, 900, 1200), 2)!;
     expect(padded[0]).toEqual({ left: 297, top: 57, width: 306, height: 36 });
   });
 
+  it("places boxes on a page the viewer draws turned (/Rotate 90): corners through the mapping", () => {
+    // Turned a quarter clockwise and drawn at 1 px a point: the stored
+    // page's top-left corner goes to the drawn page's top-right.
+    const turned = (x: number, y: number): [number, number] => [800 - y, x];
+    const r = spanRects(page, at(right), at(right) + right.length, turned, 0)!;
+    expect(r).toEqual([{ left: 660, top: 310, width: 40, height: 240 }]);
+  });
+
   it("gives up (null) when the drawn page is not the stored page's shape, or has no layout", () => {
-    expect(spanRects(page, 0, 5, 1200, 900)).toBeNull(); // shown rotated
-    expect(spanRects({ text }, 0, 5, 900, 1200)).toBeNull();
-    expect(spanRects(page, 0, 5, 0, 0)).toBeNull();
+    expect(scaleTo(page, 1200, 900)).toBeNull(); // shown rotated, and no rotation given
+    expect(spanRects(page, 0, 5, scaleTo(page, 1200, 900))).toBeNull();
+    expect(spanRects({ text }, 0, 5, scaleTo(page, 900, 1200))).toBeNull();
+    expect(scaleTo(page, 0, 0)).toBeNull();
   });
 
   it("keeps a padded box on the page", () => {
     const p: LayoutPage = { text: "edge", width: 100, height: 100, blocks: [{ start: 0, end: 4, box: [0, 0, 100, 10] }] };
-    expect(spanRects(p, 0, 4, 200, 200, 3)).toEqual([{ left: 0, top: 0, width: 200, height: 26 }]);
+    expect(spanRects(p, 0, 4, scaleTo(p, 200, 200), 3)).toEqual([{ left: 0, top: 0, width: 200, height: 26 }]);
   });
 });

@@ -101,21 +101,31 @@ export function spanBoxes(page: LayoutPage, start: number, end: number): Box[] |
   return out;
 }
 
+/** Maps a point, in points from the stored page's top-left corner, to the
+ * drawn page's CSS pixels. */
+export type ToDrawn = (x: number, y: number) => [number, number];
+
+/** The mapping of a page drawn drawnW × drawnH upright (scaling only);
+ * null when the drawn page does not have the stored page's proportions. */
+export function scaleTo(page: LayoutPage, drawnW: number, drawnH: number): ToDrawn | null {
+  const w = page.width ?? 0;
+  const h = page.height ?? 0;
+  if (!(w > 0 && h > 0 && drawnW > 0 && drawnH > 0) || Math.abs(drawnH / drawnW - h / w) > 0.02 * (h / w)) return null;
+  return (x, y) => [(x * drawnW) / w, (y * drawnH) / h];
+}
+
 /**
- * The rectangles to draw, in CSS pixels of the page drawn drawnW × drawnH,
- * for the UTF-16 range [start, end) of the page text (pad points around
- * each box). Null when the page has no usable layout, or when its stored
- * size does not have the drawn page's proportions (a page the viewer shows
- * rotated): then the caller marks the text layer instead.
+ * The rectangles to draw, in CSS pixels of the drawn page, for the UTF-16
+ * range [start, end) of the page text, each box padded by pad points and
+ * its corners placed by toDrawn (which may scale and rotate: pdf.js's
+ * viewport for a page with /Rotate). Null when the page has no usable
+ * layout or no mapping: then the caller marks the text layer instead.
  */
-export function spanRects(page: LayoutPage, start: number, end: number, drawnW: number, drawnH: number, pad = 1.5): Rect[] | null {
+export function spanRects(page: LayoutPage, start: number, end: number, toDrawn: ToDrawn | null, pad = 1.5): Rect[] | null {
   const boxes = spanBoxes(page, start, end);
-  if (!boxes || !(drawnW > 0) || !(drawnH > 0)) return null;
+  if (!boxes || !toDrawn) return null;
   const w = page.width!;
   const h = page.height!;
-  if (Math.abs(drawnH / drawnW - h / w) > 0.02 * (h / w)) return null;
-  const sx = drawnW / w;
-  const sy = drawnH / h;
   // Padded outwards, except where a box meets the one above or below it
   // (lines of one passage): no overlap, no darker seam.
   const meets = (y: number, x0: number, x1: number, edge: 1 | 3) => boxes.some((o) => Math.abs(o[edge] - y) < 0.5 && o[0] < x1 && o[2] > x0);
@@ -124,6 +134,9 @@ export function spanRects(page: LayoutPage, start: number, end: number, drawnW: 
     const y0 = Math.max(0, meets(b, a, c, 3) ? b : b - pad);
     const x1 = Math.min(w, c + pad);
     const y1 = Math.min(h, meets(d, a, c, 1) ? d : d + pad);
-    return { left: x0 * sx, top: y0 * sy, width: (x1 - x0) * sx, height: (y1 - y0) * sy };
+    const [p, q] = [toDrawn(x0, y0), toDrawn(x1, y1)];
+    const left = Math.min(p[0], q[0]);
+    const top = Math.min(p[1], q[1]);
+    return { left, top, width: Math.abs(q[0] - p[0]), height: Math.abs(q[1] - p[1]) };
   });
 }
