@@ -66,7 +66,7 @@ type backend interface {
 	Import(ctx context.Context, paths []string, progress func(project.Progress)) ([]project.ImportResult, error)
 	Documents(ctx context.Context) ([]kb.Document, error)
 	Remove(ctx context.Context, ids ...int64) error
-	Search(ctx context.Context, query string, k int) ([]kb.Hit, error)
+	SearchInfo(ctx context.Context, query string, k int) ([]kb.Hit, project.SearchInfo, error)
 	Pages(ctx context.Context, docID int64, page int) ([]kb.Page, error)
 }
 
@@ -86,8 +86,8 @@ func (b projectBackend) Documents(ctx context.Context) ([]kb.Document, error) {
 func (b projectBackend) Remove(ctx context.Context, ids ...int64) error {
 	return b.p.Remove(ctx, ids...)
 }
-func (b projectBackend) Search(ctx context.Context, query string, k int) ([]kb.Hit, error) {
-	return b.p.Search(ctx, query, k)
+func (b projectBackend) SearchInfo(ctx context.Context, query string, k int) ([]kb.Hit, project.SearchInfo, error) {
+	return b.p.SearchInfo(ctx, query, k)
 }
 func (b projectBackend) Pages(ctx context.Context, docID int64, page int) ([]kb.Page, error) {
 	return b.p.Pages(ctx, docID, page)
@@ -102,6 +102,7 @@ type App struct {
 	ctx    context.Context // base context for work started by the UI
 	cancel context.CancelFunc
 	pick   func(ctx context.Context) ([]string, error) // native file dialog; nil outside the desktop
+	save   saveFunc                                    // native save dialog; nil outside the desktop (export.go)
 	status ImportStatus
 	index  IndexState // library.go
 	subs   map[int]func(name string, data any)
@@ -300,7 +301,7 @@ func (a *App) PickAndImport() ([]project.ImportResult, error) {
 	pick := a.pick
 	a.mu.Unlock()
 	if pick == nil {
-		return nil, errors.New("the file dialog is only available in the desktop app; type the paths of the files instead")
+		return nil, fmt.Errorf("%w: type the paths of the files instead", errDesktopOnly)
 	}
 	ctx := a.context()
 	paths, err := pick(ctx)
@@ -372,12 +373,21 @@ func (a *App) RemoveDocuments(ids []int64) error {
 	return err
 }
 
+// SearchResult is App.Search's reply: the hits and how the query was
+// embedded (Info.Vectors false and Info.Note saying why when it could not
+// be, e.g. Ollama unreachable for a project embedded by an Ollama model:
+// the passages were then ranked by keywords only).
+type SearchResult struct {
+	Hits []kb.Hit           `json:"hits"`
+	Info project.SearchInfo `json:"info"`
+}
+
 // Search runs passage search; k is clamped to [1, 100] (0 means 20).
-func (a *App) Search(query string, k int) ([]kb.Hit, error) {
+func (a *App) Search(query string, k int) (SearchResult, error) {
 	defer a.enter()()
 	query = strings.TrimSpace(query)
 	if query == "" {
-		return []kb.Hit{}, nil
+		return SearchResult{Hits: []kb.Hit{}}, nil
 	}
 	switch {
 	case k <= 0:
@@ -385,11 +395,11 @@ func (a *App) Search(query string, k int) ([]kb.Hit, error) {
 	case k > maxK:
 		k = maxK
 	}
-	hits, err := a.cur().Search(a.context(), query, k)
-	if hits == nil && err == nil {
+	hits, info, err := a.cur().SearchInfo(a.context(), query, k)
+	if hits == nil {
 		hits = []kb.Hit{}
 	}
-	return hits, err
+	return SearchResult{Hits: hits, Info: info}, err
 }
 
 // Marked is what Marks finds in one text.

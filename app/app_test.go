@@ -18,15 +18,16 @@ import (
 
 // fakeBackend records calls and returns canned answers.
 type fakeBackend struct {
-	mu        sync.Mutex
-	dir       string
-	docs      []kb.Document
-	importErr error
-	imported  [][]string
-	removed   []int64
-	searched  []string
-	k         []int
-	release   chan struct{} // when set, Import waits on it
+	mu         sync.Mutex
+	dir        string
+	docs       []kb.Document
+	importErr  error
+	imported   [][]string
+	removed    []int64
+	searched   []string
+	k          []int
+	searchInfo project.SearchInfo // what SearchInfo reports
+	release    chan struct{}      // when set, Import waits on it
 }
 
 func (f *fakeBackend) Dir() string { return f.dir }
@@ -55,12 +56,12 @@ func (f *fakeBackend) Remove(ctx context.Context, ids ...int64) error {
 	f.removed = append(f.removed, ids...)
 	return nil
 }
-func (f *fakeBackend) Search(ctx context.Context, query string, k int) ([]kb.Hit, error) {
+func (f *fakeBackend) SearchInfo(ctx context.Context, query string, k int) ([]kb.Hit, project.SearchInfo, error) {
 	f.mu.Lock() // calls in flight run at once (TestSwitchWaitsForCallsInFlight)
 	defer f.mu.Unlock()
 	f.searched = append(f.searched, query)
 	f.k = append(f.k, k)
-	return nil, nil
+	return nil, f.searchInfo, nil
 }
 func (f *fakeBackend) Pages(ctx context.Context, docID int64, page int) ([]kb.Page, error) {
 	return nil, nil
@@ -95,7 +96,7 @@ func TestBoundMethods(t *testing.T) {
 		got = append(got, strings.TrimPrefix(name, "App."))
 	}
 	slices.Sort(got)
-	want := []string{"Answer", "AnswerTrace", "Answers", "Ask", "CancelPull", "CreateProject", "DeleteProject", "DocumentPages", "EmbedderStatus", "Entity", "ExportMindMap", "ExtractionCounts", "FusedMindMap", "GetSettings", "Graph", "ImportPaths", "ImportStatus", "IndexStatus", "LLMStatus", "ListDocuments", "ListProjects", "MCPConfig", "Marks", "MindMap", "Mode", "Models", "Neighbourhood", "OpenProject", "OrphanedOriginals", "PickAndImport", "ProjectInfo", "PullModel", "Reindex", "RemoveDocuments", "RenameProject", "RepairOrphans", "RetryDocument", "SaveSettings", "Search", "SetOllamaHost", "SwitchEmbedder", "Version"}
+	want := []string{"Answer", "AnswerTrace", "Answers", "Ask", "CancelPull", "CreateProject", "DeleteProject", "DocumentPages", "EmbedderStatus", "Entity", "ExportDocumentMarkdown", "ExportMindMap", "ExtractionCounts", "FusedMindMap", "GetSettings", "Graph", "ImportPaths", "ImportStatus", "IndexStatus", "LLMStatus", "ListDocuments", "ListProjects", "MCPConfig", "Marks", "MindMap", "Mode", "Models", "Neighbourhood", "OpenProject", "OrphanedOriginals", "PickAndImport", "ProjectInfo", "PullModel", "Reindex", "RemoveDocuments", "RenameProject", "RepairOrphans", "RetryDocument", "SaveSettings", "SaveTextFile", "Search", "SetOllamaHost", "SwitchEmbedder", "Version"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("bound methods = %v, want %v", got, want)
 	}
@@ -218,9 +219,9 @@ func TestMarks(t *testing.T) {
 func TestSearchClampsAndSkipsEmpty(t *testing.T) {
 	f := &fakeBackend{}
 	a := newApp(f)
-	hits, err := a.Search("   ", 5)
-	if err != nil || hits == nil || len(f.searched) != 0 {
-		t.Fatalf("empty query: hits %v err %v searched %v", hits, err, f.searched)
+	res, err := a.Search("   ", 5)
+	if err != nil || res.Hits == nil || len(f.searched) != 0 {
+		t.Fatalf("empty query: hits %v err %v searched %v", res.Hits, err, f.searched)
 	}
 	for _, k := range []int{0, -3, 7, 1000} {
 		if _, err := a.Search(" tax ", k); err != nil {

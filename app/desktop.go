@@ -71,6 +71,13 @@ func RunDesktop(a *App, assetsFS fs.FS) error {
 					Filters: importFilters,
 				})
 			}
+			a.save = func(ctx context.Context, name string) (string, error) {
+				return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{
+					Title:                "Save",
+					DefaultFilename:      name,
+					CanCreateDirectories: true,
+				})
+			}
 			a.mu.Unlock()
 			a.subscribe(func(name string, data any) { runtime.EventsEmit(ctx, name, data) })
 			runtime.EventsOnce(ctx, uiReadyEvent, func(data ...any) {

@@ -43,9 +43,9 @@ func TestSwitchEmbedderWithProgress(t *testing.T) {
 				return
 			default:
 			}
-			hits, err := a.Search("copyright infringement", 5)
+			res, err := a.Search("copyright infringement", 5)
 			searches.Add(1)
-			if err != nil || len(hits) == 0 {
+			if err != nil || len(res.Hits) == 0 {
 				failures.Add(1)
 			}
 		}
@@ -79,12 +79,25 @@ func TestSwitchEmbedderWithProgress(t *testing.T) {
 	if progress == 0 || done != 1 || !last.Finished || last.Done != last.Total {
 		t.Fatalf("%d progress events (last %+v), %d done", progress, last, done)
 	}
-	if hits, err := a.Search("copyright infringement", 5); err != nil || len(hits) == 0 {
-		t.Fatalf("search after the switch: %v %v", hits, err)
+	if res, err := a.Search("copyright infringement", 5); err != nil || len(res.Hits) == 0 {
+		t.Fatalf("search after the switch: %v %v", res.Hits, err)
 	}
 	t.Logf("%d searches during the switch, %d progress events", searches.Load(), progress)
 
 	if err := a.SwitchEmbedder("nonexistent-embedder"); err == nil {
 		t.Fatal("switch to a missing model succeeded")
 	}
+
+	// The Search view's note: the query embedded by the project's model,
+	// then, with Ollama gone, not embedded (keywords only) and saying why.
+	res, err := a.Search("copyright infringement", 5)
+	if err != nil || !res.Info.Vectors || res.Info.Note != "" || !strings.Contains(res.Info.Embedder, "bge-m3") {
+		t.Fatalf("search with Ollama up: %+v %v", res.Info, err)
+	}
+	srv.Stop()
+	res, err = a.Search("copyright infringement", 5)
+	if err != nil || res.Info.Vectors || !strings.Contains(res.Info.Note, "keywords only") || len(res.Hits) == 0 {
+		t.Fatalf("search with Ollama gone: %+v, %d hits, %v", res.Info, len(res.Hits), err)
+	}
+	t.Logf("note: %s", res.Info.Note)
 }

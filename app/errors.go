@@ -29,6 +29,7 @@ const (
 	CodeEmbedderChanged = "embedder_changed"
 	CodeEmbedderMissing = "embedder_unavailable"
 	CodeCancelled       = "cancelled"
+	CodeDesktopOnly     = "desktop_only"
 	CodeInternal        = "internal"
 )
 
@@ -49,6 +50,8 @@ func ErrorCode(err error) string {
 		return string(pe.Code)
 	case errors.Is(err, errNoProject):
 		return CodeNoProject
+	case errors.Is(err, errDesktopOnly):
+		return CodeDesktopOnly
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrNoAnswer), errors.Is(err, store.ErrNoChunk):
 		return CodeNotFound
 	case errors.As(err, &tooNew):

@@ -259,26 +259,8 @@ func cmdText(ctx context.Context, env *Env, args []string) int {
 		}
 		return 0
 	}
-	for _, pg := range pages {
-		note := ""
-		if pg.NoText {
-			note = " (no text layer: needs OCR)"
-		} else if pg.OCR {
-			note = " (text from OCR)"
-		}
-		text := pg.Text
-		printed := pg.Label != "" && pg.Label != fmt.Sprint(pg.Number)
-		if *format == "md" {
-			// The page line stays "=== page N ===" for tools that split
-			// on it; the printed page number goes in a comment.
-			text = pagetext.Markdown(pg)
-			if printed {
-				text = fmt.Sprintf("<!-- printed page %s -->\n%s", pg.Label, text)
-			}
-		} else if printed {
-			note += fmt.Sprintf(" (printed page %s)", pg.Label)
-		}
-		fmt.Fprintf(env.Stdout, "=== page %d%s ===\n%s\n", pg.Number, note, text)
+	if err := pagetext.WriteDocument(env.Stdout, pages, *format == "md"); err != nil {
+		return env.fail(err)
 	}
 	return 0
 }

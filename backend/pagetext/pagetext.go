@@ -6,10 +6,43 @@
 package pagetext
 
 import (
+	"fmt"
+	"io"
 	"strings"
 
 	"cairn/backend/kb"
 )
+
+// WriteDocument writes a document's pages the way `cairn text` prints
+// them, and the app's "Export as Markdown" saves them: each page after a
+// "=== page N ===" line (tools split on it) that notes an image-only or
+// OCR'd page. With markdown, pages are rendered by Markdown and a printed
+// page number differing from N goes in a comment under the page line;
+// otherwise pages are their plain text and the page line names it.
+func WriteDocument(w io.Writer, pages []kb.Page, markdown bool) error {
+	for _, pg := range pages {
+		note := ""
+		if pg.NoText {
+			note = " (no text layer: needs OCR)"
+		} else if pg.OCR {
+			note = " (text from OCR)"
+		}
+		text := pg.Text
+		printed := pg.Label != "" && pg.Label != fmt.Sprint(pg.Number)
+		if markdown {
+			text = Markdown(pg)
+			if printed {
+				text = fmt.Sprintf("<!-- printed page %s -->\n%s", pg.Label, text)
+			}
+		} else if printed {
+			note += fmt.Sprintf(" (printed page %s)", pg.Label)
+		}
+		if _, err := fmt.Fprintf(w, "=== page %d%s ===\n%s\n", pg.Number, note, text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // Markdown renders one page as Markdown: headings as '#' lines of their
 // level, consecutive table rows as a pipe table (its header row first, or

@@ -1,6 +1,7 @@
 package pagetext
 
 import (
+	"strings"
 	"testing"
 
 	"cairn/backend/kb"
@@ -51,5 +52,29 @@ func TestMarkdown(t *testing.T) {
 		if got := Markdown(c.page); got != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
 		}
+	}
+}
+
+// TestWriteDocument: the page lines `cairn text` prints (and the app's
+// Markdown export saves), with the notes for image-only and OCR'd pages and
+// the printed page number: in a comment for Markdown, in the line for text.
+func TestWriteDocument(t *testing.T) {
+	pages := []kb.Page{
+		{Number: 1, Text: "Title\nBody", PageLayout: kb.PageLayout{Label: "i", Blocks: []kb.PageBlock{{Kind: "heading", Level: 1, Start: 0, End: 5}, {Kind: "paragraph", Start: 6, End: 10}}}},
+		{Number: 2, NoText: true},
+		{Number: 3, Text: "scanned", OCR: true, PageLayout: kb.PageLayout{Label: "3"}},
+	}
+	var md, text strings.Builder
+	if err := WriteDocument(&md, pages, true); err != nil {
+		t.Fatal(err)
+	}
+	WriteDocument(&text, pages, false)
+	wantMD := "=== page 1 ===\n<!-- printed page i -->\n# Title\n\nBody\n=== page 2 (no text layer: needs OCR) ===\n\n=== page 3 (text from OCR) ===\nscanned\n"
+	wantText := "=== page 1 (printed page i) ===\nTitle\nBody\n=== page 2 (no text layer: needs OCR) ===\n\n=== page 3 (text from OCR) ===\nscanned\n"
+	if md.String() != wantMD {
+		t.Errorf("markdown:\n%q\nwant\n%q", md.String(), wantMD)
+	}
+	if text.String() != wantText {
+		t.Errorf("text:\n%q\nwant\n%q", text.String(), wantText)
 	}
 }

@@ -1,5 +1,7 @@
 // Browser end-to-end test of Cairn's serve mode (see run.sh).
-// node e2e.mjs URL OUT_DIR FILE_EN.pdf FILE_ZH.docx
+// node e2e.mjs URL OUT_DIR FILE_EN.pdf FILE_ZH.docx [TWO_COLUMN.pdf]
+// (the offline flow imports TWO_COLUMN.pdf, the Sample's IRS instructions,
+// for the box highlight and the Markdown export)
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { chromium } from "playwright-core";
@@ -8,13 +10,17 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const [url, outDir, pdf, docx] = process.argv.slice(2);
+const [url, outDir, pdf, docx, twoColumnPdf] = process.argv.slice(2);
 const twoHopDir = join(dirname(fileURLToPath(import.meta.url)), "fixtures", "twohop");
 if (!url || !outDir || !pdf || !docx) {
   console.error("usage: node e2e.mjs URL OUT_DIR FILE.pdf FILE.docx");
   process.exit(2);
 }
 const origin = new URL(url).origin;
+// A passage marked on a drawn PDF page: its layout boxes, or (pages stored
+// without boxes, like the DMCA summary's, read by the fallback engine) the
+// text layer's matched characters.
+const PDF_MARK = ".pdf-box, mark.pdf-mark";
 // "main": Ollama mode against the fake server (run.sh); "offline": cairn serve --offline.
 const FLOW = process.env.E2E_FLOW ?? "main";
 const IMPORT_TIMEOUT = Number(process.env.E2E_IMPORT_TIMEOUT_MS ?? 240_000);
@@ -99,7 +105,7 @@ async function offlineFlow() {
     must(!/Section 1201 of the DMCA forbids/.test(said), "offline answer came from the fake model");
     await shot("ask");
     await page.getByTestId("citation").first().click();
-    const mark = page.locator('[data-testid="pdf-pages"] section[data-drawn="1"] mark.pdf-mark').first();
+    const mark = page.locator(`[data-testid="pdf-pages"] section[data-drawn="1"] :is(${PDF_MARK})`).first();
     await mark.waitFor({ timeout: 30_000 });
     await shot("citation-source");
     await page.keyboard.press("Escape");
@@ -139,6 +145,94 @@ async function offlineFlow() {
     must(/born in Lagos/.test(await marked.innerText()), "the short answer's citation does not mark the sentence stating it");
     await page.keyboard.press("Escape");
   });
+  if (!twoColumnPdf) console.log("SKIP offline: box highlight and Markdown export (no two-column PDF given)");
+  else {
+    await gate("offline: import the multi-column IRS instructions by path", async () => {
+      await page.getByTestId("nav-library").click();
+      await page.getByTestId("import-button").click();
+      await page.getByLabel(/Files or folders/).fill(twoColumnPdf);
+      await page.getByTestId("import-submit").click();
+      await page.waitForFunction(
+        () => {
+          const rows = [...document.querySelectorAll('[data-testid="documents"] tbody tr')];
+          return rows.length >= 4 && rows.every((r) => r.getAttribute("data-status") === "ok");
+        },
+        null,
+        { timeout: IMPORT_TIMEOUT },
+      );
+      await page.waitForFunction(
+        async () => {
+          const s = await window.go.app.App.IndexStatus();
+          return !s.running && !!s.done;
+        },
+        null,
+        { timeout: IMPORT_TIMEOUT, polling: 500 },
+      );
+    });
+    await check("offline: a citation in the multi-column IRS instructions opens its page with the passage's layout boxes marked, on the passage and not beside it", async () => {
+      await page.keyboard.press("Control+k");
+      await page.getByTestId("ask").waitFor({ timeout: 5_000 });
+      const before = await page.getByTestId("answer").count();
+      await page.getByTestId("ask-input").fill("Who must file Form 1040NR?");
+      await page.getByTestId("ask-submit").click();
+      const turn = page.getByTestId("answer").nth(before);
+      await turn.getByTestId("citation").first().waitFor({ timeout: 60_000 });
+      await turn.getByTestId("citation").first().click();
+      await page.getByTestId("source").waitFor({ timeout: 10_000 });
+      const box = page.locator('[data-testid="pdf-pages"] section[data-drawn="1"] .pdf-box').first();
+      await box.waitFor({ timeout: 30_000 });
+      must(await box.isVisible(), "the passage's box is not shown");
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="pdf-pages"] section[data-drawn="1"] .textLayer span').length > 0, null, { timeout: 15_000 });
+      must((await page.locator("mark.pdf-mark").count()) === 0, "the page was marked by text matching although it has layout boxes");
+      await page.waitForTimeout(300);
+      await shot("citation-boxes");
+      // The words pdf.js's own text layer puts inside the boxes are the
+      // passage's (read from the Extracted text view): the boxes sit on the
+      // passage, in its column.
+      const inside = await page.evaluate(() => {
+        const out = [];
+        for (const sec of document.querySelectorAll('[data-testid="pdf-pages"] section[data-drawn="1"]')) {
+          const boxes = [...sec.querySelectorAll(".pdf-box")].map((b) => b.getBoundingClientRect());
+          if (!boxes.length) continue;
+          for (const sp of sec.querySelectorAll(".textLayer span")) {
+            if (sp.children.length) continue;
+            const r = sp.getBoundingClientRect();
+            const cx = r.left + r.width / 2;
+            const cy = r.top + r.height / 2;
+            if (r.width && boxes.some((q) => cx >= q.left && cx <= q.right && cy >= q.top && cy <= q.bottom)) out.push(sp.textContent);
+          }
+        }
+        return out.join(" ");
+      });
+      await page.getByRole("tab", { name: "Extracted text" }).click();
+      await page.locator("mark.passage").first().waitFor({ timeout: 15_000 });
+      const passage = (await page.locator("mark.passage").allInnerTexts()).join(" ");
+      const words = (t) => new Set(t.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []);
+      const P = words(passage);
+      const I = words(inside);
+      const shared = [...I].filter((w) => P.has(w)).length;
+      const precision = I.size ? shared / I.size : 0;
+      const recall = P.size ? shared / P.size : 0;
+      metrics.box_highlight = { precision: +precision.toFixed(2), recall: +recall.toFixed(2), words_inside: I.size, words_in_passage: P.size };
+      must(precision >= 0.7 && recall >= 0.8, `the boxes hold other text than the passage: precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)}; inside: ${inside.slice(0, 160)}; passage: ${passage.slice(0, 160)}`);
+      await page.keyboard.press("Escape");
+    });
+    await check("offline: the Library exports the IRS instructions as Markdown (a download with '# ' headings and pipe tables)", async () => {
+      await page.getByTestId("nav-library").click();
+      const row = page.locator('[data-testid="documents"] tbody tr', { hasText: /1040NR/ }).first();
+      const [download] = await Promise.all([page.waitForEvent("download", { timeout: 30_000 }), row.getByTestId("export-md").click()]);
+      const name = download.suggestedFilename();
+      must(/1040NR.*\.md$/.test(name), `downloaded as ${name}`);
+      const md = readFileSync(await download.path(), "utf8");
+      must(md.startsWith("=== page 1 ===\n"), `the export starts ${JSON.stringify(md.slice(0, 40))}`);
+      const headings = md.split("\n").filter((l) => /^#{1,6} \S/.test(l));
+      must(headings.length >= 10, `${headings.length} '# ' headings in the export`);
+      must(headings.some((h) => /^# Instructions for Form 1040NR/.test(h)), `no '# Instructions for Form 1040NR' heading: ${headings.slice(0, 3).join(" / ")}`);
+      must(/\n\| --- \|/.test(md), "no pipe table in the export");
+      await page.getByTestId("export-saved").waitFor({ timeout: 5_000 });
+      metrics.markdown_export = { bytes: md.length, headings: headings.length };
+    });
+  }
   await check("offline: settings say offline and list no models", async () => {
     await page.getByTestId("nav-settings").click();
     await page.getByTestId("settings").waitFor({ timeout: 5_000 });
@@ -258,7 +352,7 @@ try {
   await check("opening a result shows the source text with the passage marked", async () => {
     await page.locator('[data-testid="results"] li button').first().click();
     // A PDF opens on its page images with the passage marked ...
-    await page.locator('[data-testid="pdf-pages"] section[data-drawn="1"] mark.pdf-mark').first().waitFor({ timeout: 30_000 });
+    await page.locator(`[data-testid="pdf-pages"] section[data-drawn="1"] :is(${PDF_MARK})`).first().waitFor({ timeout: 30_000 });
     await page.screenshot({ path: join(outDir, "source-pdf.png") });
     // ... and the extracted text shows the same passage.
     await page.getByRole("tab", { name: "Extracted text" }).click();
@@ -311,8 +405,8 @@ try {
     const pg = page.locator(`[data-testid="pdf-pages"] section[data-page="${want}"][data-drawn="1"]`);
     await pg.waitFor({ timeout: 30_000 });
     must((await pg.locator("canvas").count()) === 1, "page not drawn on a canvas");
-    await pg.locator("mark.pdf-mark").first().waitFor({ timeout: 10_000 });
-    must(await pg.locator("mark.pdf-mark").first().isVisible(), "marked passage not in view");
+    await pg.locator(PDF_MARK).first().waitFor({ timeout: 10_000 });
+    must(await pg.locator(PDF_MARK).first().isVisible(), "marked passage not in view");
     await page.screenshot({ path: join(outDir, "mindmap-source.png") });
     await page.keyboard.press("Escape");
     await page.getByTestId("mindmap").waitFor({ timeout: 5_000 });
@@ -375,7 +469,7 @@ try {
     const n = await cite.innerText();
     await cite.click();
     await page.getByTestId("source").waitFor({ timeout: 10_000 });
-    const mark = page.locator('[data-testid="pdf-pages"] section[data-drawn="1"] mark.pdf-mark').first();
+    const mark = page.locator(`[data-testid="pdf-pages"] section[data-drawn="1"] :is(${PDF_MARK})`).first();
     await mark.waitFor({ timeout: 30_000 });
     must(await mark.isVisible(), `citation [${n}]: marked passage not in view`);
     await page.screenshot({ path: join(outDir, "citation-source.png") });

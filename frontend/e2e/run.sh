@@ -98,7 +98,8 @@ fi
 status2=0
 E2E_FLOW=offline E2E_BIN="$bin" node "$here/e2e.mjs" "$url2" "$out" \
   "$root/assets/sample/en-report-dmca-summary.pdf" \
-  "$root/assets/sample/zh-civil-code.docx" || status2=$?
+  "$root/assets/sample/zh-civil-code.docx" \
+  "$root/assets/sample/en-report-tables-irs-i1040nr.pdf" || status2=$?
 if [ "$status2" -ne 0 ]; then
   echo "--- cairn serve --offline output ---" >&2
   tail -n 40 "$work/serve-offline.log" >&2

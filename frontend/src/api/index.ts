@@ -9,6 +9,8 @@ import { installServeTransport, type ServeConfig } from "./http";
 
 export type Document = kb.Document;
 export type Hit = kb.Hit;
+/** App.Search's reply: the hits and how the query was embedded. */
+export type SearchResult = app.SearchResult;
 export type Page = kb.Page;
 export type ImportResult = project.ImportResult;
 export type Progress = project.Progress;
@@ -106,6 +108,10 @@ export const api = {
   fusedMindMap: () => App.FusedMindMap() as Promise<unknown> as Promise<MindMap>,
   /** A mind map (0: the fused one) as a Markdown or OPML file's text. */
   exportMindMap: (docID: number, format: "md" | "opml") => App.ExportMindMap(docID, format),
+  /** A document as Markdown (what `cairn text --format md` prints). */
+  exportDocumentMarkdown: (docID: number) => App.ExportDocumentMarkdown(docID),
+  /** Desktop only: the native save dialog, then writes text there; the path, "" when cancelled. */
+  saveTextFile: (name: string, text: string) => App.SaveTextFile(name, text),
   // kb.Answer's trace is Go's json.RawMessage, which the generator types as
   // number[]; it holds a reason.Trace (model.ts).
   ask: (question: string, deep: boolean) => App.Ask(question, deep) as Promise<unknown> as Promise<Answer>,

@@ -82,6 +82,12 @@ const paths: Record<string, ReactNode> = {
       <path d="M14 3.5v4h4" />
     </>
   ),
+  export: (
+    <>
+      <path d="M14 4.5h5.5V10M19.5 4.5 11.5 12.5" />
+      <path d="M17.5 13.5v6h-13v-13h6" />
+    </>
+  ),
   drop: (
     <>
       <path d="M12 3.5v10M8 9.5l4 4 4-4" />

@@ -128,3 +128,10 @@ export function progressText(p?: (ProgressLike & { file: string }) | null): stri
   const verb = p.stage === "done" ? "Imported" : p.stage ? p.stage.charAt(0).toUpperCase() + p.stage.slice(1) : "Importing";
   return `${verb} ${name} (${p.index} of ${p.total})`;
 }
+
+/** A file name from a title: no path or reserved characters, at most 80
+ * characters before the extension (fallback when nothing is left). */
+export function fileName(title: string, ext: string, fallback = "document"): string {
+  const base = title.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 80) || fallback;
+  return `${base}.${ext}`;
+}

@@ -3,6 +3,7 @@
 // files themselves come from the backend, mindmap.Export). Pure: the view
 // only draws what layoutTree returns.
 import type { MindKind, MindMap, MindNode, Supernode } from "../api/model";
+import { fileName } from "./format";
 
 export interface TreeNode {
   id: string;
@@ -159,8 +160,7 @@ export function searchTree(root: TreeNode, query: string): { matches: Set<string
 
 /** Path of an export file from a title: "Mind map - DMCA summary.md". */
 export function exportName(title: string, ext: string): string {
-  const base = title.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 80) || "mind map";
-  return `${base}.${ext}`;
+  return fileName(title, ext, "mind map");
 }
 
 /**

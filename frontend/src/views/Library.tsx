@@ -2,8 +2,9 @@ import { useEffect, useState } from "react";
 import { api, canPickFiles, errorMessage, has, type Document, type ImportDone } from "../api";
 import { etaText, stageText } from "../lib/eta";
 import { Chip, ConfirmDialog, Icon, Notice, ProgressBar, StatusChip } from "../components/ui";
-import { count, importFraction, kindLabel, plainError, progressText, statusLabel } from "../lib/format";
+import { count, fileName, importFraction, kindLabel, plainError, progressText, statusLabel } from "../lib/format";
 import type { Library } from "../library";
+import { saveText } from "../lib/save";
 
 /** "4 files imported: 3 ready, 1 needs OCR." */
 export function summarise(done: ImportDone): string {
@@ -29,6 +30,25 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
   const [removing, setRemoving] = useState(false);
   const [pwFor, setPwFor] = useState(0);
   const [password, setPassword] = useState("");
+  const [saved, setSaved] = useState("");
+  const [exporting, setExporting] = useState(0);
+
+  // A document as Markdown (App.ExportDocumentMarkdown: what `cairn text
+  // --format md` prints), saved where the user says (desktop) or downloaded.
+  const exportMarkdown = async (d: Document) => {
+    setCallError("");
+    setSaved("");
+    setExporting(d.id);
+    try {
+      const md = await api.exportDocumentMarkdown(d.id);
+      const where = await saveText(fileName(d.title || d.file_name.replace(/\.[^.]*$/, ""), "md"), md, "text/markdown");
+      if (where) setSaved(where);
+    } catch (e) {
+      setCallError(errorMessage(e));
+    } finally {
+      setExporting(0);
+    }
+  };
 
   // Stored originals no document references (a crash lost their records):
   // offered for import again, as `cairn check --repair` does.
@@ -184,6 +204,13 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
         <Notice tone="warn">{lib.indexing.warning}</Notice>
       )}
 
+      {saved && (
+        <Notice tone="ok" onClose={() => setSaved("")}>
+          <span data-testid="export-saved">
+            {canPickFiles ? "Saved to" : "Downloaded"} {saved}.
+          </span>
+        </Notice>
+      )}
       {callError && (
         <Notice tone="bad" onClose={() => setCallError("")}>
           {plainError(callError)}
@@ -297,6 +324,11 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
                         {has("RetryDocument") && (d.status === "failed" || d.status === "pending") && (
                           <button className="icon-btn" title="Try reading it again" aria-label={`Retry ${d.file_name}`} onClick={() => retry(d)} disabled={importing.running}>
                             <Icon name="retry" size={16} />
+                          </button>
+                        )}
+                        {has("ExportDocumentMarkdown") && d.status === "ok" && (
+                          <button className="icon-btn icon-btn-safe" title="Export as Markdown" aria-label={`Export ${d.title || d.file_name} as Markdown`} data-testid="export-md" onClick={() => exportMarkdown(d)} disabled={exporting === d.id}>
+                            <Icon name="export" size={16} />
                           </button>
                         )}
                         <button className="icon-btn" title={`Remove ${d.title || d.file_name}`} aria-label={`Remove ${d.title || d.file_name}`} onClick={() => setToRemove(d)}>

@@ -4,17 +4,7 @@ import { Notice } from "../components/ui";
 import { pageSpan, plainError } from "../lib/format";
 import { buildTree, exportName, fitView, initialCollapsed, layoutTree, searchTree, type LaidNode, type TreeNode } from "../lib/mindtree";
 import type { OpenSource } from "./Ask";
-
-function download(name: string, blob: Blob) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+import { download, saveText } from "../lib/save";
 
 /** The drawn SVG as a standalone file (styles inlined from the page). */
 function svgText(svg: SVGSVGElement, w: number, h: number): string {
@@ -122,12 +112,12 @@ export default function MindMapView({ docs, onOpenSource }: { docs: Document[]; 
     // command prints the same).
     if (kind === "md" || kind === "opml") {
       const text = await api.exportMindMap(which, kind).catch((e) => (setError(errorMessage(e)), null));
-      if (text !== null) download(exportName(title, kind), new Blob([text], { type: kind === "md" ? "text/markdown" : "text/x-opml" }));
+      if (text !== null) await saveText(exportName(title, kind), text, kind === "md" ? "text/markdown" : "text/x-opml").catch((e) => setError(errorMessage(e)));
       return;
     }
     if (!svg.current) return;
     const text = svgText(svg.current, layout.width, layout.height);
-    if (kind === "svg") return download(exportName(title, "svg"), new Blob([text], { type: "image/svg+xml" }));
+    if (kind === "svg") return void (await saveText(exportName(title, "svg"), text, "image/svg+xml").catch((e) => setError(errorMessage(e))));
     const img = new Image();
     img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
     await img.decode();

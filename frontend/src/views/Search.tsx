@@ -11,9 +11,28 @@ export interface SearchState {
   /** What the query matches in each hit's snippet (App.Marks), by hit. */
   marks: Mark[][];
   ms: number;
+  /** When the query was not embedded (the passages were ranked by keywords
+   * only), the sentence to show; "" when it was (App.Search's info). */
+  note: string;
+  /** The backend's reason for it, in full. */
+  why: string;
 }
 
-export const emptySearch: SearchState = { query: "", ran: "", hits: [], marks: [], ms: 0 };
+export const emptySearch: SearchState = { query: "", ran: "", hits: [], marks: [], ms: 0, note: "", why: "" };
+
+/** What to say of a search's info (App.Search): nothing when vector
+ * similarity ranked too; when the query could not be embedded (e.g. a
+ * project embedded by an Ollama model while Ollama is away), a sentence
+ * naming the model, and the backend's reason in full as why. */
+export function searchNote(info: { embedder: string; vectors: boolean; note?: string } | null | undefined): { note: string; why: string } {
+  if (!info || info.vectors) return { note: "", why: "" };
+  const model = info.embedder.replace(/^ollama:/, "");
+  const how = model ? ` with ${model}, the project's embedding model` : "";
+  return {
+    note: `Ranked by keywords only: the query could not be embedded${how}. Start Ollama, or choose the built-in embedding model in Settings.`,
+    why: info.note ?? "",
+  };
+}
 
 /** The text shown for a hit: the backend's snippet, else the passage start. */
 export function snippetOf(hit: Hit, max = 320): string {
@@ -41,14 +60,16 @@ export default function SearchView(props: {
     setError("");
     const t0 = performance.now();
     try {
-      const hits = (await api.search(query, 20)) ?? [];
+      const res = await api.search(query, 20);
+      const hits = res?.hits ?? [];
+      const { note, why } = searchNote(res?.info);
       const ms = performance.now() - t0;
       // The marks come from the backend, which matches as search does.
       const marks = has("Marks") && hits.length ? await api.marks(query, hits.map((h) => snippetOf(h))).then((m) => m.map((x) => x.marks ?? []), () => []) : [];
-      setState({ query: q, ran: query, hits, marks, ms });
+      setState({ query: q, ran: query, hits, marks, ms, note, why });
     } catch (e) {
       setError(errorMessage(e));
-      setState({ query: q, ran: query, hits: [], marks: [], ms: 0 });
+      setState({ query: q, ran: query, hits: [], marks: [], ms: 0, note: "", why: "" });
     } finally {
       setBusy(false);
     }
@@ -101,6 +122,17 @@ export default function SearchView(props: {
             ? `No passages match “${state.ran}”.`
             : `${state.hits.length} ${state.hits.length === 1 ? "passage" : "passages"} for “${state.ran}”`}
           {state.hits.length > 0 && state.ms > 0 && <span className="tabular"> · {Math.max(1, Math.round(state.ms))} ms</span>}
+          {state.note && (
+            <div className="search-note" data-testid="search-note">
+              {state.note}
+              {state.why && (
+                <details>
+                  <summary>Why</summary>
+                  {state.why}
+                </details>
+              )}
+            </div>
+          )}
         </div>
       )}
 

@@ -4,7 +4,7 @@ import { Icon, Marked, Notice } from "../components/ui";
 import { kindLabel, pageSpan, plainError } from "../lib/format";
 import { highlight, splitRanges, type Mark, type Segment } from "../lib/highlight";
 import { locateSpan } from "../lib/offsets";
-import type { SpanMatch } from "../lib/pdfspan";
+import type { MarkQuality } from "../components/PdfPages";
 
 // pdf.js is large: load it only when a PDF is shown.
 const PdfPages = lazy(() => import("../components/PdfPages"));
@@ -38,7 +38,7 @@ export default function SourceView({ target, onBack, backLabel }: { target: Sour
   const canPdf = pdf !== null;
   const [layout, setLayout] = useState<"pages" | "text">(canPdf ? "pages" : "text");
   const [pdfError, setPdfError] = useState("");
-  const [match, setMatch] = useState<SpanMatch["quality"] | "">("");
+  const [match, setMatch] = useState<MarkQuality | "">("");
 
   useEffect(() => {
     setLayout(canPdf ? "pages" : "text");
@@ -89,7 +89,11 @@ export default function SourceView({ target, onBack, backLabel }: { target: Sour
   const pdfHighlights = useMemo(() => {
     if (!pages) return [];
     const byNum = new Map(pages.map((p) => [p.number, p]));
-    return [...spans.entries()].map(([page, sp]) => ({ page, text: byNum.get(page)?.text.slice(sp.start, sp.end) ?? "" })).filter((h) => h.text.trim());
+    // Each page's part of the passage, with where it is in the page text and
+    // the page's stored layout (its blocks' boxes mark it, when it has them).
+    return [...spans.entries()]
+      .map(([page, sp]) => ({ page, text: byNum.get(page)?.text.slice(sp.start, sp.end) ?? "", start: sp.start, end: sp.end, layout: byNum.get(page) }))
+      .filter((h) => h.text.trim());
   }, [pages, spans]);
 
   // Scroll to the passage, or to the hit's first page when the span is unknown.
@@ -142,7 +146,7 @@ export default function SourceView({ target, onBack, backLabel }: { target: Sour
           <button role="tab" aria-selected={layout === "text"} className={layout === "text" ? "on" : ""} onClick={() => setLayout("text")}>
             Extracted text
           </button>
-          {layout === "pages" && match && match !== "exact" && (
+          {layout === "pages" && match && match !== "exact" && match !== "box" && (
             <span className="subtle seg-note">{match === "none" ? "The passage could not be located on the page image; see Extracted text." : "The passage is marked approximately on the page image."}</span>
           )}
         </div>
@@ -154,7 +158,7 @@ export default function SourceView({ target, onBack, backLabel }: { target: Sour
         <div data-testid="source-pdf">
           {pdf && pages ? (
             <Suspense fallback={<p className="subtle">Loading the PDF viewer…</p>}>
-              <PdfPages source={pdf} targetPage={target.pageStart ?? pdfHighlights[0]?.page} highlights={pdfHighlights} onMatched={(_, m) => setMatch(m.quality)} />
+              <PdfPages source={pdf} targetPage={target.pageStart ?? pdfHighlights[0]?.page} highlights={pdfHighlights} onMatched={(_, q) => setMatch(q)} />
             </Suspense>
           ) : (
             <p className="subtle">Opening the PDF…</p>

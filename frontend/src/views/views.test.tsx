@@ -12,19 +12,24 @@ const fake = vi.hoisted(() => ({
   orphanedOriginals: vi.fn(async (): Promise<string[]> => []),
   repairOrphans: vi.fn(async () => []),
   marks: vi.fn(async (): Promise<{ marks: { start: number; end: number }[] }[]> => []),
+  exportDocumentMarkdown: vi.fn(async (_id: number) => "=== page 1 ===\n# Instructions for Form 1040NR\n\n| Year | Rate |\n| --- | --- |\n"),
+  saveTextFile: vi.fn(async (_name: string, _text: string) => "/home/me/Instructions for Form 1040NR.md"),
+  desktop: false, // canPickFiles: the desktop window (save dialog) or the browser (download)
 }));
 
 vi.mock("../api", () => ({
   api: fake,
-  canPickFiles: false,
+  get canPickFiles() {
+    return fake.desktop;
+  },
   transport: "http",
   errorMessage: (e: unknown) => String(e),
   onEvent: () => () => {},
-  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans", "Marks"].includes(m),
+  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans", "Marks", "ExportDocumentMarkdown"].includes(m),
 }));
 
 import LibraryView, { splitPaths, summarise } from "./Library";
-import SearchView, { emptySearch, snippetOf } from "./Search";
+import SearchView, { emptySearch, searchNote, snippetOf } from "./Search";
 import SourceView, { pageSegments } from "./Source";
 import type { Library } from "../library";
 
@@ -62,6 +67,45 @@ describe("LibraryView", () => {
     expect(screen.getByText("This file is not a PDF, although its name says so.")).toBeTruthy();
     expect(screen.getByText(/scanned images/)).toBeTruthy();
     expect(screen.getByText("312")).toBeTruthy();
+  });
+
+  it("exports a ready document as Markdown: a download in the browser, the save dialog on the desktop", async () => {
+    const blobs: Blob[] = [];
+    const names: string[] = [];
+    URL.createObjectURL = vi.fn((b: Blob) => (blobs.push(b), "blob:x"));
+    URL.revokeObjectURL = vi.fn();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    fake.desktop = false;
+    render(<LibraryView lib={lib()} onOpen={() => {}} />);
+    // Only a readable document offers it.
+    expect(screen.getAllByTestId("export-md")).toHaveLength(1);
+    expect(screen.queryByLabelText("Export broken.pdf as Markdown")).toBeNull();
+    await act(async () => fireEvent.click(screen.getByLabelText("Export Instructions for Form 1040NR as Markdown")));
+    expect(fake.exportDocumentMarkdown).toHaveBeenCalledWith(1);
+    expect(names).toEqual(["Instructions for Form 1040NR.md"]);
+    expect(blobs[0].type).toBe("text/markdown");
+    expect(await blobs[0].text()).toContain("\n# Instructions for Form 1040NR\n");
+    expect(fake.saveTextFile).not.toHaveBeenCalled();
+    expect(screen.getByTestId("export-saved").textContent).toBe("Downloaded Instructions for Form 1040NR.md.");
+    cleanup();
+
+    fake.desktop = true;
+    render(<LibraryView lib={lib()} onOpen={() => {}} />);
+    await act(async () => fireEvent.click(screen.getByLabelText("Export Instructions for Form 1040NR as Markdown")));
+    expect(fake.saveTextFile).toHaveBeenCalledWith("Instructions for Form 1040NR.md", expect.stringContaining("| --- | --- |"));
+    expect(names).toHaveLength(1); // no download on the desktop
+    expect(screen.getByTestId("export-saved").textContent).toBe("Saved to /home/me/Instructions for Form 1040NR.md.");
+    fake.desktop = false;
+    click.mockRestore();
+  });
+
+  it("says why an export failed", async () => {
+    fake.exportDocumentMarkdown.mockRejectedValueOnce("document 1 is not in this project");
+    render(<LibraryView lib={lib()} onOpen={() => {}} />);
+    await act(async () => fireEvent.click(screen.getByLabelText("Export Instructions for Form 1040NR as Markdown")));
+    expect(screen.getByRole("alert").textContent).toContain("not in this project");
   });
 
   it("asks before removing, then removes", async () => {
@@ -124,12 +168,15 @@ describe("LibraryView", () => {
 
 describe("SearchView", () => {
   it("runs a search and shows titles, page spans, breadcrumbs and marked terms", async () => {
-    fake.search.mockResolvedValue([
-      {
-        id: 9, doc_id: 1, doc_title: "Form 1040NR", page_start: 3, page_end: 4, char_start: 0, char_end: 10,
-        heading_path: ["Itemized Deductions", "State taxes"], text: "full text", snippet: "You can deduct state income taxes.", score: 0.0328,
-      },
-    ]);
+    fake.search.mockResolvedValue({
+      hits: [
+        {
+          id: 9, doc_id: 1, doc_title: "Form 1040NR", page_start: 3, page_end: 4, char_start: 0, char_end: 10,
+          heading_path: ["Itemized Deductions", "State taxes"], text: "full text", snippet: "You can deduct state income taxes.", score: 0.0328,
+        },
+      ],
+      info: { embedder: "cairn-hash-v1-1024", vectors: true },
+    });
     // The backend's marks for the snippet (analyze.Marks: "deduction" matches "deduct" by its stem).
     fake.marks.mockResolvedValue([{ marks: [{ start: 8, end: 14 }, { start: 28, end: 33 }] }]);
     let state = emptySearch;
@@ -146,6 +193,27 @@ describe("SearchView", () => {
     expect(screen.getByText("State taxes")).toBeTruthy();
     const marks = Array.from(document.querySelectorAll("mark.term")).map((m) => m.textContent);
     expect(marks).toEqual(["deduct", "taxes"]);
+    expect(screen.queryByTestId("search-note")).toBeNull(); // the query was embedded
+  });
+
+  it("says when the query was not embedded (keywords only), from App.Search's info", async () => {
+    const note = "the query was not embedded: ollama: connection refused; passages were ranked by keywords only";
+    fake.search.mockResolvedValue({
+      hits: [{ id: 1, doc_id: 1, doc_title: "DMCA", page_start: 1, page_end: 1, char_start: 0, char_end: 4, text: "text", snippet: "text", score: 0.01 }],
+      info: { embedder: "ollama:bge-m3", vectors: false, note },
+    });
+    let state = { ...emptySearch, query: "circumvention" };
+    const setState = (s: typeof state) => (state = s);
+    const { rerender } = render(<SearchView state={state} setState={setState} hasDocuments onOpen={() => {}} />);
+    await act(async () => fireEvent.submit(screen.getByRole("search")));
+    rerender(<SearchView state={state} setState={setState} hasDocuments onOpen={() => {}} />);
+    expect(state.why).toBe(note);
+    const shown = screen.getByTestId("search-note");
+    expect(shown.textContent).toContain("Ranked by keywords only: the query could not be embedded with bge-m3, the project's embedding model.");
+    expect(shown.querySelector("details")!.textContent).toContain("ollama: connection refused");
+    expect(searchNote({ embedder: "ollama:bge-m3", vectors: false }).note).toMatch(/keywords only/);
+    expect(searchNote({ embedder: "cairn-hash-v1-1024", vectors: true, note: "" })).toEqual({ note: "", why: "" });
+    expect(searchNote(null)).toEqual({ note: "", why: "" });
   });
 
   it("prefers the snippet and trims long text", () => {

@@ -332,6 +332,38 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class SearchResult {
+	    hits: kb.Hit[];
+	    info: project.SearchInfo;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hits = this.convertValues(source["hits"], kb.Hit);
+	        this.info = this.convertValues(source["info"], project.SearchInfo);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Settings {
 	    ollama_host: string;
 	    offline: boolean;
@@ -1245,6 +1277,22 @@ export namespace project {
 		    }
 		    return a;
 		}
+	}
+	export class SearchInfo {
+	    embedder: string;
+	    vectors: boolean;
+	    note?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.embedder = source["embedder"];
+	        this.vectors = source["vectors"];
+	        this.note = source["note"];
+	    }
 	}
 
 }

@@ -26,6 +26,8 @@ export function EmbedderStatus():Promise<project.EmbedderStatus>;
 
 export function Entity(arg1:string):Promise<app.EntityDetail>;
 
+export function ExportDocumentMarkdown(arg1:number):Promise<string>;
+
 export function ExportMindMap(arg1:number,arg2:string):Promise<string>;
 
 export function ExtractionCounts():Promise<Record<string, number>>;
@@ -82,7 +84,9 @@ export function RetryDocument(arg1:number,arg2:string):Promise<Array<project.Imp
 
 export function SaveSettings(arg1:app.Settings):Promise<app.Settings>;
 
-export function Search(arg1:string,arg2:number):Promise<Array<kb.Hit>>;
+export function SaveTextFile(arg1:string,arg2:string):Promise<string>;
+
+export function Search(arg1:string,arg2:number):Promise<app.SearchResult>;
 
 export function SetOllamaHost(arg1:string,arg2:boolean):Promise<void>;
 

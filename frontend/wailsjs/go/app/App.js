@@ -42,6 +42,10 @@ export function Entity(arg1) {
   return window['go']['app']['App']['Entity'](arg1);
 }
 
+export function ExportDocumentMarkdown(arg1) {
+  return window['go']['app']['App']['ExportDocumentMarkdown'](arg1);
+}
+
 export function ExportMindMap(arg1, arg2) {
   return window['go']['app']['App']['ExportMindMap'](arg1, arg2);
 }
@@ -152,6 +156,10 @@ export function RetryDocument(arg1, arg2) {
 
 export function SaveSettings(arg1) {
   return window['go']['app']['App']['SaveSettings'](arg1);
+}
+
+export function SaveTextFile(arg1, arg2) {
+  return window['go']['app']['App']['SaveTextFile'](arg1, arg2);
 }
 
 export function Search(arg1, arg2) {
