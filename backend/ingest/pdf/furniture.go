@@ -144,7 +144,7 @@ func markFurniture(pages []pageOut) {
 			t := strings.TrimSpace(q.text)
 			num := pageNumberRE.FindStringSubmatch(t)
 			k := slot{b, furnitureKey(t)}
-			if num == nil && len(seen[k]) < need && (b < 3 || b > 4) {
+			if num == nil && len(seen[k]) < need && (b < 3 || b > 4) && !((b == 5 || b == 6) && onlyTurnedInMargin(p)) {
 				continue
 			}
 			if num == nil && pi == 0 && (b == 1 || b == 2) && !pageWordRE.MatchString(t) {
@@ -218,6 +218,21 @@ func printedLabels(pages []pageOut) {
 		}
 		pages[i].info.Label = label
 	}
+}
+
+// onlyTurnedInMargin reports whether every turned (not upright) paragraph
+// of the page lies in a side margin: a lone stamp along the edge (an arXiv
+// identifier, a "downloaded from" notice) is furniture even on one page,
+// while a table set sideways has turned text across the page.
+func onlyTurnedInMargin(p *pageOut) bool {
+	for i := range p.paras {
+		if q := &p.paras[i]; !q.upright && q.hasBox {
+			if b := bandOf(p, i); b != 5 && b != 6 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // keepAlone unmarks the furniture of a page that has nothing else: a page
