@@ -203,7 +203,7 @@ func isHeading(q para, body float64) bool {
 			letters++
 		}
 	}
-	if letters < 2 {
+	if letters < 2 || endsOpen(q.text) {
 		return false
 	}
 	if q.size >= body*headingSizeRatio {
@@ -214,6 +214,21 @@ func isHeading(q para, body float64) bool {
 	}
 	return q.bold
 }
+
+// endsOpen reports whether text ends on a word that needs more after it
+// ("Unreported social security and"): the first line of a run-in heading
+// whose end is set with the paragraph, not a heading of its own.
+func endsOpen(text string) bool {
+	f := strings.Fields(strings.ToLower(text))
+	if len(f) < 2 {
+		return false
+	}
+	return openEnders[strings.TrimRight(f[len(f)-1], ",;:")] || strings.HasSuffix(text, ",")
+}
+
+// openEnders are English words a title does not end on.
+var openEnders = map[string]bool{"and": true, "or": true, "of": true, "the": true, "a": true, "an": true, "to": true,
+	"for": true, "in": true, "on": true, "with": true, "by": true, "from": true, "at": true, "as": true, "nor": true}
 
 // endsSentence reports whether text ends like a sentence or a clause
 // rather than a title.

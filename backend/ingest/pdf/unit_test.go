@@ -441,3 +441,21 @@ func TestChartIsNoTable(t *testing.T) {
 		t.Error("a table with check boxes read as a chart")
 	}
 }
+
+// A line ending on a word that needs more after it is the first line of a
+// run-in heading, not a heading; titles end on their last noun.
+func TestEndsOpen(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Unreported social security and": true,
+		"Simplified Procedure for":       true,
+		"Name, Address,":                 true,
+		"Who Must File":                  false,
+		"What and Where to File":         false,
+		"Section 5":                      false,
+		"and":                            false,
+	} {
+		if got := endsOpen(text); got != want {
+			t.Errorf("endsOpen(%q) = %v", text, got)
+		}
+	}
+}
