@@ -109,13 +109,14 @@ type layout struct {
 	lastSize     float64
 	lastRune     rune
 	pendingSpace bool
+	pending      *pendingAccent       // a spacing accent waiting for its letter
 	seen         map[dupKey][]float64 // flattened x, y pairs
 }
 
 const dupCell = 2.0
 
-// add places one glyph.
-func (lo *layout) add(g glyph) {
+// addGlyph places one glyph.
+func (lo *layout) addGlyph(g glyph) {
 	if g.text == "" {
 		return
 	}
@@ -242,12 +243,14 @@ func (lo *layout) duplicate(g glyph) bool {
 // paragraphs lays the page's runs out (pagelayout.go) and returns its
 // paragraphs in reading order.
 func (lo *layout) paragraphs() []para {
+	lo.flushAccent()
 	return layoutPage(lo.runs, nil)
 }
 
 // paragraphsWithRules is paragraphs with the page's ruled lines, which
 // outline tables.
 func (lo *layout) paragraphsWithRules(rules []rule) []para {
+	lo.flushAccent()
 	return layoutPage(lo.runs, rules)
 }
 
