@@ -7,8 +7,10 @@
 // produced the pages and the read time, then the means over all files with
 // a text layer, over English (non-CJK) and over CJK documents. The 8-gram
 // F1 column scores reading order (columns, headers spliced into text); the
-// next one does the same outside tables, which pdftotext reads column by
-// column and Cairn row by row.
+// next one does the same on the body text, tables and page furniture set
+// aside on both sides (pdftotext reads tables column by column, Cairn row
+// by row, and pdftotext splices running headers into the text where the
+// file draws them).
 // The figures in backend/ingest/pdf/F1.md and the README's "How documents
 // are read" come from it; the gate itself is backend/ingest/pdf's
 // quality_test.go, which shares the metric (pdfeval).
@@ -53,7 +55,7 @@ func main() {
 	}
 	t0 := time.Now()
 	var rs []pdfeval.Result
-	fmt.Println("| file | pages | engine | F1 | precision | recall | page F1 | 8-gram F1 | 8-gram F1 outside tables | ms |")
+	fmt.Println("| file | pages | engine | F1 | precision | recall | page F1 | 8-gram F1 | 8-gram F1, body text | ms |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for _, f := range files {
 		r := pdfeval.Evaluate(f)

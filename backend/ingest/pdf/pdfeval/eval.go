@@ -93,10 +93,12 @@ type Result struct {
 	Recall    float64
 	PageF1    float64 // mean F1 of page i against reference page i
 	F8        float64 // word 8-gram F1 of the whole text (reading order)
-	// F8Text is the 8-gram F1 outside tables: Cairn's table rows are left
-	// out of its text and their words out of pdftotext's page (first
-	// occurrences), since the two read a table in different orders
-	// (pdftotext column by column, Cairn row by row).
+	// F8Text is the 8-gram F1 of the body text: Cairn's table rows and
+	// page furniture are left out of its text and their words out of
+	// pdftotext's page (first occurrences), since the two read a table in
+	// different orders (pdftotext column by column, Cairn row by row) and
+	// pdftotext splices running headers into the text where the file
+	// draws them while Cairn sets them apart.
 	F8Text float64
 	// Leaks are running headers, footers and page counters (lines that
 	// pdftotext prints among the first or last three lines of three or
@@ -148,7 +150,7 @@ func Evaluate(path string) Result {
 	gotTokens := Tokens(strings.Join(got, "\n"))
 	res.F1, res.Precision, res.Recall = F1(gotTokens, refTokens)
 	res.F8 = NgramF1(gotTokens, refTokens, 8)
-	res.F8Text = outsideTablesF8(doc, ref)
+	res.F8Text = bodyTextF8(doc, ref)
 	res.Leaks = furnitureLeaks(doc, ref)
 	for _, b := range doc.Blocks {
 		res.Lines = append(res.Lines, strings.Split(b.Text, "\n")...)
@@ -157,32 +159,34 @@ func Evaluate(path string) Result {
 	return res
 }
 
-// outsideTablesF8 scores reading order on the text outside tables: each
-// page's non-table blocks and furniture against pdftotext's page less the
-// words of that page's table rows.
-func outsideTablesF8(doc *parsed.Document, ref []string) float64 {
+// bodyTextF8 scores reading order on the body text: each page's
+// non-table blocks against pdftotext's page less the words of that page's
+// table rows and furniture.
+func bodyTextF8(doc *parsed.Document, ref []string) float64 {
 	var got, want []string
 	for i, r := range ref {
 		page := i + 1
-		inTables := map[string]int{}
+		setApart := map[string]int{}
 		for _, b := range doc.Blocks {
 			if b.Page != page {
 				continue
 			}
 			if b.Kind == parsed.BlockTableRow {
 				for _, t := range Tokens(b.Text) {
-					inTables[t]++
+					setApart[t]++
 				}
 				continue
 			}
 			got = append(got, Tokens(b.Text)...)
 		}
 		if i < len(doc.Pages) {
-			got = append(got, Tokens(strings.Join(doc.Pages[i].Furniture, "\n"))...)
+			for _, t := range Tokens(strings.Join(doc.Pages[i].Furniture, "\n")) {
+				setApart[t]++
+			}
 		}
 		for _, t := range Tokens(r) {
-			if inTables[t] > 0 {
-				inTables[t]--
+			if setApart[t] > 0 {
+				setApart[t]--
 				continue
 			}
 			want = append(want, t)
