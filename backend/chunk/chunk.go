@@ -199,7 +199,17 @@ func assemble(text string, pieces []span, opt Options) []kb.Chunk {
 			HeadingPath: append([]string(nil), last.path...),
 		}
 		if first.heading {
-			c.HeadingPath = append([]string(nil), first.path...)
+			// A chunk opening with a run of headings (a title and its
+			// subtitle, a chapter and its first section) belongs under
+			// the last of them.
+			lead := first
+			for _, p := range cur[1:] {
+				if !p.heading {
+					break
+				}
+				lead = p
+			}
+			c.HeadingPath = append([]string(nil), lead.path...)
 		}
 		if first.tableHeader != "" { // the chunk starts inside a table, below its header row
 			c.TableHeader = first.tableHeader

@@ -248,3 +248,27 @@ func TestTableHeaderCarriedToLaterPassages(t *testing.T) {
 		t.Errorf("%d chunks start inside the table, want 2 or more (one on page 2)", continued)
 	}
 }
+
+// A chunk that opens with a run of headings (a title and its subtitle)
+// belongs under the last of them, not under the title alone.
+func TestLeadingHeadingsGiveThePath(t *testing.T) {
+	doc := &parsed.Document{Blocks: []parsed.Block{
+		{Page: 1, Kind: parsed.BlockHeading, Level: 1, Text: "Instructions"},
+		{Page: 1, Kind: parsed.BlockHeading, Level: 3, Text: "Income Tax Return"},
+		{Page: 1, Kind: parsed.BlockParagraph, Text: "Section references are to the Code."},
+		{Page: 1, Kind: parsed.BlockHeading, Level: 2, Text: "General"},
+		{Page: 1, Kind: parsed.BlockParagraph, Text: "General text."},
+		{Page: 1, Kind: parsed.BlockHeading, Level: 3, Text: "New for 2007"},
+		{Page: 1, Kind: parsed.BlockParagraph, Text: "New text."},
+	}}
+	_, chunks := Split(doc, Options{Target: 300})
+	want := [][]string{{"Instructions", "Income Tax Return"}, {"Instructions", "General"}, {"Instructions", "General", "New for 2007"}}
+	if len(chunks) != len(want) {
+		t.Fatalf("%d chunks: %+v", len(chunks), chunks)
+	}
+	for i, c := range chunks {
+		if strings.Join(c.HeadingPath, " > ") != strings.Join(want[i], " > ") {
+			t.Errorf("chunk %d %q: path %v, want %v", i, c.Text, c.HeadingPath, want[i])
+		}
+	}
+}
