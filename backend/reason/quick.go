@@ -111,11 +111,11 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 			u.trace.Candidates = append(u.trace.Candidates, ShortTrace{Text: c.Text, Type: string(c.Type), Score: c.Score})
 		}
 		if len(cs) > 0 && cs[0].Score >= answerspan.MinScore {
-			linked := ""
-			if len(res.Linked) > 0 {
-				linked = res.Linked[0].Name
+			var linked []string
+			for _, l := range res.Linked {
+				linked = append(linked, l.Name)
 			}
-			g.paths = withAnswerPaths(answerPaths(cs, pool, linked, 3), g.paths, u.set.MaxPaths+3)
+			g.paths = withAnswerPaths(answerPaths(u.question, cs, pool, linked, 3), g.paths, u.set.MaxPaths+3)
 		}
 		u.lap("short")
 	}
