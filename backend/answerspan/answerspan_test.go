@@ -296,3 +296,28 @@ func TestFindDefineReferent(t *testing.T) {
 		t.Fatalf("got %+v", cs)
 	}
 }
+
+func TestDateSpans(t *testing.T) {
+	cases := []struct {
+		s    string
+		want []string
+	}{
+		{"Siemowit IV (1356 – 21 January 1426) was a duke.", []string{"1356", "21 January 1426"}},
+		{"William Barnard (1697-10 January 1768) was a bishop.", []string{"1697", "10 January 1768"}},
+		{"He served from 1939–45 and died on 3 May 1950.", []string{"1939–45", "3 May 1950"}},
+		{"The 1990s began in 1990.", []string{"1990s", "1990"}},
+		{"Born June 5, 1901 – died 1980.", []string{"June 5, 1901", "1980"}},
+	}
+	for _, tc := range cases {
+		var got []string
+		for _, sp := range dateSpans(tc.s) {
+			if tc.s[sp.Start:sp.End] != sp.Text {
+				t.Fatalf("%q: span %q does not match its offsets", tc.s, sp.Text)
+			}
+			got = append(got, sp.Text)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%q: dates %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
