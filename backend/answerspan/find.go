@@ -42,6 +42,10 @@ type Candidate struct {
 // answer (DEV sets, `cairn eval`).
 const MinScore = 0.45
 
+// Decided is the score of the item a comparison chose by the dates of
+// both items, each found in the evidence.
+const Decided = 0.9
+
 // IDF weighs a question word key (as embed.Words makes them, "w:stem").
 type IDF func(word string) float64
 
@@ -978,7 +982,7 @@ func (f *finder) choice() []Candidate {
 		if (vals[1].y < vals[0].y) == (f.q.Order == earliest) {
 			win = 1
 		}
-		out[win].Score = 0.9
+		out[win].Score = Decided
 		out[1-win].Score = 0.4
 		out[win].Chain = append(append([]Ref{}, vals[win].path...), vals[1-win].path...)
 	}
