@@ -153,8 +153,8 @@ func TestFindDescribedBridge(t *testing.T) {
 		passage("Richard Kuklinski (criminal)", "Richard Kuklinski was an American contract killer. He was associated with members of the DeCavalcante crime family."),
 	}
 	cs := Find(Classify("Philip Carlo was a biographer for an American contract killer who was associated with members of what crime family?"), ps, idf)
-	if len(cs) == 0 || cs[0].Text != "DeCavalcante" {
-		t.Fatalf("got %+v, want DeCavalcante first", cs)
+	if len(cs) == 0 || cs[0].Text != "DeCavalcante crime family" {
+		t.Fatalf("got %+v, want DeCavalcante crime family first", cs)
 	}
 	if cs[0].Bridge != "Richard Kuklinski (criminal)" {
 		t.Errorf("bridge %q", cs[0].Bridge)
@@ -318,6 +318,28 @@ func TestDateSpans(t *testing.T) {
 		}
 		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
 			t.Errorf("%q: dates %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
+
+// A name followed by the question's focus noun takes it ("what crime
+// family" -> "Gambino crime family"), a possessive does not; a count drops
+// the unit the question names ("how many records" -> "150 million").
+func TestFindFocusAndUnit(t *testing.T) {
+	cases := []struct{ q, text, want string }{
+		{"Which crime family was John Gotti the boss of?", "John Gotti was the boss of the Gambino crime family in New York.", "Gambino crime family"},
+		{"What band did Palash Sen found?", "Palash Sen founded Euphoria, India's pop band.", "Euphoria"},
+		{"How many records has Engelbert Humperdinck sold?", "Engelbert Humperdinck has sold more than 150 million records worldwide.", "150 million"},
+		{"How many people live in Leland?", "Leland had 13,527 residents in 2010.", "13,527 residents"},
+	}
+	for _, tc := range cases {
+		cs := Find(Classify(tc.q), []Passage{passage("Doc", tc.text)}, idf)
+		if len(cs) == 0 || cs[0].Text != tc.want {
+			var got []string
+			for _, c := range cs {
+				got = append(got, c.Text)
+			}
+			t.Errorf("%q: candidates %q, want %q first", tc.q, got, tc.want)
 		}
 	}
 }

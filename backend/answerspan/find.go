@@ -110,18 +110,24 @@ func (f *finder) prepare(s *sent) {
 	}
 	s.tokQ = make([]bool, len(s.toks))
 	for k, w := range s.toks {
-		q, ok := f.wordQ[w.text]
-		if !ok {
-			for _, st := range Stems(w.text) {
-				if f.qSyn[st] {
-					q = true
-				}
-			}
-			f.wordQ[w.text] = q
-		}
-		s.tokQ[k] = q
+		s.tokQ[k] = f.isQuestionWord(w.text)
 	}
 	s.rel = f.sentRel(*s)
+}
+
+// isQuestionWord says a word (by its text) is a question word or a
+// synonym of one.
+func (f *finder) isQuestionWord(w string) bool {
+	q, ok := f.wordQ[w]
+	if !ok {
+		for _, st := range Stems(w) {
+			if f.qSyn[st] {
+				q = true
+			}
+		}
+		f.wordQ[w] = q
+	}
+	return q
 }
 
 type finder struct {
@@ -771,8 +777,21 @@ func (f *finder) spans() []Candidate {
 						key = norm(text)
 					}
 				}
+				end := sp.End
+				if ext := f.focusAfter(s.text[sp.End:], sp); ext > 0 {
+					// "the DeCavalcante crime family" for "what crime family".
+					end += ext
+					text = strings.TrimSpace(s.text[sp.Start:end])
+				} else if f.q.Kind == Number && sp.Type == TNumber {
+					// "how many records": "150 million", not "150 million records".
+					if k := strings.LastIndex(text, " "); k > 0 && f.isQuestionWord(text[k+1:]) && !reWord.MatchString(text[k+1:]) {
+						text = text[:k]
+						end = sp.Start + len(text)
+					}
+				}
+				key = norm(text)
 				c := Candidate{Text: text, Type: sp.Type, Score: score,
-					Span: Ref{Passage: i, Start: s.start + sp.Start, End: s.start + sp.End}}
+					Span: Ref{Passage: i, Start: s.start + sp.Start, End: s.start + end}}
 				c.Chain = f.chain(i, s)
 				c.Subject, c.Bridge = f.ends(i)
 				if a, ok := best[key]; ok {
@@ -794,6 +813,48 @@ func (f *finder) spans() []Candidate {
 		out = append(out, a.c)
 	}
 	return out
+}
+
+// focusAfter is the length of the question's focus noun (with up to two
+// lower-case words before it) right after a name: "DeCavalcante crime
+// family" answers "what crime family"; 0 when the name is not followed by it.
+func (f *finder) focusAfter(rest string, sp Span) int {
+	if f.q.Focus == "" || sp.Type != TName || strings.HasSuffix(sp.Text, "'s") || strings.HasSuffix(sp.Text, "’s") {
+		return 0
+	}
+	ws := strings.Fields(rest)
+	if len(ws) == 0 || rest[0] != ' ' {
+		return 0
+	}
+	for n := 0; n < 3 && n < len(ws); n++ {
+		w := ws[n]
+		bare := strings.TrimRight(w, ".,;:)")
+		if bare == "" || strings.ToLower(bare) != bare {
+			return 0
+		}
+		if bare == f.q.Focus || strings.TrimSuffix(bare, "s") == f.q.Focus {
+			// The question's words right after the focus noun belong to
+			// it: "crime family" for "what crime family".
+			for n+1 < len(ws) && n < 3 && ws[n] == bare {
+				next := ws[n+1]
+				nb := strings.TrimRight(next, ".,;:)")
+				if nb == "" || strings.ToLower(nb) != nb || !f.isQuestionWord(nb) || analyzeStop(nb) {
+					break
+				}
+				n++
+				w, bare = next, nb
+			}
+			at := 0
+			for k := 0; k <= n; k++ {
+				at = strings.Index(rest[at:], ws[k]) + at + len(ws[k])
+			}
+			return at - (len(w) - len(bare))
+		}
+		if !f.isQuestionWord(bare) {
+			return 0
+		}
+	}
+	return 0
 }
 
 // hopFit prefers, for a chained question, answers in a bridge passage
