@@ -120,6 +120,13 @@ func TestFindYesNoSame(t *testing.T) {
 	if len(cs) == 0 || cs[0].Text != "yes" {
 		t.Fatalf("got %+v, want yes", cs)
 	}
+	if len(cs[0].Items) != 2 || cs[0].Items[0].Item != "Tim O'Brien" || cs[0].Items[0].Value != "American" || cs[0].Items[1].Item != "Erica Jong" || cs[0].Items[1].Value != "American" {
+		t.Errorf("compared items %+v, want each with American", cs[0].Items)
+	}
+	r := cs[0].Items[1].Ref
+	if got := ps[r.Passage].Text[r.Start:r.End]; got != "Erica Jong is an American novelist and poet." {
+		t.Errorf("value's sentence %q", got)
+	}
 }
 
 func TestFindDefine(t *testing.T) {

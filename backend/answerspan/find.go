@@ -36,6 +36,16 @@ type Candidate struct {
 	Bridge  string // the entity a two-hop chain passes through, if any
 	Value   string // a compared item: the date that decided the comparison, as written
 	Subject string // the question entity the chain starts from
+	// Items: a yes/no comparison's items, each with the value compared
+	// ("the same country": the country each is in) where one was found.
+	Items []Compared
+}
+
+// Compared is an item of a yes/no comparison and the value it was
+// compared by, with the sentence that states it.
+type Compared struct {
+	Item, Value string
+	Ref         Ref
 }
 
 // MinScore is the score under which a candidate is not offered as the
@@ -1278,13 +1288,16 @@ func (f *finder) yesNo() []Candidate {
 			yes.Chain, no.Chain = chain, chain
 			yes.Subject, no.Subject = f.ps[a[0]].Title, f.ps[a[0]].Title
 			if strings.Contains(strings.ToLower(f.q.Text), "same") {
-				va, vb := f.attribute(a[0]), f.attribute(b[0])
+				va, ta, ra := f.attributeAt(a[0])
+				vb, tb, rb := f.attributeAt(b[0])
 				if va != "" && vb != "" {
 					if va == vb {
 						yes.Score = 0.8
 					} else {
 						no.Score = 0.8
 					}
+					items := []Compared{{Item: f.ps[a[0]].Title, Value: ta, Ref: ra}, {Item: f.ps[b[0]].Title, Value: tb, Ref: rb}}
+					yes.Items, no.Items = items, items
 				}
 			} else if foc := f.q.Focus; foc != "" {
 				// Every word the question says of both ("both American
@@ -1321,13 +1334,20 @@ func (f *finder) firstSent(i int) Ref {
 // attribute is an item's comparable value from its first sentences: a
 // demonym or the place after "in".
 func (f *finder) attribute(i int) string {
+	key, _, _ := f.attributeAt(i)
+	return key
+}
+
+// attributeAt is attribute with the value as written and the sentence
+// stating it.
+func (f *finder) attributeAt(i int) (key, text string, at Ref) {
 	for k, s := range f.sents[i] {
 		if k > 2 {
 			break
 		}
 		for _, sp := range Spans(s.text) {
 			if sp.Type == TDemonym {
-				return demonymKey(sp.Text)
+				return demonymKey(sp.Text), sp.Text, Ref{Passage: i, Start: s.start, End: s.end}
 			}
 		}
 	}
@@ -1338,11 +1358,12 @@ func (f *finder) attribute(i int) string {
 		for _, sp := range names(s.text) {
 			if lw := lastWord(strings.ToLower(s.text[:sp.Start])); lw == "in" {
 				ws := strings.Split(sp.Text, ", ")
-				return demonymKey(ws[len(ws)-1])
+				last := ws[len(ws)-1]
+				return demonymKey(last), last, Ref{Passage: i, Start: s.start, End: s.end}
 			}
 		}
 	}
-	return ""
+	return "", "", Ref{}
 }
 
 func demonymKey(s string) string {

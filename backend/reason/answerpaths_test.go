@@ -58,3 +58,25 @@ func TestAnswerPathsStart(t *testing.T) {
 		}
 	}
 }
+
+// A yes/no comparison draws each item to the value it was compared by.
+func TestAnswerPathsCompared(t *testing.T) {
+	a := "Watertown International Airport is a county-owned airport in New York."
+	b := "Alexandria International Airport is a public airport in Louisiana."
+	pool := []Evidence{
+		{N: 1, Hit: kb.Hit{DocTitle: "Watertown International Airport", Chunk: kb.Chunk{Text: a}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Alexandria International Airport", Chunk: kb.Chunk{Text: b}}},
+	}
+	items := []answerspan.Compared{
+		{Item: "Watertown International Airport", Value: "New York", Ref: answerspan.Ref{Passage: 0, Start: 0, End: len(a)}},
+		{Item: "Alexandria International Airport", Value: "Louisiana", Ref: answerspan.Ref{Passage: 1, Start: 0, End: len(b)}},
+	}
+	cs := []answerspan.Candidate{{Text: "no", Score: 0.8, Items: items}, {Text: "yes", Score: 0.5, Items: items}}
+	ps := answerPaths("Are Watertown International Airport and Alexandria International Airport in the same state?", cs, pool, nil, 3)
+	if len(ps) != 2 || !reflect.DeepEqual(ps[0].Nodes, []string{"Watertown International Airport", "New York"}) || !reflect.DeepEqual(ps[1].Nodes, []string{"Alexandria International Airport", "Louisiana"}) {
+		t.Fatalf("paths %+v", ps)
+	}
+	if !ps[0].Chosen || ps[1].Chosen || len(ps[1].Edges) != 1 {
+		t.Errorf("chosen / edges %+v", ps)
+	}
+}

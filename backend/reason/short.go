@@ -346,6 +346,12 @@ func answerPaths(question string, cs []answerspan.Candidate, pool []Evidence, li
 		if len(out) >= max {
 			break
 		}
+		if rank == 0 && len(c.Items) > 0 {
+			// A yes/no comparison: each item runs to the value it was
+			// compared by ("the same country": the country each is in).
+			out = append(out, comparedPaths(c.Items, pool)...)
+			continue
+		}
 		if c.Span.End <= c.Span.Start && c.Value == "" || c.Type == "" {
 			continue
 		}
@@ -447,4 +453,26 @@ func unbracketed(title string) string {
 		return strings.TrimSpace(title[:i])
 	}
 	return strings.TrimSpace(title)
+}
+
+// comparedPaths are the paths of a yes/no comparison: each item to the
+// value that decided it, on the sentence stating it.
+func comparedPaths(items []answerspan.Compared, pool []Evidence) []kb.Path {
+	var out []kb.Path
+	for k, it := range items {
+		r := it.Ref
+		if it.Value == "" || r.Passage < 0 || r.Passage >= len(pool) || r.End <= r.Start || r.End > len(pool[r.Passage].Hit.Text) {
+			continue
+		}
+		e := pool[r.Passage]
+		sentence := e.Hit.Text[r.Start:r.End]
+		pred, stated := relphrase.Between(sentence, it.Item, it.Value, e.Hit.DocTitle)
+		edge := kb.PathEdge{From: it.Item, To: it.Value, Predicate: pred, Source: citation(e, r.Start, r.End).Source}
+		if !stated {
+			edge.Sentence = kb.OneLine(sentence)
+		}
+		s := round3(1 - 0.05*float64(k))
+		out = append(out, kb.Path{Score: s, Semantic: s, Structural: s, Chosen: k == 0, Nodes: []string{it.Item, it.Value}, Edges: []kb.PathEdge{edge}})
+	}
+	return out
 }
