@@ -120,6 +120,13 @@ func TestFindYesNoSame(t *testing.T) {
 	if len(cs) == 0 || cs[0].Text != "yes" {
 		t.Fatalf("got %+v, want yes", cs)
 	}
+	if len(cs[0].Items) != 2 || cs[0].Items[0].Item != "Tim O'Brien" || cs[0].Items[0].Value != "American" || cs[0].Items[1].Item != "Erica Jong" || cs[0].Items[1].Value != "American" {
+		t.Errorf("compared items %+v, want each with American", cs[0].Items)
+	}
+	r := cs[0].Items[1].Ref
+	if got := ps[r.Passage].Text[r.Start:r.End]; got != "Erica Jong is an American novelist and poet." {
+		t.Errorf("value's sentence %q", got)
+	}
 }
 
 func TestFindDefine(t *testing.T) {
@@ -153,8 +160,8 @@ func TestFindDescribedBridge(t *testing.T) {
 		passage("Richard Kuklinski (criminal)", "Richard Kuklinski was an American contract killer. He was associated with members of the DeCavalcante crime family."),
 	}
 	cs := Find(Classify("Philip Carlo was a biographer for an American contract killer who was associated with members of what crime family?"), ps, idf)
-	if len(cs) == 0 || cs[0].Text != "DeCavalcante" {
-		t.Fatalf("got %+v, want DeCavalcante first", cs)
+	if len(cs) == 0 || cs[0].Text != "DeCavalcante crime family" {
+		t.Fatalf("got %+v, want DeCavalcante crime family first", cs)
 	}
 	if cs[0].Bridge != "Richard Kuklinski (criminal)" {
 		t.Errorf("bridge %q", cs[0].Bridge)
@@ -294,5 +301,52 @@ func TestFindDefineReferent(t *testing.T) {
 	cs := Find(Classify("What does section 1201 prohibit?"), ps, idf)
 	if len(cs) == 0 || !strings.HasPrefix(cs[0].Text, "circumventing the first category") {
 		t.Fatalf("got %+v", cs)
+	}
+}
+
+func TestDateSpans(t *testing.T) {
+	cases := []struct {
+		s    string
+		want []string
+	}{
+		{"Siemowit IV (1356 – 21 January 1426) was a duke.", []string{"1356", "21 January 1426"}},
+		{"William Barnard (1697-10 January 1768) was a bishop.", []string{"1697", "10 January 1768"}},
+		{"He served from 1939–45 and died on 3 May 1950.", []string{"1939–45", "3 May 1950"}},
+		{"The 1990s began in 1990.", []string{"1990s", "1990"}},
+		{"Born June 5, 1901 – died 1980.", []string{"June 5, 1901", "1980"}},
+	}
+	for _, tc := range cases {
+		var got []string
+		for _, sp := range dateSpans(tc.s) {
+			if tc.s[sp.Start:sp.End] != sp.Text {
+				t.Fatalf("%q: span %q does not match its offsets", tc.s, sp.Text)
+			}
+			got = append(got, sp.Text)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%q: dates %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
+
+// A name followed by the question's focus noun takes it ("what crime
+// family" -> "Gambino crime family"), a possessive does not; a count drops
+// the unit the question names ("how many records" -> "150 million").
+func TestFindFocusAndUnit(t *testing.T) {
+	cases := []struct{ q, text, want string }{
+		{"Which crime family was John Gotti the boss of?", "John Gotti was the boss of the Gambino crime family in New York.", "Gambino crime family"},
+		{"What band did Palash Sen found?", "Palash Sen founded Euphoria, India's pop band.", "Euphoria"},
+		{"How many records has Engelbert Humperdinck sold?", "Engelbert Humperdinck has sold more than 150 million records worldwide.", "150 million"},
+		{"How many people live in Leland?", "Leland had 13,527 residents in 2010.", "13,527 residents"},
+	}
+	for _, tc := range cases {
+		cs := Find(Classify(tc.q), []Passage{passage("Doc", tc.text)}, idf)
+		if len(cs) == 0 || cs[0].Text != tc.want {
+			var got []string
+			for _, c := range cs {
+				got = append(got, c.Text)
+			}
+			t.Errorf("%q: candidates %q, want %q first", tc.q, got, tc.want)
+		}
 	}
 }

@@ -36,11 +36,25 @@ type Candidate struct {
 	Bridge  string // the entity a two-hop chain passes through, if any
 	Value   string // a compared item: the date that decided the comparison, as written
 	Subject string // the question entity the chain starts from
+	// Items: a yes/no comparison's items, each with the value compared
+	// ("the same country": the country each is in) where one was found.
+	Items []Compared
+}
+
+// Compared is an item of a yes/no comparison and the value it was
+// compared by, with the sentence that states it.
+type Compared struct {
+	Item, Value string
+	Ref         Ref
 }
 
 // MinScore is the score under which a candidate is not offered as the
 // answer (DEV sets, `cairn eval`).
 const MinScore = 0.45
+
+// Decided is the score of the item a comparison chose by the dates of
+// both items, each found in the evidence.
+const Decided = 0.9
 
 // IDF weighs a question word key (as embed.Words makes them, "w:stem").
 type IDF func(word string) float64
@@ -106,18 +120,24 @@ func (f *finder) prepare(s *sent) {
 	}
 	s.tokQ = make([]bool, len(s.toks))
 	for k, w := range s.toks {
-		q, ok := f.wordQ[w.text]
-		if !ok {
-			for _, st := range Stems(w.text) {
-				if f.qSyn[st] {
-					q = true
-				}
-			}
-			f.wordQ[w.text] = q
-		}
-		s.tokQ[k] = q
+		s.tokQ[k] = f.isQuestionWord(w.text)
 	}
 	s.rel = f.sentRel(*s)
+}
+
+// isQuestionWord says a word (by its text) is a question word or a
+// synonym of one.
+func (f *finder) isQuestionWord(w string) bool {
+	q, ok := f.wordQ[w]
+	if !ok {
+		for _, st := range Stems(w) {
+			if f.qSyn[st] {
+				q = true
+			}
+		}
+		f.wordQ[w] = q
+	}
+	return q
 }
 
 type finder struct {
@@ -767,8 +787,21 @@ func (f *finder) spans() []Candidate {
 						key = norm(text)
 					}
 				}
+				end := sp.End
+				if ext := f.focusAfter(s.text[sp.End:], sp); ext > 0 {
+					// "the DeCavalcante crime family" for "what crime family".
+					end += ext
+					text = strings.TrimSpace(s.text[sp.Start:end])
+				} else if f.q.Kind == Number && sp.Type == TNumber {
+					// "how many records": "150 million", not "150 million records".
+					if k := strings.LastIndex(text, " "); k > 0 && f.isQuestionWord(text[k+1:]) && !reWord.MatchString(text[k+1:]) {
+						text = text[:k]
+						end = sp.Start + len(text)
+					}
+				}
+				key = norm(text)
 				c := Candidate{Text: text, Type: sp.Type, Score: score,
-					Span: Ref{Passage: i, Start: s.start + sp.Start, End: s.start + sp.End}}
+					Span: Ref{Passage: i, Start: s.start + sp.Start, End: s.start + end}}
 				c.Chain = f.chain(i, s)
 				c.Subject, c.Bridge = f.ends(i)
 				if a, ok := best[key]; ok {
@@ -790,6 +823,48 @@ func (f *finder) spans() []Candidate {
 		out = append(out, a.c)
 	}
 	return out
+}
+
+// focusAfter is the length of the question's focus noun (with up to two
+// lower-case words before it) right after a name: "DeCavalcante crime
+// family" answers "what crime family"; 0 when the name is not followed by it.
+func (f *finder) focusAfter(rest string, sp Span) int {
+	if f.q.Focus == "" || sp.Type != TName || strings.HasSuffix(sp.Text, "'s") || strings.HasSuffix(sp.Text, "’s") {
+		return 0
+	}
+	ws := strings.Fields(rest)
+	if len(ws) == 0 || rest[0] != ' ' {
+		return 0
+	}
+	for n := 0; n < 3 && n < len(ws); n++ {
+		w := ws[n]
+		bare := strings.TrimRight(w, ".,;:)")
+		if bare == "" || strings.ToLower(bare) != bare {
+			return 0
+		}
+		if bare == f.q.Focus || strings.TrimSuffix(bare, "s") == f.q.Focus {
+			// The question's words right after the focus noun belong to
+			// it: "crime family" for "what crime family".
+			for n+1 < len(ws) && n < 3 && ws[n] == bare {
+				next := ws[n+1]
+				nb := strings.TrimRight(next, ".,;:)")
+				if nb == "" || strings.ToLower(nb) != nb || !f.isQuestionWord(nb) || analyzeStop(nb) {
+					break
+				}
+				n++
+				w, bare = next, nb
+			}
+			at := 0
+			for k := 0; k <= n; k++ {
+				at = strings.Index(rest[at:], ws[k]) + at + len(ws[k])
+			}
+			return at - (len(w) - len(bare))
+		}
+		if !f.isQuestionWord(bare) {
+			return 0
+		}
+	}
+	return 0
 }
 
 // hopFit prefers, for a chained question, answers in a bridge passage
@@ -978,7 +1053,7 @@ func (f *finder) choice() []Candidate {
 		if (vals[1].y < vals[0].y) == (f.q.Order == earliest) {
 			win = 1
 		}
-		out[win].Score = 0.9
+		out[win].Score = Decided
 		out[1-win].Score = 0.4
 		out[win].Chain = append(append([]Ref{}, vals[win].path...), vals[1-win].path...)
 	}
@@ -1213,13 +1288,16 @@ func (f *finder) yesNo() []Candidate {
 			yes.Chain, no.Chain = chain, chain
 			yes.Subject, no.Subject = f.ps[a[0]].Title, f.ps[a[0]].Title
 			if strings.Contains(strings.ToLower(f.q.Text), "same") {
-				va, vb := f.attribute(a[0]), f.attribute(b[0])
+				va, ta, ra := f.attributeAt(a[0])
+				vb, tb, rb := f.attributeAt(b[0])
 				if va != "" && vb != "" {
 					if va == vb {
 						yes.Score = 0.8
 					} else {
 						no.Score = 0.8
 					}
+					items := []Compared{{Item: f.ps[a[0]].Title, Value: ta, Ref: ra}, {Item: f.ps[b[0]].Title, Value: tb, Ref: rb}}
+					yes.Items, no.Items = items, items
 				}
 			} else if foc := f.q.Focus; foc != "" {
 				// Every word the question says of both ("both American
@@ -1256,13 +1334,20 @@ func (f *finder) firstSent(i int) Ref {
 // attribute is an item's comparable value from its first sentences: a
 // demonym or the place after "in".
 func (f *finder) attribute(i int) string {
+	key, _, _ := f.attributeAt(i)
+	return key
+}
+
+// attributeAt is attribute with the value as written and the sentence
+// stating it.
+func (f *finder) attributeAt(i int) (key, text string, at Ref) {
 	for k, s := range f.sents[i] {
 		if k > 2 {
 			break
 		}
 		for _, sp := range Spans(s.text) {
 			if sp.Type == TDemonym {
-				return demonymKey(sp.Text)
+				return demonymKey(sp.Text), sp.Text, Ref{Passage: i, Start: s.start, End: s.end}
 			}
 		}
 	}
@@ -1273,11 +1358,12 @@ func (f *finder) attribute(i int) string {
 		for _, sp := range names(s.text) {
 			if lw := lastWord(strings.ToLower(s.text[:sp.Start])); lw == "in" {
 				ws := strings.Split(sp.Text, ", ")
-				return demonymKey(ws[len(ws)-1])
+				last := ws[len(ws)-1]
+				return demonymKey(last), last, Ref{Passage: i, Start: s.start, End: s.end}
 			}
 		}
 	}
-	return ""
+	return "", "", Ref{}
 }
 
 func demonymKey(s string) string {

@@ -52,9 +52,7 @@ var leadStop = map[string]bool{"The": true, "A": true, "An": true, "In": true, "
 // quoted titles, and demonyms.
 func Spans(s string) []Span {
 	var out []Span
-	for _, m := range reDate.FindAllStringIndex(s, -1) {
-		out = append(out, Span{Start: m[0], End: m[1], Text: s[m[0]:m[1]], Type: TDate})
-	}
+	out = append(out, dateSpans(s)...)
 	for _, m := range reNum.FindAllStringIndex(s, -1) {
 		t := strings.TrimRight(s[m[0]:m[1]], " ,")
 		// Keep the unit word only when it is a plain lower-case noun.
@@ -73,6 +71,34 @@ func Spans(s string) []Span {
 		out = append(out, Span{Start: m[2], End: m[3], Text: s[m[2]:m[3]], Type: TQuoted})
 	}
 	out = append(out, names(s)...)
+	return out
+}
+
+// reMonthNext is a month name right after a date match: the match's
+// "year – day" is then a year and the start of the next full date.
+var reMonthNext = regexp.MustCompile(`^\s+` + months)
+
+// dateSpans are the dates of s. A life span "(1356 – 21 January 1426)" is
+// two dates, the year and the full date, not the year range "1356 – 21"
+// and "January 1426".
+func dateSpans(s string) []Span {
+	var out []Span
+	for from := 0; from < len(s); {
+		m := reDate.FindStringIndex(s[from:])
+		if m == nil {
+			break
+		}
+		a, b := from+m[0], from+m[1]
+		if dash := strings.IndexAny(s[a:b], "–-"); dash > 0 && reMonthNext.MatchString(s[b:]) {
+			y := strings.TrimSpace(s[a : a+dash])
+			out = append(out, Span{Start: a, End: a + len(y), Text: y, Type: TDate})
+			_, w := utf8.DecodeRuneInString(s[a+dash:])
+			from = a + dash + w
+			continue
+		}
+		out = append(out, Span{Start: a, End: b, Text: s[a:b], Type: TDate})
+		from = b
+	}
 	return out
 }
 

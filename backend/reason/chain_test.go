@@ -49,3 +49,42 @@ func TestQuickComparisonOfRelated(t *testing.T) {
 	}
 	checkProvenance(t, st, a)
 }
+
+// TestQuickDecidedComparison: a comparison whose words the passages cover
+// thinly (under the abstention threshold) is still answered when the
+// evidence dates both items; another question under the threshold is
+// declined.
+func TestQuickDecidedComparison(t *testing.T) {
+	corpus := []evalset.Passage{
+		{ID: "a", Title: "Theodore McMillian", Text: "Theodore McMillian (January 28, 1919 – January 18, 2006) was a United States federal judge."},
+		{ID: "b", Title: "Hillel Slovak", Text: "Hillel Slovak (April 13, 1962 – June 25, 1988) was an Israeli-born American musician."},
+	}
+	for i := 0; i < 30; i++ {
+		corpus = append(corpus, evalset.Passage{ID: fmt.Sprint("f", i), Title: fmt.Sprintf("Judge %d", i), Text: fmt.Sprintf("Judge %d served on the bench from %d.", i, 1930+i)})
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	if err := evalset.Build(ctx, st, embed.NewHashed(embed.DefaultDim), corpus); err != nil {
+		t.Fatal(err)
+	}
+	r := newReasoner(st, llm.Offline{})
+	r.Settings.Abstain = 1.01 // every question is under it
+	a, err := r.Quick(ctx, "Who lived longer, Theodore McMillian or Hillel Slovak?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Declined || a.Short == nil || a.Short.Text != "Theodore McMillian" {
+		t.Fatalf("declined %v, short answer %+v, answer %q", a.Declined, a.Short, a.Answer)
+	}
+	b, err := r.Quick(ctx, "Which court did Theodore McMillian serve on?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !b.Declined {
+		t.Errorf("not a comparison, under the threshold: answered %q", b.Answer)
+	}
+}

@@ -89,6 +89,13 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 		g.evidence = append(g.evidence, Evidence{N: i + 1, Hit: h})
 		u.trace.Retrieval.Evidence = append(u.trace.Retrieval.Evidence, h.ID)
 	}
+	if u.trace.Support.Declined && question == u.question && u.decided(ctx, g) {
+		// The question compares two items the evidence names and dates:
+		// its words are thinly covered ("Who lived longer, X or Y?"), but
+		// the passages answer it.
+		u.trace.Support.Declined = false
+		u.trace.Support.Decided = true
+	}
 	if u.trace.Support.Declined {
 		g.declined = true
 		return g, nil
@@ -111,11 +118,11 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 			u.trace.Candidates = append(u.trace.Candidates, ShortTrace{Text: c.Text, Type: string(c.Type), Score: c.Score})
 		}
 		if len(cs) > 0 && cs[0].Score >= answerspan.MinScore {
-			linked := ""
-			if len(res.Linked) > 0 {
-				linked = res.Linked[0].Name
+			var linked []string
+			for _, l := range res.Linked {
+				linked = append(linked, l.Name)
 			}
-			g.paths = withAnswerPaths(answerPaths(cs, pool, linked, 3), g.paths, u.set.MaxPaths+3)
+			g.paths = withAnswerPaths(answerPaths(u.question, cs, pool, linked, 3), g.paths, u.set.MaxPaths+3)
 		}
 		u.lap("short")
 	}
@@ -502,4 +509,14 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		onToken(a.Answer)
 	}
 	return a, nil
+}
+
+// decided says a comparison of two named items ("which was born first, A
+// or B?") is decided by the evidence: both items' dates were found.
+func (u *run) decided(ctx context.Context, g *gathered) bool {
+	if answerspan.Classify(u.question).Kind != answerspan.Choice {
+		return false
+	}
+	cs, _, _, err := u.shortAnswer(ctx, g)
+	return err == nil && len(cs) > 0 && cs[0].Score >= answerspan.Decided
 }

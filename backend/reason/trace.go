@@ -92,6 +92,9 @@ type SupportTrace struct {
 	Joint     float64 `json:"joint"` // coverage by the evidence passages together
 	Threshold float64 `json:"threshold"`
 	Declined  bool    `json:"declined"`
+	// Decided: under the threshold, but a comparison of two items whose
+	// dates the evidence holds, so answered.
+	Decided bool `json:"decided,omitempty"`
 }
 
 // RoundTrace is one planning/execution round of a deep answer.
