@@ -1508,6 +1508,7 @@ export namespace reason {
 	    joint: number;
 	    threshold: number;
 	    declined: boolean;
+	    decided?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SupportTrace(source);
@@ -1519,6 +1520,7 @@ export namespace reason {
 	        this.joint = source["joint"];
 	        this.threshold = source["threshold"];
 	        this.declined = source["declined"];
+	        this.decided = source["decided"];
 	    }
 	}
 	export class Trace {
