@@ -34,10 +34,25 @@ func isWordRune(r rune) bool {
 func Tokens(s string) []Token {
 	s = strings.ToLower(norm.NFKC.String(s))
 	var out []Token
+	scanWords(s, false, func(start, end int, cjk bool) {
+		out = append(out, Token{Text: s[start:end], CJK: cjk})
+	})
+	for i := range out {
+		if !out[i].CJK {
+			out[i].Text = strings.TrimRight(strings.TrimSuffix(out[i].Text, "'s"), "'")
+		}
+	}
+	return out
+}
+
+// scanWords calls emit with the byte span of each run of s that Tokens
+// reads as one token: a run of CJK characters, or of word characters with
+// apostrophes inside (also the typographic one when curly is set).
+func scanWords(s string, curly bool, emit func(start, end int, cjk bool)) {
 	start, cjk := -1, false
 	flush := func(end int) {
 		if start >= 0 {
-			out = append(out, Token{Text: s[start:end], CJK: cjk})
+			emit(start, end, cjk)
 			start = -1
 		}
 	}
@@ -50,7 +65,7 @@ func Tokens(s string) []Token {
 			if start < 0 {
 				start, cjk = i, true
 			}
-		case isWordRune(r) || (r == '\'' && start >= 0 && !cjk):
+		case isWordRune(r) || ((r == '\'' || curly && r == '’') && start >= 0 && !cjk):
 			if start >= 0 && cjk {
 				flush(i)
 			}
@@ -62,12 +77,6 @@ func Tokens(s string) []Token {
 		}
 	}
 	flush(len(s))
-	for i := range out {
-		if !out[i].CJK {
-			out[i].Text = strings.TrimRight(strings.TrimSuffix(out[i].Text, "'s"), "'")
-		}
-	}
-	return out
 }
 
 // Stem reduces an English word to its stem (Porter2); other words come back unchanged.

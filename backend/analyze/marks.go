@@ -32,11 +32,7 @@ func Marks(query, text string) []Mark {
 		return nil
 	}
 	var byteMarks [][2]int
-	start, cjk := -1, false
-	flush := func(end int) {
-		if start < 0 {
-			return
-		}
+	scanWords(text, true, func(start, end int, cjk bool) {
 		run := text[start:end]
 		if cjk {
 			for _, g := range grams {
@@ -52,29 +48,7 @@ func Marks(query, text string) []Mark {
 		} else if ts := Tokens(run); len(ts) == 1 && stems[Stem(ts[0].Text)] {
 			byteMarks = append(byteMarks, [2]int{start, end})
 		}
-		start = -1
-	}
-	for i, r := range text {
-		switch {
-		case IsCJK(r):
-			if start >= 0 && !cjk {
-				flush(i)
-			}
-			if start < 0 {
-				start, cjk = i, true
-			}
-		case isWordRune(r) || ((r == '\'' || r == '’') && start >= 0 && !cjk):
-			if start >= 0 && cjk {
-				flush(i)
-			}
-			if start < 0 {
-				start, cjk = i, false
-			}
-		default:
-			flush(i)
-		}
-	}
-	flush(len(text))
+	})
 	return utf16Marks(text, mergeMarks(byteMarks))
 }
 
