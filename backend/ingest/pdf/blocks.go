@@ -197,13 +197,7 @@ func isHeading(q para, body float64) bool {
 	if body <= 0 || !q.upright || q.table || q.furniture || q.runes > maxHeadingRunes || q.lines > maxHeadingLines {
 		return false
 	}
-	letters := 0
-	for _, r := range q.text {
-		if unicode.IsLetter(r) {
-			letters++
-		}
-	}
-	if letters < 2 || endsOpen(q.text) {
+	if letters(q.text) < 2 || endsOpen(q.text) {
 		return false
 	}
 	if q.size >= body*headingSizeRatio {

@@ -2,7 +2,6 @@ package pdf
 
 import (
 	"strings"
-	"unicode"
 
 	lp "github.com/ledongthuc/pdf"
 	"golang.org/x/text/encoding"
@@ -100,7 +99,7 @@ func (f *font) codeLen(s string) int {
 // text returns the Unicode text for a code.
 func (f *font) text(n int, code uint32, raw string) (string, bool) {
 	if t, ok := f.toUnicode.lookup(n, code); ok && t != "" && !allNUL(t) {
-		if f.composite || !f.namedLetters[code&0xff] || hasLetter(t) {
+		if f.composite || !f.namedLetters[code&0xff] || letters(t) > 0 {
 			return t, true
 		}
 	}
@@ -126,16 +125,6 @@ func (f *font) text(n int, code uint32, raw string) (string, bool) {
 		return string(rune(code)), true // unknown encoding: ASCII is the best guess
 	}
 	return "", false
-}
-
-// hasLetter reports whether s contains a letter.
-func hasLetter(s string) bool {
-	for _, r := range s {
-		if unicode.IsLetter(r) {
-			return true
-		}
-	}
-	return false
 }
 
 // allNUL reports whether s consists of NUL bytes only (a ToUnicode
