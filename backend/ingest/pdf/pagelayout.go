@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -542,7 +543,7 @@ func findTables(lines []*pline) [][]*pline {
 		n := j - i
 		cells := len(rows[i])
 		ok := n >= 2 && cells >= 3 || n >= 3 && shortCells(rows[i:j])
-		if ok && !prose(rows[i:j]) {
+		if ok && !prose(rows[i:j]) && !sideLists(rows[i:j]) {
 			out = append(out, alignedCells(rows[i:j])...)
 		}
 		i = j
@@ -616,6 +617,26 @@ func prose(rows [][]*pline) bool {
 		}
 	}
 	return long*2 > all
+}
+
+// listCellRE matches a cell that opens with a list mark: a bullet or an
+// item number ("2.", "b)").
+var listCellRE = regexp.MustCompile(`^\s*(?:[*•◦·▪■□●○◆◇‐–-]|\(?(?:\d{1,2}|[a-z])[.)])\s`)
+
+// sideLists reports whether candidate table rows are lists set side by
+// side (a slide's text boxes): two thirds of the cells open with a list
+// mark. A reader takes such lists one after the other, not across.
+func sideLists(rows [][]*pline) bool {
+	marked, all := 0, 0
+	for _, r := range rows {
+		for _, c := range r {
+			all++
+			if listCellRE.MatchString(c.text) {
+				marked++
+			}
+		}
+	}
+	return marked*3 >= all*2
 }
 
 // shortCells reports whether two-cell rows look like a table rather than

@@ -459,3 +459,28 @@ func TestEndsOpen(t *testing.T) {
 		}
 	}
 }
+
+func TestSideLists(t *testing.T) {
+	row := func(cells ...string) []*pline {
+		var r []*pline
+		for _, c := range cells {
+			r = append(r, &pline{text: c})
+		}
+		return r
+	}
+	cases := []struct {
+		name string
+		rows [][]*pline
+		want bool
+	}{
+		{"lists side by side", [][]*pline{row("1. List item4", "• I1", "Some info:"), row("2. List item5", "• I2", "• Item A"), row("3. List item6", "• I3", "• Item B")}, true},
+		{"a table of names and numbers", [][]*pline{row("Name", "Rows", "Share"), row("Storm", "8/16", "50%"), row("Boxer", "3/3", "100%")}, false},
+		{"numbered rows with plain cells", [][]*pline{row("1.", "Alpha", "12"), row("2.", "Beta", "7")}, false},
+		{"a year is no item number", [][]*pline{row("2023 AA+", "stable"), row("2022 AA+", "stable")}, false},
+	}
+	for _, c := range cases {
+		if got := sideLists(c.rows); got != c.want {
+			t.Errorf("%s: sideLists = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
