@@ -197,7 +197,7 @@ func isHeading(q para, body float64) bool {
 	if body <= 0 || !q.upright || q.table || q.furniture || q.runes > maxHeadingRunes || q.lines > maxHeadingLines {
 		return false
 	}
-	if letters(q.text) < 2 || endsOpen(q.text) {
+	if letters(q.text) < 2 || endsOpen(q.text) || isFigure(q.text) {
 		return false
 	}
 	if q.size >= body*headingSizeRatio {
@@ -208,6 +208,25 @@ func isHeading(q para, body float64) bool {
 	}
 	return q.bold
 }
+
+// isFigure reports whether text is a figure set large rather than a title:
+// an amount ("₹17,81,841 crore", "$4.5 billion", "45.2%") and at most one
+// word beside it. A year alone is no amount ("2022 Highlights" stays).
+func isFigure(text string) bool {
+	amounts, words := 0, 0
+	for _, f := range strings.Fields(text) {
+		if amountRE.MatchString(f) {
+			amounts++
+		} else {
+			words++
+		}
+	}
+	return amounts > 0 && words <= 1
+}
+
+// amountRE matches a number written as an amount: digit groups or a
+// decimal part, or a currency or percent sign beside it.
+var amountRE = regexp.MustCompile(`^[(\p{Sc}` + "`" + `]*(?:\d{1,3}(?:,\d{2,3})+(?:\.\d+)?|\d+\.\d+|[\p{Sc}` + "`" + `]\d+|\d+%)[)%]*$`)
 
 // endsOpen reports whether text ends on a word that needs more after it
 // ("Unreported social security and"): the first line of a run-in heading

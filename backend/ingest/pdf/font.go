@@ -44,6 +44,10 @@ type font struct {
 	cidUnicode []rune  // CID -> Unicode of the font's Adobe collection, if installed
 	type3      bool
 	weight     int // 1 light .. 3 medium .. 5 bold .. 6 black, from the name, FontWeight or ForceBold (2: regular)
+	// rupeeGrave: a "Rupee" font (Rupee Foradian and its kin, common in
+	// Indian reports) draws the rupee sign at the grave accent's code and
+	// maps it to "`".
+	rupeeGrave bool
 }
 
 // cidWidth gives width w to CIDs first..last.
@@ -74,6 +78,9 @@ func (f *font) decode(s string, out []glyphCode) []glyphCode {
 		}
 		g.code = bytesCode(s[:g.n])
 		g.text, g.ok = f.text(g.n, g.code, s[:g.n])
+		if f.rupeeGrave && g.text == "`" {
+			g.text = "₹"
+		}
 		g.width = f.advance(g.n, g.code)
 		g.space = g.n == 1 && g.code == 32
 		out = append(out, g)
@@ -188,6 +195,7 @@ func (f *font) dwFor() float64 {
 func loadFont(fd lp.Value, budget *int64) *font {
 	f := &font{scale: 0.001, emScale: 1, dw: 1, dw2: -1}
 	f.weight = fontWeight(fd)
+	f.rupeeGrave = strings.Contains(strings.ToLower(key(fd, "BaseFont").Name()), "rupee")
 	subtype := key(fd, "Subtype").Name()
 	if tu := key(fd, "ToUnicode"); tu.Kind() == lp.Stream {
 		f.toUnicode = parseCMap(tu)

@@ -484,3 +484,22 @@ func TestSideLists(t *testing.T) {
 		}
 	}
 }
+
+func TestIsFigure(t *testing.T) {
+	for text, want := range map[string]bool{
+		"₹17,81,841 crore": true,
+		"$67,845 million":  true,
+		"45.2%":            true,
+		"2022 Highlights":  false,
+		"`1,186 crore":     true,
+		"2007 Tax Table":   false,
+		"1.2.3 Scope":      false,
+		"Table 7-1":        false,
+		"2023年度第四期超短期融资券募集说明书": false,
+		"Q3 2022 Results": false,
+	} {
+		if got := isFigure(text); got != want {
+			t.Errorf("isFigure(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
