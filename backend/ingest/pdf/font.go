@@ -9,6 +9,7 @@ import (
 	"golang.org/x/text/encoding/korean"
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/traditionalchinese"
+	"golang.org/x/text/unicode/norm"
 )
 
 // font is what the walker needs from a PDF font: how to split a string
@@ -81,6 +82,7 @@ func (f *font) decode(s string, out []glyphCode) []glyphCode {
 		if f.rupeeGrave && g.text == "`" {
 			g.text = "₹"
 		}
+		g.text = horizontalForms(g.text)
 		g.width = f.advance(g.n, g.code)
 		g.space = g.n == 1 && g.code == 32
 		out = append(out, g)
@@ -382,4 +384,16 @@ var weightNames = []struct {
 	{"bold", 5}, {"-bd", 5}, {",bd", 5}, {"cmbx", 5}, {"cmb10", 5}, {"simhei", 5}, {"heiti", 5},
 	{"-w9", 6}, {"-w8", 6}, {"-w7", 5}, {"-w6", 5}, {"-w5", 3},
 	{"medium", 3}, {"-medi", 5}, {"-med", 3},
+}
+
+// horizontalForms replaces the vertical presentation forms that vertical
+// CJK text is set with ("︵", "︑", "︽") by the punctuation they stand for
+// ("（", "、", "《"), so the text searches and quotes like any other.
+func horizontalForms(t string) string {
+	for _, r := range t {
+		if r >= 0xFE10 && r <= 0xFE19 || r >= 0xFE30 && r <= 0xFE4F {
+			return norm.NFKC.String(t)
+		}
+	}
+	return t
 }

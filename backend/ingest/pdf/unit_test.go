@@ -503,3 +503,11 @@ func TestIsFigure(t *testing.T) {
 		}
 	}
 }
+
+func TestHorizontalForms(t *testing.T) {
+	for in, want := range map[string]string{"︵": "(", "︶": ")", "︑": "、", "︽": "《", "照明": "照明", "（": "（", "ﬁ": "ﬁ"} {
+		if got := horizontalForms(in); got != want {
+			t.Errorf("horizontalForms(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
