@@ -31,11 +31,19 @@ func HavePdftotext() bool {
 
 // ReferencePages runs `pdftotext -enc UTF-8 file -` and splits its output
 // into pages at form feeds.
-func ReferencePages(path string) ([]string, error) {
+func ReferencePages(path string) ([]string, error) { return referencePages(path) }
+
+// LayoutReferencePages is ReferencePages with pdftotext's -layout mode,
+// which keeps each table row on one line (and sets text columns side by
+// side).
+func LayoutReferencePages(path string) ([]string, error) { return referencePages(path, "-layout") }
+
+func referencePages(path string, flags ...string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var out, errb bytes.Buffer
-	cmd := exec.CommandContext(ctx, "pdftotext", "-enc", "UTF-8", path, "-")
+	args := append(append([]string{"-enc", "UTF-8"}, flags...), path, "-")
+	cmd := exec.CommandContext(ctx, "pdftotext", args...)
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("pdftotext: %v: %s", err, strings.TrimSpace(errb.String()))
@@ -100,6 +108,10 @@ type Result struct {
 	// pdftotext splices running headers into the text where the file
 	// draws them while Cairn sets them apart.
 	F8Text float64
+	// F8Layout is the 8-gram F1 of the whole text against pdftotext
+	// -layout, whose reading keeps a table's rows (and puts text columns
+	// side by side): the fair reference for pages that are tables.
+	F8Layout float64
 	// Leaks are running headers, footers and page counters (lines that
 	// pdftotext prints among the first or last three lines of three or
 	// more pages, numbers masked) that Cairn left in the text as a block.
@@ -151,6 +163,9 @@ func Evaluate(path string) Result {
 	res.F1, res.Precision, res.Recall = F1(gotTokens, refTokens)
 	res.F8 = NgramF1(gotTokens, refTokens, 8)
 	res.F8Text = bodyTextF8(doc, ref)
+	if lay, err := LayoutReferencePages(path); err == nil {
+		res.F8Layout = NgramF1(gotTokens, Tokens(strings.Join(lay, "\n")), 8)
+	}
 	res.Leaks = furnitureLeaks(doc, ref)
 	for _, b := range doc.Blocks {
 		res.Lines = append(res.Lines, strings.Split(b.Text, "\n")...)
