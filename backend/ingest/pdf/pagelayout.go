@@ -423,6 +423,7 @@ func groupLines(lines []*pline, f frame) []*pblock {
 		b.closed = true
 		blocks = append(blocks, b)
 	}
+	lines = attachNumbers(lines)
 	for _, l := range lines {
 		if l.cell {
 			continue
@@ -471,6 +472,47 @@ func groupLines(lines []*pline, f frame) []*pblock {
 		best.add(l)
 	}
 	return blocks
+}
+
+// numberLabelRE matches a line that is only a section or item number.
+var numberLabelRE = regexp.MustCompile(`^(?:\d{1,2}|[IVX]{1,4}|[A-Z])\.?$`)
+
+// labelGapEm: a number label this close before a line (em of the larger
+// size) belongs to it.
+const labelGapEm = 3.0
+
+// attachNumbers joins a line that is only a number ("1" in a box before a
+// section title, a list number set at the margin of a hanging indent) to
+// the line it stands before on the same baseline, so "1 Introduction"
+// reads as one heading and not as a lone "1" paragraph. Table cells are
+// left alone (lines is sorted top to bottom, then along the line).
+func attachNumbers(lines []*pline) []*pline {
+	out := lines[:0:0]
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if i+1 < len(lines) && !l.cell && numberLabelRE.MatchString(strings.TrimSpace(l.text)) {
+			m := lines[i+1]
+			s := math.Max(l.size, m.size)
+			if !m.cell && math.Abs(m.v-l.v) <= 0.3*s && m.u0 > l.u1 && m.u0-l.u1 <= labelGapEm*s && startsWithLetter(m.text) {
+				j := *m
+				j.runs = append(append([]*run{}, l.runs...), m.runs...)
+				j.u0 = l.u0
+				j.text = strings.TrimSpace(l.text) + " " + m.text
+				j.glyphs += l.glyphs
+				out = append(out, &j)
+				i++
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// startsWithLetter reports whether s opens with a letter.
+func startsWithLetter(s string) bool {
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(s))
+	return unicode.IsLetter(r)
 }
 
 // joins reports whether line l continues block b, dv below its last line.

@@ -511,3 +511,29 @@ func TestHorizontalForms(t *testing.T) {
 		}
 	}
 }
+
+func TestAttachNumbers(t *testing.T) {
+	line := func(text string, u0, u1, v float64) *pline {
+		return &pline{text: text, u0: u0, u1: u1, v: v, size: 15}
+	}
+	cases := []struct {
+		name  string
+		lines []*pline
+		want  []string
+	}{
+		{"boxed section number", []*pline{line("1", 73, 81, 430), line("들어가며", 98, 144, 430)}, []string{"1 들어가며"}},
+		{"hanging list number", []*pline{line("2.", 72, 80, 500), line("Keep the receipt.", 100, 300, 500)}, []string{"2. Keep the receipt."}},
+		{"number far from the next column", []*pline{line("12", 72, 86, 500), line("Results differ", 320, 420, 500)}, []string{"12", "Results differ"}},
+		{"a number before a number", []*pline{line("3", 72, 80, 500), line("4,250", 100, 140, 500)}, []string{"3", "4,250"}},
+		{"different baselines", []*pline{line("1", 72, 80, 500), line("Scope", 100, 140, 470)}, []string{"1", "Scope"}},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, l := range attachNumbers(c.lines) {
+			got = append(got, l.text)
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
