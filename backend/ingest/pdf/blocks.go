@@ -143,7 +143,8 @@ var ligatures = strings.NewReplacer("ﬀ", "ff", "ﬁ", "fi", "ﬂ", "fl", "ﬃ"
 // cleanText prepares extracted text for the index: it drops replacement
 // characters (glyphs no engine could map), byte-order and non-character
 // marks and control characters other than tab and newline, spells out
-// ligatures and turns CJK radicals into ordinary ideographs.
+// ligatures, drops spaces opening a line and turns CJK radicals into
+// ordinary ideographs.
 func cleanText(s string) string {
 	s = ligatures.Replace(s)
 	s = strings.Map(func(r rune) rune {
@@ -155,6 +156,15 @@ func cleanText(s string) string {
 		}
 		return r
 	}, s)
+	if strings.Contains(s, "\n ") || strings.HasPrefix(s, " ") {
+		// A glyph dropped at a line's start (an unmapped bullet) leaves
+		// the space that followed it.
+		lines := strings.Split(s, "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimLeft(l, " ")
+		}
+		s = strings.Join(lines, "\n")
+	}
 	return normalizeRadicals(s)
 }
 

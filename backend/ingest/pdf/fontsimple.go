@@ -41,6 +41,7 @@ func loadSimpleEncoding(f *font, fd lp.Value, budget *int64) {
 			f.enc = standardEncoding
 		}
 	}
+	gidNamed := map[int]string{} // code -> text of a "g<GID>" name, by the standard glyph order
 	for i, code, n := 0, -1, diffs.Len(); i < n && i < 4096; i++ {
 		v := index(diffs, i)
 		switch v.Kind() {
@@ -53,9 +54,18 @@ func loadSimpleEncoding(f *font, fd lp.Value, budget *int64) {
 					f.namedLetters[code] = allLetters(t)
 				} else if !f.type3 {
 					f.enc[code] = "" // unknown glyph: don't trust the base
+					if t, ok := macOrderText(v.Name()); ok {
+						gidNamed[code] = t
+					}
 				}
 			}
 			code++
+		}
+	}
+	if plausibleText(gidNamed) {
+		for code, t := range gidNamed {
+			f.enc[code] = t
+			f.namedLetters[code] = allLetters(t)
 		}
 	}
 }
@@ -150,4 +160,33 @@ func allLetters(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// macOrderText reads a glyph name made of a glyph index ("g40"), as
+// converters write for TrueType glyphs that had no name, through the
+// standard Macintosh glyph order that most Latin TrueType fonts keep for
+// their first glyphs: index 3 is the space and indexes 3..97 are ASCII
+// 0x20..0x7E (g40 "E", g81 "n").
+func macOrderText(name string) (string, bool) {
+	if len(name) < 2 || len(name) > 3 || name[0] != 'g' {
+		return "", false
+	}
+	gid, err := strconv.Atoi(name[1:])
+	if err != nil || gid < 3 || gid > 97 {
+		return "", false
+	}
+	return string(rune(gid + 29)), true
+}
+
+// plausibleText reports whether characters read through the standard
+// glyph order look like a font's text rather than a renumbered subset
+// read wrongly: they hold at least three of the lowercase vowels.
+func plausibleText(byCode map[int]string) bool {
+	vowels := map[string]bool{}
+	for _, t := range byCode {
+		if strings.Contains("aeiou", t) && t != "" {
+			vowels[t] = true
+		}
+	}
+	return len(vowels) >= 3
 }

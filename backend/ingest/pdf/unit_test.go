@@ -213,6 +213,9 @@ func TestCleanText(t *testing.T) {
 	if got := cleanText("a\uFFFDb\x07c \u2f64\u2ecb ﬂow"); got != "abc 用车 flow" {
 		t.Errorf("cleanText = %q", got)
 	}
+	if got := cleanText("\uFFFD Database\n\uFFFD DB2 Web Query"); got != "Database\nDB2 Web Query" {
+		t.Errorf("cleanText = %q", got)
+	}
 	if got := cleanOCR("中 文 ， 或 text\f"); got != "中文，或 text\n" {
 		t.Errorf("cleanOCR = %q", got)
 	}
@@ -535,5 +538,17 @@ func TestAttachNumbers(t *testing.T) {
 		if strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+func TestMacOrderText(t *testing.T) {
+	for name, want := range map[string]string{"g3": " ", "g40": "E", "g81": "n", "g18": "/", "g115": "", "g2": "", "gx1": "", "glyph40": ""} {
+		got, ok := macOrderText(name)
+		if got != want || ok != (want != "") {
+			t.Errorf("macOrderText(%q) = %q, %v", name, got, ok)
+		}
+	}
+	if !plausibleText(map[int]string{1: "a", 2: "e", 3: "o", 4: "Q"}) || plausibleText(map[int]string{1: "#", 2: "$", 3: "A", 4: "a"}) {
+		t.Error("plausibleText")
 	}
 }
