@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -42,7 +43,18 @@ func MaybeRunChild() {
 	case "":
 		return
 	case "index":
-		if err := runIndexChild(os.Stdout); err != nil {
+		// CAIRN_BENCH_CHILD_CPUPROFILE=FILE profiles the child's run
+		// (import and every index stage), which the parent's -cpuprofile
+		// does not see.
+		if path := os.Getenv(childEnv + "_CPUPROFILE"); path != "" {
+			if f, err := os.Create(path); err == nil {
+				pprof.StartCPUProfile(f)
+				defer f.Close()
+			}
+		}
+		err := runIndexChild(os.Stdout)
+		pprof.StopCPUProfile()
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench child:", err)
 			os.Exit(1)
 		}

@@ -14,9 +14,11 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -150,6 +152,11 @@ type Extraction struct {
 	// next with a smaller reply budget and a note on what went wrong
 	// (extract.Prior).
 	MaxAttempts int
+	// SaveBatch is how many chunks' offline extractions are saved per
+	// transaction (0: DefaultSaveBatch). A pause or cancel takes effect
+	// between batches; a crash loses at most one batch, which the next run
+	// redoes. Model extractions are saved chunk by chunk.
+	SaveBatch int
 }
 
 // DefaultStopAfter is Extraction.StopAfter's default.
@@ -157,6 +164,10 @@ const DefaultStopAfter = 3
 
 // DefaultMaxAttempts is Extraction.MaxAttempts's default.
 const DefaultMaxAttempts = 3
+
+// DefaultSaveBatch is Extraction.SaveBatch's default: a commit and a vector
+// refresh per chunk were most of the offline graph stage's time.
+const DefaultSaveBatch = 32
 
 // chunkFault says whether a failure is the chunk's own with this model (a
 // reply that was invalid, empty, cut or too big for the window), which a
@@ -299,7 +310,9 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 	}
 	budget := j.Pack
 	if !model {
-		budget = extract.PackBudget{Chunks: 1}
+		// the offline extractor reads chunk by chunk; a pack of them is
+		// saved in one transaction (see SaveChunkGraphs)
+		budget = extract.PackBudget{Chunks: cmp.Or(j.SaveBatch, DefaultSaveBatch), Tokens: math.MaxInt32}
 	} else if tf, ok := x.Provider.(interface{ TokenFactor(string) float64 }); ok {
 		// a model whose tokenizer splits finer than the estimate (its
 		// learnt factor) gets proportionally smaller packs
@@ -328,6 +341,7 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 		return in, nil
 	}
 	align := j.aligner()
+	var saved func(c kb.Chunk, res extract.Result) error
 	// save records one chunk's result (a whole transaction) and reports it.
 	save := func(c kb.Chunk, res extract.Result) error {
 		if model && res.Status != kb.ExtractFailed && res.Extractor != name {
@@ -340,6 +354,10 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 		if err := j.Store.SaveChunkGraph(context.WithoutCancel(ctx), toChunkGraph(c.ID, res), j.Vectorize, align); err != nil {
 			return fmt.Errorf("save chunk %d: %w", c.ID, err)
 		}
+		return saved(c, res)
+	}
+	// saved counts and reports a chunk whose result is stored.
+	saved = func(c kb.Chunk, res extract.Result) error {
 		if model {
 			var aerr error
 			if res.Status == kb.ExtractFailed && chunkFault(res.Kind) {
@@ -429,6 +447,22 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 		rs, err := x.ExtractPack(ctx, ins)
 		if err != nil {
 			return ev, nil, err
+		}
+		if !model {
+			// offline results: the whole pack in one transaction
+			gs := make([]store.ChunkGraph, len(pk))
+			for k, c := range pk {
+				gs[k] = toChunkGraph(c.ID, rs[k])
+			}
+			if err := j.Store.SaveChunkGraphs(context.WithoutCancel(ctx), gs, j.Vectorize, align); err != nil {
+				return ev, nil, fmt.Errorf("save chunks %d–%d: %w", pk[0].ID, pk[len(pk)-1].ID, err)
+			}
+			for k, c := range pk {
+				if err := saved(c, rs[k]); err != nil {
+					return ev, nil, err
+				}
+			}
+			continue
 		}
 		// saveRest records the pack's own results from chunk k on: failed
 		// ones carry the offline extraction and stay pending for the model

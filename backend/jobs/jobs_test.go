@@ -60,8 +60,37 @@ func newStore(t *testing.T) (*store.Store, int) {
 	return s, len(c.Chunks)
 }
 
+// job is an offline extraction saving chunk by chunk, so a test can stop
+// it after any chunk.
 func job(s *store.Store, ctl *Control, progress func(Event)) *Extraction {
-	return &Extraction{Store: s, Extractor: &extract.Extractor{Provider: llm.Offline{}}, Vectorize: embed.NewHashed(embed.DefaultDim).Vector, Control: ctl, Progress: progress}
+	return &Extraction{Store: s, Extractor: &extract.Extractor{Provider: llm.Offline{}}, Vectorize: embed.NewHashed(embed.DefaultDim).Vector, Control: ctl, Progress: progress, SaveBatch: 1}
+}
+
+// TestOfflineBatches: offline results are saved a batch per transaction; a
+// cancel takes effect at the end of the batch, which is whole, and a
+// resumed run does the rest.
+func TestOfflineBatches(t *testing.T) {
+	s, n := newStore(t)
+	ctl := &Control{}
+	j := job(s, ctl, func(e Event) {
+		if e.Done == 3 {
+			ctl.Cancel()
+		}
+	})
+	j.SaveBatch = 4
+	sum, err := j.Run(context.Background())
+	if !errors.Is(err, context.Canceled) || sum.Done != 4 || sum.Counts.Pending != n-4 {
+		t.Fatalf("cancel in a batch of 4: done %d, pending %d of %d, err %v", sum.Done, sum.Counts.Pending, n, err)
+	}
+	if probs, err := s.Check(context.Background()); err != nil || len(probs) > 0 {
+		t.Fatalf("check after cancel: %v %v", probs, err)
+	}
+	j = job(s, nil, nil)
+	j.SaveBatch = 0 // the default
+	sum, err = j.Run(context.Background())
+	if err != nil || sum.Total != n-4 || sum.Counts.Pending != 0 || sum.Counts.OK+sum.Counts.Empty != n {
+		t.Fatalf("resume: %+v %v", sum, err)
+	}
 }
 
 func TestCancelResume(t *testing.T) {

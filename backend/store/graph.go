@@ -4,9 +4,9 @@ package store
 // mutual index with the chunks (mentions, relation_sources), facts, concept
 // links, per-chunk extraction status and the entity/relation vectors.
 //
-// Writes go through SaveChunkGraph, one transaction per chunk, so an indexing
-// run killed at any moment leaves either the whole extraction of a chunk or
-// none of it. Entity and relation attributes are maintained by SQL triggers
+// Writes go through SaveChunkGraph(s), whole chunks per transaction, so an
+// indexing run killed at any moment leaves either the whole extraction of a
+// chunk or none of it. Entity and relation attributes are maintained by SQL triggers
 // from the rows that support them (see 0003_graph.sql), which is what makes
 // document removal (a plain cascade from chunks) exact.
 
@@ -117,6 +117,41 @@ func RelationVectorText(subject, predicate, object, statement string) string {
 // facts, concept links, status) in one transaction, aligning each entity
 // with the existing graph through align, and re-embeds what changed.
 func (s *Store) SaveChunkGraph(ctx context.Context, g ChunkGraph, vec Vectorizer, align Aligner) error {
+	return s.SaveChunkGraphs(ctx, []ChunkGraph{g}, vec, align)
+}
+
+// SaveChunkGraphs saves several chunks' extractions in one transaction and
+// refreshes the changed entity and relation vectors once at its end: the
+// offline extractor is fast enough that a commit and a vector refresh per
+// chunk were most of the graph stage. All or none are saved.
+func (s *Store) SaveChunkGraphs(ctx context.Context, gs []ChunkGraph, vec Vectorizer, align Aligner) error {
+	if len(gs) == 0 {
+		return nil
+	}
+	sqlTx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer sqlTx.Rollback()
+	tx := cachedTx{sqlTx, s}
+	// the vector tables are large blobs: a bigger page cache for this
+	// connection saves re-reading them for every chunk
+	if _, err := tx.ExecContext(ctx, "PRAGMA cache_size = -65536"); err != nil {
+		return err
+	}
+	for _, g := range gs {
+		if err := saveChunkGraph(ctx, tx, g, vec, align); err != nil {
+			return err
+		}
+	}
+	if err := refreshVectors(ctx, tx, vec); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// saveChunkGraph writes one chunk's extraction inside tx.
+func saveChunkGraph(ctx context.Context, tx cachedTx, g ChunkGraph, vec Vectorizer, align Aligner) error {
 	switch g.Status {
 	case kb.ExtractOK, kb.ExtractEmpty, kb.ExtractFailed:
 	default:
@@ -125,23 +160,12 @@ func (s *Store) SaveChunkGraph(ctx context.Context, g ChunkGraph, vec Vectorizer
 	if g.Extractor == "" {
 		return fmt.Errorf("chunk %d: extractor not named", g.ChunkID)
 	}
-	sqlTx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer sqlTx.Rollback()
-	tx := cachedTx{sqlTx, s}
 	var docID int64
 	var cs, ce int
 	if err := tx.QueryRowContext(ctx, "SELECT doc_id, char_start, char_end FROM chunks WHERE id = ?", g.ChunkID).Scan(&docID, &cs, &ce); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("chunk %d: no such chunk (document removed?)", g.ChunkID)
 		}
-		return err
-	}
-	// the vector tables are large blobs: a bigger page cache for this
-	// connection saves re-reading them for every chunk
-	if _, err := tx.ExecContext(ctx, "PRAGMA cache_size = -65536"); err != nil {
 		return err
 	}
 	if err := clearChunkGraph(ctx, tx, g.ChunkID); err != nil {
@@ -220,10 +244,7 @@ func (s *Store) SaveChunkGraph(ctx context.Context, g ChunkGraph, vec Vectorizer
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`, g.ChunkID, g.Status, g.Reason, g.Extractor, g.Calls, g.Prompt, g.Complete, g.Wall.Milliseconds(), nowText()); err != nil {
 		return err
 	}
-	if err := refreshVectors(ctx, tx, vec); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return nil
 }
 
 func aliasLists(e GraphEntity) (string, string) {
