@@ -12,6 +12,9 @@ type typedPattern struct {
 	re       *regexp.Regexp
 	typ, sem string
 	group    int // the submatch that is the name (0: all of it)
+	// without: the pattern cannot match a sentence without a digit that
+	// also holds none of these strings (a cheap test before the regexp)
+	without []string
 }
 
 const monthNames = `(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)`
@@ -21,7 +24,7 @@ var typedPatterns = []typedPattern{
 	{re: regexp.MustCompile(`\b\d+\s+U\.\s?S\.\s?C\.\s*(?:§+\s*)?\d+[a-z]?(?:\([A-Za-z0-9]+\))*`), typ: "law", sem: "section"},
 	{re: regexp.MustCompile(`§+\s?\d+(?:\.\d+)*[a-z]?(?:\([A-Za-z0-9]+\))*`), typ: "law", sem: "section"},
 	{re: regexp.MustCompile(`\b(?:[Ss]ection|[Ss]ec\.|[Aa]rticle|[Rr]ule|[Cc]hapter|[Tt]itle|[Pp]aragraph|[Cc]lause)\s+\d+[A-Za-z]?(?:\([A-Za-z0-9]+\))*(?:\.\d+)*`), typ: "law", sem: "section"},
-	{re: regexp.MustCompile(`第[一二三四五六七八九十百千零〇两\d]+[条章节款项编](?:第[一二三四五六七八九十百千零〇两\d]+[款项])?`), typ: "law", sem: "section"},
+	{re: regexp.MustCompile(`第[一二三四五六七八九十百千零〇两\d]+[条章节款项编](?:第[一二三四五六七八九十百千零〇两\d]+[款项])?`), typ: "law", sem: "section", without: []string{"第"}},
 	// Forms and numbered documents.
 	{re: regexp.MustCompile(`\b(?:Form|Schedule|Publication|Pub\.|Notice|Circular|Revenue Procedure|Rev\. Proc\.|Executive Order|Public Law|Pub\. L\.|Bill|H\.R\.|S\.)\s?(?:No\.\s?)?[A-Z]?\d[\dA-Z]*(?:[-–]\d*[A-Z]*)*(?:\s?\([A-Z0-9-]+\))?`), typ: "work", sem: "form"},
 	// Money.
@@ -29,7 +32,7 @@ var typedPatterns = []typedPattern{
 	{re: regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\s?(?:million |billion |thousand )?(?:dollars|euros|pounds|yen|yuan|rupees|USD|EUR|GBP|RMB)\b`), typ: "money", sem: "amount"},
 	{re: regexp.MustCompile(`\d[\d,]*(?:\.\d+)?\s?(?:万元|亿元|元|万美元|美元|円|원)`), typ: "money", sem: "amount"},
 	// Percentages.
-	{re: regexp.MustCompile(`\b\d+(?:\.\d+)?\s?(?:%|percent\b|per cent\b)|百分之[一二三四五六七八九十百零\d]+|\d+(?:\.\d+)?％`), typ: "percent", sem: "percentage"},
+	{re: regexp.MustCompile(`\b\d+(?:\.\d+)?\s?(?:%|percent\b|per cent\b)|百分之[一二三四五六七八九十百零\d]+|\d+(?:\.\d+)?％`), typ: "percent", sem: "percentage", without: []string{"百分之"}},
 	// Dates.
 	{re: regexp.MustCompile(`\b(?:\d{1,2}\s+` + monthNames + `,?\s+\d{4}|` + monthNames + `\s+\d{1,2},\s+\d{4}|` + monthNames + `\s+\d{4})\b`), typ: "date", sem: "date"},
 	{re: regexp.MustCompile(`\b(?:19|20)\d{2}-\d{2}-\d{2}\b`), typ: "date", sem: "date"},
@@ -38,7 +41,7 @@ var typedPatterns = []typedPattern{
 	// Quantities.
 	{re: regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\s?(?:km|kilometres|kilometers|miles|metres|meters|kg|kilograms|tons|tonnes|pounds|lbs|acres|hectares|hours|days|weeks|months|years|minutes|seconds|GB|MB|TB|KB|mm|cm|°C|°F|employees|workers|pages|people|persons)\b`), typ: "quantity", sem: "quantity"},
 	// Quoted titles: “The Title Of A Work”.
-	{re: regexp.MustCompile(`[“"]([A-Z][^"”\n]{2,60})[”"]`), typ: "work", sem: "title", group: 1},
+	{re: regexp.MustCompile(`[“"]([A-Z][^"”\n]{2,60})[”"]`), typ: "work", sem: "title", group: 1, without: []string{"“", `"`}},
 }
 
 // typedSpans finds the typed entities of one sentence.
@@ -46,7 +49,11 @@ func typedSpans(text string, sent [2]int) []candidate {
 	s := text[sent[0]:sent[1]]
 	var out []candidate
 	taken := make([]bool, len(s)+1)
+	digits := strings.ContainsAny(s, "0123456789")
 	for _, p := range typedPatterns {
+		if !digits && !containsOne(s, p.without) {
+			continue
+		}
 		for _, m := range p.re.FindAllStringSubmatchIndex(s, -1) {
 			a, b := m[0], m[1]
 			if p.group > 0 {
@@ -67,6 +74,16 @@ func typedSpans(text string, sent [2]int) []candidate {
 		}
 	}
 	return out
+}
+
+// containsOne reports whether s contains one of subs.
+func containsOne(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // titleLike says a quoted phrase reads as a title (2-8 words, most of them
