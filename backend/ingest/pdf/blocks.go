@@ -221,7 +221,8 @@ func isHeading(q para, body float64) bool {
 
 // isFigure reports whether text is a figure set large rather than a title:
 // an amount ("₹17,81,841 crore", "$4.5 billion", "45.2%") and at most one
-// word beside it. A year alone is no amount ("2022 Highlights" stays).
+// word beside it. A year alone is no amount ("2022 Highlights" stays), nor
+// is a section number ("5.1 Arrays").
 func isFigure(text string) bool {
 	amounts, words := 0, 0
 	for _, f := range strings.Fields(text) {
@@ -231,7 +232,7 @@ func isFigure(text string) bool {
 			words++
 		}
 	}
-	return amounts > 0 && words <= 1
+	return amounts > 0 && words <= 1 && !sectionNumRE.MatchString(text)
 }
 
 // amountRE matches a number written as an amount: digit groups or a

@@ -27,6 +27,11 @@ const (
 // "第 3 页", "第 3 页 共 20 页", "共 20 页 第 3 页".
 var pageNumberRE = regexp.MustCompile(`^(?i)[\s\-–—|]*(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*)?(\d{1,6}|[ivxlc]{1,7})(?:\s*(?:of|/|de|von|sur)\s*\d{1,5})?[\s\-–—|]*$|^第\s*(\d{1,4})\s*页(?:\s*[,，]?\s*共\s*\d{1,5}\s*页)?$|^共\s*\d{1,5}\s*页\s*[,，]?\s*第\s*(\d{1,4})\s*页$|^-\s*(\d{1,4})\s*-$`)
 
+// edgeNumberRE finds the page number that opens or closes a running
+// header or footer ("2 Row and Column Access Control", "Rules and
+// Regulations 56123").
+var edgeNumberRE = regexp.MustCompile(`^(\d{1,5})\s+\pL.*\pL$|^\pL.*\pL\s+(\d{1,5})$`)
+
 // pageWordRE finds "Page 7" inside a running header or footer.
 var pageWordRE = regexp.MustCompile(`(?i)\b(?:page|p\.)\s*(\d{1,4}|[ivxlc]{1,7})\b|第\s*(\d{1,4})\s*页`)
 
@@ -173,6 +178,7 @@ func markFurniture(pages []pageOut) {
 // gets none; words ("iv", "A-3") are taken when the page has no number.
 func printedLabels(pages []pageOut) {
 	cands := make([][]string, len(pages))
+	edges := make([][]int, len(pages))
 	offsets := map[int]int{}
 	for i, p := range pages {
 		seen := map[int]bool{}
@@ -181,6 +187,10 @@ func printedLabels(pages []pageOut) {
 			if m == nil {
 				m = pageNumberRE.FindStringSubmatch(f)
 			}
+			edge := false
+			if m == nil {
+				m, edge = edgeNumberRE.FindStringSubmatch(f), true
+			}
 			if m == nil {
 				continue
 			}
@@ -188,8 +198,15 @@ func printedLabels(pages []pageOut) {
 			if l == "" || strings.TrimLeft(l, "0") == "" {
 				continue
 			}
-			cands[i] = append(cands[i], l)
-			if n, err := strconv.Atoi(l); err == nil && !seen[n-i] {
+			n, err := strconv.Atoi(l)
+			if edge {
+				// a number at a header's edge ("Annual report 2020") is a
+				// label only where it follows the page order (below)
+				edges[i] = append(edges[i], n)
+			} else {
+				cands[i] = append(cands[i], l)
+			}
+			if err == nil && !seen[n-i] {
 				seen[n-i] = true
 				offsets[n-i]++
 			}
@@ -213,6 +230,14 @@ func printedLabels(pages []pageOut) {
 			case bestN < 2 || n-i == best:
 				if !numeric {
 					label, numeric = l, true
+				}
+			}
+		}
+		if !numeric && bestN >= 2 {
+			for _, n := range edges[i] {
+				if n-i == best {
+					label = strconv.Itoa(n)
+					break
 				}
 			}
 		}

@@ -398,7 +398,8 @@ func TestTableContinuedOnNextPage(t *testing.T) {
 }
 
 // Printed page numbers follow the page order: a chart's axis "0" or a
-// stray number in the bands is not a page's label; roman front matter is.
+// stray number in the bands is not a page's label; roman front matter is,
+// and so is a number opening a running footer where it follows the order.
 func TestPrintedLabels(t *testing.T) {
 	furn := [][]string{
 		{"iii"},
@@ -408,6 +409,8 @@ func TestPrintedLabels(t *testing.T) {
 		{"17"},
 		{},
 		{"Page 7 of 9"},
+		{"8 Row and Column Access Control"},
+		{"Annual report 2020"},
 	}
 	pages := make([]pageOut, len(furn))
 	for i, f := range furn {
@@ -418,7 +421,7 @@ func TestPrintedLabels(t *testing.T) {
 	for _, p := range pages {
 		got = append(got, p.info.Label)
 	}
-	if want := "iii 2 3 4   7"; strings.Join(got, " ") != want {
+	if want := "iii 2 3 4   7 8 "; strings.Join(got, " ") != want {
 		t.Errorf("labels %q, want %q", strings.Join(got, " "), want)
 	}
 }
