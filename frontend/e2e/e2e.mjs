@@ -110,11 +110,7 @@ async function offlineFlow() {
     await shot("citation-source");
     await page.keyboard.press("Escape");
   });
-  // Under Wine (make test-dist) the two-hop short answer did not appear
-  // within a minute (not diagnosed yet; see the issue notes): that run says
-  // SKIP, the Linux run checks it.
-  if (process.env.E2E_WINE === "1") console.log("SKIP offline: two-hop short answer (under Wine)");
-  else await check("offline: a two-hop question leads with the short answer, its supporting sentences, and the path through the bridge to it", async () => {
+  await check("offline: a two-hop question leads with the short answer, its supporting sentences, and the path through the bridge to it", async () => {
     await page.keyboard.press("Control+k");
     await page.getByTestId("ask").waitFor({ timeout: 5_000 });
     const before = await page.getByTestId("answer").count();
