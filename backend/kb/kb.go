@@ -88,8 +88,10 @@ type PageBlock struct {
 // the store holds; documents read by an older version are read again from
 // their stored originals (version 1: PDF layout analysis, page layouts;
 // version 2: ruled tables drawn as bands, outline headings, ligature
-// glyph names, lines begun with a space glyph).
-const ReaderVersion = 2
+// glyph names, lines begun with a space glyph; version 3: glyph-index
+// names, side-by-side lists, boxed section numbers, amounts that are no
+// headings, vertical punctuation forms, footer page numbers).
+const ReaderVersion = 3
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.
