@@ -419,8 +419,39 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 		}
 		return nil
 	}
+	// Offline, the next pack is extracted on another goroutine while this
+	// one is saved (extraction and SQLite writes each take about half of
+	// the stage). input and ExtractPack run on one such goroutine at a
+	// time, each started once the one before has delivered.
+	type extracted struct {
+		rs  []extract.Result
+		err error
+	}
+	extractAhead := func(pk []kb.Chunk) chan extracted {
+		ch := make(chan extracted, 1)
+		go func() {
+			ins := make([]extract.Input, len(pk))
+			for k, c := range pk {
+				var err error
+				if ins[k], err = input(c); err != nil {
+					ch <- extracted{err: err}
+					return
+				}
+			}
+			rs, err := x.ExtractPack(ctx, ins)
+			ch <- extracted{rs, err}
+		}()
+		return ch
+	}
+	var ahead chan extracted
+	defer func() {
+		if ahead != nil {
+			<-ahead // no extraction outlives the run
+		}
+	}()
+	all := packs(pending, budget, attempts)
 	next := 0 // index in pending of the pack's first chunk
-	for _, pk := range packs(pending, budget, attempts) {
+	for i, pk := range all {
 		at := next
 		next += len(pk)
 		if err := ctl.wait(ctx); err != nil {
@@ -438,17 +469,19 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 			}
 			return ev, &Stop{Kind: kind, Model: name, At: at + 1, First: at + 1, Total: len(pending), Left: len(pending) - ev.OK - ev.Empty, Detail: detail}, nil
 		}
-		ins := make([]extract.Input, len(pk))
-		for k, c := range pk {
-			if ins[k], err = input(c); err != nil {
-				return ev, nil, err
-			}
-		}
-		rs, err := x.ExtractPack(ctx, ins)
-		if err != nil {
-			return ev, nil, err
-		}
 		if !model {
+			if ahead == nil {
+				ahead = extractAhead(pk)
+			}
+			got := <-ahead
+			ahead = nil
+			if i+1 < len(all) {
+				ahead = extractAhead(all[i+1])
+			}
+			if got.err != nil {
+				return ev, nil, got.err
+			}
+			rs := got.rs
 			// offline results: the whole pack in one transaction
 			gs := make([]store.ChunkGraph, len(pk))
 			for k, c := range pk {
@@ -463,6 +496,16 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 				}
 			}
 			continue
+		}
+		ins := make([]extract.Input, len(pk))
+		for k, c := range pk {
+			if ins[k], err = input(c); err != nil {
+				return ev, nil, err
+			}
+		}
+		rs, err := x.ExtractPack(ctx, ins)
+		if err != nil {
+			return ev, nil, err
 		}
 		// saveRest records the pack's own results from chunk k on: failed
 		// ones carry the offline extraction and stay pending for the model
