@@ -2,7 +2,9 @@ package reason
 
 import (
 	"math"
+	"regexp"
 	"strings"
+	"unicode"
 
 	"cairn/backend/answerspan"
 	"cairn/backend/kb"
@@ -13,12 +15,22 @@ import (
 // answers: question entity → (bridge →) answer, each edge the sentence
 // that joins them, labelled by the phrase it states between the two (or by
 // the sentence itself), with its span. The best candidate's path comes
-// first; they rank above the structural paths.
+// first (a decided yes/no question's path ends at its conclusion); the
+// others end at the next candidates that add an answer to the ones drawn
+// (not "Wynorski's" after a path through "Jim Wynorski"). They rank above
+// the structural paths.
 func answerPaths(question string, cs []answerspan.Candidate, pool []Evidence, linked []string, max int) []kb.Path {
 	var out []kb.Path
+	var ends, inner []string
 	for rank, c := range cs {
 		if len(out) >= max {
 			break
+		}
+		if rank == 0 && isYesNo(c) {
+			if p, ok := conclusionPath(c, pool); ok {
+				out = append(out, p)
+				continue
+			}
 		}
 		if rank == 0 && len(c.Items) > 0 {
 			// A yes/no comparison: each item runs to the value it was
@@ -26,66 +38,226 @@ func answerPaths(question string, cs []answerspan.Candidate, pool []Evidence, li
 			out = append(out, comparedPaths(c.Items, pool)...)
 			continue
 		}
-		if c.Span.End <= c.Span.Start && c.Value == "" || c.Type == "" {
+		if rank > 0 && !adds(c.Text, ends, inner) {
 			continue
 		}
-		subject := c.Subject
-		if subject == "" && len(linked) > 0 && !strings.EqualFold(linked[0], c.Text) {
-			subject = linked[0]
-		} else if subject == "" || strings.EqualFold(subject, c.Text) && c.Bridge == "" && c.Value == "" && !strings.Contains(strings.ToLower(question), strings.ToLower(c.Text)) {
-			// An answer the question describes but does not name (its own
-			// passage is the first hop); a compared item the question names
-			// has no path of its own.
-			subject = pathStart(c, pool, linked)
-		}
-		text := kb.OneLine(c.Text)
-		hops := [][2]string{{subject, text}}
-		if strings.EqualFold(subject, c.Text) && c.Bridge != "" && len(c.Chain) >= 1 {
-			// The chosen item of a comparison: its path runs to the entity
-			// whose date decided it ("the director born later").
-			hops = [][2]string{{text, c.Bridge}}
-			c.Chain = c.Chain[:1]
-		} else if strings.EqualFold(subject, c.Text) && c.Value != "" && len(c.Chain) >= 1 {
-			// A compared item: its path runs to the date compared, on the
-			// sentence stating it.
-			hops = [][2]string{{text, c.Value}}
-			c.Chain = c.Chain[:1]
-		} else if subject == "" || strings.EqualFold(subject, c.Text) {
-			continue
-		}
-		var nodes []string
-		var edges []kb.PathEdge
-		if len(hops) == 1 && hops[0][0] == subject && c.Bridge != "" && !strings.EqualFold(c.Bridge, c.Text) && !strings.EqualFold(c.Bridge, subject) && len(c.Chain) >= 2 {
-			hops = [][2]string{{subject, c.Bridge}, {c.Bridge, text}}
-		}
-		ok := true
-		for i, h := range hops {
-			r := c.Chain[min(i+len(c.Chain)-len(hops), len(c.Chain)-1)]
-			if len(hops) == 1 {
-				r = c.Chain[len(c.Chain)-1]
-			}
-			if r.End <= r.Start {
-				ok = false
-				break
-			}
-			e := pool[r.Passage]
-			sentence := e.Hit.Text[r.Start:r.End]
-			pred, stated := relphrase.Between(sentence, h[0], h[1], e.Hit.DocTitle)
-			edge := kb.PathEdge{From: h[0], To: h[1], Predicate: pred, Source: citation(e, r.Start, r.End).Source}
-			if !stated {
-				edge.Sentence = kb.OneLine(sentence)
-			}
-			edges = append(edges, edge)
-			if i == 0 {
-				nodes = append(nodes, h[0])
-			}
-			nodes = append(nodes, h[1])
-		}
+		p, ok := candidatePath(question, c, pool, linked)
 		if !ok {
 			continue
 		}
 		s := round3(math.Max(0.5, 1-0.05*float64(rank)))
-		out = append(out, kb.Path{Score: s, Semantic: s, Structural: s, Chosen: rank == 0, Nodes: nodes, Edges: edges})
+		p.Score, p.Semantic, p.Structural, p.Chosen = s, s, s, rank == 0
+		out = append(out, p)
+		ends = append(ends, p.Nodes[len(p.Nodes)-1])
+		inner = append(inner, p.Nodes[:len(p.Nodes)-1]...)
+	}
+	return out
+}
+
+// candidatePath is the path of one candidate answer (nodes and edges, no
+// scores), false when its chain gives none.
+func candidatePath(question string, c answerspan.Candidate, pool []Evidence, linked []string) (kb.Path, bool) {
+	if c.Span.End <= c.Span.Start && c.Value == "" || c.Type == "" {
+		return kb.Path{}, false
+	}
+	subject := c.Subject
+	if subject == "" && len(linked) > 0 && !strings.EqualFold(linked[0], c.Text) {
+		subject = linked[0]
+	} else if subject == "" || strings.EqualFold(subject, c.Text) && c.Bridge == "" && c.Value == "" && !strings.Contains(strings.ToLower(question), strings.ToLower(c.Text)) {
+		// An answer the question describes but does not name (its own
+		// passage is the first hop); a compared item the question names
+		// has no path of its own.
+		subject = pathStart(c, pool, linked)
+	}
+	text := kb.OneLine(c.Text)
+	hops := [][2]string{{subject, text}}
+	if strings.EqualFold(subject, c.Text) && c.Bridge != "" && len(c.Chain) >= 1 {
+		// The chosen item of a comparison: its path runs to the entity
+		// whose date decided it ("the director born later").
+		hops = [][2]string{{text, c.Bridge}}
+		c.Chain = c.Chain[:1]
+	} else if strings.EqualFold(subject, c.Text) && c.Value != "" && len(c.Chain) >= 1 {
+		// A compared item: its path runs to the date compared, on the
+		// sentence stating it.
+		hops = [][2]string{{text, c.Value}}
+		c.Chain = c.Chain[:1]
+	} else if subject == "" || strings.EqualFold(subject, c.Text) {
+		return kb.Path{}, false
+	}
+	if len(hops) == 1 && hops[0][0] == subject && c.Bridge != "" && !strings.EqualFold(c.Bridge, c.Text) && !strings.EqualFold(c.Bridge, subject) && len(c.Chain) >= 2 {
+		hops = [][2]string{{subject, c.Bridge}, {c.Bridge, text}}
+	}
+	var p kb.Path
+	for i, h := range hops {
+		r := c.Chain[min(i+len(c.Chain)-len(hops), len(c.Chain)-1)]
+		if len(hops) == 1 {
+			r = c.Chain[len(c.Chain)-1]
+		}
+		edge, ok := statedEdge(r, h[0], h[1], pool)
+		if !ok {
+			return kb.Path{}, false
+		}
+		p.Edges = append(p.Edges, edge)
+		if i == 0 {
+			p.Nodes = append(p.Nodes, h[0])
+		}
+		p.Nodes = append(p.Nodes, h[1])
+	}
+	return p, true
+}
+
+// statedEdge is the edge from a to b on the sentence at r: labelled by the
+// phrase the sentence states between them, else by the sentence itself
+// (kept in full), with the sentence's span as its source. False when r is
+// no span of the pool.
+func statedEdge(r answerspan.Ref, a, b string, pool []Evidence) (kb.PathEdge, bool) {
+	if r.Passage < 0 || r.Passage >= len(pool) || r.End <= r.Start || r.End > len(pool[r.Passage].Hit.Text) {
+		return kb.PathEdge{}, false
+	}
+	e := pool[r.Passage]
+	sentence := e.Hit.Text[r.Start:r.End]
+	pred, stated := relphrase.Between(sentence, a, b, e.Hit.DocTitle)
+	edge := kb.PathEdge{From: a, To: b, Predicate: pred, Source: citation(e, r.Start, r.End).Source}
+	if !stated {
+		edge.Sentence = kb.OneLine(sentence)
+	}
+	return edge, true
+}
+
+// decidedYesNo is the score the answer finder gives the yes/no answer a
+// comparison decided (both items' values found, or each item checked for
+// what the question says of both); an undecided "yes" scores 0.5.
+const decidedYesNo = 0.7
+
+// isYesNo says whether a candidate is a yes/no answer.
+func isYesNo(c answerspan.Candidate) bool {
+	t := strings.ToLower(strings.TrimSpace(c.Text))
+	return c.Type == "" && (t == "yes" || t == "no")
+}
+
+// conclusionPath is the path of a decided yes/no comparison, ending at
+// its conclusion: with the values compared, item → value → conclusion ←
+// value ← item (each value on the sentence stating it, the conclusion
+// edges saying whether the values are the same); without, each item's
+// sentence (the one checked for what the question says of both) joins it
+// to the conclusion: item → conclusion ← item. False when the comparison
+// was not decided or a sentence is missing.
+func conclusionPath(c answerspan.Candidate, pool []Evidence) (kb.Path, bool) {
+	verdict := shortForm(strings.ToLower(strings.TrimSpace(c.Text)))
+	p := kb.Path{Score: 1, Semantic: 1, Structural: 1, Chosen: true}
+	if len(c.Items) == 2 {
+		a, b := c.Items[0], c.Items[1]
+		if a.Value == "" || b.Value == "" {
+			return kb.Path{}, false
+		}
+		label := "not the same"
+		if strings.EqualFold(strings.TrimSpace(a.Value), strings.TrimSpace(b.Value)) {
+			label = "the same"
+		}
+		ea, okA := statedEdge(a.Ref, a.Item, a.Value, pool)
+		eb, okB := statedEdge(b.Ref, b.Item, b.Value, pool)
+		if !okA || !okB {
+			return kb.Path{}, false
+		}
+		ca, cb := ea, eb
+		ca.From, ca.To, ca.Predicate, ca.Sentence = a.Value, verdict, label, ""
+		cb.From, cb.To, cb.Predicate, cb.Sentence = b.Value, verdict, label, ""
+		p.Nodes = []string{a.Item, a.Value, verdict, b.Value, b.Item}
+		p.Edges = []kb.PathEdge{ea, ca, cb, eb}
+		return p, true
+	}
+	if len(c.Items) > 0 || c.Score < decidedYesNo || len(c.Chain) != 2 {
+		return kb.Path{}, false
+	}
+	var items []string
+	for _, r := range c.Chain {
+		if r.Passage < 0 || r.Passage >= len(pool) {
+			return kb.Path{}, false
+		}
+		items = append(items, pool[r.Passage].Hit.DocTitle)
+	}
+	if items[0] == "" || items[1] == "" || strings.EqualFold(items[0], items[1]) {
+		return kb.Path{}, false
+	}
+	for k, r := range c.Chain {
+		if r.Passage < 0 || r.Passage >= len(pool) || r.End <= r.Start || r.End > len(pool[r.Passage].Hit.Text) {
+			return kb.Path{}, false
+		}
+		e := pool[r.Passage]
+		sentence := e.Hit.Text[r.Start:r.End]
+		p.Edges = append(p.Edges, kb.PathEdge{From: items[k], To: verdict, Predicate: relphrase.Quote(sentence), Sentence: kb.OneLine(sentence), Source: citation(e, r.Start, r.End).Source})
+	}
+	p.Nodes = []string{items[0], verdict, items[1]}
+	return p, true
+}
+
+// adds says whether an answer adds one to those drawn: not when its words
+// (lower case, possessive "'s" and articles dropped) are those of a drawn
+// answer, or all among the words of a node a drawn path passes through
+// ("Wynorski's" after a path through "Jim Wynorski"), or when it lists a
+// drawn answer with others ("Jean-Claude Deret and Céline Léger" after
+// "Céline Léger": the others get their own paths).
+func adds(answer string, ends, inner []string) bool {
+	ws := answerWords(answer)
+	if len(ws) == 0 {
+		return false
+	}
+	for _, e := range ends {
+		if sameWords(ws, answerWords(e)) {
+			return false
+		}
+	}
+	for _, n := range inner {
+		if subset(ws, answerWords(n)) {
+			return false
+		}
+	}
+	parts := conjuncts.Split(answer, -1)
+	if len(parts) > 1 {
+		for _, part := range parts {
+			for _, e := range ends {
+				if sameWords(answerWords(part), answerWords(e)) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// conjuncts splits a list of names ("A and B", "A, B & C").
+var conjuncts = regexp.MustCompile(`\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)`)
+
+// subset says whether every word of a is a word of b.
+func subset(a, b []string) bool {
+	have := map[string]bool{}
+	for _, w := range b {
+		have[w] = true
+	}
+	for _, w := range a {
+		if !have[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// sameWords says whether a and b have the same words.
+func sameWords(a, b []string) bool {
+	return len(a) > 0 && len(b) > 0 && subset(a, b) && subset(b, a)
+}
+
+// answerWords are the words of a name as answers compare them: lower case,
+// split at anything but letters and digits, a possessive "'s" and the
+// articles dropped.
+func answerWords(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' }) {
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+		w = strings.Trim(w, "'’")
+		if w != "" && w != "a" && w != "an" && w != "the" {
+			out = append(out, w)
+		}
 	}
 	return out
 }

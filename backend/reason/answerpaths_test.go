@@ -59,7 +59,8 @@ func TestAnswerPathsStart(t *testing.T) {
 	}
 }
 
-// A yes/no comparison draws each item to the value it was compared by.
+// A decided yes/no comparison draws one path through both items' values
+// to its conclusion; each edge keeps the span of a sentence.
 func TestAnswerPathsCompared(t *testing.T) {
 	a := "Watertown International Airport is a county-owned airport in New York."
 	b := "Alexandria International Airport is a public airport in Louisiana."
@@ -73,10 +74,122 @@ func TestAnswerPathsCompared(t *testing.T) {
 	}
 	cs := []answerspan.Candidate{{Text: "no", Score: 0.8, Items: items}, {Text: "yes", Score: 0.5, Items: items}}
 	ps := answerPaths("Are Watertown International Airport and Alexandria International Airport in the same state?", cs, pool, nil, 3)
-	if len(ps) != 2 || !reflect.DeepEqual(ps[0].Nodes, []string{"Watertown International Airport", "New York"}) || !reflect.DeepEqual(ps[1].Nodes, []string{"Alexandria International Airport", "Louisiana"}) {
-		t.Fatalf("paths %+v", ps)
+	want := []string{"Watertown International Airport", "New York", "No", "Louisiana", "Alexandria International Airport"}
+	if len(ps) != 1 || !reflect.DeepEqual(ps[0].Nodes, want) {
+		t.Fatalf("paths %+v, want one with nodes %q", ps, want)
 	}
-	if !ps[0].Chosen || ps[1].Chosen || len(ps[1].Edges) != 1 {
-		t.Errorf("chosen / edges %+v", ps)
+	p := ps[0]
+	if !p.Chosen || len(p.Edges) != 4 {
+		t.Fatalf("chosen / edges %+v", p)
+	}
+	if p.Edges[0].Predicate != "is a county-owned airport in" || p.Edges[3].From != "Alexandria International Airport" || p.Edges[1].Predicate != "not the same" {
+		t.Errorf("edges %+v", p.Edges)
+	}
+	if p.Edges[1].Source.CharEnd != len(a) || p.Edges[2].Source.CharEnd != len(b) {
+		t.Errorf("conclusion edges keep the values' spans: %+v", p.Edges)
+	}
+}
+
+// A yes/no answer "both X" decided by each item's sentence draws item →
+// conclusion ← item on those sentences; an undecided one draws nothing.
+func TestConclusionPath(t *testing.T) {
+	a := "Christopher Nolan is a British-American film director."
+	b := "Sathish Kalathil is an Indian film director."
+	pool := []Evidence{
+		{N: 1, Hit: kb.Hit{DocTitle: "Christopher Nolan", Chunk: kb.Chunk{Text: a}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Sathish Kalathil", Chunk: kb.Chunk{Text: b}}},
+	}
+	chain := []answerspan.Ref{{Passage: 0, End: len(a)}, {Passage: 1, End: len(b)}}
+	cases := []struct {
+		name string
+		c    answerspan.Candidate
+		want []string
+	}{
+		{"decided", answerspan.Candidate{Text: "yes", Score: 0.8, Chain: chain}, []string{"Christopher Nolan", "Yes", "Sathish Kalathil"}},
+		{"undecided", answerspan.Candidate{Text: "yes", Score: 0.5, Chain: chain}, nil},
+		{"one sentence", answerspan.Candidate{Text: "no", Score: 0.8, Chain: chain[:1]}, nil},
+		{"not yes/no", answerspan.Candidate{Text: "Christopher Nolan", Type: answerspan.TName, Score: 0.8, Chain: chain}, nil},
+	}
+	for _, tc := range cases {
+		p, ok := conclusionPath(tc.c, pool)
+		if !isYesNo(tc.c) {
+			ok = false
+		}
+		if !ok {
+			if tc.want != nil {
+				t.Errorf("%s: no path, want %q", tc.name, tc.want)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(p.Nodes, tc.want) {
+			t.Errorf("%s: nodes %q, want %q", tc.name, p.Nodes, tc.want)
+			continue
+		}
+		for k, e := range p.Edges {
+			if e.Sentence == "" || e.Source.CharEnd != chain[k].End || e.To != "Yes" {
+				t.Errorf("%s: edge %d %+v", tc.name, k, e)
+			}
+		}
+	}
+}
+
+// The top paths end at distinct answers: a candidate naming a node already
+// drawn, or listing a drawn answer with others, gets no path of its own.
+func TestAdds(t *testing.T) {
+	ends := []string{"Glen Cove", "Céline Léger"}
+	inner := []string{"The Return of Swamp Thing", "Jim Wynorski"}
+	cases := []struct {
+		answer string
+		want   bool
+	}{
+		{"New York", true},
+		{"Wynorski's", false},
+		{"glen cove", false},
+		{"Jean-Claude Deret and Céline Léger", false},
+		{"Jean-Claude Deret", true},
+		{"Cove Point", true},
+		{"Swamp Thing", false},
+		{"", false},
+	}
+	for _, tc := range cases {
+		if got := adds(tc.answer, ends, inner); got != tc.want {
+			t.Errorf("adds(%q) = %v, want %v", tc.answer, got, tc.want)
+		}
+	}
+}
+
+// The three answer paths end at three distinct answers: a candidate that
+// names the bridge is passed over for the next one.
+func TestAnswerPathsDistinct(t *testing.T) {
+	film := "The Return of Swamp Thing is a 1989 film directed by Jim Wynorski."
+	bio := "Jim Wynorski was born in Glen Cove, New York. Wynorski's films are low-budget."
+	pool := []Evidence{
+		{N: 1, Hit: kb.Hit{DocTitle: "The Return of Swamp Thing", Chunk: kb.Chunk{Text: film}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Jim Wynorski", Chunk: kb.Chunk{Text: bio}}},
+	}
+	chain := []answerspan.Ref{{Passage: 0, End: len(film)}, {Passage: 1, End: strings.Index(bio, " Wyn")}}
+	cand := func(text string, score float64) answerspan.Candidate {
+		i := strings.Index(bio, text)
+		return answerspan.Candidate{Text: text, Type: answerspan.TName, Score: score, Span: answerspan.Ref{Passage: 1, Start: i, End: i + len(text)},
+			Chain: chain, Bridge: "Jim Wynorski", Subject: "The Return of Swamp Thing"}
+	}
+	cs := []answerspan.Candidate{cand("Glen Cove", 0.9), cand("Wynorski's", 0.8), cand("New York", 0.7)}
+	ps := answerPaths("Where was the director of The Return of Swamp Thing born?", cs, pool, nil, 3)
+	var ends []string
+	for _, p := range ps {
+		ends = append(ends, p.Nodes[len(p.Nodes)-1])
+	}
+	if want := []string{"Glen Cove", "New York"}; !reflect.DeepEqual(ends, want) {
+		t.Fatalf("ends %q, want %q", ends, want)
+	}
+	if !ps[0].Chosen || ps[1].Chosen || !reflect.DeepEqual(ps[0].Nodes, []string{"The Return of Swamp Thing", "Jim Wynorski", "Glen Cove"}) {
+		t.Errorf("paths %+v", ps)
+	}
+	for _, p := range ps {
+		for _, e := range p.Edges {
+			if e.Source.CharEnd <= e.Source.CharStart {
+				t.Errorf("edge without a span %+v", e)
+			}
+		}
 	}
 }
