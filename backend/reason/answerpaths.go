@@ -3,6 +3,7 @@ package reason
 import (
 	"math"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -11,19 +12,25 @@ import (
 	"cairn/backend/relphrase"
 )
 
+// runnersUp is how many candidates after the best one may get a path of
+// their own.
+const runnersUp = 4
+
 // answerPaths are the reasoning paths that end at the best candidate
 // answers: question entity → (bridge →) answer, each edge the sentence
 // that joins them, labelled by the phrase it states between the two (or by
 // the sentence itself), with its span. The best candidate's path comes
 // first (a decided yes/no question's path ends at its conclusion); the
-// others end at the next candidates that add an answer to the ones drawn
-// (not "Wynorski's" after a path through "Jim Wynorski"). They rank above
-// the structural paths.
+// others end at the next candidates (of the runnersUp after it) that add
+// an answer to the ones drawn (not "Wynorski's" after a path through "Jim
+// Wynorski"), those reached through a bridge entity first (the chain a
+// multi-hop question asks for), else in the candidates' order. Scores fall
+// by 0.05 a place from 1 (at least 0.5), so they rank above the
+// structural paths.
 func answerPaths(question string, cs []answerspan.Candidate, pool []Evidence, linked []string, max int) []kb.Path {
-	var out []kb.Path
-	var ends, inner []string
+	var out, runners []kb.Path
 	for rank, c := range cs {
-		if len(out) >= max {
+		if rank > runnersUp {
 			break
 		}
 		if rank == 0 && isYesNo(c) {
@@ -38,18 +45,38 @@ func answerPaths(question string, cs []answerspan.Candidate, pool []Evidence, li
 			out = append(out, comparedPaths(c.Items, pool)...)
 			continue
 		}
-		if rank > 0 && !adds(c.Text, ends, inner) {
-			continue
-		}
 		p, ok := candidatePath(question, c, pool, linked)
 		if !ok {
 			continue
 		}
-		s := round3(math.Max(0.5, 1-0.05*float64(rank)))
-		p.Score, p.Semantic, p.Structural, p.Chosen = s, s, s, rank == 0
-		out = append(out, p)
+		if rank == 0 {
+			p.Chosen = true
+			out = append(out, p)
+			continue
+		}
+		runners = append(runners, p)
+	}
+	sort.SliceStable(runners, func(i, j int) bool { return len(runners[i].Nodes) > 2 && len(runners[j].Nodes) <= 2 })
+	var ends, inner []string
+	for _, p := range out {
 		ends = append(ends, p.Nodes[len(p.Nodes)-1])
 		inner = append(inner, p.Nodes[:len(p.Nodes)-1]...)
+	}
+	for _, p := range runners {
+		end := p.Nodes[len(p.Nodes)-1]
+		if !adds(end, ends, inner) {
+			continue
+		}
+		out = append(out, p)
+		ends = append(ends, end)
+		inner = append(inner, p.Nodes[:len(p.Nodes)-1]...)
+	}
+	if len(out) > max {
+		out = out[:max]
+	}
+	for i := range out {
+		s := round3(math.Max(0.5, 1-0.05*float64(i)))
+		out[i].Score, out[i].Semantic, out[i].Structural = s, s, s
 	}
 	return out
 }

@@ -193,3 +193,39 @@ func TestAnswerPathsDistinct(t *testing.T) {
 		}
 	}
 }
+
+// After the chosen answer's path, a runner-up reached through a bridge
+// entity comes before one joined to the question entity directly; scores
+// fall with the place.
+func TestAnswerPathsBridgedFirst(t *testing.T) {
+	actor := "Drew Fuller starred in Army Wives and in Charmed."
+	show := "Charmed is a series that was broadcast by The WB."
+	pool := []Evidence{
+		{N: 1, Hit: kb.Hit{DocTitle: "Drew Fuller", Chunk: kb.Chunk{Text: actor}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Charmed", Chunk: kb.Chunk{Text: show}}},
+	}
+	span := func(p int, s, sub string) answerspan.Ref {
+		i := strings.Index(s, sub)
+		return answerspan.Ref{Passage: p, Start: i, End: i + len(sub)}
+	}
+	direct := func(text string) answerspan.Candidate {
+		return answerspan.Candidate{Text: text, Type: answerspan.TQuoted, Span: span(0, actor, text), Chain: []answerspan.Ref{{Passage: 0, End: len(actor)}}, Subject: "Drew Fuller"}
+	}
+	bridged := answerspan.Candidate{Text: "The WB", Type: answerspan.TName, Span: span(1, show, "The WB"),
+		Chain: []answerspan.Ref{{Passage: 0, End: len(actor)}, {Passage: 1, End: len(show)}}, Subject: "Drew Fuller", Bridge: "Charmed"}
+	cs := []answerspan.Candidate{direct("Army Wives"), direct("Charmed"), bridged}
+	ps := answerPaths("Drew Fuller starred in a series broadcast on what station?", cs, pool, nil, 3)
+	var got [][]string
+	var scores []float64
+	for _, p := range ps {
+		got = append(got, p.Nodes)
+		scores = append(scores, p.Score)
+	}
+	want := [][]string{{"Drew Fuller", "Army Wives"}, {"Drew Fuller", "Charmed", "The WB"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("nodes %q, want %q", got, want)
+	}
+	if !reflect.DeepEqual(scores, []float64{1, 0.95}) || !ps[0].Chosen || ps[1].Chosen {
+		t.Errorf("scores %v / chosen %+v", scores, ps)
+	}
+}
