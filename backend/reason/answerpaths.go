@@ -6,8 +6,10 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"cairn/backend/answerspan"
+	"cairn/backend/chunk"
 	"cairn/backend/kb"
 	"cairn/backend/relphrase"
 )
@@ -28,7 +30,12 @@ const runnersUp = 4
 // by 0.05 a place from 1 (at least 0.5), so they rank above the
 // structural paths.
 func answerPaths(question string, cs []answerspan.Candidate, pool []Evidence, linked []string, max int) []kb.Path {
-	var out, runners []kb.Path
+	type runner struct {
+		p       kb.Path
+		bridged bool
+	}
+	var out []kb.Path
+	var runners []runner
 	for rank, c := range cs {
 		if rank > runnersUp {
 			break
@@ -45,7 +52,7 @@ func answerPaths(question string, cs []answerspan.Candidate, pool []Evidence, li
 			out = append(out, comparedPaths(c.Items, pool)...)
 			continue
 		}
-		p, ok := candidatePath(question, c, pool, linked)
+		p, hops, ok := candidatePath(question, c, pool, linked)
 		if !ok {
 			continue
 		}
@@ -54,15 +61,16 @@ func answerPaths(question string, cs []answerspan.Candidate, pool []Evidence, li
 			out = append(out, p)
 			continue
 		}
-		runners = append(runners, p)
+		runners = append(runners, runner{p, hops > 1})
 	}
-	sort.SliceStable(runners, func(i, j int) bool { return len(runners[i].Nodes) > 2 && len(runners[j].Nodes) <= 2 })
+	sort.SliceStable(runners, func(i, j int) bool { return runners[i].bridged && !runners[j].bridged })
 	var ends, inner []string
 	for _, p := range out {
 		ends = append(ends, p.Nodes[len(p.Nodes)-1])
 		inner = append(inner, p.Nodes[:len(p.Nodes)-1]...)
 	}
-	for _, p := range runners {
+	for _, r := range runners {
+		p := r.p
 		end := p.Nodes[len(p.Nodes)-1]
 		if !adds(end, ends, inner) {
 			continue
@@ -82,10 +90,11 @@ func answerPaths(question string, cs []answerspan.Candidate, pool []Evidence, li
 }
 
 // candidatePath is the path of one candidate answer (nodes and edges, no
-// scores), false when its chain gives none.
-func candidatePath(question string, c answerspan.Candidate, pool []Evidence, linked []string) (kb.Path, bool) {
+// scores) and how many hops of its chain it draws (2 through a bridge),
+// false when its chain gives none.
+func candidatePath(question string, c answerspan.Candidate, pool []Evidence, linked []string) (kb.Path, int, bool) {
 	if c.Span.End <= c.Span.Start && c.Value == "" || c.Type == "" {
-		return kb.Path{}, false
+		return kb.Path{}, 0, false
 	}
 	subject := c.Subject
 	if subject == "" && len(linked) > 0 && !strings.EqualFold(linked[0], c.Text) {
@@ -109,12 +118,13 @@ func candidatePath(question string, c answerspan.Candidate, pool []Evidence, lin
 		hops = [][2]string{{text, c.Value}}
 		c.Chain = c.Chain[:1]
 	} else if subject == "" || strings.EqualFold(subject, c.Text) {
-		return kb.Path{}, false
+		return kb.Path{}, 0, false
 	}
-	if len(hops) == 1 && hops[0][0] == subject && c.Bridge != "" && !strings.EqualFold(c.Bridge, c.Text) && !strings.EqualFold(c.Bridge, subject) && len(c.Chain) >= 2 {
+	if len(hops) == 1 && hops[0][0] == subject && c.Bridge != "" && !sameWords(answerWords(c.Bridge), answerWords(c.Text)) && !strings.EqualFold(c.Bridge, subject) && len(c.Chain) >= 2 {
 		hops = [][2]string{{subject, c.Bridge}, {c.Bridge, text}}
 	}
 	var p kb.Path
+	first := -1
 	for i, h := range hops {
 		r := c.Chain[min(i+len(c.Chain)-len(hops), len(c.Chain)-1)]
 		if len(hops) == 1 {
@@ -122,15 +132,169 @@ func candidatePath(question string, c answerspan.Candidate, pool []Evidence, lin
 		}
 		edge, ok := statedEdge(r, h[0], h[1], pool)
 		if !ok {
-			return kb.Path{}, false
+			return kb.Path{}, 0, false
 		}
 		p.Edges = append(p.Edges, edge)
 		if i == 0 {
 			p.Nodes = append(p.Nodes, h[0])
+			first = r.Passage
 		}
 		p.Nodes = append(p.Nodes, h[1])
 	}
-	return p, true
+	if named, edge, ok := questionHop(question, linked, p.Nodes, pool[first]); ok {
+		p.Nodes = append([]string{named}, p.Nodes...)
+		p.Edges = append([]kb.PathEdge{edge}, p.Edges...)
+	}
+	return p, len(hops), true
+}
+
+// questionHop is the edge that joins a path starting at an entity the
+// question does not name ("Orange River" for "the body of water where
+// Augrabies Falls is located") to one it names: the first sentence of the
+// start's passage naming a question entity that is not on the path,
+// stated in the direction the sentence reads, and that entity. False when
+// the path starts at a named entity or no sentence names one.
+func questionHop(question string, linked, nodes []string, e Evidence) (string, kb.PathEdge, bool) {
+	start := nodes[0]
+	q := strings.ToLower(question)
+	if start == "" || strings.Contains(q, strings.ToLower(unbracketed(start))) {
+		return "", kb.PathEdge{}, false
+	}
+	text := e.Hit.Text
+	for _, l := range linked {
+		if !namesAsName(question, l) || onPath(l, nodes) {
+			continue
+		}
+		for _, sp := range chunk.Sentences(text) {
+			sentence := text[sp[0]:sp[1]]
+			if !mentions(sentence, l) {
+				continue
+			}
+			edge := kb.PathEdge{From: start, To: l, Source: citation(e, sp[0], sp[1]).Source}
+			pred, stated := relphrase.Between(sentence, start, l, e.Hit.DocTitle)
+			if !stated {
+				if back, ok := relphrase.Between(sentence, l, start, e.Hit.DocTitle); ok {
+					// The sentence reads from the question entity.
+					edge.From, edge.To, pred, stated = l, start, back, true
+				}
+			}
+			edge.Predicate = pred
+			if !stated {
+				edge.Sentence = kb.OneLine(sentence)
+			}
+			return l, edge, true
+		}
+	}
+	return "", kb.PathEdge{}, false
+}
+
+// namesAsName says whether the question names name as a name: as whole
+// words, written with a capital (any case after it), neither directly
+// after a capitalised word (but the question's first) nor directly before
+// one ("Lady" of "Lady Dorothy Macmillan" is no name of its own, nor
+// "country" of "the country where").
+func namesAsName(question, name string) bool {
+	if name == "" {
+		return false
+	}
+	low, n := strings.ToLower(question), strings.ToLower(name)
+	for from := 0; ; {
+		i := strings.Index(low[from:], n)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(n)
+		from = end
+		first, _ := utf8.DecodeRuneInString(question[i:])
+		prev, _ := utf8.DecodeLastRuneInString(question[:i])
+		next, _ := utf8.DecodeRuneInString(question[end:])
+		if !unicode.IsUpper(first) || i > 0 && (unicode.IsLetter(prev) || unicode.IsDigit(prev)) || end < len(question) && (unicode.IsLetter(next) || unicode.IsDigit(next)) {
+			continue
+		}
+		if prev == ' ' && inTitle(reverse(strings.Fields(question[:i])), true) || strings.HasPrefix(question[end:], " ") && inTitle(strings.Fields(question[end:]), false) {
+			continue
+		}
+		return true
+	}
+}
+
+// titleWords are the lower-case words a title runs on through ("Walk the
+// Line", "Welcome to the Show"; not "and", which lists names).
+var titleWords = map[string]bool{"the": true, "of": true, "to": true, "in": true, "on": true, "at": true, "a": true, "an": true, "for": true, "with": true, "from": true, "de": true, "la": true, "von": true, "van": true}
+
+// inTitle says whether the words next to a name (nearest first) run on a
+// title: a capitalised word, maybe after title words. before: the words
+// run back to the question's start (whose first word is no title's), and
+// a mark ending a word parts it from the name, as one opening a word
+// does after the name ("Taipei, Republic of China", "Come Dance With Me
+// (Song)").
+func inTitle(words []string, before bool) bool {
+	for k, w := range words {
+		if before && k == len(words)-1 {
+			return false
+		}
+		r, _ := utf8.DecodeRuneInString(w)
+		if before {
+			r, _ = utf8.DecodeLastRuneInString(w)
+		}
+		if unicode.IsPunct(r) {
+			return false
+		}
+		if capitalised(strings.TrimLeftFunc(w, unicode.IsPunct)) {
+			return true
+		}
+		if !titleWords[w] {
+			return false
+		}
+	}
+	return false
+}
+
+// reverse is words in reverse order.
+func reverse(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[len(words)-1-i] = w
+	}
+	return out
+}
+
+// capitalised says whether a word starts with a capital letter.
+func capitalised(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+// onPath says whether a name shares all its words with a node of the path
+// or the path's node with it.
+func onPath(name string, nodes []string) bool {
+	ws := answerWords(name)
+	for _, n := range nodes {
+		nw := answerWords(n)
+		if subset(ws, nw) || subset(nw, ws) {
+			return true
+		}
+	}
+	return false
+}
+
+// mentions says whether sentence names name as whole words (any case).
+func mentions(sentence, name string) bool {
+	low, n := strings.ToLower(sentence), strings.ToLower(name)
+	for from := 0; ; {
+		i := strings.Index(low[from:], n)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(low[:i])
+		after, _ := utf8.DecodeRuneInString(low[i+len(n):])
+		if (i == 0 || !unicode.IsLetter(before) && !unicode.IsDigit(before)) && (i+len(n) == len(low) || !unicode.IsLetter(after) && !unicode.IsDigit(after)) {
+			return true
+		}
+		from = i + len(n)
+	}
 }
 
 // statedEdge is the edge from a to b on the sentence at r: labelled by the

@@ -229,3 +229,31 @@ func TestAnswerPathsBridgedFirst(t *testing.T) {
 		t.Errorf("scores %v / chosen %+v", scores, ps)
 	}
 }
+
+// A question entity starts a path only where the question writes it as a
+// name of its own.
+func TestNamesAsName(t *testing.T) {
+	cases := []struct {
+		question, name string
+		want           bool
+	}{
+		{"Which region is Corey Taylor's city of birth located?", "Corey Taylor", true},
+		{"Did Marian Hillar and John Henry Caldwell share the same nationality?", "Marian Hillar", true},
+		{"Where was the place of death of Lady Dorothy Macmillan's father?", "Lady", false},
+		{"When did the country where the village of Clonbrook is located join?", "Country", false},
+		{"Which 1988 Telugu comedy had music by a female director?", "Telugu", true},
+		{"Where did Grand Duchess Elena Vladimirovna Of Russia's father die?", "Grand Duchess Elena Vladimirovna of Russia", true},
+		{"Who founded Telugustan?", "Telugu", false},
+		{"Who played the It'll Be Me singer in Walk the Line?", "Walk", false},
+		{"Who performed in both Welcome to the Show and the band f(x)?", "Show", false},
+		{"Who performed in both Welcome to the Show and the band f(x)?", "Welcome to the Show", true},
+		{"Where is Zhongzheng District in Taipei, Republic of China, located?", "Republic of China", true},
+		{"", "Telugu", false},
+		{"Who?", "", false},
+	}
+	for _, tc := range cases {
+		if got := namesAsName(tc.question, tc.name); got != tc.want {
+			t.Errorf("namesAsName(%q, %q) = %v, want %v", tc.question, tc.name, got, tc.want)
+		}
+	}
+}
