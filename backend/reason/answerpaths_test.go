@@ -257,3 +257,39 @@ func TestNamesAsName(t *testing.T) {
 		}
 	}
 }
+
+// A path starting at an entity the question does not name starts one hop
+// earlier, at the question entity its passage names, on that sentence.
+func TestAnswerPathsFromQuestion(t *testing.T) {
+	river := "The Orange River passes Augrabies Falls. It rises in Lesotho."
+	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Orange River", Chunk: kb.Chunk{Text: river}}}}
+	i := strings.Index(river, "Lesotho")
+	second := strings.Index(river, "It rises")
+	c := answerspan.Candidate{Text: "Lesotho", Type: answerspan.TName, Span: answerspan.Ref{Passage: 0, Start: i, End: i + len("Lesotho")},
+		Chain: []answerspan.Ref{{Passage: 0, Start: second, End: len(river)}}, Subject: "Orange River"}
+	cases := []struct {
+		name, question string
+		linked         []string
+		want           []string
+	}{
+		{"named", "Where does the river at Augrabies Falls rise?", []string{"Augrabies Falls"}, []string{"Augrabies Falls", "Orange River", "Lesotho"}},
+		{"not a name in the question", "Where does the river at the augrabies falls rise?", []string{"Augrabies Falls"}, []string{"Orange River", "Lesotho"}},
+		{"start named already", "Where does the Orange River rise?", []string{"Augrabies Falls"}, []string{"Orange River", "Lesotho"}},
+	}
+	for _, tc := range cases {
+		ps := answerPaths(tc.question, []answerspan.Candidate{c}, pool, tc.linked, 3)
+		if len(ps) != 1 || !reflect.DeepEqual(ps[0].Nodes, tc.want) {
+			t.Errorf("%s: paths %+v, want nodes %q", tc.name, ps, tc.want)
+			continue
+		}
+		if len(ps[0].Edges) != len(tc.want)-1 {
+			t.Errorf("%s: %d edges", tc.name, len(ps[0].Edges))
+		}
+		if len(tc.want) == 3 {
+			e := ps[0].Edges[0]
+			if e.From != "Orange River" || e.To != "Augrabies Falls" || e.Predicate != "passes" || e.Source.CharEnd != strings.Index(river, " It") {
+				t.Errorf("%s: first edge %+v", tc.name, e)
+			}
+		}
+	}
+}
