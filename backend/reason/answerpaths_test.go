@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"cairn/backend/answerspan"
+	"cairn/backend/embed"
 	"cairn/backend/kb"
 )
 
@@ -291,5 +292,31 @@ func TestAnswerPathsFromQuestion(t *testing.T) {
 				t.Errorf("%s: first edge %+v", tc.name, e)
 			}
 		}
+	}
+}
+
+// The other paths follow the answer paths only where they draw something
+// new; Rethink keeps one path per node chain.
+func TestWithAnswerPathsDistinct(t *testing.T) {
+	edge := func(from, to, pred string) kb.PathEdge { return kb.PathEdge{From: from, To: to, Predicate: pred} }
+	path := func(score float64, nodes []string, edges ...kb.PathEdge) kb.Path {
+		return kb.Path{Score: score, Semantic: score, Structural: score, Nodes: nodes, Edges: edges}
+	}
+	ap := []kb.Path{path(1, []string{"Magnificent Brute", "American", "Yes", "American", "A Time of Destiny"},
+		edge("Magnificent Brute", "American", "is an"), edge("American", "Yes", "the same"), edge("American", "Yes", "the same"), edge("A Time of Destiny", "American", "is an"))}
+	ap[0].Chosen = true
+	rest := []kb.Path{
+		path(0.6, []string{"Magnificent Brute", "American"}, edge("Magnificent Brute", "American", "“Magnificent Brute is a 1936 American film”")),
+		path(0.5, []string{"A Time of Destiny", "William Hurt"}, edge("A Time of Destiny", "William Hurt", "stars")),
+		path(0.4, []string{"A Time of Destiny", "William Hurt"}, edge("William Hurt", "A Time of Destiny", "starred in")),
+	}
+	rest[1].Chosen = true
+	got := withAnswerPaths(ap, rest, 5)
+	if len(got) != 2 || !got[0].Chosen || got[1].Chosen || got[1].Nodes[1] != "William Hurt" {
+		t.Fatalf("paths %+v", got)
+	}
+	re := Rethink(embed.NewHashed(64), "", rest[1:], 0, 1, 0, 5)
+	if len(re) != 1 || re[0].Edges[0].Predicate != "stars" {
+		t.Errorf("rethink kept %+v", re)
 	}
 }
