@@ -327,12 +327,15 @@ func isYesNo(c answerspan.Candidate) bool {
 }
 
 // conclusionPath is the path of a decided yes/no comparison, ending at
-// its conclusion: with the values compared, item → value → conclusion ←
-// value ← item (each value on the sentence stating it, the conclusion
-// edges saying whether the values are the same); without, each item's
-// sentence (the one checked for what the question says of both) joins it
-// to the conclusion: item → conclusion ← item. False when the comparison
-// was not decided or a sentence is missing.
+// its conclusion. With the values compared ("the same country"), each item
+// runs to its value on the sentence stating it, and the values to the
+// conclusion, labelled by what it says of them ("the same", "not the
+// same"), on the same sentences: item → value → conclusion ← value ← item,
+// or item → value ← item → conclusion ("both American") when the values
+// read alike. Without values, each item's sentence (the one checked for
+// what the question says of both) joins it to the conclusion: item →
+// conclusion ← item. False when the comparison was not decided or a
+// sentence is missing.
 func conclusionPath(c answerspan.Candidate, pool []Evidence) (kb.Path, bool) {
 	verdict := shortForm(strings.ToLower(strings.TrimSpace(c.Text)))
 	p := kb.Path{Score: 1, Semantic: 1, Structural: 1, Chosen: true}
@@ -341,14 +344,24 @@ func conclusionPath(c answerspan.Candidate, pool []Evidence) (kb.Path, bool) {
 		if a.Value == "" || b.Value == "" {
 			return kb.Path{}, false
 		}
-		label := "not the same"
-		if strings.EqualFold(strings.TrimSpace(a.Value), strings.TrimSpace(b.Value)) {
-			label = "the same"
-		}
 		ea, okA := statedEdge(a.Ref, a.Item, a.Value, pool)
 		eb, okB := statedEdge(b.Ref, b.Item, b.Value, pool)
 		if !okA || !okB {
 			return kb.Path{}, false
+		}
+		label := "the same"
+		if verdict == "No" {
+			label = "not the same"
+		}
+		if strings.EqualFold(strings.TrimSpace(a.Value), strings.TrimSpace(b.Value)) {
+			if verdict == "Yes" {
+				label = "both " + b.Value
+			}
+			cb := eb
+			cb.From, cb.To, cb.Predicate, cb.Sentence = b.Item, verdict, label, ""
+			p.Nodes = []string{a.Item, a.Value, b.Item, verdict}
+			p.Edges = []kb.PathEdge{ea, eb, cb}
+			return p, true
 		}
 		ca, cb := ea, eb
 		ca.From, ca.To, ca.Predicate, ca.Sentence = a.Value, verdict, label, ""

@@ -320,3 +320,25 @@ func TestWithAnswerPathsDistinct(t *testing.T) {
 		t.Errorf("rethink kept %+v", re)
 	}
 }
+
+// Items of the same value: item → value ← item → "Yes", the last edge
+// saying "both …" on the second item's sentence.
+func TestConclusionPathSameValue(t *testing.T) {
+	a := "Tim O'Brien is an American novelist."
+	b := "Erica Jong is an American novelist and poet."
+	pool := []Evidence{
+		{N: 1, Hit: kb.Hit{DocTitle: "Tim O'Brien (author)", Chunk: kb.Chunk{Text: a}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Erica Jong", Chunk: kb.Chunk{Text: b}}},
+	}
+	items := []answerspan.Compared{
+		{Item: "Tim O'Brien (author)", Value: "American", Ref: answerspan.Ref{Passage: 0, End: len(a)}},
+		{Item: "Erica Jong", Value: "American", Ref: answerspan.Ref{Passage: 1, End: len(b)}},
+	}
+	p, ok := conclusionPath(answerspan.Candidate{Text: "yes", Score: 0.8, Items: items}, pool)
+	if !ok || !reflect.DeepEqual(p.Nodes, []string{"Tim O'Brien (author)", "American", "Erica Jong", "Yes"}) || len(p.Edges) != 3 {
+		t.Fatalf("path %+v", p)
+	}
+	if e := p.Edges[2]; e.From != "Erica Jong" || e.To != "Yes" || e.Predicate != "both American" || e.Source.CharEnd != len(b) {
+		t.Errorf("conclusion edge %+v", e)
+	}
+}
