@@ -295,8 +295,9 @@ func TestAnswerPathsFromQuestion(t *testing.T) {
 	}
 }
 
-// The other paths follow the answer paths only where they draw something
-// new; Rethink keeps one path per node chain.
+// The other paths follow the answer paths, one per node chain, none
+// through the nodes of an answer path; Rethink keeps one path per node
+// chain.
 func TestWithAnswerPathsDistinct(t *testing.T) {
 	edge := func(from, to, pred string) kb.PathEdge { return kb.PathEdge{From: from, To: to, Predicate: pred} }
 	path := func(score float64, nodes []string, edges ...kb.PathEdge) kb.Path {
@@ -311,11 +312,12 @@ func TestWithAnswerPathsDistinct(t *testing.T) {
 		path(0.4, []string{"A Time of Destiny", "William Hurt"}, edge("William Hurt", "A Time of Destiny", "starred in")),
 	}
 	rest[1].Chosen = true
+	rest = append(rest, path(0.3, ap[0].Nodes, edge("Magnificent Brute", "American", "is an")))
 	got := withAnswerPaths(ap, rest, 5)
-	if len(got) != 2 || !got[0].Chosen || got[1].Chosen || got[1].Nodes[1] != "William Hurt" {
+	if len(got) != 3 || !got[0].Chosen || got[1].Chosen || got[2].Chosen || got[1].Nodes[1] != "American" || got[2].Nodes[1] != "William Hurt" {
 		t.Fatalf("paths %+v", got)
 	}
-	re := Rethink(embed.NewHashed(64), "", rest[1:], 0, 1, 0, 5)
+	re := Rethink(embed.NewHashed(64), "", rest[1:3], 0, 1, 0, 5)
 	if len(re) != 1 || re[0].Edges[0].Predicate != "stars" {
 		t.Errorf("rethink kept %+v", re)
 	}

@@ -130,25 +130,20 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 }
 
 // withAnswerPaths puts the paths that end at candidate answers first, then
-// the other paths that draw something they do not (not the same relation
-// chain, nor the same nodes, nor only steps between nodes they join), at
-// most max in all.
+// the other paths not already among them (neither the same relation chain
+// nor the same nodes), at most max in all.
 func withAnswerPaths(ap, rest []kb.Path, max int) []kb.Path {
 	if len(ap) == 0 {
 		return rest
 	}
 	have := map[string]bool{}
-	joined := map[[2]string]bool{}
 	for _, p := range ap {
 		have[pathKey(p)] = true
 		have[nodesKey(p)] = true
-		for _, e := range p.Edges {
-			joined[stepKey(e)] = true
-		}
 	}
 	out := ap
 	for _, p := range rest {
-		if have[pathKey(p)] || have[nodesKey(p)] || drawn(p, joined) {
+		if have[pathKey(p)] || have[nodesKey(p)] {
 			continue
 		}
 		have[nodesKey(p)] = true
@@ -159,25 +154,6 @@ func withAnswerPaths(ap, rest []kb.Path, max int) []kb.Path {
 		out = out[:max]
 	}
 	return out
-}
-
-// stepKey is the two ends of an edge, case folded, in either direction.
-func stepKey(e kb.PathEdge) [2]string {
-	a, b := strings.ToLower(strings.TrimSpace(e.From)), strings.ToLower(strings.TrimSpace(e.To))
-	if b < a {
-		a, b = b, a
-	}
-	return [2]string{a, b}
-}
-
-// drawn says whether every step of a path joins two nodes already joined.
-func drawn(p kb.Path, joined map[[2]string]bool) bool {
-	for _, e := range p.Edges {
-		if !joined[stepKey(e)] {
-			return false
-		}
-	}
-	return len(p.Edges) > 0
 }
 
 // rerank is the KG-RAG call: the model picks the useful relations of the
