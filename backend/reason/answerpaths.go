@@ -117,6 +117,12 @@ func candidatePath(question string, c answerspan.Candidate, pool []Evidence, lin
 		// sentence stating it.
 		hops = [][2]string{{text, c.Value}}
 		c.Chain = c.Chain[:1]
+	} else if v := datesOf(c.Chain, pool); strings.EqualFold(subject, c.Text) && c.Score >= answerspan.Decided && v != "" {
+		// The item a comparison chose by dates that read as no one date
+		// (a lifespan): its path runs to the dates, as its sentence
+		// writes them.
+		hops = [][2]string{{text, v}}
+		c.Chain = c.Chain[:1]
 	} else if subject == "" || strings.EqualFold(subject, c.Text) {
 		return kb.Path{}, 0, false
 	}
@@ -295,6 +301,34 @@ func mentions(sentence, name string) bool {
 		}
 		from = i + len(n)
 	}
+}
+
+// datesOf are the dates of the first sentence of a chain as it writes
+// them: a range ("27 October 1708 – 27 February 1794") when its first two
+// dates are joined by a dash, else its first date; "" when it has none.
+func datesOf(chain []answerspan.Ref, pool []Evidence) string {
+	if len(chain) == 0 {
+		return ""
+	}
+	r := chain[0]
+	if r.Passage < 0 || r.Passage >= len(pool) || r.End <= r.Start || r.End > len(pool[r.Passage].Hit.Text) {
+		return ""
+	}
+	sentence := pool[r.Passage].Hit.Text[r.Start:r.End]
+	var dates []answerspan.Span
+	for _, sp := range answerspan.Spans(sentence) {
+		if sp.Type == answerspan.TDate {
+			dates = append(dates, sp)
+		}
+	}
+	if len(dates) == 0 {
+		return ""
+	}
+	sort.SliceStable(dates, func(i, j int) bool { return dates[i].Start < dates[j].Start })
+	if len(dates) > 1 && dates[1].Start > dates[0].End && strings.Trim(sentence[dates[0].End:dates[1].Start], " –—-") == "" {
+		return kb.OneLine(sentence[dates[0].Start:dates[1].End])
+	}
+	return kb.OneLine(dates[0].Text)
 }
 
 // statedEdge is the edge from a to b on the sentence at r: labelled by the

@@ -344,3 +344,21 @@ func TestConclusionPathSameValue(t *testing.T) {
 		t.Errorf("conclusion edge %+v", e)
 	}
 }
+
+// The item a comparison chose by lifespans runs to the dates as its
+// sentence writes them; an undecided item gets no path.
+func TestAnswerPathsLifespan(t *testing.T) {
+	a := "Jean-Rodolphe Perronet (27 October 1708 – 27 February 1794) was a French architect."
+	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Jean-Rodolphe Perronet", Chunk: kb.Chunk{Text: a}}}}
+	c := answerspan.Candidate{Text: "Jean-Rodolphe Perronet", Type: answerspan.TName, Span: answerspan.Ref{Passage: 0, End: len("Jean-Rodolphe Perronet")},
+		Chain: []answerspan.Ref{{Passage: 0, End: len(a)}}, Subject: "Jean-Rodolphe Perronet", Score: answerspan.Decided}
+	q := "Who lived longer, Jean-Rodolphe Perronet or Gunnar Wiklund?"
+	ps := answerPaths(q, []answerspan.Candidate{c}, pool, nil, 3)
+	if want := []string{"Jean-Rodolphe Perronet", "27 October 1708 – 27 February 1794"}; len(ps) != 1 || !reflect.DeepEqual(ps[0].Nodes, want) || ps[0].Edges[0].Source.CharEnd != len(a) {
+		t.Fatalf("paths %+v, want nodes %q", ps, want)
+	}
+	c.Score = 0.55
+	if ps := answerPaths(q, []answerspan.Candidate{c}, pool, nil, 3); len(ps) != 0 {
+		t.Errorf("undecided: paths %+v", ps)
+	}
+}
