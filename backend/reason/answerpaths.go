@@ -195,22 +195,19 @@ func questionHop(question string, linked, nodes []string, e Evidence) (string, k
 }
 
 // namesAsName says whether the question names name as a name: as whole
-// words, written with a capital (any case after it), neither directly
-// after a capitalised word (but the question's first) nor directly before
-// one ("Lady" of "Lady Dorothy Macmillan" is no name of its own, nor
-// "country" of "the country where").
+// words, written with a capital (any case after it), and not inside a
+// longer title or name ("Lady" of "Lady Dorothy Macmillan", "Walk" of
+// "Walk the Line"; "country" of "the country where" is no name either).
 func namesAsName(question, name string) bool {
 	if name == "" {
 		return false
 	}
-	low, n := strings.ToLower(question), strings.ToLower(name)
 	for from := 0; ; {
-		i := strings.Index(low[from:], n)
+		i := foldIndex(question, name, from)
 		if i < 0 {
 			return false
 		}
-		i += from
-		end := i + len(n)
+		end := i + len(name)
 		from = end
 		first, _ := utf8.DecodeRuneInString(question[i:])
 		prev, _ := utf8.DecodeLastRuneInString(question[:i])
@@ -223,6 +220,17 @@ func namesAsName(question, name string) bool {
 		}
 		return true
 	}
+}
+
+// foldIndex is the first index at or after from where s holds sub in any
+// case (the same bytes long), -1 when none.
+func foldIndex(s, sub string, from int) int {
+	for i := from; i+len(sub) <= len(s); i++ {
+		if utf8.RuneStart(s[i]) && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // titleWords are the lower-case words a title runs on through ("Walk the

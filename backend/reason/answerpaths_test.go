@@ -250,6 +250,8 @@ func TestNamesAsName(t *testing.T) {
 		{"Who performed in both Welcome to the Show and the band f(x)?", "Welcome to the Show", true},
 		{"Where is Zhongzheng District in Taipei, Republic of China, located?", "Republic of China", true},
 		{"", "Telugu", false},
+		{"Who built the İstanbul Airport and İzmir Port?", "İzmir Port", true},
+		{"Who founded Ærøskøbing Town?", "ærøskøbing town", true},
 		{"Who?", "", false},
 	}
 	for _, tc := range cases {
