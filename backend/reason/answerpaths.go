@@ -117,14 +117,19 @@ func candidatePath(question string, c answerspan.Candidate, pool []Evidence, lin
 		// sentence stating it.
 		hops = [][2]string{{text, c.Value}}
 		c.Chain = c.Chain[:1]
-	} else if v := datesOf(c.Chain, pool); strings.EqualFold(subject, c.Text) && c.Score >= answerspan.Decided && v != "" {
+	} else if subject == "" || strings.EqualFold(subject, c.Text) {
 		// The item a comparison chose by dates that read as no one date
 		// (a lifespan): its path runs to the dates, as its sentence
-		// writes them.
+		// writes them. Any other compared item has no path.
+		v := ""
+		if subject != "" && c.Score >= answerspan.Decided {
+			v = datesOf(c.Chain, pool)
+		}
+		if v == "" {
+			return kb.Path{}, 0, false
+		}
 		hops = [][2]string{{text, v}}
 		c.Chain = c.Chain[:1]
-	} else if subject == "" || strings.EqualFold(subject, c.Text) {
-		return kb.Path{}, 0, false
 	}
 	if len(hops) == 1 && hops[0][0] == subject && c.Bridge != "" && !sameWords(answerWords(c.Bridge), answerWords(c.Text)) && !strings.EqualFold(c.Bridge, subject) && len(c.Chain) >= 2 {
 		hops = [][2]string{{subject, c.Bridge}, {c.Bridge, text}}
