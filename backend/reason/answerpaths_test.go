@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"cairn/backend/answerspan"
+	"cairn/backend/embed"
 	"cairn/backend/kb"
 )
 
@@ -59,7 +60,8 @@ func TestAnswerPathsStart(t *testing.T) {
 	}
 }
 
-// A yes/no comparison draws each item to the value it was compared by.
+// A decided yes/no comparison draws one path through both items' values
+// to its conclusion; each edge keeps the span of a sentence.
 func TestAnswerPathsCompared(t *testing.T) {
 	a := "Watertown International Airport is a county-owned airport in New York."
 	b := "Alexandria International Airport is a public airport in Louisiana."
@@ -73,10 +75,310 @@ func TestAnswerPathsCompared(t *testing.T) {
 	}
 	cs := []answerspan.Candidate{{Text: "no", Score: 0.8, Items: items}, {Text: "yes", Score: 0.5, Items: items}}
 	ps := answerPaths("Are Watertown International Airport and Alexandria International Airport in the same state?", cs, pool, nil, 3)
-	if len(ps) != 2 || !reflect.DeepEqual(ps[0].Nodes, []string{"Watertown International Airport", "New York"}) || !reflect.DeepEqual(ps[1].Nodes, []string{"Alexandria International Airport", "Louisiana"}) {
-		t.Fatalf("paths %+v", ps)
+	want := []string{"Watertown International Airport", "New York", "No", "Louisiana", "Alexandria International Airport"}
+	if len(ps) != 1 || !reflect.DeepEqual(ps[0].Nodes, want) {
+		t.Fatalf("paths %+v, want one with nodes %q", ps, want)
 	}
-	if !ps[0].Chosen || ps[1].Chosen || len(ps[1].Edges) != 1 {
-		t.Errorf("chosen / edges %+v", ps)
+	p := ps[0]
+	if !p.Chosen || len(p.Edges) != 4 {
+		t.Fatalf("chosen / edges %+v", p)
+	}
+	if p.Edges[0].Predicate != "is a county-owned airport in" || p.Edges[3].From != "Alexandria International Airport" || p.Edges[1].Predicate != "not the same" {
+		t.Errorf("edges %+v", p.Edges)
+	}
+	if p.Edges[1].Source.CharEnd != len(a) || p.Edges[2].Source.CharEnd != len(b) {
+		t.Errorf("conclusion edges keep the values' spans: %+v", p.Edges)
+	}
+}
+
+// A yes/no answer "both X" decided by each item's sentence draws item →
+// conclusion ← item on those sentences; an undecided one draws nothing.
+func TestConclusionPath(t *testing.T) {
+	a := "Christopher Nolan is a British-American film director."
+	b := "Sathish Kalathil is an Indian film director."
+	pool := []Evidence{
+		{N: 1, Hit: kb.Hit{DocTitle: "Christopher Nolan", Chunk: kb.Chunk{Text: a}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Sathish Kalathil", Chunk: kb.Chunk{Text: b}}},
+	}
+	chain := []answerspan.Ref{{Passage: 0, End: len(a)}, {Passage: 1, End: len(b)}}
+	cases := []struct {
+		name string
+		c    answerspan.Candidate
+		want []string
+	}{
+		{"decided", answerspan.Candidate{Text: "yes", Score: 0.8, Chain: chain}, []string{"Christopher Nolan", "Yes", "Sathish Kalathil"}},
+		{"undecided", answerspan.Candidate{Text: "yes", Score: 0.5, Chain: chain}, nil},
+		{"one sentence", answerspan.Candidate{Text: "no", Score: 0.8, Chain: chain[:1]}, nil},
+		{"not yes/no", answerspan.Candidate{Text: "Christopher Nolan", Type: answerspan.TName, Score: 0.8, Chain: chain}, nil},
+	}
+	for _, tc := range cases {
+		p, ok := conclusionPath(tc.c, pool)
+		if !isYesNo(tc.c) {
+			ok = false
+		}
+		if !ok {
+			if tc.want != nil {
+				t.Errorf("%s: no path, want %q", tc.name, tc.want)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(p.Nodes, tc.want) {
+			t.Errorf("%s: nodes %q, want %q", tc.name, p.Nodes, tc.want)
+			continue
+		}
+		for k, e := range p.Edges {
+			if e.Sentence == "" || e.Source.CharEnd != chain[k].End || e.To != "Yes" {
+				t.Errorf("%s: edge %d %+v", tc.name, k, e)
+			}
+		}
+	}
+}
+
+// The top paths end at distinct answers: a candidate naming a node already
+// drawn, or listing a drawn answer with others, gets no path of its own.
+func TestAdds(t *testing.T) {
+	ends := []string{"Glen Cove", "Céline Léger"}
+	inner := []string{"The Return of Swamp Thing", "Jim Wynorski"}
+	cases := []struct {
+		answer string
+		want   bool
+	}{
+		{"New York", true},
+		{"Wynorski's", false},
+		{"glen cove", false},
+		{"Jean-Claude Deret and Céline Léger", false},
+		{"Jean-Claude Deret", true},
+		{"Cove Point", true},
+		{"Swamp Thing", false},
+		{"", false},
+	}
+	for _, tc := range cases {
+		if got := adds(tc.answer, ends, inner); got != tc.want {
+			t.Errorf("adds(%q) = %v, want %v", tc.answer, got, tc.want)
+		}
+	}
+}
+
+// The three answer paths end at three distinct answers: a candidate that
+// names the bridge is passed over for the next one.
+func TestAnswerPathsDistinct(t *testing.T) {
+	film := "The Return of Swamp Thing is a 1989 film directed by Jim Wynorski."
+	bio := "Jim Wynorski was born in Glen Cove, New York. Wynorski's films are low-budget."
+	pool := []Evidence{
+		{N: 1, Hit: kb.Hit{DocTitle: "The Return of Swamp Thing", Chunk: kb.Chunk{Text: film}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Jim Wynorski", Chunk: kb.Chunk{Text: bio}}},
+	}
+	chain := []answerspan.Ref{{Passage: 0, End: len(film)}, {Passage: 1, End: strings.Index(bio, " Wyn")}}
+	cand := func(text string, score float64) answerspan.Candidate {
+		i := strings.Index(bio, text)
+		return answerspan.Candidate{Text: text, Type: answerspan.TName, Score: score, Span: answerspan.Ref{Passage: 1, Start: i, End: i + len(text)},
+			Chain: chain, Bridge: "Jim Wynorski", Subject: "The Return of Swamp Thing"}
+	}
+	cs := []answerspan.Candidate{cand("Glen Cove", 0.9), cand("Wynorski's", 0.8), cand("New York", 0.7)}
+	ps := answerPaths("Where was the director of The Return of Swamp Thing born?", cs, pool, nil, 3)
+	var ends []string
+	for _, p := range ps {
+		ends = append(ends, p.Nodes[len(p.Nodes)-1])
+	}
+	if want := []string{"Glen Cove", "New York"}; !reflect.DeepEqual(ends, want) {
+		t.Fatalf("ends %q, want %q", ends, want)
+	}
+	if !ps[0].Chosen || ps[1].Chosen || !reflect.DeepEqual(ps[0].Nodes, []string{"The Return of Swamp Thing", "Jim Wynorski", "Glen Cove"}) {
+		t.Errorf("paths %+v", ps)
+	}
+	for _, p := range ps {
+		for _, e := range p.Edges {
+			if e.Source.CharEnd <= e.Source.CharStart {
+				t.Errorf("edge without a span %+v", e)
+			}
+		}
+	}
+}
+
+// After the chosen answer's path, a runner-up reached through a bridge
+// entity comes before one joined to the question entity directly; scores
+// fall with the place.
+func TestAnswerPathsBridgedFirst(t *testing.T) {
+	actor := "Drew Fuller starred in Army Wives and in Charmed."
+	show := "Charmed is a series that was broadcast by The WB."
+	pool := []Evidence{
+		{N: 1, Hit: kb.Hit{DocTitle: "Drew Fuller", Chunk: kb.Chunk{Text: actor}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Charmed", Chunk: kb.Chunk{Text: show}}},
+	}
+	span := func(p int, s, sub string) answerspan.Ref {
+		i := strings.Index(s, sub)
+		return answerspan.Ref{Passage: p, Start: i, End: i + len(sub)}
+	}
+	direct := func(text string) answerspan.Candidate {
+		return answerspan.Candidate{Text: text, Type: answerspan.TQuoted, Span: span(0, actor, text), Chain: []answerspan.Ref{{Passage: 0, End: len(actor)}}, Subject: "Drew Fuller"}
+	}
+	bridged := answerspan.Candidate{Text: "The WB", Type: answerspan.TName, Span: span(1, show, "The WB"),
+		Chain: []answerspan.Ref{{Passage: 0, End: len(actor)}, {Passage: 1, End: len(show)}}, Subject: "Drew Fuller", Bridge: "Charmed"}
+	cs := []answerspan.Candidate{direct("Army Wives"), direct("Charmed"), bridged}
+	ps := answerPaths("Drew Fuller starred in a series broadcast on what station?", cs, pool, nil, 3)
+	var got [][]string
+	var scores []float64
+	for _, p := range ps {
+		got = append(got, p.Nodes)
+		scores = append(scores, p.Score)
+	}
+	want := [][]string{{"Drew Fuller", "Army Wives"}, {"Drew Fuller", "Charmed", "The WB"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("nodes %q, want %q", got, want)
+	}
+	if !reflect.DeepEqual(scores, []float64{1, 0.95}) || !ps[0].Chosen || ps[1].Chosen {
+		t.Errorf("scores %v / chosen %+v", scores, ps)
+	}
+}
+
+// A question entity starts a path only where the question writes it as a
+// name of its own.
+func TestNamesAsName(t *testing.T) {
+	cases := []struct {
+		question, name string
+		want           bool
+	}{
+		{"Which region is Corey Taylor's city of birth located?", "Corey Taylor", true},
+		{"Did Marian Hillar and John Henry Caldwell share the same nationality?", "Marian Hillar", true},
+		{"Where was the place of death of Lady Dorothy Macmillan's father?", "Lady", false},
+		{"When did the country where the village of Clonbrook is located join?", "Country", false},
+		{"Which 1988 Telugu comedy had music by a female director?", "Telugu", true},
+		{"Where did Grand Duchess Elena Vladimirovna Of Russia's father die?", "Grand Duchess Elena Vladimirovna of Russia", true},
+		{"Who founded Telugustan?", "Telugu", false},
+		{"Who played the It'll Be Me singer in Walk the Line?", "Walk", false},
+		{"Who performed in both Welcome to the Show and the band f(x)?", "Show", false},
+		{"Who performed in both Welcome to the Show and the band f(x)?", "Welcome to the Show", true},
+		{"Where is Zhongzheng District in Taipei, Republic of China, located?", "Republic of China", true},
+		{"", "Telugu", false},
+		{"Who built the İstanbul Airport and İzmir Port?", "İzmir Port", true},
+		{"Who founded Ærøskøbing Town?", "ærøskøbing town", true},
+		{"Who?", "", false},
+	}
+	for _, tc := range cases {
+		if got := namesAsName(tc.question, tc.name); got != tc.want {
+			t.Errorf("namesAsName(%q, %q) = %v, want %v", tc.question, tc.name, got, tc.want)
+		}
+	}
+}
+
+// A path starting at an entity the question does not name starts one hop
+// earlier, at the question entity its passage names, on that sentence.
+func TestAnswerPathsFromQuestion(t *testing.T) {
+	river := "The Orange River passes Augrabies Falls. It rises in Lesotho."
+	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Orange River", Chunk: kb.Chunk{Text: river}}}}
+	i := strings.Index(river, "Lesotho")
+	second := strings.Index(river, "It rises")
+	c := answerspan.Candidate{Text: "Lesotho", Type: answerspan.TName, Span: answerspan.Ref{Passage: 0, Start: i, End: i + len("Lesotho")},
+		Chain: []answerspan.Ref{{Passage: 0, Start: second, End: len(river)}}, Subject: "Orange River"}
+	cases := []struct {
+		name, question string
+		linked         []string
+		want           []string
+	}{
+		{"named", "Where does the river at Augrabies Falls rise?", []string{"Augrabies Falls"}, []string{"Augrabies Falls", "Orange River", "Lesotho"}},
+		{"not a name in the question", "Where does the river at the augrabies falls rise?", []string{"Augrabies Falls"}, []string{"Orange River", "Lesotho"}},
+		{"start named already", "Where does the Orange River rise?", []string{"Augrabies Falls"}, []string{"Orange River", "Lesotho"}},
+	}
+	for _, tc := range cases {
+		ps := answerPaths(tc.question, []answerspan.Candidate{c}, pool, tc.linked, 3)
+		if len(ps) != 1 || !reflect.DeepEqual(ps[0].Nodes, tc.want) {
+			t.Errorf("%s: paths %+v, want nodes %q", tc.name, ps, tc.want)
+			continue
+		}
+		if len(ps[0].Edges) != len(tc.want)-1 {
+			t.Errorf("%s: %d edges", tc.name, len(ps[0].Edges))
+		}
+		if len(tc.want) == 3 {
+			e := ps[0].Edges[0]
+			if e.From != "Orange River" || e.To != "Augrabies Falls" || e.Predicate != "passes" || e.Source.CharEnd != strings.Index(river, " It") {
+				t.Errorf("%s: first edge %+v", tc.name, e)
+			}
+		}
+	}
+}
+
+// The other paths follow the answer paths, one per node chain, none
+// through the nodes of an answer path; Rethink keeps one path per node
+// chain.
+func TestWithAnswerPathsDistinct(t *testing.T) {
+	edge := func(from, to, pred string) kb.PathEdge { return kb.PathEdge{From: from, To: to, Predicate: pred} }
+	path := func(score float64, nodes []string, edges ...kb.PathEdge) kb.Path {
+		return kb.Path{Score: score, Semantic: score, Structural: score, Nodes: nodes, Edges: edges}
+	}
+	ap := []kb.Path{path(1, []string{"Magnificent Brute", "American", "Yes", "American", "A Time of Destiny"},
+		edge("Magnificent Brute", "American", "is an"), edge("American", "Yes", "the same"), edge("American", "Yes", "the same"), edge("A Time of Destiny", "American", "is an"))}
+	ap[0].Chosen = true
+	rest := []kb.Path{
+		path(0.6, []string{"Magnificent Brute", "American"}, edge("Magnificent Brute", "American", "“Magnificent Brute is a 1936 American film”")),
+		path(0.5, []string{"A Time of Destiny", "William Hurt"}, edge("A Time of Destiny", "William Hurt", "stars")),
+		path(0.4, []string{"A Time of Destiny", "William Hurt"}, edge("William Hurt", "A Time of Destiny", "starred in")),
+	}
+	rest[1].Chosen = true
+	rest = append(rest, path(0.3, ap[0].Nodes, edge("Magnificent Brute", "American", "is an")))
+	got := withAnswerPaths(ap, rest, 5)
+	if len(got) != 3 || !got[0].Chosen || got[1].Chosen || got[2].Chosen || got[1].Nodes[1] != "American" || got[2].Nodes[1] != "William Hurt" {
+		t.Fatalf("paths %+v", got)
+	}
+	re := Rethink(embed.NewHashed(64), "", rest[1:3], 0, 1, 0, 5)
+	if len(re) != 1 || re[0].Edges[0].Predicate != "stars" {
+		t.Errorf("rethink kept %+v", re)
+	}
+}
+
+// Items of the same value: item → value ← item → "Yes", the last edge
+// saying "both …" on the second item's sentence.
+func TestConclusionPathSameValue(t *testing.T) {
+	a := "Tim O'Brien is an American novelist."
+	b := "Erica Jong is an American novelist and poet."
+	pool := []Evidence{
+		{N: 1, Hit: kb.Hit{DocTitle: "Tim O'Brien (author)", Chunk: kb.Chunk{Text: a}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Erica Jong", Chunk: kb.Chunk{Text: b}}},
+	}
+	items := []answerspan.Compared{
+		{Item: "Tim O'Brien (author)", Value: "American", Ref: answerspan.Ref{Passage: 0, End: len(a)}},
+		{Item: "Erica Jong", Value: "American", Ref: answerspan.Ref{Passage: 1, End: len(b)}},
+	}
+	p, ok := conclusionPath(answerspan.Candidate{Text: "yes", Score: 0.8, Items: items}, pool)
+	if !ok || !reflect.DeepEqual(p.Nodes, []string{"Tim O'Brien (author)", "American", "Erica Jong", "Yes"}) || len(p.Edges) != 3 {
+		t.Fatalf("path %+v", p)
+	}
+	if e := p.Edges[2]; e.From != "Erica Jong" || e.To != "Yes" || e.Predicate != "both American" || e.Source.CharEnd != len(b) {
+		t.Errorf("conclusion edge %+v", e)
+	}
+}
+
+// The item a comparison chose by lifespans runs to the dates as its
+// sentence writes them; an undecided item gets no path.
+func TestAnswerPathsLifespan(t *testing.T) {
+	a := "Jean-Rodolphe Perronet (27 October 1708 – 27 February 1794) was a French architect."
+	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Jean-Rodolphe Perronet", Chunk: kb.Chunk{Text: a}}}}
+	c := answerspan.Candidate{Text: "Jean-Rodolphe Perronet", Type: answerspan.TName, Span: answerspan.Ref{Passage: 0, End: len("Jean-Rodolphe Perronet")},
+		Chain: []answerspan.Ref{{Passage: 0, End: len(a)}}, Subject: "Jean-Rodolphe Perronet", Score: answerspan.Decided}
+	q := "Who lived longer, Jean-Rodolphe Perronet or Gunnar Wiklund?"
+	ps := answerPaths(q, []answerspan.Candidate{c}, pool, nil, 3)
+	if want := []string{"Jean-Rodolphe Perronet", "27 October 1708 – 27 February 1794"}; len(ps) != 1 || !reflect.DeepEqual(ps[0].Nodes, want) || ps[0].Edges[0].Source.CharEnd != len(a) {
+		t.Fatalf("paths %+v, want nodes %q", ps, want)
+	}
+	c.Score = 0.55
+	if ps := answerPaths(q, []answerspan.Candidate{c}, pool, nil, 3); len(ps) != 0 {
+		t.Errorf("undecided: paths %+v", ps)
+	}
+}
+
+// BenchmarkAnswerPaths: the answer paths of five candidates, each with a
+// question hop (about 0.1 ms, mostly relphrase; the offline answer takes
+// tens of ms).
+func BenchmarkAnswerPaths(b *testing.B) {
+	river := "The Orange River passes Augrabies Falls. It rises in Lesotho and flows through South Africa and Namibia."
+	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Orange River", Chunk: kb.Chunk{Text: river}}}}
+	second := strings.Index(river, "It rises")
+	var cs []answerspan.Candidate
+	for _, name := range []string{"Lesotho", "South Africa", "Namibia", "Africa", "Orange"} {
+		i := strings.Index(river, name)
+		cs = append(cs, answerspan.Candidate{Text: name, Type: answerspan.TName, Span: answerspan.Ref{Passage: 0, Start: i, End: i + len(name)},
+			Chain: []answerspan.Ref{{Passage: 0, Start: second, End: len(river)}}, Subject: "Orange River"})
+	}
+	for b.Loop() {
+		answerPaths("Where does the river at Augrabies Falls rise?", cs, pool, []string{"Augrabies Falls"}, 3)
 	}
 }

@@ -221,7 +221,9 @@ func pathKey(p kb.Path) string {
 // Rethink scores every path S = λ1·semantic + λ2·structural, where a path
 // without a model-given semantic score gets the cosine between the question
 // and the path's text, merges duplicates (keeping the best parts of each),
-// drops paths under θ and returns the rest best first (at most max).
+// drops paths under θ and returns the rest best first (at most max), each
+// through other nodes than the ones before it (of paths with the same
+// nodes, on other relations, the best stands for all).
 func Rethink(h *embed.Hashed, question string, paths []kb.Path, lambda1, lambda2, theta float64, max int) []kb.Path {
 	qv := h.Vector(question)
 	merged := map[string]*kb.Path{}
@@ -254,10 +256,36 @@ func Rethink(h *embed.Hashed, question string, paths []kb.Path, lambda1, lambda2
 		}
 		return len(out[i].Edges) < len(out[j].Edges)
 	})
+	out = distinctNodes(out)
 	if max > 0 && len(out) > max {
 		out = out[:max]
 	}
 	return out
+}
+
+// distinctNodes keeps the first of the paths through the same nodes.
+func distinctNodes(paths []kb.Path) []kb.Path {
+	seen := map[string]bool{}
+	var out []kb.Path
+	for _, p := range paths {
+		k := nodesKey(p)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, p)
+	}
+	return out
+}
+
+// nodesKey is a path's node chain, case and spacing folded.
+func nodesKey(p kb.Path) string {
+	var b strings.Builder
+	for _, n := range p.Nodes {
+		b.WriteString(strings.ToLower(strings.Join(strings.Fields(n), " ")))
+		b.WriteString("\x00")
+	}
+	return b.String()
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -130,7 +130,8 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 }
 
 // withAnswerPaths puts the paths that end at candidate answers first, then
-// the other paths not already among them, at most max in all.
+// the other paths not already among them (neither the same relation chain
+// nor the same nodes), at most max in all.
 func withAnswerPaths(ap, rest []kb.Path, max int) []kb.Path {
 	if len(ap) == 0 {
 		return rest
@@ -138,13 +139,16 @@ func withAnswerPaths(ap, rest []kb.Path, max int) []kb.Path {
 	have := map[string]bool{}
 	for _, p := range ap {
 		have[pathKey(p)] = true
+		have[nodesKey(p)] = true
 	}
 	out := ap
 	for _, p := range rest {
-		if !have[pathKey(p)] {
-			p.Chosen = false
-			out = append(out, p)
+		if have[pathKey(p)] || have[nodesKey(p)] {
+			continue
 		}
+		have[nodesKey(p)] = true
+		p.Chosen = false
+		out = append(out, p)
 	}
 	if len(out) > max {
 		out = out[:max]
