@@ -14,6 +14,57 @@ type Passage struct {
 	Title     string
 	Text      string
 	Sentences [][2]int // sentence byte spans in Text
+	// words are the passage's word keys and each sentence's candidate
+	// spans, which do not depend on the question: NewPassage computes them
+	// once for every Find the passage goes to; without them each Find
+	// computes its own.
+	words *passageWords
+}
+
+// passageWords is what Find reads of a passage whatever the question.
+type passageWords struct {
+	title []string        // the title's word keys
+	have  map[string]bool // the word keys of the title and text
+	sents []sentWords
+}
+
+// sentWords is what Find reads of a sentence whatever the question.
+type sentWords struct {
+	stems map[string]bool
+	spans []Span
+	toks  []tok
+}
+
+// NewPassage makes a passage with its words worked out once, for a
+// caller that passes it to Find more than once.
+func NewPassage(title, text string, sentences [][2]int) Passage {
+	p := Passage{Title: title, Text: text, Sentences: sentences}
+	p.words = wordsOf(p)
+	return p
+}
+
+// wordsOf is a passage's words: as NewPassage stored them, else computed.
+func wordsOf(p Passage) *passageWords {
+	if p.words != nil {
+		return p.words
+	}
+	w := &passageWords{title: Stems(p.Title), have: map[string]bool{}}
+	for _, k := range Stems(p.Title + "\n" + p.Text) {
+		w.have[k] = true
+	}
+	for _, sp := range p.Sentences {
+		s := p.Text[sp[0]:sp[1]]
+		st := map[string]bool{}
+		for _, k := range Stems(s) {
+			st[k] = true
+		}
+		toks := words(s)
+		if toks == nil {
+			toks = []tok{}
+		}
+		w.sents = append(w.sents, sentWords{stems: st, spans: Spans(s), toks: toks})
+	}
+	return w
 }
 
 // Ref is a sentence of a passage: [Start,End) in its Text.
@@ -95,13 +146,14 @@ var synonyms = map[string][]string{
 }
 
 type sent struct {
-	p, start, end int
-	text          string
-	stems         map[string]bool
-	spans         []Span  // candidate spans, computed once
-	toks          []tok   // words
-	tokQ          []bool  // whether a word is a question word (or synonym)
-	rel           float64 // sentRel, computed once
+	p, k       int // passage, and the sentence's index in it
+	start, end int
+	text       string
+	stems      map[string]bool
+	spans      []Span  // candidate spans, computed once
+	toks       []tok   // words
+	tokQ       []bool  // whether a word is a question word (or synonym)
+	rel        float64 // sentRel, computed once
 }
 
 // prepare fills a sentence's spans, words and relevance on first use.
@@ -109,14 +161,12 @@ func (f *finder) prepare(s *sent) {
 	if s.toks != nil {
 		return
 	}
-	s.spans = Spans(s.text)
+	sw := f.words[s.p].sents[s.k]
+	s.spans = sw.spans
 	if attrNouns[f.q.Focus] {
-		s.spans = append(s.spans, RoleSpans(s.text)...)
+		s.spans = append(s.spans[:len(s.spans):len(s.spans)], RoleSpans(s.text)...)
 	}
-	s.toks = words(s.text)
-	if s.toks == nil {
-		s.toks = []tok{}
-	}
+	s.toks = sw.toks
 	s.tokQ = make([]bool, len(s.toks))
 	for k, w := range s.toks {
 		s.tokQ[k] = f.isQuestionWord(w.text)
@@ -163,6 +213,7 @@ type finder struct {
 	both     bool              // "both X and Y": the answer is the entity each passage names
 	have     []map[string]bool // the word keys of each passage (title and text)
 	chainSt  []map[string]bool // the words of the sentence leading to a bridge passage, and its passage's title
+	words    []*passageWords   // each passage's words (wordsOf)
 }
 
 // Find lists the candidate short answers of q in the passages, best first.
@@ -226,7 +277,10 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 	f.sents = make([][]sent, len(ps))
 	f.have = make([]map[string]bool, len(ps))
 	f.chainSt = make([]map[string]bool, len(ps))
+	f.words = make([]*passageWords, len(ps))
 	for i, p := range ps {
+		pw := wordsOf(p)
+		f.words[i] = pw
 		t := titleKey(p.Title)
 		if t != "" {
 			for _, k := range []string{norm(p.Title), t} {
@@ -237,26 +291,17 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 			if strings.Contains(" "+lq+" ", " "+t+" ") {
 				f.anchor[i] = 1
 			} else {
-				f.anchor[i] = 0.8 * overlap(Stems(p.Title), f.qSet)
+				f.anchor[i] = 0.8 * overlap(pw.title, f.qSet)
 			}
 		}
 		f.titleSt[i] = map[string]bool{}
-		for _, w := range Stems(p.Title) {
+		for _, w := range pw.title {
 			f.titleSt[i][w] = true
 		}
-		have := map[string]bool{}
-		for _, w := range Stems(p.Title + "\n" + p.Text) {
-			have[w] = true
-		}
-		f.cov[i] = f.weighted(have)
-		f.have[i] = have
-		for _, sp := range p.Sentences {
-			s := p.Text[sp[0]:sp[1]]
-			st := map[string]bool{}
-			for _, w := range Stems(s) {
-				st[w] = true
-			}
-			f.sents[i] = append(f.sents[i], sent{p: i, start: sp[0], end: sp[1], text: s, stems: st})
+		f.cov[i] = f.weighted(pw.have)
+		f.have[i] = pw.have
+		for k, sp := range p.Sentences {
+			f.sents[i] = append(f.sents[i], sent{p: i, k: k, start: sp[0], end: sp[1], text: p.Text[sp[0]:sp[1]], stems: pw.sents[k].stems})
 		}
 	}
 	// Bridge passages: their title is named in a passage the question names.

@@ -470,9 +470,37 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		}
 		return a, nil
 	}
-	sents, err := extract(ctx, u.r.Store, u.question, g.evidence, boost, u.set.Sentences)
+	// A chained question whose inner hops were resolved: the sentences
+	// that found them, then those that match the question left (its
+	// entities put in) best, from all the passages searched.
+	ev, question := g.evidence, u.question
+	var trail []sentence
+	if len(memory) == 0 && g.kind.Resolved != "" && len(g.kind.Trail) > 0 {
+		ev, question = g.pool, g.kind.Resolved
+		for _, r := range g.kind.Trail {
+			if r.Passage < len(ev) && r.End <= len(ev[r.Passage].Hit.Text) {
+				trail = append(trail, sentence{ev: r.Passage, start: r.Start, end: r.End, text: ev[r.Passage].Hit.Text[r.Start:r.End]})
+			}
+		}
+	}
+	found, err := extract(ctx, u.r.Store, question, ev, boost, u.set.Sentences+len(trail))
 	if err != nil {
 		return a, err
+	}
+	sents := trail
+	for _, s := range found {
+		if len(sents) >= u.set.Sentences+len(trail) {
+			break
+		}
+		dup := false
+		for _, t := range trail {
+			if t.ev == s.ev && t.start < s.end && s.start < t.end {
+				dup = true
+			}
+		}
+		if !dup {
+			sents = append(sents, s)
+		}
 	}
 	var b strings.Builder
 	if len(memory) == 0 && len(sents) > 0 {
@@ -487,7 +515,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 			b.WriteString(" ")
 		}
 		// Each sentence is its own citation, narrowed to its span.
-		e := g.evidence[s.ev]
+		e := ev[s.ev]
 		fmt.Fprintf(&b, "%s [%d]", kb.OneLine(s.text), i+1)
 		c := citation(e, s.start, s.end)
 		c.N = i + 1

@@ -39,9 +39,10 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 	}
 	// Bridge passages not retrieved: fetch the passages about the names the
 	// question's passages relate it to (at most 3 names, 2 passages each).
+	passages := passageCache{}
 	ps0 := make([]answerspan.Passage, len(pool))
 	for i, e := range pool {
-		ps0[i] = answerspan.Passage{Title: e.Hit.DocTitle, Text: e.Hit.Text, Sentences: proseSentences(e.Hit.Text)}
+		ps0[i] = passages.of(e)
 	}
 	titled := map[string]bool{}
 	for _, e := range pool {
@@ -66,15 +67,14 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 			return nil, nil, q, err
 		}
 	}
-	qw := embed.Words(u.question)
-	df, n, err := u.r.Store.TermDF(ctx, qw)
-	if err != nil {
+	dfs := &termDF{}
+	if err := dfs.add(ctx, u, u.question); err != nil {
 		return nil, nil, q, err
 	}
-	idf := func(w string) float64 { return math.Log(1 + float64(n+1)/float64(df[w]+1)) }
+	idf := dfs.idf
 	ps := make([]answerspan.Passage, len(pool))
 	for i, e := range pool {
-		ps[i] = answerspan.Passage{Title: e.Hit.DocTitle, Text: e.Hit.Text, Sentences: proseSentences(e.Hit.Text)}
+		ps[i] = passages.of(e)
 	}
 	cs := answerspan.Find(q, ps, idf)
 	// The next hop: the best candidates may be the entity the question
@@ -105,7 +105,7 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 			if c.Type != answerspan.TName || c.Score < nextHopScore {
 				continue
 			}
-			n, err := u.searchNear(ctx, c.Text, &pool, seen)
+			n, err := u.searchNear(ctx, c.Text, u.question, &pool, seen)
 			if err != nil {
 				return nil, nil, q, err
 			}
@@ -113,12 +113,196 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 		}
 		if added > 0 {
 			for _, e := range pool[len(ps):] {
-				ps = append(ps, answerspan.Passage{Title: e.Hit.DocTitle, Text: e.Hit.Text, Sentences: proseSentences(e.Hit.Text)})
+				ps = append(ps, passages.of(e))
 			}
 			cs = answerspan.Find(q, ps, idf)
 		}
 	}
+	// A chained question: its inner hops answered one by one, each found
+	// entity searched with the words of the hop after it.
+	if resolvable(q.Kind) {
+		h, err := u.resolveHops(ctx, u.question, &pool, seen, &ps, dfs, passages)
+		if err != nil {
+			return nil, nil, q, err
+		}
+		if len(h.bridges) > 0 {
+			q.Resolved, q.Trail = h.text, h.trail
+			if len(h.cs) > 0 && h.cs[0].Score >= answerspan.MinScore {
+				cs = h.cs
+			}
+		}
+	}
 	return cs, pool, q, nil
+}
+
+// resolvable says a question of this kind may chain hops (a comparison,
+// a yes/no question or a definition does not).
+func resolvable(k answerspan.Kind) bool {
+	return k != answerspan.YesNo && k != answerspan.Choice && k != answerspan.Define && k != answerspan.List
+}
+
+// maxHops is how many inner hops of a chained question are resolved.
+const maxHops = 3
+
+// hopMin is the score from which a hop's best candidate is taken as the
+// entity the question describes there.
+const hopMin = 0.4
+
+// hops is a chained question resolved hop by hop: the question with the
+// entities found put in, the sentences that found them, the entities, and
+// the candidate answers of the last hop (their chains start with the
+// trail).
+type hops struct {
+	text    string
+	trail   []answerspan.Ref
+	bridges []string
+	cs      []answerspan.Candidate
+}
+
+// resolveHops answers a chained question hop by hop: the innermost
+// described entity ("the director of Jump for Glory") is asked for in the
+// passages, the best name found is put in its place ("Who is the spouse of
+// Raoul Walsh?"), and that name's own passage and the passages naming it
+// with the remaining question's words join the pool; then the next hop.
+// The last question is answered in the grown pool.
+func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence, seen map[int64]bool, ps *[]answerspan.Passage, dfs *termDF, passages passageCache) (hops, error) {
+	h := hops{text: question}
+	sync := func() {
+		for _, e := range (*pool)[len(*ps):] {
+			*ps = append(*ps, passages.of(e))
+		}
+	}
+	for len(h.bridges) < maxHops {
+		in, ok := answerspan.Innermost(h.text, h.bridges)
+		if !ok {
+			break
+		}
+		sq := answerspan.Classify(in.Ask)
+		if !resolvable(sq.Kind) || sq.Kind == answerspan.Unknown {
+			break
+		}
+		if err := dfs.add(ctx, u, in.Ask); err != nil {
+			return h, err
+		}
+		var found *answerspan.Candidate
+		for _, c := range answerspan.Find(sq, *ps, dfs.idf) {
+			if c.Score < hopMin {
+				break
+			}
+			if (c.Type == answerspan.TName || c.Type == answerspan.TQuoted) && !h.named(c.Text) {
+				found = &c
+				break
+			}
+		}
+		if found == nil {
+			break
+		}
+		h.trail = addRefs(h.trail, found.Chain)
+		h.bridges = append(h.bridges, found.Text)
+		h.text = h.text[:in.Start] + found.Text + h.text[in.End:]
+		if _, err := u.fetchTitled(ctx, []string{found.Text}, pool, seen); err != nil {
+			return h, err
+		}
+		if _, err := u.searchNear(ctx, found.Text, h.text, pool, seen); err != nil {
+			return h, err
+		}
+		sync()
+	}
+	if len(h.bridges) == 0 {
+		return h, nil
+	}
+	fq := answerspan.Classify(h.text)
+	if !resolvable(fq.Kind) || fq.Kind == answerspan.Unknown {
+		return h, nil
+	}
+	if err := dfs.add(ctx, u, h.text); err != nil {
+		return h, err
+	}
+	for _, c := range answerspan.Find(fq, *ps, dfs.idf) {
+		if h.named(c.Text) {
+			continue
+		}
+		c.Chain = addRefs(append([]answerspan.Ref(nil), h.trail...), c.Chain)
+		h.cs = append(h.cs, c)
+	}
+	return h, nil
+}
+
+// named says text is one of the entities found for the hops.
+func (h hops) named(text string) bool {
+	for _, b := range h.bridges {
+		if strings.EqualFold(b, text) || answerspan.TitleKey(b) == answerspan.TitleKey(text) {
+			return true
+		}
+	}
+	return false
+}
+
+// addRefs appends the sentences of more not yet in refs.
+func addRefs(refs, more []answerspan.Ref) []answerspan.Ref {
+	for _, r := range more {
+		dup := r.End <= r.Start
+		for _, o := range refs {
+			if o == r {
+				dup = true
+			}
+		}
+		if !dup {
+			refs = append(refs, r)
+		}
+	}
+	return refs
+}
+
+// passageCache holds the passages made for Find, by chunk, so that their
+// words are worked out once however many times Find reads them.
+type passageCache map[int64]answerspan.Passage
+
+// of is the passage of a piece of evidence.
+func (c passageCache) of(e Evidence) answerspan.Passage {
+	if p, ok := c[e.Hit.ID]; ok {
+		return p
+	}
+	p := answerspan.NewPassage(e.Hit.DocTitle, e.Hit.Text, proseSentences(e.Hit.Text))
+	c[e.Hit.ID] = p
+	return p
+}
+
+// termDF holds the document frequencies of the words of the questions
+// asked so far (the question, then each hop's), for IDF weights.
+type termDF struct {
+	df map[string]int
+	n  int
+}
+
+// add looks up the frequencies of text's words not known yet.
+func (t *termDF) add(ctx context.Context, u *run, text string) error {
+	if t.df == nil {
+		t.df = map[string]int{}
+	}
+	var missing []string
+	for _, w := range embed.Words(text) {
+		if _, ok := t.df[w]; !ok {
+			missing = append(missing, w)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	df, n, err := u.r.Store.TermDF(ctx, missing)
+	if err != nil {
+		return err
+	}
+	for _, w := range missing {
+		t.df[w] = df[w]
+	}
+	t.n = n
+	return nil
+}
+
+// idf is a word's inverse document frequency.
+func (t *termDF) idf(w string) float64 {
+	return math.Log(1 + float64(t.n+1)/float64(t.df[w]+1))
 }
 
 // nextHopScore is the score from which a candidate's own passage is
@@ -127,7 +311,7 @@ const nextHopScore = 0.3
 
 // searchNear appends to pool the best two passages (BM25) that hold every
 // word of name and some of the question's other words.
-func (u *run) searchNear(ctx context.Context, name string, pool *[]Evidence, seen map[int64]bool) (int, error) {
+func (u *run) searchNear(ctx context.Context, name, question string, pool *[]Evidence, seen map[int64]bool) (int, error) {
 	must := search.MatchTerms(name)
 	if len(must) == 0 {
 		return 0, nil
@@ -137,7 +321,7 @@ func (u *run) searchNear(ctx context.Context, name string, pool *[]Evidence, see
 		in[t] = true
 	}
 	var rest []string
-	for _, t := range search.MatchTerms(u.question) {
+	for _, t := range search.MatchTerms(question) {
 		if !in[t] {
 			rest = append(rest, t)
 		}
