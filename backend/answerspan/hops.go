@@ -1,6 +1,7 @@
 package answerspan
 
 import (
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -496,4 +497,100 @@ func verbLead(w string) bool {
 		return true
 	}
 	return strings.HasSuffix(w, "ed") || w == "won" || w == "went" || w == "grew" || w == "began" || w == "made" || w == "wrote" || w == "left" || w == "got" || w == "held"
+}
+
+// FindHop lists the candidates of an inner hop's question, best first: as
+// Find, but only names, and typed by their own passages where the pool
+// holds them. A name whose passage says it is another kind of thing than
+// the question asks for (a place for "who", a person or a work for "which
+// country") is dropped; one whose passage says it is what is asked ("is a
+// landlocked country" for "which country") ranks up.
+func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
+	if len(ps) == 0 {
+		return nil
+	}
+	switch q.Kind {
+	case Person, Place, Thing, Demonym:
+	default:
+		return nil
+	}
+	f := newFinder(q, ps, idf)
+	var out []Candidate
+	for _, c := range f.spans() {
+		if c.Type != TName && c.Type != TQuoted {
+			continue
+		}
+		if f.spelling(c.Text) {
+			continue
+		}
+		class := f.classOf(c.Text)
+		switch q.Kind {
+		case Person:
+			if class == "place" || class == "work" || orgLike(c.Text) {
+				continue
+			}
+			if class == "person" || class == "focus" {
+				c.Score *= 1.2
+			}
+		case Place, Demonym:
+			// "West Nicholson in Matabeleland South" is two places.
+			if class == "person" || class == "work" || strings.Contains(c.Text, " in ") {
+				continue
+			}
+			if class == "place" || class == "focus" {
+				c.Score *= 1.2
+			}
+		case Thing:
+			if class == "focus" {
+				c.Score *= 1.2
+			}
+		}
+		c.Score = round3(c.Score)
+		out = append(out, c)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
+}
+
+// spelling says a name is another spelling of a name the question says
+// ("Damerdjog" for "Damerjog"): at most two letters apart.
+func (f *finder) spelling(name string) bool {
+	n := norm(name)
+	if len(n) < 5 {
+		return false
+	}
+	for _, q := range f.qNames {
+		if len(q) >= 5 && n != q && abs(len(n)-len(q)) <= 2 && editDistance(n, q) <= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// editDistance is the Levenshtein distance of two strings, by bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -43,3 +43,20 @@ func TestInnermost(t *testing.T) {
 		}
 	}
 }
+
+func TestEditDistance(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want int
+	}{
+		{"damerjog", "damerdjog", 1},
+		{"kitten", "sitting", 3},
+		{"", "abc", 3},
+		{"same", "same", 0},
+	}
+	for _, c := range cases {
+		if got := editDistance(c.a, c.b); got != c.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}

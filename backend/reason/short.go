@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"cairn/backend/answerspan"
@@ -148,6 +149,10 @@ const maxHops = 3
 // entity the question describes there.
 const hopMin = 0.4
 
+// hopFetch is how many of a hop's best names have their own passages
+// fetched to type them.
+const hopFetch = 3
+
 // hops is a chained question resolved hop by hop: the question with the
 // entities found put in, the sentences that found them, the entities, and
 // the candidate answers of the last hop (their chains start with the
@@ -184,8 +189,26 @@ func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence
 		if err := dfs.add(ctx, u, in.Ask); err != nil {
 			return h, err
 		}
+		// The likely names' own passages type them (a country's says it
+		// is one): fetched before the hop is decided.
+		var likely []string
+		hcs := answerspan.FindHop(sq, *ps, dfs.idf)
+		for _, c := range hcs {
+			if len(likely) >= hopFetch || c.Score < hopMin {
+				break
+			}
+			if !h.named(c.Text) {
+				likely = append(likely, c.Text)
+			}
+		}
+		if n, err := u.fetchTitled(ctx, likely, pool, seen); err != nil {
+			return h, err
+		} else if n > 0 {
+			sync()
+			hcs = answerspan.FindHop(sq, *ps, dfs.idf)
+		}
 		var found *answerspan.Candidate
-		for _, c := range answerspan.Find(sq, *ps, dfs.idf) {
+		for _, c := range hcs {
 			if c.Score < hopMin {
 				break
 			}
@@ -200,8 +223,10 @@ func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence
 		h.trail = addRefs(h.trail, found.Chain)
 		h.bridges = append(h.bridges, found.Text)
 		h.text = h.text[:in.Start] + found.Text + h.text[in.End:]
-		if _, err := u.fetchTitled(ctx, []string{found.Text}, pool, seen); err != nil {
-			return h, err
+		if !slices.Contains(likely, found.Text) {
+			if _, err := u.fetchTitled(ctx, []string{found.Text}, pool, seen); err != nil {
+				return h, err
+			}
 		}
 		if _, err := u.searchNear(ctx, found.Text, h.text, pool, seen); err != nil {
 			return h, err
@@ -321,7 +346,7 @@ func (u *run) searchNear(ctx context.Context, name, question string, pool *[]Evi
 		in[t] = true
 	}
 	var rest []string
-	for _, t := range search.MatchTerms(question) {
+	for _, t := range search.MatchTerms(question + " " + relatedWords(question)) {
 		if !in[t] {
 			rest = append(rest, t)
 		}
@@ -342,6 +367,18 @@ func (u *run) searchNear(ctx context.Context, name, question string, pool *[]Evi
 			ids = append(ids, f.ChunkID)
 		}
 	}
+	if len(found) == 0 && question != u.question {
+		// A hop's name said nowhere with the hop's words: the passages
+		// that name it most.
+		if found, err = u.r.Store.LexicalSearch(ctx, strings.Join(must, " AND "), search.DefaultSettings().ColumnWeights, 2); err != nil {
+			return 0, ctx.Err()
+		}
+		for _, f := range found {
+			if !seen[f.ChunkID] {
+				ids = append(ids, f.ChunkID)
+			}
+		}
+	}
 	hits, err := u.r.Store.ChunkHits(ctx, ids)
 	if err != nil {
 		return 0, err
@@ -353,6 +390,27 @@ func (u *run) searchNear(ctx context.Context, name, question string, pool *[]Evi
 		}
 	}
 	return len(hits), nil
+}
+
+// related are the words a passage states a relation with when a question
+// names it otherwise ("spouse": "married").
+var related = map[string]string{
+	"spouse": "married wife husband", "wife": "married", "husband": "married", "married": "wife husband",
+	"birthplace": "born", "birth": "born", "death": "died", "die": "died", "citizen": "nationality",
+	"director": "directed", "author": "wrote written", "writer": "wrote written", "performer": "performed sung band singer",
+	"composer": "composed", "founder": "founded", "headquarters": "headquartered based", "located": "location",
+	"producer": "produced", "manufacturer": "produced made", "creator": "created", "owner": "owned",
+}
+
+// relatedWords are the related words of a question's words.
+func relatedWords(question string) string {
+	var out []string
+	for _, w := range strings.Fields(strings.ToLower(question)) {
+		if r, ok := related[strings.Trim(w, "?,.'\"")]; ok {
+			out = append(out, r)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // fetchTitled appends to pool the first passage of each document titled
