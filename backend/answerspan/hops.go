@@ -1,6 +1,7 @@
 package answerspan
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -540,6 +541,7 @@ func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
 			if class == "place" || class == "focus" {
 				c.Score *= 1.2
 			}
+			c.Score *= f.placeFit(c)
 		case Thing:
 			if class == "focus" {
 				c.Score *= 1.2
@@ -593,4 +595,72 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// Place nouns by what they hold: a country holds states and cities, a
+// city is held by them.
+var (
+	holders = map[string]bool{"country": true, "state": true, "province": true, "nation": true}
+	held    = map[string]bool{"city": true, "town": true, "village": true}
+	sameAs  = map[string]string{"nation": "country", "sovereign state": "country", "federal republic": "country", "republic": "country", "capital": "city", "municipality": "town"}
+)
+
+// placeFit weighs a place candidate for a question asking for a kind of
+// place ("which country", "which city"): a name written after a comma
+// ("Hinds County, Mississippi") is what holds the place before it, one
+// written before a comma ("Wilmington, Delaware") is held by the one
+// after; a name whose own passage says it is another kind of place ("is
+// a country" for "which city") ranks down.
+func (f *finder) placeFit(c Candidate) float64 {
+	foc := strings.TrimSuffix(f.q.Focus, "s")
+	if c.Span.Passage < 0 || c.Span.Passage >= len(f.ps) || foc == "" {
+		return 1
+	}
+	text := f.ps[c.Span.Passage].Text
+	if c.Span.End > len(text) || c.Span.Start > c.Span.End {
+		return 1
+	}
+	fit := 1.0
+	before, after := text[:c.Span.Start], text[c.Span.End:]
+	switch {
+	case holders[foc] && strings.HasSuffix(before, ", ") && capWord(lastWord(before)):
+		fit = 1.3
+	case held[foc] && strings.HasPrefix(after, ", ") && capWord(strings.TrimPrefix(after, ", ")):
+		fit = 1.3
+	}
+	if kind := f.placeKind(c.Text); kind != "" && (holders[foc] || held[foc]) {
+		if k, ok := sameAs[kind]; ok {
+			kind = k
+		}
+		if k, ok := sameAs[foc]; ok {
+			foc = k
+		}
+		if kind != foc {
+			fit *= 0.5
+		}
+	}
+	return fit
+}
+
+var rePlaceKind = regexp.MustCompile(`\b(?:is|was) (?:a|an|the) (?:[a-z0-9-]+ ){0,4}?(sovereign state|federal republic|republic|city|town|village|country|nation|state|province|region|county|district|capital|municipality)\b`)
+
+// placeKind is the kind of place the first sentence of a name's own
+// passage says it is ("Zimbabwe ... is a landlocked country": "country"),
+// or "".
+func (f *finder) placeKind(name string) string {
+	i, ok := f.titleIx[norm(name)]
+	if !ok {
+		i, ok = f.titleIx[titleKey(name)]
+	}
+	if !ok || len(f.sents[i]) == 0 {
+		return ""
+	}
+	first := f.sents[i][0].text
+	if len(first) > 300 {
+		first = first[:300]
+	}
+	if m := rePlaceKind.FindStringSubmatch(first); m != nil {
+		return m[1]
+	}
+	return ""
 }

@@ -1,6 +1,9 @@
 package answerspan
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestInnermost(t *testing.T) {
 	cases := []struct {
@@ -57,6 +60,39 @@ func TestEditDistance(t *testing.T) {
 	for _, c := range cases {
 		if got := editDistance(c.a, c.b); got != c.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+func TestPlaceFit(t *testing.T) {
+	ps := []Passage{
+		{Title: "Pocahontas Mounds", Text: "Pocahontas Mounds is an archaeological site in Hinds County, Mississippi."},
+		{Title: "WILM", Text: "WILM is a radio station broadcasting in Wilmington, Delaware, United States."},
+		{Title: "Guyana", Text: "Guyana is a sovereign state on the northern mainland of South America."},
+		{Title: "Georgetown", Text: "Georgetown is the capital city of Guyana."},
+	}
+	for i := range ps {
+		ps[i].Sentences = [][2]int{{0, len(ps[i].Text)}}
+	}
+	span := func(p int, name string) Candidate {
+		i := strings.Index(ps[p].Text, name)
+		return Candidate{Text: name, Span: Ref{Passage: p, Start: i, End: i + len(name)}}
+	}
+	cases := []struct {
+		q    string
+		c    Candidate
+		want float64
+	}{
+		{"Which state is Pocahontas Mounds located in?", span(0, "Mississippi"), 1.3},
+		{"Which state is Pocahontas Mounds located in?", span(0, "Hinds County"), 1},
+		{"Which city is WILM licensed to broadcast in?", span(1, "Wilmington"), 1.3},
+		{"Which country is Georgetown in?", span(3, "Guyana"), 1},
+		{"Which country is Clonbrook in?", span(3, "Georgetown"), 0.5},
+	}
+	for _, c := range cases {
+		f := newFinder(Classify(c.q), ps, func(string) float64 { return 1 })
+		if got := f.placeFit(c.c); got != c.want {
+			t.Errorf("%q / %q: placeFit %v, want %v", c.q, c.c.Text, got, c.want)
 		}
 	}
 }
