@@ -202,7 +202,7 @@ func (p *hopParse) phrase(first, last int, ask string) Inner {
 // name is the text of tokens [first, last] without a possessive "'s".
 func (p *hopParse) name(first, last int) string {
 	t := p.q[p.toks[first].start:p.toks[last].end]
-	for _, s := range []string{"'s", "’s"} {
+	for _, s := range []string{"'s", "’s", "'", "’"} {
 		t = strings.TrimSuffix(t, s)
 	}
 	return strings.Trim(t, "\"“” ")
@@ -211,7 +211,14 @@ func (p *hopParse) name(first, last int) string {
 // possessiveTok says token k ends in "'s".
 func (p *hopParse) possessiveTok(k int) bool {
 	t := p.toks[k].text
-	return strings.HasSuffix(t, "'s") || strings.HasSuffix(t, "’s")
+	return strings.HasSuffix(t, "'s") || strings.HasSuffix(t, "’s") || strings.HasSuffix(t, "s'") || strings.HasSuffix(t, "s’")
+}
+
+// endsTitle says a name ending in "'s" at token k is a title, not a
+// possessive: nothing but punctuation or a function word follows it
+// ("Breakfast at Tiffany's?").
+func (p *hopParse) endsTitle(k int) bool {
+	return !p.joined(k) || !p.plain(k+1) || hopStop[p.lower(k+1)]
 }
 
 // possessive is "Damerjog's country", "Corey Taylor's city of birth".
@@ -300,7 +307,13 @@ func (p *hopParse) relative() []Inner {
 			if !p.joined(j - 1) {
 				continue
 			}
-		} else if len(head) != 1 {
+		} else if n := len(head); n == 2 && participle(head[1]) {
+			// "the country containing Nugegoda", "the film directed by".
+			rel, head, j = "participle", head[:1], j-1
+			h = head[0]
+		} else if n == 1 && p.plain(j) && participle(p.lower(j)) && p.joined(j) {
+			rel = "participle"
+		} else if n != 1 {
 			continue
 		}
 		subj := j
@@ -324,7 +337,7 @@ func (p *hopParse) relative() []Inner {
 		}
 		// A subject clause: "who voices Jarvis (in the Avengers ...)",
 		// "that borders Georgia": a few words ending at a name.
-		if rel != "who" && rel != "that" && rel != "which" {
+		if rel != "who" && rel != "that" && rel != "which" && rel != "participle" {
 			continue
 		}
 		stop := -1
@@ -337,13 +350,13 @@ func (p *hopParse) relative() []Inner {
 				break
 			}
 		}
-		if stop < 0 || p.possessiveTok(stop) {
+		if stop < 0 || p.possessiveTok(stop) && !p.endsTitle(stop) {
 			continue
 		}
 		// "... Jarvis in the Avengers Age of Ultron": a place or work
 		// right after the name belongs to the clause.
 		if p.joined(stop) && (p.lower(stop+1) == "in" || p.lower(stop+1) == "of") && p.joined(stop+1) {
-			if f, l := p.entAt(stop + 2); f >= 0 && !p.possessiveTok(l) {
+			if f, l := p.entAt(stop + 2); f >= 0 && (!p.possessiveTok(l) || p.endsTitle(l)) {
 				stop = l
 			}
 		}
@@ -385,7 +398,7 @@ func (p *hopParse) clauseEnd(last int) int {
 			np = 0
 			continue
 		case determiners[w]:
-			np = 2
+			np = 1
 			stop = m
 			continue
 		case np > 0:
@@ -431,7 +444,7 @@ func askRelative(head, rel, clause string, subject bool) string {
 		last = f[len(f)-1]
 	}
 	if personNoun(last) || isRelationWord(last) || rel == "who" || rel == "whom" {
-		if subject {
+		if subject && rel != "participle" {
 			return "Who " + clause + "?"
 		}
 		return "Who is the " + head + " " + clause + "?"
@@ -491,6 +504,16 @@ var (
 	idleWords = map[string]bool{"name": true, "called": true, "named": true, "known": true}
 )
 
+// participle says a word is a verb's -ing or -ed form that can start a
+// reduced relative clause ("containing", "directed").
+func participle(w string) bool {
+	return len(w) > 5 && (strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ed")) && !naming[w]
+}
+
+// naming participles give the name of what they follow ("the album
+// titled Omo Baba Olowo"): the phrase is that name, no hop.
+var naming = map[string]bool{"titled": true, "entitled": true, "named": true, "called": true, "dubbed": true, "nicknamed": true, "renamed": true}
+
 // verbLead says a word can start the verb of an object clause right after
 // its subject name ("is", "was", "died", "lived").
 func verbLead(w string) bool {
@@ -524,10 +547,17 @@ func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
 		if f.spelling(c.Text) {
 			continue
 		}
+		for _, suf := range []string{"'s", "’s"} {
+			if strings.HasSuffix(c.Text, suf) && c.Span.End-c.Span.Start == len(c.Text) {
+				c.Text = strings.TrimSuffix(c.Text, suf) // "Finland's": Finland
+				c.Span.End -= len(suf)
+			}
+		}
 		class := f.classOf(c.Text)
 		switch q.Kind {
 		case Person:
-			if class == "place" || class == "work" || orgLike(c.Text) {
+			// "Guardians of the Galaxy" names no one.
+			if class == "place" || class == "work" || orgLike(c.Text) || strings.Contains(c.Text, " of the ") {
 				continue
 			}
 			if class == "person" || class == "focus" {
@@ -543,6 +573,10 @@ func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
 			}
 			c.Score *= f.placeFit(c)
 		case Thing:
+			// "which company": not a person, nor a work unless one is asked.
+			if classNouns[q.Focus] && !workNouns[q.Focus] && (class == "person" || class == "work") {
+				continue
+			}
 			if class == "focus" {
 				c.Score *= 1.2
 			}
@@ -596,6 +630,9 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// workNouns are the focus nouns a work answers.
+var workNouns = map[string]bool{"film": true, "album": true, "song": true, "novel": true, "book": true, "play": true, "series": true, "show": true, "game": true, "single": true, "magazine": true, "newspaper": true}
 
 // Place nouns by what they hold: a country holds states and cities, a
 // city is held by them.

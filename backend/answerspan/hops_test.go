@@ -27,6 +27,13 @@ func TestInnermost(t *testing.T) {
 		{"When did the country where the village of Clonbrook is located, become a member of CARICOM?", nil, "the country where the village of Clonbrook is located", "Which country the village of Clonbrook is located?"},
 		{"When did the country where Steven Blankaart was born refuse to surrender Namibia?", nil, "the country where Steven Blankaart was born", "Which country Steven Blankaart was born?"},
 		{"What is the name of the director of Jump for Glory?", nil, "", ""},
+		{"When did the country containing Nugegoda leave the British Empire?", nil, "the country containing Nugegoda", "Which country containing Nugegoda?"},
+		{"What year did the Governor of the city where Pacem in Terris' author died end?", nil, "Pacem in Terris' author", "Who is the author of Pacem in Terris?"},
+		{"Who is the spouse of the actor who plays Paul in Breakfast at Tiffany's?", nil, "the actor who plays Paul in Breakfast at Tiffany's", "Who plays Paul in Breakfast at Tiffany's?"},
+		{"When did B0 in which Ivor Cutler is a citizen become part of the UK?", nil, "", ""},
+		{"When did the country in which Ivor Cutler is a citizen become part of the UK?", nil, "the country in which Ivor Cutler is a citizen", "Which country Ivor Cutler is a citizen?"},
+		// "titled" gives the album's name: no hop.
+		{"The album titled Omo Baba Olowo by Davido was produced by who?", nil, "", ""},
 		{"Which film came out first, Blind Shaft or The Mask Of Fu Manchu?", nil, "", ""},
 	}
 	for _, c := range cases {
