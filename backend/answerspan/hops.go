@@ -398,7 +398,18 @@ func (p *hopParse) clauseEnd(last int) int {
 			np = 0
 			continue
 		case determiners[w]:
+			// A noun phrase that ends the question is taken whole ("made
+			// his big screen debut?"); inside it, one word ("is a citizen
+			// | become").
 			np = 1
+			run := 0
+			for n := m + 1; n < len(p.toks) && n <= m+3 && p.plain(n); n++ {
+				run++
+				if !p.joined(n) {
+					np = run
+					break
+				}
+			}
 			stop = m
 			continue
 		case np > 0:
@@ -544,7 +555,7 @@ func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
 		if c.Type != TName && c.Type != TQuoted {
 			continue
 		}
-		if f.spelling(c.Text) {
+		if f.spelling(c.Text) || q.Kind != Demonym && (onlyDemonyms(c.Text) || isDemonym(c.Text)) {
 			continue
 		}
 		for _, suf := range []string{"'s", "’s"} {

@@ -32,6 +32,7 @@ func TestInnermost(t *testing.T) {
 		{"Who is the spouse of the actor who plays Paul in Breakfast at Tiffany's?", nil, "the actor who plays Paul in Breakfast at Tiffany's", "Who plays Paul in Breakfast at Tiffany's?"},
 		{"When did B0 in which Ivor Cutler is a citizen become part of the UK?", nil, "", ""},
 		{"When did the country in which Ivor Cutler is a citizen become part of the UK?", nil, "the country in which Ivor Cutler is a citizen", "Which country Ivor Cutler is a citizen?"},
+		{"Who directed the film in which Jung Joon-young made his big screen debut?", nil, "the film in which Jung Joon-young made his big screen debut", "Which film Jung Joon-young made his big screen debut?"},
 		// "titled" gives the album's name: no hop.
 		{"The album titled Omo Baba Olowo by Davido was produced by who?", nil, "", ""},
 		{"Which film came out first, Blind Shaft or The Mask Of Fu Manchu?", nil, "", ""},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 
 	"cairn/backend/answerspan"
@@ -243,15 +244,31 @@ func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence
 	if err := dfs.add(ctx, u, h.text); err != nil {
 		return h, err
 	}
+	// A passage that stated an earlier hop is about an earlier entity: a
+	// date or place in it is that entity's ("When was X's father born?":
+	// X's own birth date), unless it is the last entity's own passage.
+	earlier := map[int]bool{}
+	for _, r := range h.trail {
+		earlier[r.Passage] = true
+	}
+	last := answerspan.TitleKey(h.bridges[len(h.bridges)-1])
 	for _, c := range answerspan.Find(fq, *ps, dfs.idf) {
 		if h.named(c.Text) {
 			continue
 		}
+		if earlier[c.Span.Passage] && answerspan.TitleKey((*ps)[c.Span.Passage].Title) != last {
+			c.Score = math.Round(c.Score*earlierWeight*1000) / 1000
+		}
 		c.Chain = addRefs(append([]answerspan.Ref(nil), h.trail...), c.Chain)
 		h.cs = append(h.cs, c)
 	}
+	sort.SliceStable(h.cs, func(i, j int) bool { return h.cs[i].Score > h.cs[j].Score })
 	return h, nil
 }
+
+// earlierWeight weighs a last-hop candidate found in a passage that
+// stated an earlier hop.
+const earlierWeight = 0.6
 
 // named says text is one of the entities found for the hops.
 func (h hops) named(text string) bool {
