@@ -452,7 +452,13 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	}
 	boost = append(boost, memory...)
 	if len(memory) == 0 && len(g.short) > 0 && g.short[0].Score >= answerspan.MinScore {
-		best, err := extract(ctx, u.r.Store, u.question, g.evidence, append(boost, g.short[0].Text), u.set.Sentences)
+		// A resolved chain: the supporting sentences beyond it are sought
+		// for the question left at its end, in all the passages searched.
+		ev, question := g.evidence, u.question
+		if g.kind.Resolved != "" {
+			ev, question = g.pool, g.kind.Resolved
+		}
+		best, err := extract(ctx, u.r.Store, question, ev, append(boost, g.short[0].Text), u.set.Sentences)
 		if err != nil {
 			return a, err
 		}

@@ -541,9 +541,14 @@ func shortText(c answerspan.Candidate, q answerspan.Question, pool []Evidence, e
 		stating = order[len(order)-1]
 	}
 	// Then the best-matching sentences not already in the chain (at most
-	// three supporting sentences in all).
+	// three supporting sentences in all; a resolved chain of hops gets one
+	// more, up to four).
+	most := 3
+	if q.Resolved != "" {
+		most = min(4, max(3, len(order)+1))
+	}
 	for _, r := range extra {
-		if len(order) >= 3 {
+		if len(order) >= most {
 			break
 		}
 		dup := false
