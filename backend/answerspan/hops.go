@@ -470,7 +470,7 @@ func isRelationWord(w string) bool {
 			return true
 		}
 	}
-	return w == "performer" || w == "spouse" || w == "manufacturer" || w == "owner" || w == "operator" || w == "person" || w == "one"
+	return w == "performer" || w == "spouse" || w == "manufacturer" || w == "owner" || w == "operator" || w == "person" || w == "one" || w == "star" || w == "cast member"
 }
 
 // isAdjectiveLike says a word after a possessive describes its noun

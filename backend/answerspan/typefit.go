@@ -77,6 +77,9 @@ func (f *finder) kindFit(sp Span, s sent) float64 {
 			if reBareYear.MatchString(sp.Text) {
 				return 0.3 // "2017" counts nothing: a year
 			}
+			if reConverted.MatchString(s.text[:sp.Start]) {
+				return 0.7 // "6.8 inches (17.3 cm)": the amount is the first
+			}
 			return 1
 		}
 		return 0
@@ -162,6 +165,10 @@ func (f *finder) kindFit(sp Span, s sent) float64 {
 	}
 	return 0.3
 }
+
+// reConverted is the text before an amount given again in other units, in
+// brackets after the first ("6.8 inches (").
+var reConverted = regexp.MustCompile(`\d[\d,.]*\s*[A-Za-z%°]*\s*\(\s*(?:about |approx\. |c\. )?$`)
 
 // attrNouns are focus nouns whose answer is a common noun that describes
 // its subject ("What was the profession of ...?" – "aviator").
