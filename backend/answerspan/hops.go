@@ -550,7 +550,7 @@ func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
 		return nil
 	}
 	f := newFinder(q, ps, idf)
-	var out []Candidate
+	var out, extra []Candidate
 	for _, c := range f.spans() {
 		if c.Type != TName && c.Type != TQuoted {
 			continue
@@ -575,14 +575,34 @@ func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
 				c.Score *= 1.2
 			}
 		case Place, Demonym:
-			// "West Nicholson in Matabeleland South" is two places.
-			if class == "person" || class == "work" || strings.Contains(c.Text, " in ") {
+			// "West Nicholson in Matabeleland South" is two places; a
+			// college is no place.
+			if class == "person" || class == "work" || strings.Contains(c.Text, " in ") || institution(c.Text) {
 				continue
 			}
 			if class == "place" || class == "focus" {
 				c.Score *= 1.2
 			}
 			c.Score *= f.placeFit(c)
+			// "Eastern Region of Uganda" for "which country": Uganda.
+			if holders[strings.TrimSuffix(q.Focus, "s")] {
+				r := regionOf(c) // scored as the whole name
+				head := strings.ToLower(lastWord(strings.TrimSuffix(c.Text, " of "+r.Text)))
+				kind := f.placeKind(r.Text)
+				if k, ok := sameAs[kind]; ok {
+					kind = k
+				}
+				if r.Text != c.Text {
+					// The part after "of" ranks first, by more when the
+					// part before is a kind of place or the part after a
+					// country or state by its own passage.
+					extra = append(extra, r)
+					c.Score *= 0.97
+					if placeNoun(head) || holders[kind] {
+						c.Score *= 0.9 / 0.97
+					}
+				}
+			}
 		case Thing:
 			// "which company": not a person, nor a work unless one is asked.
 			if classNouns[q.Focus] && !workNouns[q.Focus] && (class == "person" || class == "work") {
@@ -592,8 +612,25 @@ func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
 				c.Score *= 1.2
 			}
 		}
-		c.Score = round3(c.Score)
 		out = append(out, c)
+	}
+	// The parts of place names kept as they were scored.
+	for _, r := range extra {
+		out = append(out, r)
+	}
+	// A one-relation question names its entity: when the passage about it
+	// holds candidates, it states the relation, and the others rank down.
+	anchored := false
+	for _, c := range out {
+		if f.anchor[c.Span.Passage] >= 0.5 {
+			anchored = true
+		}
+	}
+	for i := range out {
+		if anchored && f.anchor[out[i].Span.Passage] < 0.5 {
+			out[i].Score *= 0.85
+		}
+		out[i].Score = round3(out[i].Score)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out
@@ -672,11 +709,12 @@ func (f *finder) placeFit(c Candidate) float64 {
 	before, after := text[:c.Span.Start], text[c.Span.End:]
 	switch {
 	case holders[foc] && strings.HasSuffix(before, ", ") && capWord(lastWord(before)):
-		fit = 1.3
+		// After a comma, no preposition says it is a place: this does.
+		fit = 1.6
 	case held[foc] && strings.HasPrefix(after, ", ") && capWord(strings.TrimPrefix(after, ", ")):
 		fit = 1.3
 	}
-	if kind := f.placeKind(c.Text); kind != "" && (holders[foc] || held[foc]) {
+	if kind := f.placeKind(c.Text); kind != "" && placeNoun(foc) && foc != "place" && foc != "location" && foc != "area" {
 		if k, ok := sameAs[kind]; ok {
 			kind = k
 		}
@@ -711,4 +749,34 @@ func (f *finder) placeKind(name string) string {
 		return m[1]
 	}
 	return ""
+}
+
+// institutionWords name organisations, not places.
+var institutionWords = map[string]bool{"college": true, "university": true, "school": true, "company": true, "records": true, "church": true, "party": true, "league": true, "club": true, "team": true, "corporation": true, "inc": true, "ltd": true, "group": true, "band": true, "festival": true, "museum": true, "stadium": true, "hospital": true, "institute": true, "academy": true, "council": true, "army": true, "navy": true, "department": true, "ministry": true, "agency": true, "award": true, "prize": true, "cup": true, "championship": true, "law": true, "association": true, "theatre": true, "theater": true}
+
+// institution says a name is an organisation's ("Chicago-Kent College of
+// Law").
+func institution(name string) bool {
+	for _, w := range strings.Fields(strings.ToLower(name)) {
+		if institutionWords[strings.Trim(w, ".,")] {
+			return true
+		}
+	}
+	return false
+}
+
+// regionOf is, for a name "X of Y" ("Eastern Region of Uganda"), the
+// candidate Y; otherwise c.
+func regionOf(c Candidate) Candidate {
+	i := strings.LastIndex(c.Text, " of ")
+	if i <= 0 {
+		return c
+	}
+	tail := c.Text[i+len(" of "):]
+	if !capWord(tail) {
+		return c
+	}
+	c.Span.Start += i + len(" of ")
+	c.Text = tail
+	return c
 }

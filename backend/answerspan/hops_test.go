@@ -91,7 +91,7 @@ func TestPlaceFit(t *testing.T) {
 		c    Candidate
 		want float64
 	}{
-		{"Which state is Pocahontas Mounds located in?", span(0, "Mississippi"), 1.3},
+		{"Which state is Pocahontas Mounds located in?", span(0, "Mississippi"), 1.6},
 		{"Which state is Pocahontas Mounds located in?", span(0, "Hinds County"), 1},
 		{"Which city is WILM licensed to broadcast in?", span(1, "Wilmington"), 1.3},
 		{"Which country is Georgetown in?", span(3, "Guyana"), 1},
