@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -123,9 +124,24 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 	// A chained question: its inner hops answered one by one, each found
 	// entity searched with the words of the hop after it.
 	if resolvable(q.Kind) {
-		h, err := u.resolveHops(ctx, u.question, &pool, seen, &ps, dfs, passages)
+		h, err := u.resolveHops(ctx, u.question, &pool, seen, &ps, dfs, passages, nil)
 		if err != nil {
 			return nil, nil, q, err
+		}
+		if h.alt && (len(h.cs) == 0 || h.cs[0].Score < answerspan.MinScore) {
+			// The first hop's entity led to no answer: its runner-up may.
+			h2, err := u.resolveHops(ctx, u.question, &pool, seen, &ps, dfs, passages, h.bridges[:1])
+			if err != nil {
+				return nil, nil, q, err
+			}
+			// It must do better than the answer found without hops.
+			base := answerspan.MinScore
+			if len(cs) > 0 {
+				base = max(base, cs[0].Score)
+			}
+			if len(h2.cs) > 0 && h2.cs[0].Score >= base {
+				h = h2
+			}
 		}
 		if len(h.bridges) > 0 {
 			q.Resolved, q.Trail = h.text, h.trail
@@ -163,7 +179,12 @@ type hops struct {
 	trail   []answerspan.Ref
 	bridges []string
 	cs      []answerspan.Candidate
+	alt     bool // the first hop had a runner-up (hopAlt)
 }
+
+// hopAlt is the share of the first hop's best score from which the
+// runner-up is tried when the best led to no answer.
+const hopAlt = 0.75
 
 // resolveHops answers a chained question hop by hop: the innermost
 // described entity ("the director of Jump for Glory") is asked for in the
@@ -171,7 +192,7 @@ type hops struct {
 // Raoul Walsh?"), and that name's own passage and the passages naming it
 // with the remaining question's words join the pool; then the next hop.
 // The last question is answered in the grown pool.
-func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence, seen map[int64]bool, ps *[]answerspan.Passage, dfs *termDF, passages passageCache) (hops, error) {
+func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence, seen map[int64]bool, ps *[]answerspan.Passage, dfs *termDF, passages passageCache, avoid []string) (hops, error) {
 	h := hops{text: question}
 	sync := func() {
 		for _, e := range (*pool)[len(*ps):] {
@@ -208,13 +229,28 @@ func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence
 			sync()
 			hcs = answerspan.FindHop(sq, *ps, dfs.idf)
 		}
+		if os.Getenv("CAIRN_HOPS") == "2" {
+			for i, c := range hcs {
+				if i < 5 {
+					fmt.Fprintf(os.Stderr, "    hop cand %.3f %q in %q\n", c.Score, c.Text, (*ps)[c.Span.Passage].Title)
+				}
+			}
+		}
 		var found *answerspan.Candidate
 		for _, c := range hcs {
 			if c.Score < hopMin {
 				break
 			}
-			if (c.Type == answerspan.TName || c.Type == answerspan.TQuoted) && !h.named(c.Text) {
-				found = &c
+			if c.Type != answerspan.TName && c.Type != answerspan.TQuoted || h.named(c.Text) || len(h.bridges) == 0 && (hops{bridges: avoid}).named(c.Text) {
+				continue
+			}
+			if found != nil {
+				// A runner-up close to the first hop's entity.
+				h.alt = len(h.bridges) == 0 && c.Score >= hopAlt*found.Score
+				break
+			}
+			found = &c
+			if len(h.bridges) > 0 {
 				break
 			}
 		}
