@@ -708,11 +708,13 @@ func (f *finder) placeFit(c Candidate) float64 {
 	fit := 1.0
 	before, after := text[:c.Span.Start], text[c.Span.End:]
 	switch {
-	case holders[foc] && strings.HasSuffix(before, ", ") && capWord(lastWord(before)):
+	case holders[foc] && strings.HasSuffix(before, ", ") && capWord(lastWord(before)) && !listed(after):
 		// After a comma, no preposition says it is a place: this does.
 		fit = 1.6
 	case held[foc] && strings.HasPrefix(after, ", ") && capWord(strings.TrimPrefix(after, ", ")):
 		fit = 1.3
+	case holders[foc] && strings.HasPrefix(after, ", ") && capWord(strings.TrimPrefix(after, ", ")):
+		fit = 0.6 // "Colombo, Sri Lanka": held by the name after it
 	}
 	if kind := f.placeKind(c.Text); kind != "" && placeNoun(foc) && foc != "place" && foc != "location" && foc != "area" {
 		if k, ok := sameAs[kind]; ok {
@@ -728,7 +730,7 @@ func (f *finder) placeFit(c Candidate) float64 {
 	return fit
 }
 
-var rePlaceKind = regexp.MustCompile(`\b(?:is|was) (?:a|an|the) (?:[a-z0-9-]+ ){0,4}?(sovereign state|federal republic|republic|city|town|village|country|nation|state|province|region|county|district|capital|municipality)\b`)
+var rePlaceKind = regexp.MustCompile(`\b(?:is|was) (?:a|an|the) (?:[a-z0-9-]+ ){0,4}?(sovereign state|federal republic|republic|city|town|village|suburb|neighbourhood|neighborhood|hamlet|commune|country|nation|state|province|region|county|district|capital|municipality)\b`)
 
 // placeKind is the kind of place the first sentence of a name's own
 // passage says it is ("Zimbabwe ... is a landlocked country": "country"),
@@ -779,4 +781,17 @@ func regionOf(c Candidate) Candidate {
 	c.Span.Start += i + len(" of ")
 	c.Text = tail
 	return c
+}
+
+// listed says the text after a name goes on with another name of a list
+// ("Dehiwala and /Pamankada", "Dehiwala, Colombo"), not with the sentence
+// ("Sri Lanka and is situated").
+func listed(after string) bool {
+	for _, sep := range []string{" and ", ", ", " or "} {
+		if rest, ok := strings.CutPrefix(after, sep); ok {
+			w := strings.Fields(rest)
+			return len(w) > 0 && !isLowerWord(strings.Trim(w[0], ".,;:"))
+		}
+	}
+	return false
 }
