@@ -33,7 +33,7 @@ type Inner struct {
 func Innermost(question string, known []string) (Inner, bool) {
 	p := parseHops(question, known)
 	var found []Inner
-	for _, m := range []func(*hopParse) []Inner{(*hopParse).possessive, (*hopParse).relationOf, (*hopParse).relative} {
+	for _, m := range []func(*hopParse) []Inner{(*hopParse).possessive, (*hopParse).relationOf, (*hopParse).relative, (*hopParse).adjunct} {
 		found = append(found, m(p)...)
 	}
 	// The innermost phrase holds no other; of those, the rightmost.
@@ -276,6 +276,27 @@ func (p *hopParse) relationOf() []Inner {
 	return out
 }
 
+// adjunct is "the It'll Be Me singer", "the Thinking About You
+// performer": a name before a person's relation noun.
+func (p *hopParse) adjunct() []Inner {
+	var out []Inner
+	for k := range p.toks {
+		if p.lower(k) != "the" || !p.joined(k) {
+			continue
+		}
+		first, last := p.entAt(k + 1)
+		if first != k+1 || p.possessiveTok(last) || !p.joined(last) || !p.plain(last+1) {
+			continue
+		}
+		head := p.lower(last + 1)
+		if !isRelationWord(head) && !personNoun(head) {
+			continue
+		}
+		out = append(out, p.phrase(k, last+1, askOf(head, p.name(first, last))))
+	}
+	return out
+}
+
 // relative is "the country where the Bubye River is found", "the company
 // Novair International Airways is part of", "the person who voices Jarvis
 // in the Avengers Age of Ultron", "the state that borders Georgia".
@@ -403,7 +424,7 @@ func (p *hopParse) clauseEnd(last int) int {
 			// | become").
 			np = 1
 			run := 0
-			for n := m + 1; n < len(p.toks) && n <= m+3 && p.plain(n); n++ {
+			for n := m + 1; n < len(p.toks) && n <= m+3 && p.plain(n) && !auxWords[p.lower(n)]; n++ {
 				run++
 				if !p.joined(n) {
 					np = run
