@@ -356,6 +356,14 @@ func (p *hopParse) relative() []Inner {
 			out = append(out, p.phrase(k, stop, askRelative(h, rel, clause, false)))
 			continue
 		}
+		// "whose official sport is jousting": its noun, a verb, one word.
+		if rel == "whose" {
+			if stop := p.whoseEnd(j); stop > j {
+				clause := p.q[p.toks[j-1].start:p.toks[stop].end]
+				out = append(out, p.phrase(k, stop, askRelative(h, rel, clause, false)))
+			}
+			continue
+		}
 		// A subject clause: "who voices Jarvis (in the Avengers ...)",
 		// "that borders Georgia": a few words ending at a name.
 		if rel != "who" && rel != "that" && rel != "which" && rel != "participle" {
@@ -385,6 +393,25 @@ func (p *hopParse) relative() []Inner {
 		out = append(out, p.phrase(k, stop, askRelative(h, rel, clause, true)))
 	}
 	return out
+}
+
+// whoseEnd is the last token of a "whose" clause starting at token j:
+// up to three words of its noun, a linking verb and the word it links
+// ("official sport is jousting"), or -1.
+func (p *hopParse) whoseEnd(j int) int {
+	m := j
+	for ; m < len(p.toks) && m < j+3 && p.plain(m) && !auxWords[p.lower(m)] && p.joined(m); m++ {
+	}
+	if m == j || !auxWords[p.lower(m)] || !p.joined(m) || m+1 >= len(p.toks) {
+		return -1
+	}
+	if f, l := p.entAt(m + 1); f >= 0 {
+		return l
+	}
+	if !p.plain(m + 1) {
+		return -1
+	}
+	return m + 1
 }
 
 // clauseEnd is the last token of an object clause whose subject name ends

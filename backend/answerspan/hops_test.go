@@ -34,6 +34,7 @@ func TestInnermost(t *testing.T) {
 		{"When did the country in which Ivor Cutler is a citizen become part of the UK?", nil, "the country in which Ivor Cutler is a citizen", "Which country Ivor Cutler is a citizen?"},
 		{"Who directed the film in which Jung Joon-young made his big screen debut?", nil, "the film in which Jung Joon-young made his big screen debut", "Which film Jung Joon-young made his big screen debut?"},
 		{"Who played the It'll Be Me singer in Walk the Line?", nil, "the It'll Be Me singer", "Who is the singer of It'll Be Me?"},
+		{"When did the state whose official sport is jousting make anglicanism its established religion?", nil, "the state whose official sport is jousting", "Which state whose official sport is jousting?"},
 		// "titled" gives the album's name: no hop.
 		{"The album titled Omo Baba Olowo by Davido was produced by who?", nil, "", ""},
 		{"Which film came out first, Blind Shaft or The Mask Of Fu Manchu?", nil, "", ""},
