@@ -114,6 +114,29 @@ func parseHops(q string, known []string) *hopParse {
 	for _, sp := range names(q) {
 		mark(sp.Start, sp.End)
 	}
+	// A name and its title after a comma: "Sancha of Castile, Queen of
+	// Navarre", "George Howard, 11th Earl of Carlisle".
+	for i := 0; i+1 < len(p.ents); i++ {
+		a, b := p.ents[i], p.ents[i+1]
+		next := a[1] + 1 // the title's first word: "Queen", "11th"
+		if next >= len(p.toks) || p.possessiveTok(a[1]) || strings.TrimSpace(p.q[p.toks[a[1]].end:p.toks[next].start]) != "," || !titleWord(p.toks[next].text) {
+			continue
+		}
+		if b[0] != next && !(b[0] == next+1 && reOrdinal.MatchString(strings.ToLower(p.toks[next].text)) && p.joined(next)) {
+			continue
+		}
+		for k := next; k <= b[1]; k++ {
+			p.ent[k] = i
+		}
+		p.ents[i][1] = b[1]
+		p.ents = append(p.ents[:i+1], p.ents[i+2:]...)
+		for k := b[1] + 1; k < len(p.toks); k++ {
+			if p.ent[k] > i {
+				p.ent[k]--
+			}
+		}
+		i--
+	}
 	// A title with lower-case words inside: "Bastien und Bastienne",
 	// "Songs I Wrote with Amy", "Breakfast at Tiffany's".
 	for i := 0; i+1 < len(p.ents); i++ {
@@ -615,8 +638,8 @@ func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
 		class := f.classOf(c.Text)
 		switch q.Kind {
 		case Person:
-			// "Guardians of the Galaxy" names no one.
-			if class == "place" || class == "work" || orgLike(c.Text) || strings.Contains(c.Text, " of the ") {
+			// "Guardians of the Galaxy", "House of Saud" name no one.
+			if class == "place" || class == "work" || orgLike(c.Text) || strings.Contains(c.Text, " of the ") || strings.HasPrefix(c.Text, "House of ") {
 				continue
 			}
 			if class == "person" || class == "focus" {
@@ -843,3 +866,17 @@ func listed(after string) bool {
 	}
 	return false
 }
+
+// nobility are the titles a name may carry after a comma.
+var nobility = map[string]bool{"king": true, "queen": true, "prince": true, "princess": true, "duke": true, "duchess": true, "earl": true, "count": true, "countess": true, "baron": true, "baroness": true, "lord": true, "lady": true, "landgrave": true, "margrave": true, "elector": true, "emperor": true, "empress": true, "viscount": true, "marquess": true, "archduke": true, "archduchess": true, "grand": true, "sultan": true, "pope": true, "saint": true, "bishop": true, "archbishop": true, "margravine": true, "landgravine": true}
+
+// titleWord says a word starts a title after a name ("Queen", "11th").
+func titleWord(w string) bool {
+	l := strings.ToLower(w)
+	if nobility[l] {
+		return true
+	}
+	return reOrdinal.MatchString(l)
+}
+
+var reOrdinal = regexp.MustCompile(`^\d+(?:st|nd|rd|th)$`)

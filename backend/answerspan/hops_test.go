@@ -35,6 +35,8 @@ func TestInnermost(t *testing.T) {
 		{"Who directed the film in which Jung Joon-young made his big screen debut?", nil, "the film in which Jung Joon-young made his big screen debut", "Which film Jung Joon-young made his big screen debut?"},
 		{"Who played the It'll Be Me singer in Walk the Line?", nil, "the It'll Be Me singer", "Who is the singer of It'll Be Me?"},
 		{"When did the state whose official sport is jousting make anglicanism its established religion?", nil, "the state whose official sport is jousting", "Which state whose official sport is jousting?"},
+		{"When was George Howard, 11Th Earl Of Carlisle's father born?", nil, "George Howard, 11Th Earl Of Carlisle's father", "Who is the father of George Howard, 11Th Earl Of Carlisle?"},
+		{"Where was the place of death of Sancha Of Castile, Queen Of Navarre's mother?", nil, "Sancha Of Castile, Queen Of Navarre's mother", "Who is the mother of Sancha Of Castile, Queen Of Navarre?"},
 		// "titled" gives the album's name: no hop.
 		{"The album titled Omo Baba Olowo by Davido was produced by who?", nil, "", ""},
 		{"Which film came out first, Blind Shaft or The Mask Of Fu Manchu?", nil, "", ""},
