@@ -489,13 +489,19 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 			}
 		}
 	}
-	found, err := extract(ctx, u.r.Store, question, ev, boost, u.set.Sentences+len(trail))
+	// The hops' sentences and the best for the question left, four at
+	// most (as after a short answer).
+	most := u.set.Sentences
+	if len(trail) > 0 {
+		most = max(most, min(4, len(trail)+1))
+	}
+	found, err := extract(ctx, u.r.Store, question, ev, boost, most+len(trail))
 	if err != nil {
 		return a, err
 	}
 	sents := trail
 	for _, s := range found {
-		if len(sents) >= u.set.Sentences+len(trail) {
+		if len(sents) >= most {
 			break
 		}
 		dup := false
