@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -228,13 +227,6 @@ func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence
 		} else if n > 0 {
 			sync()
 			hcs = answerspan.FindHop(sq, *ps, dfs.idf)
-		}
-		if os.Getenv("CAIRN_HOPS") == "2" {
-			for i, c := range hcs {
-				if i < 5 {
-					fmt.Fprintf(os.Stderr, "    hop cand %.3f %q in %q\n", c.Score, c.Text, (*ps)[c.Span.Passage].Title)
-				}
-			}
 		}
 		var found *answerspan.Candidate
 		for _, c := range hcs {
