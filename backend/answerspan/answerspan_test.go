@@ -350,3 +350,16 @@ func TestFindFocusAndUnit(t *testing.T) {
 		}
 	}
 }
+
+func TestConvertedAmount(t *testing.T) {
+	q := Classify("How much snow falls in Seattle in a year?")
+	if q.Kind != Number {
+		t.Fatalf("kind %q, want %q", q.Kind, Number)
+	}
+	text := "Average annual snowfall, as measured at Sea-Tac Airport, is 6.8 inches (17.3 cm)."
+	ps := []Passage{{Title: "Seattle", Text: text, Sentences: [][2]int{{0, len(text)}}}}
+	cs := Find(q, ps, func(string) float64 { return 1 })
+	if len(cs) == 0 || cs[0].Text != "6.8 inches" {
+		t.Errorf("best %v, want 6.8 inches", cs)
+	}
+}

@@ -42,6 +42,13 @@ type Question struct {
 	Event   string   // Choice/YesNo: "born", "died", "released", ... the event compared (may be empty)
 	Same    bool     // YesNo: "the same X" / "both"
 	Focus   string   // the noun the answer is an instance of ("film", "director"), when stated
+	// Resolved is a chained question with the entities found for its inner
+	// hops put in place of the phrases describing them ("Who is the spouse
+	// of Raoul Walsh?"), and Trail the sentences that found them, first hop
+	// first. Classify leaves both empty; a caller resolving the hops sets
+	// them.
+	Resolved string
+	Trail    []Ref
 }
 
 var (

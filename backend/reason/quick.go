@@ -456,7 +456,13 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	}
 	boost = append(boost, memory...)
 	if len(memory) == 0 && len(g.short) > 0 && g.short[0].Score >= answerspan.MinScore {
-		best, err := extract(ctx, u.r.Store, u.question, g.evidence, append(boost, g.short[0].Text), u.set.Sentences)
+		// A resolved chain: the supporting sentences beyond it are sought
+		// for the question left at its end, in all the passages searched.
+		ev, question := g.evidence, u.question
+		if g.kind.Resolved != "" {
+			ev, question = g.pool, g.kind.Resolved
+		}
+		best, err := extract(ctx, u.r.Store, question, ev, append(boost, g.short[0].Text), u.set.Sentences)
 		if err != nil {
 			return a, err
 		}
@@ -474,9 +480,43 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		}
 		return a, nil
 	}
-	sents, err := extract(ctx, u.r.Store, u.question, g.evidence, boost, u.set.Sentences)
+	// A chained question whose inner hops were resolved: the sentences
+	// that found them, then those that match the question left (its
+	// entities put in) best, from all the passages searched.
+	ev, question := g.evidence, u.question
+	var trail []sentence
+	if len(memory) == 0 && g.kind.Resolved != "" && len(g.kind.Trail) > 0 {
+		ev, question = g.pool, g.kind.Resolved
+		for _, r := range g.kind.Trail {
+			if r.Passage < len(ev) && r.End <= len(ev[r.Passage].Hit.Text) {
+				trail = append(trail, sentence{ev: r.Passage, start: r.Start, end: r.End, text: ev[r.Passage].Hit.Text[r.Start:r.End]})
+			}
+		}
+	}
+	// The hops' sentences and the best for the question left, four at
+	// most (as after a short answer).
+	most := u.set.Sentences
+	if len(trail) > 0 {
+		most = max(most, min(4, len(trail)+1))
+	}
+	found, err := extract(ctx, u.r.Store, question, ev, boost, most+len(trail))
 	if err != nil {
 		return a, err
+	}
+	sents := trail
+	for _, s := range found {
+		if len(sents) >= most {
+			break
+		}
+		dup := false
+		for _, t := range trail {
+			if t.ev == s.ev && t.start < s.end && s.start < t.end {
+				dup = true
+			}
+		}
+		if !dup {
+			sents = append(sents, s)
+		}
 	}
 	var b strings.Builder
 	if len(memory) == 0 && len(sents) > 0 {
@@ -491,7 +531,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 			b.WriteString(" ")
 		}
 		// Each sentence is its own citation, narrowed to its span.
-		e := g.evidence[s.ev]
+		e := ev[s.ev]
 		fmt.Fprintf(&b, "%s [%d]", kb.OneLine(s.text), i+1)
 		c := citation(e, s.start, s.end)
 		c.N = i + 1

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"sort"
 	"strings"
 
 	"cairn/backend/answerspan"
@@ -38,9 +40,10 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 	}
 	// Bridge passages not retrieved: fetch the passages about the names the
 	// question's passages relate it to (at most 3 names, 2 passages each).
+	passages := passageCache{}
 	ps0 := make([]answerspan.Passage, len(pool))
 	for i, e := range pool {
-		ps0[i] = answerspan.Passage{Title: e.Hit.DocTitle, Text: e.Hit.Text, Sentences: proseSentences(e.Hit.Text)}
+		ps0[i] = passages.of(e)
 	}
 	titled := map[string]bool{}
 	for _, e := range pool {
@@ -65,15 +68,14 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 			return nil, nil, q, err
 		}
 	}
-	qw := embed.Words(u.question)
-	df, n, err := u.r.Store.TermDF(ctx, qw)
-	if err != nil {
+	dfs := &termDF{}
+	if err := dfs.add(ctx, u, u.question); err != nil {
 		return nil, nil, q, err
 	}
-	idf := func(w string) float64 { return math.Log(1 + float64(n+1)/float64(df[w]+1)) }
+	idf := dfs.idf
 	ps := make([]answerspan.Passage, len(pool))
 	for i, e := range pool {
-		ps[i] = answerspan.Passage{Title: e.Hit.DocTitle, Text: e.Hit.Text, Sentences: proseSentences(e.Hit.Text)}
+		ps[i] = passages.of(e)
 	}
 	cs := answerspan.Find(q, ps, idf)
 	// The next hop: the best candidates may be the entity the question
@@ -104,7 +106,7 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 			if c.Type != answerspan.TName || c.Score < nextHopScore {
 				continue
 			}
-			n, err := u.searchNear(ctx, c.Text, &pool, seen)
+			n, err := u.searchNear(ctx, c.Text, u.question, &pool, seen)
 			if err != nil {
 				return nil, nil, q, err
 			}
@@ -112,12 +114,264 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 		}
 		if added > 0 {
 			for _, e := range pool[len(ps):] {
-				ps = append(ps, answerspan.Passage{Title: e.Hit.DocTitle, Text: e.Hit.Text, Sentences: proseSentences(e.Hit.Text)})
+				ps = append(ps, passages.of(e))
 			}
 			cs = answerspan.Find(q, ps, idf)
 		}
 	}
+	// A chained question: its inner hops answered one by one, each found
+	// entity searched with the words of the hop after it.
+	if resolvable(q.Kind) {
+		h, err := u.resolveHops(ctx, u.question, &pool, seen, &ps, dfs, passages, nil)
+		if err != nil {
+			return nil, nil, q, err
+		}
+		if h.alt && (len(h.cs) == 0 || h.cs[0].Score < answerspan.MinScore) {
+			// The first hop's entity led to no answer: its runner-up may.
+			h2, err := u.resolveHops(ctx, u.question, &pool, seen, &ps, dfs, passages, h.bridges[:1])
+			if err != nil {
+				return nil, nil, q, err
+			}
+			// It must do better than the answer found without hops.
+			base := answerspan.MinScore
+			if len(cs) > 0 {
+				base = max(base, cs[0].Score)
+			}
+			if len(h2.cs) > 0 && h2.cs[0].Score >= base {
+				h = h2
+			}
+		}
+		if len(h.bridges) > 0 {
+			q.Resolved, q.Trail = h.text, h.trail
+			if len(h.cs) > 0 && h.cs[0].Score >= answerspan.MinScore {
+				cs = h.cs
+			}
+		}
+	}
 	return cs, pool, q, nil
+}
+
+// resolvable says a question of this kind may chain hops (a comparison,
+// a yes/no question or a definition does not).
+func resolvable(k answerspan.Kind) bool {
+	return k != answerspan.YesNo && k != answerspan.Choice && k != answerspan.Define && k != answerspan.List
+}
+
+// maxHops is how many inner hops of a chained question are resolved.
+const maxHops = 3
+
+// hopMin is the score from which a hop's best candidate is taken as the
+// entity the question describes there.
+const hopMin = 0.4
+
+// hopFetch is how many of a hop's best names have their own passages
+// fetched to type them.
+const hopFetch = 3
+
+// hops is a chained question resolved hop by hop: the question with the
+// entities found put in, the sentences that found them, the entities, and
+// the candidate answers of the last hop (their chains start with the
+// trail).
+type hops struct {
+	text    string
+	trail   []answerspan.Ref
+	bridges []string
+	cs      []answerspan.Candidate
+	alt     bool // the first hop had a runner-up (hopAlt)
+}
+
+// hopAlt is the share of the first hop's best score from which the
+// runner-up is tried when the best led to no answer.
+const hopAlt = 0.75
+
+// resolveHops answers a chained question hop by hop: the innermost
+// described entity ("the director of Jump for Glory") is asked for in the
+// passages, the best name found is put in its place ("Who is the spouse of
+// Raoul Walsh?"), and that name's own passage and the passages naming it
+// with the remaining question's words join the pool; then the next hop.
+// The last question is answered in the grown pool.
+func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence, seen map[int64]bool, ps *[]answerspan.Passage, dfs *termDF, passages passageCache, avoid []string) (hops, error) {
+	h := hops{text: question}
+	sync := func() {
+		for _, e := range (*pool)[len(*ps):] {
+			*ps = append(*ps, passages.of(e))
+		}
+	}
+	for len(h.bridges) < maxHops {
+		in, ok := answerspan.Innermost(h.text, h.bridges)
+		if !ok {
+			break
+		}
+		sq := answerspan.Classify(in.Ask)
+		if !resolvable(sq.Kind) || sq.Kind == answerspan.Unknown {
+			break
+		}
+		if err := dfs.add(ctx, u, in.Ask); err != nil {
+			return h, err
+		}
+		// The likely names' own passages type them (a country's says it
+		// is one): fetched before the hop is decided.
+		var likely []string
+		hcs := answerspan.FindHop(sq, *ps, dfs.idf)
+		for _, c := range hcs {
+			if len(likely) >= hopFetch || c.Score < hopMin {
+				break
+			}
+			if !h.named(c.Text) {
+				likely = append(likely, c.Text)
+			}
+		}
+		if n, err := u.fetchTitled(ctx, likely, pool, seen); err != nil {
+			return h, err
+		} else if n > 0 {
+			sync()
+			hcs = answerspan.FindHop(sq, *ps, dfs.idf)
+		}
+		var found *answerspan.Candidate
+		for _, c := range hcs {
+			if c.Score < hopMin {
+				break
+			}
+			if c.Type != answerspan.TName && c.Type != answerspan.TQuoted || h.named(c.Text) || len(h.bridges) == 0 && (hops{bridges: avoid}).named(c.Text) {
+				continue
+			}
+			if found != nil {
+				// A runner-up close to the first hop's entity.
+				h.alt = len(h.bridges) == 0 && c.Score >= hopAlt*found.Score
+				break
+			}
+			found = &c
+			if len(h.bridges) > 0 {
+				break
+			}
+		}
+		if found == nil {
+			break
+		}
+		h.trail = addRefs(h.trail, found.Chain)
+		h.bridges = append(h.bridges, found.Text)
+		h.text = h.text[:in.Start] + found.Text + h.text[in.End:]
+		if !slices.Contains(likely, found.Text) {
+			if _, err := u.fetchTitled(ctx, []string{found.Text}, pool, seen); err != nil {
+				return h, err
+			}
+		}
+		if _, err := u.searchNear(ctx, found.Text, h.text, pool, seen); err != nil {
+			return h, err
+		}
+		sync()
+	}
+	if len(h.bridges) == 0 {
+		return h, nil
+	}
+	fq := answerspan.Classify(h.text)
+	if !resolvable(fq.Kind) || fq.Kind == answerspan.Unknown {
+		return h, nil
+	}
+	if err := dfs.add(ctx, u, h.text); err != nil {
+		return h, err
+	}
+	// A passage that stated an earlier hop is about an earlier entity: a
+	// date or place in it is that entity's ("When was X's father born?":
+	// X's own birth date), unless it is the last entity's own passage.
+	earlier := map[int]bool{}
+	for _, r := range h.trail {
+		earlier[r.Passage] = true
+	}
+	last := answerspan.TitleKey(h.bridges[len(h.bridges)-1])
+	for _, c := range answerspan.Find(fq, *ps, dfs.idf) {
+		if h.named(c.Text) {
+			continue
+		}
+		if earlier[c.Span.Passage] && answerspan.TitleKey((*ps)[c.Span.Passage].Title) != last {
+			c.Score = math.Round(c.Score*earlierWeight*1000) / 1000
+		}
+		c.Chain = addRefs(append([]answerspan.Ref(nil), h.trail...), c.Chain)
+		h.cs = append(h.cs, c)
+	}
+	sort.SliceStable(h.cs, func(i, j int) bool { return h.cs[i].Score > h.cs[j].Score })
+	return h, nil
+}
+
+// earlierWeight weighs a last-hop candidate found in a passage that
+// stated an earlier hop.
+const earlierWeight = 0.6
+
+// named says text is one of the entities found for the hops.
+func (h hops) named(text string) bool {
+	for _, b := range h.bridges {
+		if strings.EqualFold(b, text) || answerspan.TitleKey(b) == answerspan.TitleKey(text) {
+			return true
+		}
+	}
+	return false
+}
+
+// addRefs appends the sentences of more not yet in refs.
+func addRefs(refs, more []answerspan.Ref) []answerspan.Ref {
+	for _, r := range more {
+		dup := r.End <= r.Start
+		for _, o := range refs {
+			if o == r {
+				dup = true
+			}
+		}
+		if !dup {
+			refs = append(refs, r)
+		}
+	}
+	return refs
+}
+
+// passageCache holds the passages made for Find, by chunk, so that their
+// words are worked out once however many times Find reads them.
+type passageCache map[int64]answerspan.Passage
+
+// of is the passage of a piece of evidence.
+func (c passageCache) of(e Evidence) answerspan.Passage {
+	if p, ok := c[e.Hit.ID]; ok {
+		return p
+	}
+	p := answerspan.NewPassage(e.Hit.DocTitle, e.Hit.Text, proseSentences(e.Hit.Text))
+	c[e.Hit.ID] = p
+	return p
+}
+
+// termDF holds the document frequencies of the words of the questions
+// asked so far (the question, then each hop's), for IDF weights.
+type termDF struct {
+	df map[string]int
+	n  int
+}
+
+// add looks up the frequencies of text's words not known yet.
+func (t *termDF) add(ctx context.Context, u *run, text string) error {
+	if t.df == nil {
+		t.df = map[string]int{}
+	}
+	var missing []string
+	for _, w := range embed.Words(text) {
+		if _, ok := t.df[w]; !ok {
+			missing = append(missing, w)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	df, n, err := u.r.Store.TermDF(ctx, missing)
+	if err != nil {
+		return err
+	}
+	for _, w := range missing {
+		t.df[w] = df[w]
+	}
+	t.n = n
+	return nil
+}
+
+// idf is a word's inverse document frequency.
+func (t *termDF) idf(w string) float64 {
+	return math.Log(1 + float64(t.n+1)/float64(t.df[w]+1))
 }
 
 // nextHopScore is the score from which a candidate's own passage is
@@ -126,7 +380,7 @@ const nextHopScore = 0.3
 
 // searchNear appends to pool the best two passages (BM25) that hold every
 // word of name and some of the question's other words.
-func (u *run) searchNear(ctx context.Context, name string, pool *[]Evidence, seen map[int64]bool) (int, error) {
+func (u *run) searchNear(ctx context.Context, name, question string, pool *[]Evidence, seen map[int64]bool) (int, error) {
 	must := search.MatchTerms(name)
 	if len(must) == 0 {
 		return 0, nil
@@ -136,7 +390,7 @@ func (u *run) searchNear(ctx context.Context, name string, pool *[]Evidence, see
 		in[t] = true
 	}
 	var rest []string
-	for _, t := range search.MatchTerms(u.question) {
+	for _, t := range search.MatchTerms(question + " " + relatedWords(question)) {
 		if !in[t] {
 			rest = append(rest, t)
 		}
@@ -157,6 +411,18 @@ func (u *run) searchNear(ctx context.Context, name string, pool *[]Evidence, see
 			ids = append(ids, f.ChunkID)
 		}
 	}
+	if len(found) == 0 && question != u.question {
+		// A hop's name said nowhere with the hop's words: the passages
+		// that name it most.
+		if found, err = u.r.Store.LexicalSearch(ctx, strings.Join(must, " AND "), search.DefaultSettings().ColumnWeights, 2); err != nil {
+			return 0, ctx.Err()
+		}
+		for _, f := range found {
+			if !seen[f.ChunkID] {
+				ids = append(ids, f.ChunkID)
+			}
+		}
+	}
 	hits, err := u.r.Store.ChunkHits(ctx, ids)
 	if err != nil {
 		return 0, err
@@ -168,6 +434,27 @@ func (u *run) searchNear(ctx context.Context, name string, pool *[]Evidence, see
 		}
 	}
 	return len(hits), nil
+}
+
+// related are the words a passage states a relation with when a question
+// names it otherwise ("spouse": "married").
+var related = map[string]string{
+	"spouse": "married wife husband", "wife": "married", "husband": "married", "married": "wife husband",
+	"birthplace": "born", "birth": "born", "death": "died", "die": "died", "citizen": "nationality",
+	"director": "directed", "author": "wrote written", "writer": "wrote written", "performer": "performed sung band singer",
+	"composer": "composed", "founder": "founded", "headquarters": "headquartered based", "located": "location",
+	"producer": "produced", "manufacturer": "produced made", "creator": "created", "owner": "owned",
+}
+
+// relatedWords are the related words of a question's words.
+func relatedWords(question string) string {
+	var out []string
+	for _, w := range strings.Fields(strings.ToLower(question)) {
+		if r, ok := related[strings.Trim(w, "?,.'\"")]; ok {
+			out = append(out, r)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // fetchTitled appends to pool the first passage of each document titled
@@ -281,9 +568,14 @@ func shortText(c answerspan.Candidate, q answerspan.Question, pool []Evidence, e
 		stating = order[len(order)-1]
 	}
 	// Then the best-matching sentences not already in the chain (at most
-	// three supporting sentences in all).
+	// three supporting sentences in all; a resolved chain of hops gets one
+	// more, up to four).
+	most := 3
+	if q.Resolved != "" {
+		most = min(4, max(3, len(order)+1))
+	}
 	for _, r := range extra {
-		if len(order) >= 3 {
+		if len(order) >= most {
 			break
 		}
 		dup := false

@@ -1,0 +1,40 @@
+package reason
+
+import (
+	"testing"
+
+	"cairn/backend/answerspan"
+)
+
+func TestAddRefs(t *testing.T) {
+	a := answerspan.Ref{Passage: 0, Start: 0, End: 10}
+	b := answerspan.Ref{Passage: 1, Start: 5, End: 20}
+	empty := answerspan.Ref{Passage: 2}
+	cases := []struct {
+		name       string
+		refs, more []answerspan.Ref
+		want       int
+	}{
+		{"appends new", []answerspan.Ref{a}, []answerspan.Ref{b}, 2},
+		{"skips a duplicate", []answerspan.Ref{a, b}, []answerspan.Ref{a}, 2},
+		{"skips an empty span", nil, []answerspan.Ref{empty, a}, 1},
+	}
+	for _, c := range cases {
+		if got := addRefs(c.refs, c.more); len(got) != c.want {
+			t.Errorf("%s: %d refs, want %d (%v)", c.name, len(got), c.want, got)
+		}
+	}
+}
+
+func TestRelatedWords(t *testing.T) {
+	cases := []struct{ q, want string }{
+		{"Who is the spouse of Raoul Walsh?", "married wife husband"},
+		{"Where was the director of Jump for Glory born?", "directed"},
+		{"What year did Kansas join the Union?", ""},
+	}
+	for _, c := range cases {
+		if got := relatedWords(c.q); got != c.want {
+			t.Errorf("relatedWords(%q) = %q, want %q", c.q, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,54 @@
+package reason_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cairn/backend/embed"
+	"cairn/backend/evalset"
+	"cairn/backend/llm"
+	"cairn/backend/store"
+)
+
+// TestQuickResolvesHops: "where was the wife of the director of X born"
+// is answered hop by hop: the director found in X's passage, his wife in
+// his own passage, then her birthplace in hers; the answer leads with the
+// place, then the hops' sentences in order.
+func TestQuickResolvesHops(t *testing.T) {
+	corpus := []evalset.Passage{
+		{ID: "a", Title: "Harbour Lights (film)", Text: "Harbour Lights is a 1931 drama film directed by Edwin Marlow and starring Clara Venn. It was shot in Lisbon."},
+		{ID: "b", Title: "Edwin Marlow", Text: "Edwin Marlow (1890 – 1961) was an English film director. His wife was the actress Ida Renfrew, whom he married in 1924."},
+		{ID: "c", Title: "Clara Venn", Text: "Clara Venn (1901 – 1980) was an English actress who starred in many dramas."},
+		{ID: "d", Title: "Ida Renfrew", Text: "Ida Renfrew (1898 – 1975) was an English stage actress. She was born in Bristol and trained in London."},
+	}
+	for i := 0; i < 30; i++ {
+		corpus = append(corpus, evalset.Passage{ID: fmt.Sprint("f", i), Title: fmt.Sprintf("Drama film %d", i), Text: fmt.Sprintf("Drama film %d is a %d drama film directed by Someone Else %d.", i, 1930+i, i)})
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	if err := evalset.Build(ctx, st, embed.NewHashed(embed.DefaultDim), corpus); err != nil {
+		t.Fatal(err)
+	}
+	r := newReasoner(st, llm.Offline{})
+	a, err := r.Quick(ctx, "Where was the wife of the director of Harbour Lights born?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Short == nil || a.Short.Text != "Bristol" {
+		t.Fatalf("short answer %+v, answer %q", a.Short, a.Answer)
+	}
+	hop := strings.Index(a.Answer, "directed by Edwin Marlow")
+	spouse := strings.Index(a.Answer, "His wife was the actress Ida Renfrew")
+	born := strings.Index(a.Answer, "She was born in Bristol")
+	if hop < 0 || spouse < hop || born < spouse {
+		t.Errorf("the hops' sentences should come in order: %q", a.Answer)
+	}
+	checkProvenance(t, st, a)
+}
