@@ -363,3 +363,44 @@ func TestConvertedAmount(t *testing.T) {
 		t.Errorf("best %v, want 6.8 inches", cs)
 	}
 }
+
+// TestFindYesNoPlaces: a first name that reads like a demonym is no
+// nationality, a US state or a country stands for its nationality when
+// nationalities are compared, and "the same state" compares the states.
+func TestFindYesNoPlaces(t *testing.T) {
+	cases := []struct {
+		q    string
+		a, b Passage
+		want string
+	}{
+		{"Did Marian Hillar and John Henry Caldwell share the same nationality?",
+			passage("Marian Hillar", "Marian Hillar is an American philosopher and theologian."),
+			passage("John Henry Caldwell", "John Henry Caldwell was a politician. Born in Huntsville, Alabama, he attended the common schools."), "yes"},
+		{"Are Jean Dupont and Anna Weber of the same nationality?",
+			passage("Jean Dupont", "Jean Dupont was a painter. He was born in Lyon, France."),
+			passage("Anna Weber", "Anna Weber is a German painter."), "no"},
+		{"Are Watertown Airport and Alexandria Airport both airports in the same state?",
+			passage("Watertown Airport", "Watertown Airport is an airport in Watertown, New York."),
+			passage("Alexandria Airport", "Alexandria Airport is an airport in Alexandria, Louisiana."), "no"},
+	}
+	for _, c := range cases {
+		cs := Find(Classify(c.q), []Passage{c.a, c.b}, idf)
+		if len(cs) == 0 || cs[0].Text != c.want {
+			t.Errorf("%s: got %+v, want %s", c.q, cs, c.want)
+		}
+	}
+}
+
+func TestValueKeys(t *testing.T) {
+	for in, want := range map[string]string{"France": "french", "Alabama": "american", "U.S.": "american", "Scotland": "british", "Lyon": "lyon", "German": "german"} {
+		if got := demonymKey(in); got != want {
+			t.Errorf("demonymKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if !asksSmallerPlace("Are both airports in the same state?") || asksSmallerPlace("Are they of the same nationality?") {
+		t.Error("asksSmallerPlace")
+	}
+	if !inTitleWords("Marian", "Marian Hillar") || inTitleWords("American", "Marian Hillar") {
+		t.Error("inTitleWords")
+	}
+}

@@ -346,8 +346,8 @@ func (f *finder) attributeAt(i int) (key, text string, at Ref) {
 			break
 		}
 		for _, sp := range Spans(s.text) {
-			if sp.Type == TDemonym {
-				return demonymKey(sp.Text), sp.Text, Ref{Passage: i, Start: s.start, End: s.end}
+			if sp.Type == TDemonym && !inTitleWords(sp.Text, f.ps[i].Title) {
+				return f.valueKey(sp.Text), sp.Text, Ref{Passage: i, Start: s.start, End: s.end}
 			}
 		}
 	}
@@ -359,11 +359,52 @@ func (f *finder) attributeAt(i int) (key, text string, at Ref) {
 			if lw := lastWord(strings.ToLower(s.text[:sp.Start])); lw == "in" {
 				ws := strings.Split(sp.Text, ", ")
 				last := ws[len(ws)-1]
-				return demonymKey(last), last, Ref{Passage: i, Start: s.start, End: s.end}
+				if m := regionAfter.FindStringSubmatch(s.text[sp.End:]); m != nil && !asksSmallerPlace(f.q.Text) {
+					last = m[1] // "Huntsville, Alabama": the region says more of the country
+				}
+				return f.valueKey(last), last, Ref{Passage: i, Start: s.start, End: s.end}
 			}
 		}
 	}
 	return "", "", Ref{}
+}
+
+// asksSmallerPlace reports whether a "same …" question compares a place
+// smaller than a country (a state, county, city).
+func asksSmallerPlace(q string) bool {
+	for _, w := range strings.Fields(strings.ToLower(q)) {
+		switch strings.Trim(w, "?,.") {
+		case "state", "states", "county", "city", "cities", "town", "province", "region":
+			return true
+		}
+	}
+	return false
+}
+
+// valueKey is the key two items' values are compared by: for a question
+// about countries or nationalities the nationality a demonym, country or
+// US state stands for; for "the same state" (or city, county) the place
+// itself, since Alabama and Texas differ though both are American.
+func (f *finder) valueKey(v string) string {
+	if asksSmallerPlace(f.q.Text) {
+		return strings.ToLower(v)
+	}
+	return demonymKey(v)
+}
+
+// regionAfter matches the region or country written after a place
+// (", Alabama" after "Huntsville").
+var regionAfter = regexp.MustCompile(`^, ((?:[A-Z][a-z]+)(?: [A-Z][a-z]+)?)\b`)
+
+// inTitleWords reports whether word is one of the words of title: the
+// "Marian" of "Marian Hillar" is her name, not a demonym.
+func inTitleWords(word, title string) bool {
+	for _, w := range strings.Fields(title) {
+		if strings.EqualFold(strings.Trim(w, "(),"), word) {
+			return true
+		}
+	}
+	return false
 }
 
 func demonymKey(s string) string {
@@ -374,7 +415,48 @@ func demonymKey(s string) string {
 	case "united kingdom", "uk", "england", "scotland", "wales", "britain", "english", "scottish", "welsh":
 		return "british"
 	}
+	if d, ok := countryDemonyms[s]; ok {
+		return d
+	}
+	if usStates[s] {
+		return "american"
+	}
 	return s
+}
+
+// countryDemonyms gives the demonym a comparison of nationalities reads a
+// country as ("born in Lyon, France" and "a French director" are the same).
+var countryDemonyms = map[string]string{
+	"france": "french", "germany": "german", "italy": "italian", "spain": "spanish", "portugal": "portuguese",
+	"netherlands": "dutch", "the netherlands": "dutch", "belgium": "belgian", "switzerland": "swiss", "austria": "austrian",
+	"ireland": "irish", "denmark": "danish", "norway": "norwegian", "sweden": "swedish", "finland": "finnish",
+	"iceland": "icelandic", "poland": "polish", "czech republic": "czech", "czechoslovakia": "czechoslovak", "slovakia": "slovak",
+	"hungary": "hungarian", "romania": "romanian", "bulgaria": "bulgarian", "greece": "greek", "turkey": "turkish",
+	"russia": "russian", "soviet union": "soviet", "ukraine": "ukrainian", "serbia": "serbian", "croatia": "croatian",
+	"yugoslavia": "yugoslav", "slovenia": "slovenian", "estonia": "estonian", "latvia": "latvian", "lithuania": "lithuanian",
+	"canada": "canadian", "mexico": "mexican", "brazil": "brazilian", "argentina": "argentine", "chile": "chilean",
+	"colombia": "colombian", "peru": "peruvian", "venezuela": "venezuelan", "cuba": "cuban", "jamaica": "jamaican",
+	"australia": "australian", "new zealand": "new zealander", "japan": "japanese", "china": "chinese", "taiwan": "taiwanese",
+	"korea": "korean", "south korea": "korean", "north korea": "korean", "india": "indian", "pakistan": "pakistani",
+	"bangladesh": "bangladeshi", "sri lanka": "sri lankan", "nepal": "nepali", "iran": "iranian", "iraq": "iraqi",
+	"israel": "israeli", "egypt": "egyptian", "lebanon": "lebanese", "syria": "syrian", "saudi arabia": "saudi",
+	"nigeria": "nigerian", "ghana": "ghanaian", "kenya": "kenyan", "south africa": "south african", "ethiopia": "ethiopian",
+	"morocco": "moroccan", "algeria": "algerian", "tunisia": "tunisian", "indonesia": "indonesian", "philippines": "filipino",
+	"thailand": "thai", "vietnam": "vietnamese", "malaysia": "malaysian", "singapore": "singaporean",
+}
+
+// usStates are read as "American" in a comparison of nationalities
+// ("born in Huntsville, Alabama").
+var usStates = map[string]bool{
+	"alabama": true, "alaska": true, "arizona": true, "arkansas": true, "california": true, "colorado": true,
+	"connecticut": true, "delaware": true, "florida": true, "georgia": true, "hawaii": true, "idaho": true,
+	"illinois": true, "indiana": true, "iowa": true, "kansas": true, "kentucky": true, "louisiana": true,
+	"maine": true, "maryland": true, "massachusetts": true, "michigan": true, "minnesota": true, "mississippi": true,
+	"missouri": true, "montana": true, "nebraska": true, "nevada": true, "new hampshire": true, "new jersey": true,
+	"new mexico": true, "new york": true, "north carolina": true, "north dakota": true, "ohio": true, "oklahoma": true,
+	"oregon": true, "pennsylvania": true, "rhode island": true, "south carolina": true, "south dakota": true,
+	"tennessee": true, "texas": true, "utah": true, "vermont": true, "virginia": true, "washington": true,
+	"west virginia": true, "wisconsin": true, "wyoming": true,
 }
 
 // describes says whether the first sentences of passage i use one of the
