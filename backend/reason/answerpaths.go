@@ -131,16 +131,26 @@ func candidatePath(question string, c answerspan.Candidate, pool []Evidence, lin
 		hops = [][2]string{{text, v}}
 		c.Chain = c.Chain[:1]
 	}
+	refs := make([]answerspan.Ref, len(hops))
+	refs[len(refs)-1] = c.Chain[len(c.Chain)-1]
 	if len(hops) == 1 && hops[0][0] == subject && c.Bridge != "" && !sameWords(answerWords(c.Bridge), answerWords(c.Text)) && !strings.EqualFold(c.Bridge, subject) && len(c.Chain) >= 2 {
-		hops = [][2]string{{subject, c.Bridge}, {c.Bridge, text}}
+		// Through the bridge: its edge on the latest earlier sentence of
+		// the chain that joins the two (a hop answered on its own may
+		// have put its passage's other sentences after it); else the
+		// path starts at the bridge.
+		hops = [][2]string{{c.Bridge, text}}
+		for k := len(c.Chain) - 2; k >= 0; k-- {
+			if joins(c.Chain[k], subject, c.Bridge, pool) {
+				hops = [][2]string{{subject, c.Bridge}, {c.Bridge, text}}
+				refs = []answerspan.Ref{c.Chain[k], c.Chain[len(c.Chain)-1]}
+				break
+			}
+		}
 	}
 	var p kb.Path
 	first := -1
 	for i, h := range hops {
-		r := c.Chain[min(i+len(c.Chain)-len(hops), len(c.Chain)-1)]
-		if len(hops) == 1 {
-			r = c.Chain[len(c.Chain)-1]
-		}
+		r := refs[i]
 		edge, ok := statedEdge(r, h[0], h[1], pool)
 		if !ok {
 			return kb.Path{}, 0, false
@@ -360,6 +370,20 @@ func statedEdge(r answerspan.Ref, a, b string, pool []Evidence) (kb.PathEdge, bo
 		edge.Sentence = kb.OneLine(sentence)
 	}
 	return edge, true
+}
+
+// joins reports whether the sentence r names b and names a or stands in
+// a's own passage (where "It was designed by …" is about a).
+func joins(r answerspan.Ref, a, b string, pool []Evidence) bool {
+	if r.Passage < 0 || r.Passage >= len(pool) || r.End <= r.Start || r.End > len(pool[r.Passage].Hit.Text) {
+		return false
+	}
+	e := pool[r.Passage]
+	sentence := e.Hit.Text[r.Start:r.End]
+	if !mentions(sentence, b) {
+		return false
+	}
+	return mentions(sentence, a) || answerspan.TitleKey(e.Hit.DocTitle) == answerspan.TitleKey(a)
 }
 
 // decidedYesNo is the score the answer finder gives the yes/no answer a

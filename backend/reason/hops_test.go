@@ -50,5 +50,14 @@ func TestQuickResolvesHops(t *testing.T) {
 	if hop < 0 || spouse < hop || born < spouse {
 		t.Errorf("the hops' sentences should come in order: %q", a.Answer)
 	}
+	// The top path runs through the last hop's entity to the answer, each
+	// edge on the sentence that joins its two ends.
+	if len(a.Paths) == 0 {
+		t.Fatal("no path drawn")
+	}
+	top := a.Paths[0]
+	if n := len(top.Nodes); n < 3 || top.Nodes[n-1] != "Bristol" || top.Nodes[n-2] != "Ida Renfrew" || top.Nodes[n-3] != "Edwin Marlow" {
+		t.Errorf("top path %q, want … Edwin Marlow → Ida Renfrew → Bristol", top.Nodes)
+	}
 	checkProvenance(t, st, a)
 }

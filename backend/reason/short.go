@@ -176,6 +176,7 @@ type hops struct {
 	text    string
 	trail   []answerspan.Ref
 	bridges []string
+	from    []string // each hop's starting entity: the title of the passage naming its entity ("" if none)
 	cs      []answerspan.Candidate
 	alt     bool // the first hop had a runner-up (hopAlt)
 }
@@ -250,6 +251,13 @@ func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence
 		}
 		h.trail = addRefs(h.trail, found.Chain)
 		h.bridges = append(h.bridges, found.Text)
+		// The hop starts at what the passage naming its entity is about
+		// ("His wife was the actress Ida Renfrew" in Edwin Marlow's).
+		from := found.Subject
+		if p := found.Span.Passage; p >= 0 && p < len(*ps) && answerspan.TitleKey((*ps)[p].Title) != answerspan.TitleKey(found.Text) {
+			from = (*ps)[p].Title
+		}
+		h.from = append(h.from, from)
 		h.text = h.text[:in.Start] + found.Text + h.text[in.End:]
 		if !slices.Contains(likely, found.Text) {
 			if _, err := u.fetchTitled(ctx, []string{found.Text}, pool, seen); err != nil {
@@ -287,10 +295,33 @@ func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence
 			c.Score = math.Round(c.Score*earlierWeight*1000) / 1000
 		}
 		c.Chain = addRefs(append([]answerspan.Ref(nil), h.trail...), c.Chain)
+		if c.Bridge == "" && aboutEntity((*ps)[c.Span.Passage], c.Span, h.bridges[len(h.bridges)-1]) {
+			// The path runs through the last hop's entity: from the
+			// entity that led to it, to it, to the answer.
+			c.Bridge = h.bridges[len(h.bridges)-1]
+			c.Subject = ""
+			if f := h.from[len(h.from)-1]; f != "" && !strings.EqualFold(f, c.Bridge) {
+				c.Subject = f
+			}
+		}
 		h.cs = append(h.cs, c)
 	}
 	sort.SliceStable(h.cs, func(i, j int) bool { return h.cs[i].Score > h.cs[j].Score })
 	return h, nil
+}
+
+// aboutEntity reports whether the sentence stating a candidate is about
+// the entity: in its passage (titled so) or naming it.
+func aboutEntity(p answerspan.Passage, at answerspan.Ref, entity string) bool {
+	if answerspan.TitleKey(p.Title) == answerspan.TitleKey(entity) {
+		return true
+	}
+	for _, s := range p.Sentences {
+		if s[0] <= at.Start && at.Start < s[1] {
+			return strings.Contains(strings.ToLower(p.Text[s[0]:s[1]]), strings.ToLower(entity))
+		}
+	}
+	return false
 }
 
 // earlierWeight weighs a last-hop candidate found in a passage that
