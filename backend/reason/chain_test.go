@@ -3,13 +3,10 @@ package reason_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 
-	"cairn/backend/embed"
 	"cairn/backend/evalset"
 	"cairn/backend/llm"
-	"cairn/backend/store"
 )
 
 // TestQuickComparisonOfRelated: "which film has the director born first"
@@ -27,15 +24,8 @@ func TestQuickComparisonOfRelated(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		corpus = append(corpus, evalset.Passage{ID: fmt.Sprint("f", i), Title: fmt.Sprintf("Drama film %d", i), Text: fmt.Sprintf("Drama film %d is a %d drama film directed by Someone Else %d.", i, 1930+i, i)})
 	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := corpusStore(t, corpus)
 	ctx := context.Background()
-	if err := evalset.Build(ctx, st, embed.NewHashed(embed.DefaultDim), corpus); err != nil {
-		t.Fatal(err)
-	}
 	r := newReasoner(st, llm.Offline{})
 	a, err := r.Quick(ctx, "Which film has the director born first, Mord Em'ly or Ek Hi Bhool (1940 film)?", nil)
 	if err != nil {
@@ -62,15 +52,8 @@ func TestQuickDecidedComparison(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		corpus = append(corpus, evalset.Passage{ID: fmt.Sprint("f", i), Title: fmt.Sprintf("Judge %d", i), Text: fmt.Sprintf("Judge %d served on the bench from %d.", i, 1930+i)})
 	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := corpusStore(t, corpus)
 	ctx := context.Background()
-	if err := evalset.Build(ctx, st, embed.NewHashed(embed.DefaultDim), corpus); err != nil {
-		t.Fatal(err)
-	}
 	r := newReasoner(st, llm.Offline{})
 	r.Settings.Abstain = 1.01 // every question is under it
 	a, err := r.Quick(ctx, "Who lived longer, Theodore McMillian or Hillel Slovak?", nil)

@@ -3,14 +3,11 @@ package reason_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"cairn/backend/embed"
 	"cairn/backend/evalset"
 	"cairn/backend/llm"
-	"cairn/backend/store"
 )
 
 // TestQuickResolvesHops: "where was the wife of the director of X born"
@@ -27,15 +24,8 @@ func TestQuickResolvesHops(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		corpus = append(corpus, evalset.Passage{ID: fmt.Sprint("f", i), Title: fmt.Sprintf("Drama film %d", i), Text: fmt.Sprintf("Drama film %d is a %d drama film directed by Someone Else %d.", i, 1930+i, i)})
 	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := corpusStore(t, corpus)
 	ctx := context.Background()
-	if err := evalset.Build(ctx, st, embed.NewHashed(embed.DefaultDim), corpus); err != nil {
-		t.Fatal(err)
-	}
 	r := newReasoner(st, llm.Offline{})
 	a, err := r.Quick(ctx, "Where was the wife of the director of Harbour Lights born?", nil)
 	if err != nil {

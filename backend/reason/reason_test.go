@@ -85,16 +85,22 @@ func hotpot(t *testing.T) (*store.Store, []evalset.Question) {
 		t.Fatal(err)
 	}
 	qs = qs[:5]
-	sub := evalset.Subset(corpus, qs, 300)
+	return corpusStore(t, evalset.Subset(corpus, qs, 300)), qs
+}
+
+// corpusStore is a store built from passages as the eval corpora are
+// (titled documents, built-in embedding), closed when the test ends.
+func corpusStore(t *testing.T, corpus []evalset.Passage) *store.Store {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	if err := evalset.Build(context.Background(), st, embed.NewHashed(embed.DefaultDim), sub); err != nil {
+	if err := evalset.Build(context.Background(), st, embed.NewHashed(embed.DefaultDim), corpus); err != nil {
 		t.Fatal(err)
 	}
-	return st, qs
+	return st
 }
 
 func newReasoner(st *store.Store, p llm.Provider) *reason.Reasoner {
