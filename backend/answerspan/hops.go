@@ -272,6 +272,18 @@ func (p *hopParse) possessive() []Inner {
 	return out
 }
 
+// headAfter gathers the head words after "the" at token k: at most max
+// plain words, up to a stop word or one where ends. It returns them and
+// the index of the token after the last.
+func (p *hopParse) headAfter(k, max int, ends func(lower string) bool) ([]string, int) {
+	var head []string
+	j := k + 1
+	for ; j < len(p.toks) && len(head) < max && p.plain(j) && !ends(p.lower(j)) && !hopStop[p.lower(j)]; j++ {
+		head = append(head, p.lower(j))
+	}
+	return head, j
+}
+
 // relationOf is "the director of Jump for Glory", "the first president of
 // Somalia": a relation noun of a name. "the village of Clonbrook" names a
 // place; it is the name itself.
@@ -281,11 +293,7 @@ func (p *hopParse) relationOf() []Inner {
 		if p.lower(k) != "the" {
 			continue
 		}
-		var head []string
-		j := k + 1
-		for ; j < len(p.toks) && len(head) < 3 && p.plain(j) && p.lower(j) != "of" && !hopStop[p.lower(j)]; j++ {
-			head = append(head, p.lower(j))
-		}
+		head, j := p.headAfter(k, 3, func(w string) bool { return w == "of" })
 		if len(head) == 0 || p.lower(j) != "of" || !p.joined(j-1) || !p.joined(j) {
 			continue
 		}
@@ -331,11 +339,7 @@ func (p *hopParse) relative() []Inner {
 		if p.lower(k) != "the" {
 			continue
 		}
-		var head []string
-		j := k + 1
-		for ; j < len(p.toks) && len(head) < 2 && p.plain(j) && !relativizer[p.lower(j)] && !hopStop[p.lower(j)]; j++ {
-			head = append(head, p.lower(j))
-		}
+		head, j := p.headAfter(k, 2, func(w string) bool { return relativizer[w] })
 		if len(head) == 0 || !p.joined(j-1) || idleWords[head[len(head)-1]] {
 			continue
 		}
