@@ -318,7 +318,7 @@ func aboutEntity(p answerspan.Passage, at answerspan.Ref, entity string) bool {
 	}
 	for _, s := range p.Sentences {
 		if s[0] <= at.Start && at.Start < s[1] {
-			return strings.Contains(strings.ToLower(p.Text[s[0]:s[1]]), strings.ToLower(entity))
+			return mentions(p.Text[s[0]:s[1]], entity)
 		}
 	}
 	return false
