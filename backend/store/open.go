@@ -5,10 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	sqlite "modernc.org/sqlite"
 )
@@ -17,8 +19,17 @@ import (
 // its buffer is 512 bytes including the terminating NUL (MAX_PATHNAME).
 const maxPathBytes = 511
 
-// pragmas are set on every read-write connection.
-var pragmas = []string{"foreign_keys(1)", "journal_mode(WAL)", "busy_timeout(10000)", "synchronous(NORMAL)", "mmap_size(1073741824)"}
+// BusyTimeout is how long a write waits for another connection's write
+// transaction (another process importing, indexing or removing) before it
+// gives up with ErrBusy's message. Writers' transactions are short (one
+// document, one batch of chunks), so a wait this long means something held
+// the project far longer than any step should.
+const BusyTimeout = 60 * time.Second
+
+// pragmas are set on every read-write connection (busy_timeout first: the
+// driver applies it before the others, so switching a new database to WAL
+// waits for another process doing the same instead of failing).
+var pragmas = []string{"foreign_keys(1)", "journal_mode(WAL)", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()), "synchronous(NORMAL)", "mmap_size(1073741824)"}
 
 // connString is the connection string that opens the file at path exactly:
 // a file: URI whose path has every byte except unreserved characters and '/'
@@ -28,6 +39,13 @@ var pragmas = []string{"foreign_keys(1)", "journal_mode(WAL)", "busy_timeout(100
 // the file read-only and immutable (a read-only folder, where SQLite cannot
 // create the -wal and -shm files a reader of a WAL database needs).
 func connString(path string, ro bool) (string, error) {
+	return connStringMode(path, ro, ro)
+}
+
+// connStringMode is connString with read-only and immutable apart: a
+// read-only database file in a writable folder is opened read-only but not
+// immutable (SQLite can still read its -wal through a -shm it creates).
+func connStringMode(path string, ro, immutable bool) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
@@ -35,7 +53,9 @@ func connString(path string, ro bool) (string, error) {
 	q := url.Values{}
 	if ro {
 		q.Set("mode", "ro")
-		q.Set("immutable", "1")
+		if immutable {
+			q.Set("immutable", "1")
+		}
 		q.Add("_pragma", "foreign_keys(1)")
 		q.Add("_pragma", "query_only(1)")
 		q.Add("_pragma", "mmap_size(1073741824)")
@@ -43,6 +63,14 @@ func connString(path string, ro bool) (string, error) {
 		for _, p := range pragmas {
 			q.Add("_pragma", p)
 		}
+		// Every read-write transaction starts with BEGIN IMMEDIATE: it
+		// takes the write lock first (waiting under busy_timeout), so a
+		// transaction that read and then writes never meets SQLITE_BUSY
+		// without waiting (a deferred one that read an older snapshot
+		// while another process committed fails at once with code 5 or
+		// 517). Read-only transactions (sql.TxOptions.ReadOnly) stay
+		// deferred and never wait.
+		q.Set("_txlock", "immediate")
 	}
 	return "file:" + escapeURIPath(filepath.ToSlash(abs)) + "?" + q.Encode(), nil
 }
@@ -153,12 +181,25 @@ func (e *ErrReadOnlyOld) Error() string {
 }
 
 // ErrReadOnly is returned by writes to a project opened read-only.
-var ErrReadOnly = errors.New("this project is in a read-only folder: it can be read but not changed (copy it somewhere writable to change it)")
+var ErrReadOnly = errors.New("this project is read-only (its folder or its database file cannot be written): it can be read, searched and checked, but not changed; copy it somewhere writable, or give yourself write permission, to change it")
+
+// fileReadOnly reports whether the database file at path exists but cannot
+// be opened for writing (chmod a-w, a read-only mount): SQLite would open it
+// read-write in name and fail every write with "attempt to write a readonly
+// database".
+func fileReadOnly(path string) bool {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err == nil {
+		f.Close()
+		return false
+	}
+	return errors.Is(err, fs.ErrPermission) || isReadOnlyFS(err)
+}
 
 // openReadOnly opens the database at path read-only; the schema must be
 // current and nothing left pending for the first open.
-func openReadOnly(path string) (*Store, error) {
-	dsn, err := connString(path, true)
+func openReadOnly(path string, immutable bool) (*Store, error) {
+	dsn, err := connStringMode(path, true, immutable)
 	if err != nil {
 		return nil, err
 	}
@@ -240,4 +281,32 @@ func countDocuments(ctx context.Context, path string, immutable bool) (int, erro
 		return 0, fmt.Errorf("count documents: %w", err)
 	}
 	return n, nil
+}
+
+// ErrBusy is what a write says when another Cairn process kept the project's
+// database locked past BusyTimeout.
+var ErrBusy = fmt.Errorf("another Cairn process (an import, indexing, a removal or the app) kept this project's database locked for more than %s; nothing was changed by this step: try again when it has finished", BusyTimeout)
+
+// Plain turns SQLite's bare lock and read-only codes into what happened, in
+// words; other errors come back unchanged. Callers that show errors to a
+// person (the CLI, the app) pass them through it.
+func Plain(err error) error {
+	return busyWords(err)
+}
+
+func busyWords(err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code() & 0xff {
+	case 5, 6: // SQLITE_BUSY, SQLITE_LOCKED
+		return fmt.Errorf("%w (%v)", ErrBusy, err)
+	case 8: // SQLITE_READONLY
+		return fmt.Errorf("%w (%v)", ErrReadOnly, err)
+	}
+	return err
 }

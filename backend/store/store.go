@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,6 +54,9 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if fileReadOnly(path) {
+		return openReadOnly(path, !dirWritable(filepath.Dir(path)))
+	}
 	s, err := openReadWrite(path)
 	if err == nil {
 		s.notice = notice
@@ -68,7 +72,7 @@ func Open(path string) (*Store, error) {
 	if _, statErr := os.Stat(path); statErr != nil {
 		return nil, fmt.Errorf("cannot create the project database in a read-only folder: %s", path)
 	}
-	return openReadOnly(path)
+	return openReadOnly(path, true)
 }
 
 func openReadWrite(path string) (*Store, error) {
@@ -137,36 +141,63 @@ func SchemaVersion() int {
 	return len(m)
 }
 
+// migrate brings the schema to the current version. Several processes may
+// open the same project at the same moment (two imports, the app and a CLI
+// command): the check and the migrations run in one BEGIN IMMEDIATE
+// transaction, so the first process to take SQLite's write lock migrates,
+// the others wait for it (busy_timeout), read the version again under the
+// lock and find nothing left to do. A crash mid-way leaves the old version.
 func (s *Store) migrate(ctx context.Context) error {
 	ms, err := migrations()
 	if err != nil {
 		return err
 	}
-	var have int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
+	have, err := s.userVersion(ctx, s.db)
+	if err != nil {
 		return fmt.Errorf("open project database: %w", err)
 	}
 	if have > len(ms) {
 		return &ErrTooNew{Have: have, Know: len(ms)}
 	}
+	if have == len(ms) {
+		return nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock in connString)
+	if err != nil {
+		return fmt.Errorf("open project database: %w", busyWords(err))
+	}
+	defer tx.Rollback()
+	if have, err = s.userVersion(ctx, tx); err != nil {
+		return fmt.Errorf("open project database: %w", err)
+	}
+	if have > len(ms) {
+		return &ErrTooNew{Have: have, Know: len(ms)}
+	}
+	if have == len(ms) {
+		return nil // another process migrated while this one waited
+	}
 	for _, m := range ms[have:] {
-		tx, err := s.db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migration %s: %w", m.name, err)
-		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("migration %s: %w", m.name, err)
 		}
 	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(ms))); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrations %s to %s: %w", ms[have].name, ms[len(ms)-1].name, busyWords(err))
+	}
 	return nil
+}
+
+type rowQueryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func (s *Store) userVersion(ctx context.Context, q rowQueryer) (int, error) {
+	var v int
+	err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	return v, err
 }
 
 // fillPending fills, once, what a migration left for Go to write (meta key
