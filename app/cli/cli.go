@@ -47,6 +47,7 @@ func init() {
 	register(
 		command{"import", "import --project DIR [--json] [--password PW] [--no-index] PATH...   import files or folders, then index; one result per file", cmdImport},
 		command{"docs", "docs --project DIR [--json]                             list documents: id, title, status, pages, chunks, error", cmdDocs},
+		command{"rename", "rename --project DIR [--org O --type T --period P] ID TITLE  rename a document (the file is not read again); --auto ID undoes it", cmdRename},
 		command{"remove", "remove --project DIR DOC_ID...                          delete documents and everything derived from them", cmdRemove},
 		command{"search", "search --project DIR [--k N] [--json] QUERY              hybrid passage search (BM25 + vectors, fused)", cmdSearch},
 		command{"text", "text --project DIR [--page N] [--format text|md|json] DOC_ID   the extracted text, page by page (md: # headings, pipe tables)", cmdText},

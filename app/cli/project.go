@@ -4,6 +4,7 @@ import (
 	"cairn/backend/llm"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -112,10 +113,14 @@ func cmdDocs(ctx context.Context, env *Env, args []string) int {
 		}
 		if *asJSON {
 			json.NewEncoder(env.Stdout).Encode(map[string]any{"id": d.ID, "title": d.Title, "status": d.Status, "pages": d.Pages, "chunks": d.Chunks, "error": d.Error,
-				"file": d.FileName, "kind": d.Kind, "error_code": d.ErrorCode, "warnings": d.Warnings, "graph": g})
+				"file": d.FileName, "kind": d.Kind, "error_code": d.ErrorCode, "warnings": d.Warnings, "graph": g,
+				"organisation": d.Organisation, "doc_type": d.DocType, "period": d.Period, "title_edited": d.IdentityEdited})
 			continue
 		}
 		fmt.Fprintf(env.Stdout, "%4d  %-14s %4d pages %5d chunks  %s\n", d.ID, d.Status, d.Pages, d.Chunks, d.Title)
+		if d.Title != d.FileName {
+			fmt.Fprintf(env.Stdout, "      file: %s\n", d.FileName)
+		}
 		if d.Error != "" {
 			fmt.Fprintf(env.Stdout, "      %s\n", kb.OneLine(d.Error))
 		}
@@ -323,5 +328,62 @@ func cmdCheck(ctx context.Context, env *Env, args []string) int {
 	}
 	docs, chunks, _ := p.Counts(ctx)
 	fmt.Fprintf(env.Stdout, "ok: %d documents, %d chunks, indexes and files consistent\n", docs, chunks)
+	return 0
+}
+
+// cmdRename sets a document's title (and, when given, its organisation,
+// kind and period) as the user writes them. The file is not read again;
+// the library's retitling leaves an edited document alone until --auto.
+func cmdRename(ctx context.Context, env *Env, args []string) int {
+	fs := env.flags("rename")
+	dir := fs.String("project", "", "project folder")
+	org := fs.String("org", "", "the organisation the document is from")
+	typ := fs.String("type", "", "the kind of document (\"Form 10-K\", \"Annual Report\")")
+	period := fs.String("period", "", "the period it covers (\"FY2018\", \"Q2 2023\")")
+	auto := fs.Bool("auto", false, "give the title back to Cairn's own choice")
+	rest, ok := env.parse(fs, args)
+	if !ok {
+		return 2
+	}
+	if len(rest) < 1 || (!*auto && len(rest) < 2) {
+		fmt.Fprintln(env.Stderr, "usage: cairn rename --project DIR [--org O] [--type T] [--period P] DOC_ID TITLE...  (or --auto DOC_ID)")
+		return 2
+	}
+	ids, err := parseIDs(rest[:1])
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "rename:", err)
+		return 2
+	}
+	p, code := openProject(env, *dir)
+	if p == nil {
+		return code
+	}
+	defer p.Close()
+	var d kb.Document
+	if *auto {
+		d, err = p.ResetIdentity(ctx, ids[0])
+	} else {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		old, gerr := p.Store().Document(ctx, ids[0])
+		if gerr != nil {
+			return env.fail(gerr)
+		}
+		// A field not given keeps its value.
+		if !set["org"] {
+			*org = old.Organisation
+		}
+		if !set["type"] {
+			*typ = old.DocType
+		}
+		if !set["period"] {
+			*period = old.Period
+		}
+		d, err = p.EditIdentity(ctx, ids[0], strings.Join(rest[1:], " "), *org, *typ, *period)
+	}
+	if err != nil {
+		return env.fail(err)
+	}
+	fmt.Fprintf(env.Stdout, "%d  %s\n", d.ID, d.Title)
 	return 0
 }

@@ -41,6 +41,15 @@ type Document struct {
 	Pages      int       `json:"pages"`
 	Chunks     int       `json:"chunks"`
 	ImportedAt time.Time `json:"imported_at"`
+	// Identity beyond the title (backend/identity), where the cover states
+	// it: the organisation the document is from, its kind ("Form 10-K",
+	// "Annual Report") and the period it covers ("FY2018", "Q2 2023").
+	Organisation string `json:"organisation,omitempty"`
+	DocType      string `json:"doc_type,omitempty"`
+	Period       string `json:"period,omitempty"`
+	// IdentityEdited: the user wrote the title and these fields; the
+	// library's recomputation leaves them alone.
+	IdentityEdited bool `json:"identity_edited,omitempty"`
 }
 
 // Page is the text of one physical page (PDF) or approximate page (DOCX,

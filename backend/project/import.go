@@ -77,6 +77,12 @@ func (p *Project) ImportWith(ctx context.Context, paths []string, opt ImportOpti
 		results = append(results, r)
 		progress(Progress{File: f, Index: i + 1, Total: len(files), Stage: "done", Result: &r})
 	}
+	if len(files) > 0 {
+		// Titles are decided for the library as a whole (identity.go).
+		if err := p.Retitle(ctx); err != nil {
+			return results, err
+		}
+	}
 	return results, nil
 }
 
@@ -271,7 +277,11 @@ func (p *Project) index(ctx context.Context, name string, doc *parsed.Document) 
 		}
 		warnings = append(warnings, ocrMessage(pages, doc.Warnings))
 	}
-	return store.Content{Title: title, Kind: string(doc.Kind), Status: st, Warnings: warnings, Pages: pages, Chunks: rows}, nil
+	meta := printableTitle(cleanTitle(doc.MetaTitle))
+	if !plausibleTitle(meta) {
+		meta = ""
+	}
+	return store.Content{Title: title, MetaTitle: meta, Kind: string(doc.Kind), Status: st, Warnings: warnings, Pages: pages, Chunks: rows}, nil
 }
 
 // ocrMessage explains a needs_ocr document after what the reader tried

@@ -68,6 +68,9 @@ func (p *Project) Index(ctx context.Context, progress func(IndexProgress)) error
 // (benchmarks index a corpus without its slowest stage); an unknown name is
 // an error. progress may be nil.
 func (p *Project) IndexOnly(ctx context.Context, names []string, progress func(IndexProgress)) error {
+	if err := p.retitleIfStale(ctx); err != nil {
+		return err
+	}
 	want := map[string]bool{}
 	for _, n := range names {
 		want[n] = true

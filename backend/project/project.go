@@ -141,6 +141,9 @@ func (p *Project) Counts(ctx context.Context) (docs, chunks int, err error) {
 
 // Documents lists the project's documents.
 func (p *Project) Documents(ctx context.Context) ([]kb.Document, error) {
+	if err := p.retitleIfStale(ctx); err != nil {
+		return nil, err
+	}
 	return p.store.Documents(ctx)
 }
 
@@ -156,6 +159,9 @@ func (p *Project) RemoveDocuments(ctx context.Context, ids ...int64) ([]kb.Docum
 	removed, err := p.store.RemoveDocuments(ctx, search.ChunkTerms, ids...)
 	if err != nil {
 		return nil, err
+	}
+	if err := p.Retitle(ctx); err != nil {
+		return removed, err
 	}
 	for _, d := range removed {
 		if d.StoredPath == "" {

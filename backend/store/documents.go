@@ -16,13 +16,20 @@ import (
 // ErrNotFound is returned for an unknown document.
 var ErrNotFound = errors.New("no such document")
 
-const docColumns = `d.id, d.title, d.file_name, d.stored_path, d.kind, d.hash, d.bytes, d.status, d.error, d.error_code, d.warnings, d.imported_at,
-	(SELECT count(*) FROM pages p WHERE p.doc_id = d.id), (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id)`
+const docColumns = `d.id, ` + shownTitle + `, d.file_name, d.stored_path, d.kind, d.hash, d.bytes, d.status, d.error, d.error_code, d.warnings, d.imported_at,
+	(SELECT count(*) FROM pages p WHERE p.doc_id = d.id), (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id),
+	d.organisation, d.doc_type, d.period, d.identity_user`
+
+// shownTitle is the title a document is shown under: its identity's
+// (backend/identity, or the user's) when decided, else the title its
+// passages were indexed under.
+const shownTitle = `COALESCE(NULLIF(d.display_title, ''), d.title)`
 
 func scanDoc(sc interface{ Scan(...any) error }) (kb.Document, error) {
 	var d kb.Document
 	var warnings, imported string
-	err := sc.Scan(&d.ID, &d.Title, &d.FileName, &d.StoredPath, &d.Kind, &d.Hash, &d.Bytes, &d.Status, &d.Error, &d.ErrorCode, &warnings, &imported, &d.Pages, &d.Chunks)
+	err := sc.Scan(&d.ID, &d.Title, &d.FileName, &d.StoredPath, &d.Kind, &d.Hash, &d.Bytes, &d.Status, &d.Error, &d.ErrorCode, &warnings, &imported, &d.Pages, &d.Chunks,
+		&d.Organisation, &d.DocType, &d.Period, &d.IdentityEdited)
 	if err != nil {
 		return d, err
 	}
@@ -102,12 +109,13 @@ func (s *Store) SetStatus(ctx context.Context, id int64, st kb.DocStatus, code, 
 
 // Content is everything indexed for one document.
 type Content struct {
-	Title    string
-	Kind     string
-	Status   kb.DocStatus // ok or needs_ocr
-	Warnings []string
-	Pages    []kb.Page
-	Chunks   []ChunkRow
+	Title     string
+	MetaTitle string // the file's metadata title ("" when none)
+	Kind      string
+	Status    kb.DocStatus // ok or needs_ocr
+	Warnings  []string
+	Pages     []kb.Page
+	Chunks    []ChunkRow
 }
 
 // ChunkRow is a chunk with its index rows: the lexical row, the vector and
@@ -309,8 +317,8 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 	if _, err := tx.ExecContext(ctx, "UPDATE documents SET reader = ? WHERE id = ?", kb.ReaderVersion, docID); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, "UPDATE documents SET title = ?, kind = ?, status = ?, error = '', error_code = '', warnings = ?, updated_at = ? WHERE id = ?",
-		c.Title, c.Kind, st, warningsJSON(c.Warnings), nowText(), docID); err != nil {
+	if _, err := tx.ExecContext(ctx, "UPDATE documents SET title = ?, meta_title = ?, kind = ?, status = ?, error = '', error_code = '', warnings = ?, updated_at = ? WHERE id = ?",
+		c.Title, c.MetaTitle, c.Kind, st, warningsJSON(c.Warnings), nowText(), docID); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -390,7 +398,7 @@ func (s *Store) ChunkHits(ctx context.Context, ids []int64) ([]kb.Hit, error) {
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.table_header, c.text, c.tokens, d.title
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.table_header, c.text, c.tokens, `+shownTitle+`
 		FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (`+ph+`)`, args...)
 	if err != nil {
 		return nil, err

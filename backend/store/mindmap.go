@@ -196,7 +196,7 @@ func (s *Store) ChunksOfDocument(ctx context.Context, docID int64) ([]kb.Chunk, 
 }
 
 func (s *Store) mindChunkRows(ctx context.Context, where string, args ...any) ([]kb.Hit, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.text, c.tokens, d.title
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.text, c.tokens, `+shownTitle+`
 		FROM chunks c JOIN documents d ON d.id = c.doc_id `+where, args...)
 	if err != nil {
 		return nil, err

@@ -164,6 +164,7 @@ func Read(data []byte, opt parsed.Options) (*parsed.Document, error) {
 	}
 
 	doc.Title = coreTitle(p)
+	doc.MetaTitle = doc.Title
 	if doc.Title == "" {
 		for _, b := range doc.Blocks {
 			if b.Kind == parsed.BlockHeading {

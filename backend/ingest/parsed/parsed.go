@@ -68,11 +68,14 @@ type PageInfo struct {
 
 // Document is what a reader returns: the document's text as blocks, page by page.
 type Document struct {
-	Kind     Kind       `json:"kind"`
-	Title    string     `json:"title,omitempty"` // from metadata or first heading; may be empty
-	Pages    []PageInfo `json:"pages"`           // every page, in order, including empty ones
-	Blocks   []Block    `json:"blocks"`          // in reading order
-	Warnings []string   `json:"warnings,omitempty"`
+	Kind  Kind   `json:"kind"`
+	Title string `json:"title,omitempty"` // from metadata or first heading; may be empty
+	// MetaTitle is the file's own metadata title alone ("" when it has
+	// none): one of the cues a library's titles are decided from.
+	MetaTitle string     `json:"meta_title,omitempty"`
+	Pages     []PageInfo `json:"pages"`  // every page, in order, including empty ones
+	Blocks    []Block    `json:"blocks"` // in reading order
+	Warnings  []string   `json:"warnings,omitempty"`
 }
 
 // Code classifies a failure so the UI and CLI can react (prompt for a

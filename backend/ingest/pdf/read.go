@@ -64,7 +64,7 @@ func read(data []byte, opt parsed.Options, useIum bool) (*parsed.Document, error
 		}
 	}
 	rd.flagAndOCR(pages)
-	doc := &parsed.Document{Kind: parsed.KindPDF, Title: rd.title}
+	doc := &parsed.Document{Kind: parsed.KindPDF, Title: rd.title, MetaTitle: rd.title}
 	doc.Blocks = buildBlocks(pages)
 	for _, p := range pages {
 		if p.hasBox {
