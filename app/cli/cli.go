@@ -13,8 +13,12 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
+
+	"cairn/backend/project"
+	"cairn/backend/store"
 )
 
 // Env is what a command runs against; tests substitute buffers.
@@ -172,8 +176,8 @@ func (env *Env) parse(fs *flag.FlagSet, args []string) ([]string, bool) {
 			continue
 		}
 		name, _, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
-		if _, err := os.Lstat(a); err == nil {
-			fmt.Fprintf(env.Stderr, "cairn %s: %q is both a flag and a file here (a shell glob?); for the flag write %s=VALUE, for the file put it after -- (cairn %s ... -- %s)\n", fs.Name(), a, flagForm(a), fs.Name(), a)
+		if _, err := os.Lstat(a); err == nil && !projectFlag(fs, name, hasValue, seen, args) {
+			fmt.Fprintf(env.Stderr, "cairn %s: %q is both a flag and a file here: a shell glob such as * may have put that file's name in the command, so Cairn does not guess. Write the flag as %s=VALUE, and put file names after -- (cairn %s ... -- %s)\n", fs.Name(), a, flagForm(a), fs.Name(), a)
 			return nil, false
 		}
 		n := 1
@@ -194,6 +198,20 @@ func (env *Env) parse(fs *flag.FlagSet, args []string) ([]string, bool) {
 	return rest, true
 }
 
+// projectFlag reports whether a, a flag-like argument that also names a
+// file here, is plainly the --project flag: given once, followed by a folder
+// that is a Cairn project (holding cairn.db). A shell glob does not expand
+// to "--project" followed by a project folder by chance, and the user who
+// typed `cairn docs --project P` in a folder holding a file named
+// "--project" means the flag.
+func projectFlag(fs *flag.FlagSet, name string, hasValue bool, seen map[string]bool, args []string) bool {
+	if name != "project" || hasValue || seen[name] || fs.Lookup(name) == nil || len(args) < 2 {
+		return false
+	}
+	st, err := os.Stat(filepath.Join(args[1], project.DBName))
+	return err == nil && st.Mode().IsRegular()
+}
+
 // flagForm is a flag argument without any "=value" ("--project=x" → "--project").
 func flagForm(a string) string {
 	name, _, _ := strings.Cut(a, "=")
@@ -206,7 +224,7 @@ func isBoolFlag(f *flag.Flag) bool {
 }
 
 func (env *Env) fail(err error) int {
-	fmt.Fprintln(env.Stderr, "cairn:", err)
+	fmt.Fprintln(env.Stderr, "cairn:", store.Plain(err)) // SQLite's bare busy/read-only codes in words
 	return 1
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"cairn/backend/project"
 )
@@ -31,10 +32,18 @@ func cmdExport(ctx context.Context, env *Env, args []string) int {
 		return code
 	}
 	defer p.Close()
-	if err := p.ExportOver(ctx, rest[0], *force); err != nil {
+	rep, err := p.ExportWith(ctx, rest[0], *force)
+	for _, s := range rep.Skipped {
+		fmt.Fprintln(env.Stderr, "note: not in the backup:", s)
+	}
+	if err != nil {
 		return env.fail(err)
 	}
-	fmt.Fprintln(env.Stdout, "exported", p.Dir(), "to", rest[0])
+	where := rest[0]
+	if abs, aerr := filepath.Abs(rest[0]); aerr != nil || abs != rep.Out {
+		where += " (" + rep.Out + ")"
+	}
+	fmt.Fprintf(env.Stdout, "exported %s to %s: %d documents, %d stored originals, %d KiB; cairn import-project restores it\n", p.Dir(), where, rep.Documents, rep.Files, (rep.Bytes+1023)>>10)
 	return 0
 }
 

@@ -4,6 +4,7 @@ import (
 	"cairn/backend/llm"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"strconv"
@@ -50,9 +51,18 @@ func cmdImport(ctx context.Context, env *Env, args []string) int {
 		return code
 	}
 	defer p.Close()
+	// A file named on the command line that fails makes the exit code 1; a
+	// failure of a file found inside a folder is that file's result (printed,
+	// counted in the summary) and the import still exits 0.
+	named := map[string]bool{}
+	for _, a := range paths {
+		named[a] = true
+	}
 	failed := false
+	tally := map[kb.DocStatus]int{}
 	print := func(r project.ImportResult) {
-		if r.Status == kb.StatusFailed {
+		tally[r.Status]++
+		if r.Status == kb.StatusFailed && named[r.File] {
 			failed = true
 		}
 		if *asJSON {
@@ -69,11 +79,21 @@ func cmdImport(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stdout, line)
 	}
 	_, err := p.ImportWith(ctx, paths, project.ImportOptions{Password: *password}, func(pr project.Progress) {
+		if pr.Stage == "waiting" {
+			fmt.Fprintln(env.Stderr, pr.File)
+		}
 		if pr.Result != nil {
 			print(*pr.Result)
 		}
 	})
+	if n := len(tally); n > 0 {
+		fmt.Fprintln(env.Stderr, importSummary(tally))
+	}
 	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintln(env.Stderr, "cairn: import interrupted; what finished is kept. A document that was being read stays pending and is read again from its stored copy by the next cairn import or cairn index (cairn check lists it)")
+			return 130
+		}
 		return env.fail(err)
 	}
 	if !*noIndex {
@@ -88,6 +108,20 @@ func cmdImport(ctx context.Context, env *Env, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// importSummary is the line after an import's results: "51 files: 50 ok,
+// 1 failed".
+func importSummary(tally map[kb.DocStatus]int) string {
+	total := 0
+	var parts []string
+	for _, st := range []kb.DocStatus{kb.StatusOK, kb.StatusNeedsOCR, kb.StatusNeedsPassword, kb.StatusDuplicate, kb.StatusFailed, kb.StatusPending} {
+		if n := tally[st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, st))
+			total += n
+		}
+	}
+	return fmt.Sprintf("import: %d files: %s", total, strings.Join(parts, ", "))
 }
 
 func cmdDocs(ctx context.Context, env *Env, args []string) int {
@@ -163,7 +197,8 @@ func cmdRemove(ctx context.Context, env *Env, args []string) int {
 		return code
 	}
 	defer p.Close()
-	removed, err := p.RemoveDocuments(ctx, ids...)
+	// waits for a running `cairn index` (or the app's indexing) to finish
+	removed, err := p.RemoveAfterIndexing(ctx, 0, func(msg string) { fmt.Fprintln(env.Stderr, msg) }, ids...)
 	if err != nil {
 		return env.fail(err)
 	}

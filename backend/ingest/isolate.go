@@ -10,10 +10,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"runtime/debug"
 	"strings"
 	"time"
 
+	"cairn/backend/cachedir"
 	"cairn/backend/ingest/parsed"
 )
 
@@ -66,7 +68,17 @@ func MaybeRunWorker() {
 	os.Exit(runWorker(os.Stdin, os.Stdout))
 }
 
+// workerTmpEnv names the reader's temporary folder, which the reader
+// removes too when it ends (its parent may have been killed).
+const workerTmpEnv = "CAIRN_READER_TMP"
+
 func runWorker(in io.Reader, out io.Writer) int {
+	// Ctrl-C in a terminal reaches the whole process group: the parent
+	// decides (it stops this process and removes its temporary folder).
+	signal.Ignore(os.Interrupt)
+	if tmp := os.Getenv(workerTmpEnv); tmp != "" {
+		defer os.RemoveAll(tmp)
+	}
 	var req workerRequest
 	if err := json.NewDecoder(in).Decode(&req); err != nil {
 		fmt.Fprintln(os.Stderr, "reader worker: bad request:", err)
@@ -123,8 +135,18 @@ func ReadIsolated(ctx context.Context, path, name string, opt parsed.Options, li
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
 	defer cancel()
 	req, _ := json.Marshal(workerRequest{Path: path, Name: name, Options: opt, MemLimit: lim.MaxRSS * 3 / 4})
+	// The child's temporary files (OCR page images in cairn-ocr-*) go in a
+	// folder this process makes and removes after the child ends, however
+	// it ends: killed for time or memory, or on Ctrl-C (the child ignores
+	// the terminal's interrupt; this process stops it through ctx).
+	tmp, err := os.MkdirTemp("", "cairn-read-")
+	if err != nil {
+		return nil, fmt.Errorf("temporary folder for the reader process: %w", err)
+	}
+	defer os.RemoveAll(tmp)
 	cmd := exec.CommandContext(ctx, exe)
-	cmd.Env = append(os.Environ(), WorkerEnv+"=1")
+	cmd.Env = append(os.Environ(), WorkerEnv+"=1", "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp, workerTmpEnv+"="+tmp,
+		"CAIRN_CACHE_DIR="+cachedir.Root()) // the cache stays where it was, whatever TMPDIR says
 	cmd.Stdin = bytes.NewReader(req)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout

@@ -3,13 +3,19 @@ package project
 import (
 	"archive/zip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
+
+	"cairn/backend/kb"
+	"cairn/backend/store"
 )
 
 // Backup: a project exported as one zip holding a consistent snapshot of
@@ -33,6 +39,40 @@ const (
 	restoreFileRatio = 200
 )
 
+// What a backup holds — the one definition Export writes and Restore
+// accepts: cairn.db (a snapshot), and for every document of that snapshot
+// with a stored copy, that copy under its stored path (files/NAME, confined
+// to files/), of the size and hash its row records. Nothing else: an
+// orphaned original (its row lost), a folder or hidden file left in files/
+// (an interrupted export's temporary folder, a partial import copy) is
+// skipped by Export with a note, and refused by Restore.
+
+// backupFiles maps each stored path a backup holds to the size its row
+// records, from the backup's own document rows. A row pointing outside
+// files/ is an error: such a backup cannot be written or restored safely.
+func backupFiles(docs []kb.Document) (map[string]kb.Document, error) {
+	want := map[string]kb.Document{}
+	for _, d := range docs {
+		if d.StoredPath == "" {
+			continue
+		}
+		if _, err := confineStored(d.StoredPath); err != nil {
+			return nil, fmt.Errorf("document %d's stored copy %q is outside the project's files folder; this backup cannot be restored safely", d.ID, d.StoredPath)
+		}
+		want[d.StoredPath] = d
+	}
+	return want, nil
+}
+
+// ExportReport says what Export wrote and what it left out.
+type ExportReport struct {
+	Out       string   `json:"out"`       // the backup's real path (links resolved)
+	Documents int      `json:"documents"` // document rows in the snapshot
+	Files     int      `json:"files"`     // stored copies in the backup
+	Bytes     int64    `json:"bytes"`     // the zip's size
+	Skipped   []string `json:"skipped"`   // what files/ holds that a backup does not, and why
+}
+
 // Export writes the project to the zip file out (written to a temporary
 // name and renamed, so a crash never leaves a half-written backup under the
 // final name). It never replaces an existing file: see ExportOver.
@@ -42,49 +82,69 @@ func (p *Project) Export(ctx context.Context, out string) error { return p.Expor
 // at out. Whatever else is there — a folder, a link, a FIFO, a device — is
 // always refused.
 func (p *Project) ExportOver(ctx context.Context, out string, force bool) error {
+	_, err := p.ExportWith(ctx, out, force)
+	return err
+}
+
+// ExportWith is ExportOver, reporting what was written and skipped. The
+// destination is judged by its real path: links and ".." in out (or in its
+// folders) are resolved, and a destination inside the project folder —
+// however it is reached, a bind mount included when the folder is the same
+// file — is refused. The temporary folder lives beside the destination, so
+// outside the project; the zip holds only what backupFiles names, each
+// stored copy read up to the size its row records, so export never reads
+// its own output and its size is bounded by the project's documents. ctx
+// (Ctrl-C) stops it; everything temporary is removed on every return.
+func (p *Project) ExportWith(ctx context.Context, out string, force bool) (ExportReport, error) {
+	var rep ExportReport
 	abs, err := filepath.Abs(out)
 	if err != nil {
-		return err
+		return rep, err
 	}
-	if strings.HasPrefix(abs, p.dir+string(filepath.Separator)) {
-		return fmt.Errorf("export: %s is inside the project folder; choose a place outside it", out)
-	}
-	if err := exportDestination(abs, out, force); err != nil {
-		return err
-	}
-	tmpDir, err := os.MkdirTemp(filepath.Dir(abs), ".cairn-export-*")
+	real, err := p.exportPath(abs, out)
 	if err != nil {
-		return fmt.Errorf("export: %w", err)
+		return rep, err
 	}
-	defer os.RemoveAll(tmpDir)
+	rep.Out = real
+	for _, dst := range []string{abs, real} {
+		if err := exportDestination(dst, out, force); err != nil {
+			return rep, err
+		}
+	}
+	tmpDir, err := os.MkdirTemp(filepath.Dir(real), ".cairn-export-*")
+	if err != nil {
+		return rep, fmt.Errorf("export: %w", err)
+	}
+	defer removeAll(tmpDir)
 	snap := filepath.Join(tmpDir, DBName)
 	if err := p.store.Snapshot(ctx, snap); err != nil {
-		return fmt.Errorf("export: snapshot of the database: %w", err)
+		if ctx.Err() != nil {
+			return rep, fmt.Errorf("export: stopped: %w", ctx.Err())
+		}
+		return rep, fmt.Errorf("export: snapshot of the database: %w", err)
 	}
-	part := filepath.Join(tmpDir, "backup.zip")
-	f, err := os.Create(part)
+	docs, err := store.SnapshotDocuments(ctx, snap)
 	if err != nil {
-		return fmt.Errorf("export: %w", err)
+		return rep, fmt.Errorf("export: %w", err)
+	}
+	want, err := backupFiles(docs)
+	if err != nil {
+		return rep, fmt.Errorf("export: %w", err)
+	}
+	rep.Documents, rep.Skipped = len(docs), p.notBackedUp(want)
+	part := filepath.Join(tmpDir, "backup.zip")
+	f, err := os.OpenFile(part, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return rep, fmt.Errorf("export: %w", err)
 	}
 	zw := zip.NewWriter(f)
-	err = addFileToZip(zw, snap, DBName)
-	if err == nil {
-		err = filepath.WalkDir(filepath.Join(p.dir, FilesDir), func(pth string, d os.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if !d.Type().IsRegular() || strings.HasPrefix(d.Name(), ".") {
-				return nil
-			}
-			rel, err := filepath.Rel(p.dir, pth)
-			if err != nil {
-				return err
-			}
-			return addFileToZip(zw, pth, filepath.ToSlash(rel))
-		})
+	err = addFileToZip(ctx, zw, snap, DBName)
+	for _, rel := range sortedKeys(want) {
+		if err != nil {
+			break
+		}
+		err = p.addStoredToZip(ctx, zw, want[rel])
+		rep.Files++
 	}
 	if cerr := zw.Close(); err == nil {
 		err = cerr
@@ -96,17 +156,150 @@ func (p *Project) ExportOver(ctx context.Context, out string, force bool) error 
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("export: %w", err)
+		if ctx.Err() != nil {
+			return rep, fmt.Errorf("export: stopped, nothing written: %w", ctx.Err())
+		}
+		return rep, fmt.Errorf("export: %w", err)
 	}
 	// Checked again just before the rename: something may have appeared
 	// at the destination while the backup was written.
-	if err := exportDestination(abs, out, force); err != nil {
+	for _, dst := range []string{abs, real} {
+		if err := exportDestination(dst, out, force); err != nil {
+			return rep, err
+		}
+	}
+	if st, err := os.Stat(part); err == nil {
+		rep.Bytes = st.Size()
+	}
+	if err := os.Rename(part, real); err != nil {
+		return rep, fmt.Errorf("export: %w", err)
+	}
+	return rep, nil
+}
+
+// exportPath is where a backup named abs (out as the user wrote it) really
+// goes: its folder with every link and ".." resolved. A folder that is the
+// project or inside it is refused, by path and by identity (os.SameFile on
+// each ancestor catches a bind mount or another name of the same folder).
+func (p *Project) exportPath(abs, out string) (string, error) {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return "", fmt.Errorf("export: the folder for %s cannot be used: %w", out, err)
+	}
+	real := filepath.Join(dir, filepath.Base(abs))
+	proj, err := filepath.EvalSymlinks(p.dir)
+	if err != nil {
+		return "", fmt.Errorf("export: %w", err)
+	}
+	refuse := fmt.Errorf("export: %s is inside the project folder (%s is %s); a backup is written outside the project: choose another place", out, filepath.Dir(out), filepathInside(dir, proj))
+	if dir == proj || strings.HasPrefix(dir, proj+string(filepath.Separator)) {
+		return "", refuse
+	}
+	pst, err := os.Stat(proj)
+	if err != nil {
+		return "", fmt.Errorf("export: %w", err)
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if st, err := os.Stat(d); err == nil && os.SameFile(st, pst) {
+			return "", refuse
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return real, nil
+}
+
+// filepathInside words where dir lies in the project proj.
+func filepathInside(dir, proj string) string {
+	if rel, err := filepath.Rel(proj, dir); err == nil && !strings.HasPrefix(rel, "..") {
+		if rel == "." {
+			return "the project folder " + proj
+		}
+		return filepath.Join(proj, rel)
+	}
+	return "the project folder under another name " + dir
+}
+
+// notBackedUp lists, for the user, what files/ holds that a backup does not.
+func (p *Project) notBackedUp(want map[string]kb.Document) []string {
+	entries, err := os.ReadDir(filepath.Join(p.dir, FilesDir))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		rel := FilesDir + "/" + e.Name()
+		if _, ok := want[rel]; ok {
+			continue
+		}
+		switch {
+		case e.IsDir():
+			out = append(out, rel+"/: a folder no document uses (a leftover)")
+		case strings.HasPrefix(e.Name(), ".incoming-"):
+			out = append(out, rel+": a partial copy of an import in progress or interrupted")
+		case strings.HasPrefix(e.Name(), "."):
+			out = append(out, rel+": a hidden file no document uses (a leftover)")
+		default:
+			out = append(out, rel+": an original no document references (cairn check --repair imports it again)")
+		}
+	}
+	return out
+}
+
+// addStoredToZip adds document d's stored copy, reading at most the size
+// its row records and checking its size and hash: a copy that differs
+// stops the export (the backup would not restore).
+func (p *Project) addStoredToZip(ctx context.Context, zw *zip.Writer, d kb.Document) error {
+	in, err := p.openStored(d.StoredPath)
+	if err != nil {
+		return fmt.Errorf("document %d (%s): its stored copy cannot be read (%v); cairn check shows it, cairn remove %d drops the document; the backup was not written", d.ID, d.FileName, err, d.ID)
+	}
+	defer in.Close()
+	st, err := in.Stat()
+	if err != nil {
 		return err
 	}
-	if err := os.Rename(part, abs); err != nil {
-		return fmt.Errorf("export: %w", err)
+	h, err := zip.FileInfoHeader(st)
+	if err != nil {
+		return err
+	}
+	h.Name, h.Method = d.StoredPath, zip.Deflate
+	w, err := zw.CreateHeader(h)
+	if err != nil {
+		return err
+	}
+	sum := sha256.New()
+	n, err := io.Copy(io.MultiWriter(w, sum), &ctxReader{ctx: ctx, r: io.LimitReader(in, d.Bytes+1)})
+	if err != nil {
+		return err
+	}
+	if n != d.Bytes || hex.EncodeToString(sum.Sum(nil)) != d.Hash {
+		return fmt.Errorf("document %d (%s): its stored copy differs from what the project recorded (size %d, recorded %d); cairn check shows it; the backup was not written", d.ID, d.FileName, n, d.Bytes)
 	}
 	return nil
+}
+
+// ctxReader stops a copy when ctx ends (Ctrl-C).
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *ctxReader) Read(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(b)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // exportDestination says whether a backup may be written at abs (shown to
@@ -128,7 +321,7 @@ func exportDestination(abs, out string, force bool) error {
 	return nil
 }
 
-func addFileToZip(zw *zip.Writer, src, name string) error {
+func addFileToZip(ctx context.Context, zw *zip.Writer, src, name string) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
@@ -148,7 +341,7 @@ func addFileToZip(zw *zip.Writer, src, name string) error {
 	if err != nil {
 		return err
 	}
-	_, err = io.Copy(w, in)
+	_, err = io.Copy(w, &ctxReader{ctx: ctx, r: in})
 	return err
 }
 
@@ -218,15 +411,9 @@ func Restore(ctx context.Context, zipPath, dir string) (*Project, error) {
 	if err != nil {
 		return failOpen(err)
 	}
-	want := map[string]int64{}
-	for _, d := range docs {
-		if d.StoredPath == "" {
-			continue
-		}
-		if _, err := confineStored(d.StoredPath); err != nil {
-			return failOpen(fmt.Errorf("document %d's stored copy %q is outside the project's files folder; this backup cannot be restored safely", d.ID, d.StoredPath))
-		}
-		want[d.StoredPath] = d.Bytes
+	want, err := backupFiles(docs) // the same definition Export wrote
+	if err != nil {
+		return failOpen(err)
 	}
 	var total int64
 	for _, f := range zr.File {
@@ -236,7 +423,8 @@ func Restore(ctx context.Context, zipPath, dir string) (*Project, error) {
 		if f.Name == DBName || f.FileInfo().IsDir() {
 			continue
 		}
-		size, ok := want[f.Name]
+		d, ok := want[f.Name]
+		size := d.Bytes
 		if !ok {
 			return failOpen(fmt.Errorf("entry %q is not the stored copy of any document in the backup; refusing unknown files", f.Name))
 		}
@@ -259,7 +447,7 @@ func Restore(ctx context.Context, zipPath, dir string) (*Project, error) {
 			return failOpen(fmt.Errorf("%s: %w", f.Name, err))
 		}
 	}
-	problems, err := p.Check(ctx)
+	problems, err := p.checkContent(ctx)
 	if err == nil && len(problems) > 0 {
 		err = fmt.Errorf("the restored project fails its check: %s", strings.Join(problems, "; "))
 	}

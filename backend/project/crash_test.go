@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -119,7 +120,7 @@ func TestCrashResumeEqualsCleanRun(t *testing.T) {
 		for cycle := 0; ; cycle++ {
 			delay := time.Duration(rng.Int64N(int64(full)))
 			killed, _ := runChild(t, dir, files, max(delay, 10*time.Millisecond))
-			problems := checkDir(t, dir)
+			problems := checkDir(t, dir, killed)
 			if len(problems) > 0 {
 				t.Fatalf("project %d, after %s at %v: check failed:\n%s", projects, map[bool]string{true: "kill", false: "finish"}[killed], delay, strings.Join(problems, "\n"))
 			}
@@ -143,7 +144,9 @@ func TestCrashResumeEqualsCleanRun(t *testing.T) {
 	t.Logf("%d kills over %d projects: every check passed, every final state equals the clean run", done, projects)
 }
 
-func checkDir(t *testing.T, dir string) []string {
+// checkDir runs Check on dir; after a kill, a document left pending (which
+// Check reports, and the resumed run reads again) is expected.
+func checkDir(t *testing.T, dir string, killed bool) []string {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(dir, DBName)); err != nil {
 		return nil // killed before the database existed
@@ -156,6 +159,9 @@ func checkDir(t *testing.T, dir string) []string {
 	problems, err := p.Check(context.Background())
 	if err != nil {
 		return []string{"check: " + err.Error()}
+	}
+	if killed {
+		problems = slices.DeleteFunc(problems, func(s string) bool { return strings.Contains(s, "its import was interrupted") })
 	}
 	return problems
 }

@@ -296,9 +296,12 @@ func TestRestoreRefusesRowsOutside(t *testing.T) {
 	}
 	setStoredPath(t, p, rs[0].DocID, "../../home/victim.txt")
 	out := filepath.Join(t.TempDir(), "b.zip")
-	if err := p.Export(ctx, out); err != nil {
-		t.Fatal(err)
+	// Export refuses to write such a backup (it would not restore) ...
+	if err := p.Export(ctx, out); err == nil || !strings.Contains(err.Error(), "outside the project") {
+		t.Fatalf("export of a row outside files/: %v", err)
 	}
+	// ... and a backup made by hand with it is refused on restore.
+	zipWith(t, out, [][2]any{{DBName, bytes.NewReader(snapshotBytes(t, p))}})
 	dst := filepath.Join(t.TempDir(), "r")
 	if _, err := Restore(ctx, out, dst); err == nil || !strings.Contains(err.Error(), "outside the project") {
 		t.Fatalf("restore: %v", err)
@@ -306,6 +309,20 @@ func TestRestoreRefusesRowsOutside(t *testing.T) {
 	if _, err := os.Stat(dst); !os.IsNotExist(err) {
 		t.Errorf("refused restore left %s behind", dst)
 	}
+}
+
+// snapshotBytes is a consistent copy of p's database, as a backup holds it.
+func snapshotBytes(t *testing.T, p *Project) []byte {
+	t.Helper()
+	snap := filepath.Join(t.TempDir(), DBName)
+	if err := p.store.Snapshot(context.Background(), snap); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // zipWith writes a zip holding the given entries (name → reader of content).
@@ -566,23 +583,11 @@ func TestRestoreRefusesBombMatchingItsRow(t *testing.T) {
 	const size = 100 << 20
 	storetest.Exec(t, p.store.Path(), "UPDATE documents SET bytes = ? WHERE id = ?", size, rs[0].DocID)
 	doc, _ := p.store.Document(ctx, rs[0].DocID)
-	good := filepath.Join(t.TempDir(), "good.zip")
-	if err := p.Export(ctx, good); err != nil {
-		t.Fatal(err)
+	// Export refuses: the stored copy is not what the row records.
+	if err := p.Export(ctx, filepath.Join(t.TempDir(), "good.zip")); err == nil || !strings.Contains(err.Error(), "differs from what the project recorded") {
+		t.Fatalf("export of a row whose size lies: %v", err)
 	}
-	zr, err := zip.OpenReader(good)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dbBytes []byte
-	for _, f := range zr.File {
-		if f.Name == DBName {
-			rc, _ := f.Open()
-			dbBytes, _ = io.ReadAll(rc)
-			rc.Close()
-		}
-	}
-	zr.Close()
+	dbBytes := snapshotBytes(t, p)
 	zp := filepath.Join(t.TempDir(), "bomb.zip")
 	zipWith(t, zp, [][2]any{{DBName, bytes.NewReader(dbBytes)}, {doc.StoredPath, &zeros{size}}})
 	dst := filepath.Join(t.TempDir(), "r")

@@ -51,14 +51,18 @@ func (p *Project) ImportWith(ctx context.Context, paths []string, opt ImportOpti
 	}
 	files, skipped := expand(paths)
 	unlock, err := p.lockWriter(ctx, lockImport, func(holder string) {
-		progress(Progress{Stage: "waiting", File: "waiting for " + holder + " to finish"})
+		progress(Progress{Stage: "waiting", File: waitingFor(lockImport, holder)})
 	})
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
 	p.removeStaleIncoming()
-	var results []ImportResult
+	// Documents an interrupted import left pending first (resume.go).
+	results, err := p.resumePending(ctx, opt, progress)
+	if err != nil {
+		return results, err
+	}
 	for _, r := range skipped {
 		results = append(results, r)
 		progress(Progress{File: r.File, Stage: "done", Result: &r})
@@ -211,6 +215,17 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 			return res, ctx.Err()
 		}
 		code := parsed.CodeOf(rerr)
+		if code == parsed.CodeTooLarge {
+			// Refused for its size (or a decompression bomb): keep no
+			// row and no copy; a 300 MB text must not leave 300 MB in
+			// files/ for a document that will never be read.
+			if _, err := p.RemoveDocuments(ctx, docID); err != nil {
+				return res, err
+			}
+			res.DocID, res.Status, res.ErrorCode = 0, kb.StatusFailed, string(code)
+			res.Error = rerr.Error() + " (nothing was kept in the project)"
+			return res, nil
+		}
 		st := kb.StatusFailed
 		if code == parsed.CodePasswordRequired || code == parsed.CodeWrongPassword {
 			st = kb.StatusNeedsPassword

@@ -89,12 +89,17 @@ func (p *Project) IndexOnly(ctx context.Context, names []string, progress func(I
 		progress = func(IndexProgress) {}
 	}
 	unlock, err := p.lockWriter(ctx, lockIndex, func(holder string) {
-		progress(IndexProgress{Stage: "waiting", Note: "waiting for " + holder + " to finish"})
+		progress(IndexProgress{Stage: "waiting", Note: waitingFor(lockIndex, holder)})
 	})
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	// Documents an interrupted import left pending are read first, unless
+	// an import is running (it resumes them itself): resume.go.
+	if err := p.resumeBeforeIndex(ctx, progress); err != nil {
+		return err
+	}
 	for _, s := range stages {
 		if err := s.Run(ctx, p, progress); err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)

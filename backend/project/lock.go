@@ -29,9 +29,14 @@ const (
 // lockPoll is how often a waiting writer retries.
 const lockPoll = 200 * time.Millisecond
 
+// lockNoticeAfter is how long a writer waits quietly before onWait says so
+// (a lock held for a moment is not worth a message).
+var lockNoticeAfter = time.Second
+
 // lockWriter takes one of the project's writer locks (kind), waiting while another process
 // (or another writer in this one) holds it. onWait, if set, is called once
-// with a description of the holder when waiting starts.
+// with a description of the holder when the wait has lasted lockNoticeAfter.
+// The wait ends with ctx (Ctrl-C, or a caller's time limit).
 func (p *Project) lockWriter(ctx context.Context, kind string, onWait func(holder string)) (unlock func(), err error) {
 	if p.store.ReadOnly() {
 		return nil, store.ErrReadOnly
@@ -41,7 +46,8 @@ func (p *Project) lockWriter(ctx context.Context, kind string, onWait func(holde
 	if err != nil {
 		return nil, fmt.Errorf("project lock: %w", err)
 	}
-	waited := false
+	told := false
+	start := time.Now()
 	for {
 		ok, err := tryLockFile(f)
 		if err != nil {
@@ -51,10 +57,10 @@ func (p *Project) lockWriter(ctx context.Context, kind string, onWait func(holde
 		if ok {
 			break
 		}
-		if !waited && onWait != nil {
+		if !told && onWait != nil && time.Since(start) >= lockNoticeAfter {
 			onWait(lockHolder(path))
+			told = true
 		}
-		waited = true
 		select {
 		case <-ctx.Done():
 			f.Close()
@@ -72,6 +78,46 @@ func (p *Project) lockWriter(ctx context.Context, kind string, onWait func(holde
 		unlockFile(f)
 		f.Close()
 	}, nil
+}
+
+// tryWriter takes the writer lock of kind if nobody holds it, without
+// waiting; ok is false when another process or task holds it.
+func (p *Project) tryWriter(kind string) (unlock func(), ok bool, err error) {
+	if p.store.ReadOnly() {
+		return nil, false, store.ErrReadOnly
+	}
+	path := filepath.Join(p.dir, ".cairn-"+kind+".lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, false, fmt.Errorf("project lock: %w", err)
+	}
+	got, err := tryLockFile(f)
+	if err != nil || !got {
+		f.Close()
+		return nil, false, err
+	}
+	f.Truncate(0)
+	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	return func() {
+		f.Truncate(0)
+		unlockFile(f)
+		f.Close()
+	}, true, nil
+}
+
+// waitingFor is the message a writer shows while another holds the lock:
+// "another import is running on this project (pid 4242); waiting…".
+func waitingFor(kind, holder string) string {
+	what := "another import is running"
+	if kind == lockIndex {
+		what = "indexing is running"
+	}
+	if who := strings.TrimPrefix(holder, "another Cairn process"); who != holder && who != "" {
+		what += who
+	} else if holder == "another task in this window" {
+		what += " in this window"
+	}
+	return what + " on this project; waiting…"
 }
 
 // lockHolder describes who holds the lock, from the pid it wrote.

@@ -11,6 +11,8 @@ import (
 )
 
 func TestWriterLockSerialisesWriters(t *testing.T) {
+	defer func(d time.Duration) { lockNoticeAfter = d }(lockNoticeAfter)
+	lockNoticeAfter = 0
 	p, err := Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

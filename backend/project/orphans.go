@@ -3,6 +3,7 @@ package project
 import (
 	"context"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -91,4 +92,27 @@ func originalName(base string) string {
 		}
 	}
 	return base
+}
+
+// leftovers reports what files/ holds besides stored originals: folders
+// and hidden files (a temporary folder an older export left, a partial copy
+// of an import killed midway) that no document uses. A backup skips them.
+// Partial copies of a running import (.incoming-*) are not reported.
+func (p *Project) leftovers() []string {
+	entries, err := os.ReadDir(filepath.Join(p.dir, FilesDir))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasPrefix(name, ".incoming-"):
+		case e.IsDir():
+			out = append(out, fmt.Sprintf("files/%s is a folder no document uses (a leftover, such as an interrupted export's temporary folder); backups skip it: delete it to free the space", name))
+		case strings.HasPrefix(name, "."):
+			out = append(out, fmt.Sprintf("files/%s is a hidden file no document uses (a leftover); backups skip it: delete it to free the space", name))
+		}
+	}
+	return out
 }

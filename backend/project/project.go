@@ -201,8 +201,26 @@ func (p *Project) Notice() string { return p.store.Notice() }
 // it can be read, searched and checked, not changed.
 func (p *Project) ReadOnly() bool { return p.store.ReadOnly() }
 
-// Check verifies the database and the stored copies of the originals.
+// Check verifies the database and the stored copies of the originals, and
+// reports documents an interrupted import left pending (when no import is
+// running) and leftovers in files/ that belong to no document.
 func (p *Project) Check(ctx context.Context) ([]string, error) {
+	problems, err := p.checkContent(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pending, err := p.pendingProblems(ctx)
+	if err != nil {
+		return nil, err
+	}
+	problems = append(problems, pending...)
+	return append(problems, p.leftovers()...), nil
+}
+
+// checkContent is Check without the interrupted-import and leftover
+// reports (a restore checks what it unpacked with it: a backup of a project
+// with a pending document is restored, and the document resumed later).
+func (p *Project) checkContent(ctx context.Context) ([]string, error) {
 	problems, err := p.store.Check(ctx)
 	if err != nil {
 		return nil, err
