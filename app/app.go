@@ -138,6 +138,7 @@ func New(p *project.Project) *App {
 	}
 	a.onReady(a.startLLM) // mode.go: connect to Ollama once the UI is up
 	a.onReady(func() { warmVectors(a.baseContext(), p) })
+	a.onReady(a.resumeInterrupted) // orphans.go: imports cut short last time
 	return a
 }
 

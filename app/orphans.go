@@ -40,3 +40,21 @@ func (a *App) RepairOrphans() ([]project.ImportResult, error) {
 		return p.Repair(ctx, progress)
 	})
 }
+
+// resumeInterrupted reads again, once the UI is up, the documents an
+// import left pending when it was interrupted (the window closed, a crash,
+// Ctrl-C in a CLI import), with the usual import events; indexing follows
+// as after any import. Nothing happens when none is pending.
+func (a *App) resumeInterrupted() {
+	defer a.enter()()
+	p, err := a.openProject()
+	if err != nil {
+		return
+	}
+	if n, err := p.PendingCount(a.context()); err != nil || n == 0 {
+		return
+	}
+	a.runImportWith(a.context(), nil, func(ctx context.Context, _ []string, progress func(project.Progress)) ([]project.ImportResult, error) {
+		return p.ResumeInterrupted(ctx, progress)
+	})
+}
