@@ -15,6 +15,7 @@ import (
 
 func TestMain(m *testing.M) {
 	ingest.MaybeRunWorker()
+	maybeRunCLIChild() // concurrency31_test.go: this binary as a cairn process
 	os.Exit(m.Run())
 }
 

@@ -191,6 +191,9 @@ func cmdIndex(ctx context.Context, env *Env, args []string) int {
 	}
 	rep, err := runIndex(ctx, env, p, out, *asJSON)
 	printIndexReport(env.Stdout, rep, *asJSON)
+	if errors.Is(err, context.Canceled) {
+		return 130 // Ctrl-C: the report said it was interrupted and how to resume
+	}
 	if err != nil {
 		if !*asJSON {
 			fmt.Fprintln(env.Stderr, "cairn:", err)

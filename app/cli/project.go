@@ -100,6 +100,9 @@ func cmdImport(ctx context.Context, env *Env, args []string) int {
 		// indexing reports on stderr: stdout stays one result per file
 		rep, err := runIndex(ctx, env, p, env.Stderr, false)
 		printIndexReport(env.Stderr, rep, false)
+		if errors.Is(err, context.Canceled) {
+			return 130 // the report said it was interrupted and how to resume
+		}
 		if err != nil {
 			return env.fail(fmt.Errorf("indexing: %w", err))
 		}

@@ -58,11 +58,7 @@ func (p *Project) ImportWith(ctx context.Context, paths []string, opt ImportOpti
 	}
 	defer unlock()
 	p.removeStaleIncoming()
-	// Documents an interrupted import left pending first (resume.go).
-	results, err := p.resumePending(ctx, opt, progress)
-	if err != nil {
-		return results, err
-	}
+	var results []ImportResult
 	for _, r := range skipped {
 		results = append(results, r)
 		progress(Progress{File: r.File, Stage: "done", Result: &r})
@@ -81,7 +77,14 @@ func (p *Project) ImportWith(ctx context.Context, paths []string, opt ImportOpti
 		results = append(results, r)
 		progress(Progress{File: f, Index: i + 1, Total: len(files), Stage: "done", Result: &r})
 	}
-	if len(files) > 0 {
+	// Then documents an interrupted import left pending (resume.go); one
+	// of the files above with the same content was read again already.
+	resumed, err := p.resumePending(ctx, opt, progress)
+	results = append(results, resumed...)
+	if err != nil {
+		return results, err
+	}
+	if len(files) > 0 || len(resumed) > 0 {
 		// Titles are decided for the library as a whole (identity.go).
 		if err := p.Retitle(ctx); err != nil {
 			return results, err

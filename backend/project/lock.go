@@ -112,12 +112,13 @@ func waitingFor(kind, holder string) string {
 	if kind == lockIndex {
 		what = "indexing is running"
 	}
+	what += " on this project"
 	if who := strings.TrimPrefix(holder, "another Cairn process"); who != holder && who != "" {
 		what += who
 	} else if holder == "another task in this window" {
-		what += " in this window"
+		what += " (in this window)"
 	}
-	return what + " on this project; waiting…"
+	return what + "; waiting…"
 }
 
 // lockHolder describes who holds the lock, from the pid it wrote.
