@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"cairn/backend/project"
@@ -148,6 +149,32 @@ func (env *Env) globalFlags(args []string) ([]string, bool) {
 
 // flags returns a flag set with the global flags on it (their defaults are
 // what was given before the command).
+// docList is a repeatable --doc ID flag: the documents a command is kept
+// to (cairn docs lists the ids).
+type docList []int64
+
+func (d *docList) String() string { return fmt.Sprint([]int64(*d)) }
+
+func (d *docList) Set(v string) error {
+	for _, f := range strings.Split(v, ",") {
+		id, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		if err != nil || id <= 0 {
+			return fmt.Errorf("%q is not a document id (cairn docs lists them)", f)
+		}
+		*d = append(*d, id)
+	}
+	return nil
+}
+
+// repeatable reports whether a flag may be given more than once (--doc).
+func repeatable(f *flag.Flag) bool {
+	if f == nil {
+		return false
+	}
+	_, ok := f.Value.(*docList)
+	return ok
+}
+
 func (env *Env) flags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
@@ -185,7 +212,7 @@ func (env *Env) parse(fs *flag.FlagSet, args []string) ([]string, bool) {
 			n = 2
 		}
 		n = min(n, len(args))
-		if seen[name] {
+		if seen[name] && !repeatable(fs.Lookup(name)) {
 			fmt.Fprintf(env.Stderr, "cairn %s: flag -%s given twice (a file named like a flag? put paths after --)\n", fs.Name(), name)
 			return nil, false
 		}

@@ -39,13 +39,15 @@ func cmdAsk(ctx context.Context, env *Env, args []string) int {
 	deep := fs.Bool("deep", false, "plan multi-step questions (needs a model)")
 	asJSON := fs.Bool("json", false, "print the answer as one JSON object")
 	k := fs.Int("k", 0, "evidence passages (default 5)")
+	var docs docList
+	fs.Var(&docs, "doc", "ask only this document (repeatable, or ids joined by commas); default: the documents the question names, else all")
 	rest, ok := env.parse(fs, args)
 	if !ok {
 		return 2
 	}
 	q := strings.TrimSpace(strings.Join(rest, " "))
 	if q == "" {
-		fmt.Fprintln(env.Stderr, "usage: cairn ask --project DIR [--deep] [--json] QUESTION")
+		fmt.Fprintln(env.Stderr, "usage: cairn ask --project DIR [--deep] [--json] [--doc ID]... QUESTION")
 		return 2
 	}
 	p, code := openProject(env, *dir)
@@ -58,7 +60,7 @@ func cmdAsk(ctx context.Context, env *Env, args []string) int {
 	if !*asJSON {
 		onToken = func(t string) { fmt.Fprint(env.Stdout, t) }
 	}
-	a, err := p.Ask(ctx, q, project.AskOptions{Deep: *deep, K: *k}, onToken)
+	a, err := p.Ask(ctx, q, project.AskOptions{Deep: *deep, K: *k, Docs: docs}, onToken)
 	if err != nil {
 		return env.fail(err)
 	}

@@ -216,13 +216,15 @@ func cmdSearch(ctx context.Context, env *Env, args []string) int {
 	dir := fs.String("project", "", "project folder")
 	k := fs.Int("k", 10, "number of passages")
 	asJSON := fs.Bool("json", false, "one JSON object per passage")
+	var docs docList
+	fs.Var(&docs, "doc", "search only this document (repeatable, or ids joined by commas); default: the documents the query names, else all")
 	rest, ok := env.parse(fs, args)
 	if !ok {
 		return 2
 	}
 	q := strings.TrimSpace(strings.Join(rest, " "))
 	if q == "" {
-		fmt.Fprintln(env.Stderr, "usage: cairn search --project DIR [--k N] [--json] QUERY")
+		fmt.Fprintln(env.Stderr, "usage: cairn search --project DIR [--k N] [--json] [--doc ID]... QUERY")
 		return 2
 	}
 	p, code := openProject(env, *dir)
@@ -235,9 +237,20 @@ func cmdSearch(ctx context.Context, env *Env, args []string) int {
 	if strings.HasPrefix(p.Embedder().Info().Model, llm.EmbedderPrefix) && !env.Offline {
 		env.connect(ctx, p)
 	}
-	hits, info, err := p.SearchInfo(ctx, q, *k)
+	hits, info, err := p.SearchIn(ctx, q, *k, docs)
 	if err != nil {
 		return env.fail(err)
+	}
+	if sc := info.Scope; sc != nil {
+		how := "in"
+		if sc.Routed {
+			how = "routed to"
+		}
+		why := ""
+		if len(sc.Because) > 0 {
+			why = ", because: " + strings.Join(sc.Because, ", ")
+		}
+		fmt.Fprintf(env.Stderr, "search: %s %s%s\n", how, strings.Join(sc.Titles, "; "), why)
 	}
 	if info.Note != "" {
 		fmt.Fprintln(env.Stderr, "search:", info.Note)

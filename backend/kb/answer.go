@@ -52,6 +52,10 @@ type Answer struct {
 	AskedAt   string          `json:"asked_at,omitempty"`
 	// Short is the short answer the text leads with, when one was found.
 	Short *ShortAnswer `json:"short,omitempty"`
+	// Scope is what the question was put to: the documents the user chose,
+	// or those routing chose because the question names them (nil: the
+	// whole project). Kept in the stored trace too.
+	Scope *Scope `json:"scope,omitempty"`
 }
 
 // ShortAnswer is the one-phrase answer an answer leads with: its text, the

@@ -142,3 +142,17 @@ type EmbedderInfo struct {
 	Model string `json:"model"`
 	Dim   int    `json:"dim"`
 }
+
+// Scope is the part of a project a question or a search is put to: the
+// documents chosen (empty: the whole project), and whether the user chose
+// them or routing did because the question names them (Because says how:
+// "3M", "FY2018").
+type Scope struct {
+	Docs    []int64  `json:"docs,omitempty"`
+	Titles  []string `json:"titles,omitempty"` // the documents' titles, for the trace and the UI
+	Routed  bool     `json:"routed,omitempty"`
+	Because []string `json:"because,omitempty"`
+}
+
+// Whole reports whether the scope is the whole project.
+func (s *Scope) Whole() bool { return s == nil || len(s.Docs) == 0 }

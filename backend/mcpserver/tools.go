@@ -26,9 +26,6 @@ const (
 	maxNeighbours  = 5
 	maxMentions    = 20
 	maxRelations   = 50
-	// docFilterPool is how many fused hits a document-filtered search
-	// looks through (passage search has no document filter of its own).
-	docFilterPool = 400
 )
 
 func readOnly(title string) *mcp.ToolAnnotations {
@@ -82,22 +79,21 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 	if err := s.waitModel(ctx); err != nil {
 		return nil, SearchOut{}, err
 	}
-	pool := k
+	docs := in.Documents
 	if in.DocID != 0 {
-		if _, err := s.document(ctx, in.DocID); err != nil {
+		docs = append([]int64{in.DocID}, docs...)
+	}
+	for _, id := range docs {
+		if _, err := s.document(ctx, id); err != nil {
 			return nil, SearchOut{}, err
 		}
-		pool = max(k, docFilterPool)
 	}
-	hits, err := s.p.Search(ctx, q, pool)
+	hits, _, err := s.p.SearchIn(ctx, q, k, docs)
 	if err != nil {
 		return nil, SearchOut{}, err
 	}
 	out := SearchOut{Notice: DataNotice, Passages: []Passage{}}
 	for _, h := range hits {
-		if in.DocID != 0 && h.DocID != in.DocID {
-			continue
-		}
 		out.Passages = append(out.Passages, s.passage(h))
 		if len(out.Passages) == k {
 			break
@@ -130,12 +126,19 @@ func (s *Server) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskIn) (*mc
 	// Answered like the app's Ask, but not stored: the MCP server does not
 	// write to the project (the user's question history stays theirs).
 	prov := s.p.Provider()
-	r := reason.New(s.p.Store(), s.p.Retriever(), prov)
+	for _, id := range in.Documents {
+		if _, err := s.document(ctx, id); err != nil {
+			return nil, AskOut{}, err
+		}
+	}
+	r, err := s.p.Reasoner(ctx, q, in.Documents)
+	if err != nil {
+		return nil, AskOut{}, err
+	}
 	if in.K > 0 {
 		r.Settings.K = in.K
 	}
 	var a kb.Answer
-	var err error
 	if deep {
 		a, err = r.Deep(ctx, q, nil)
 	} else {

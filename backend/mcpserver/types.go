@@ -37,6 +37,8 @@ type SearchIn struct {
 	Query string `json:"query" jsonschema:"what to look for (words, a phrase or a question)"`
 	K     int    `json:"k,omitempty" jsonschema:"number of passages, 1 to 50 (default 10)"`
 	DocID int64  `json:"doc_id,omitempty" jsonschema:"only passages of this document (see list_documents)"`
+	// Documents scopes the search; empty: the documents the query names, else all.
+	Documents []int64 `json:"documents,omitempty" jsonschema:"only passages of these documents (ids from list_documents); empty: the documents the query names, else the whole project"`
 }
 
 // SearchOut is search's result.
@@ -50,6 +52,8 @@ type AskIn struct {
 	Question string `json:"question" jsonschema:"the question, in the user's words"`
 	Mode     string `json:"mode,omitempty" jsonschema:"quick (default) or deep (plans multi-step questions; needs a model, else answered quick with the reason)"`
 	K        int    `json:"k,omitempty" jsonschema:"evidence passages, 1 to 20 (default 5)"`
+	// Documents scopes the question; empty: the documents it names, else all.
+	Documents []int64 `json:"documents,omitempty" jsonschema:"ask only these documents (ids from list_documents); empty: the documents the question names, else the whole project"`
 }
 
 // Citation is one [n] of an answer.

@@ -16,6 +16,9 @@ import (
 type AskOptions struct {
 	Deep bool // plan multi-step questions (needs a model; else quick with the reason recorded)
 	K    int  // evidence passages (0: default)
+	// Docs, when not empty, asks only these documents; else the documents
+	// the question names (routing), else the whole project.
+	Docs []int64
 }
 
 // Retriever returns the project's full retriever (passages, knowledge
@@ -28,6 +31,23 @@ func (p *Project) Retriever() *retrieve.Retriever {
 	return r
 }
 
+// Reasoner returns a reasoner for question over the documents docs (none:
+// those the question names, else the whole project; see Scope), with the
+// project's retriever kept to the same documents.
+func (p *Project) Reasoner(ctx context.Context, question string, docs []int64) (*reason.Reasoner, error) {
+	scope, err := p.Scope(ctx, question, docs)
+	if err != nil {
+		return nil, err
+	}
+	rt := p.Retriever()
+	r := reason.New(p.store, rt, p.Provider())
+	if !scope.Whole() {
+		rt.Docs = scope.Docs
+		r.Scope = scope
+	}
+	return r, nil
+}
+
 // Ask answers question from the project's documents, streaming the answer
 // text to onToken (may be nil), and stores the answer with its trace.
 func (p *Project) Ask(ctx context.Context, question string, opt AskOptions, onToken func(string)) (kb.Answer, error) {
@@ -35,12 +55,14 @@ func (p *Project) Ask(ctx context.Context, question string, opt AskOptions, onTo
 	if question == "" {
 		return kb.Answer{}, errors.New("the question is empty")
 	}
-	r := reason.New(p.store, p.Retriever(), p.Provider())
+	r, err := p.Reasoner(ctx, question, opt.Docs)
+	if err != nil {
+		return kb.Answer{}, err
+	}
 	if opt.K > 0 {
 		r.Settings.K = opt.K
 	}
 	var a kb.Answer
-	var err error
 	if opt.Deep {
 		a, err = r.Deep(ctx, question, onToken)
 	} else {

@@ -13,6 +13,9 @@ type SearchInfo struct {
 	Embedder string `json:"embedder"`       // the project's chunk embedder ("cairn-hash-v1-1024", "ollama:bge-m3")
 	Vectors  bool   `json:"vectors"`        // the query was embedded: vector similarity ranked too
 	Note     string `json:"note,omitempty"` // why not, in words
+	// Scope is what was searched: the documents chosen or routed to (nil:
+	// the whole project).
+	Scope *kb.Scope `json:"scope,omitempty"`
 }
 
 // SearchInfo is Search that also says how the query was embedded. A
@@ -20,8 +23,20 @@ type SearchInfo struct {
 // with that model; when it cannot (Ollama not connected or failing) the
 // search still runs on keywords alone and the note says so.
 func (p *Project) SearchInfo(ctx context.Context, query string, k int) ([]kb.Hit, SearchInfo, error) {
+	return p.SearchIn(ctx, query, k, nil)
+}
+
+// SearchIn is SearchInfo within the documents docs (none: the documents
+// the query names, else the whole project; see Scope). A routed search
+// that finds fewer than k passages in the documents it was routed to is
+// filled from the rest of the project.
+func (p *Project) SearchIn(ctx context.Context, query string, k int, docs []int64) ([]kb.Hit, SearchInfo, error) {
 	if k <= 0 {
 		k = 10
+	}
+	scope, err := p.Scope(ctx, query, docs)
+	if err != nil {
+		return nil, SearchInfo{}, err
 	}
 	e := p.Embedder()
 	info := SearchInfo{Embedder: e.Info().Model, Vectors: true}
@@ -37,8 +52,28 @@ func (p *Project) SearchInfo(ctx context.Context, query string, k int) ([]kb.Hit
 		}
 		e = fixedQuery{info: oc.info, vec: v[0]}
 	}
+	info.Scope = scope
 	s := &search.Searcher{Store: p.store, Embedder: e, Settings: search.DefaultSettings()}
+	if scope.Whole() {
+		hits, err := s.Search(ctx, query, k)
+		return hits, info, err
+	}
+	s.Docs = scope.Docs
 	hits, err := s.Search(ctx, query, k)
+	if err != nil || !scope.Routed || len(hits) >= k {
+		return hits, info, err
+	}
+	s.Docs = nil
+	more, err := s.Search(ctx, query, k)
+	seen := map[int64]bool{}
+	for _, h := range hits {
+		seen[h.ID] = true
+	}
+	for _, h := range more {
+		if len(hits) < k && !seen[h.ID] {
+			hits = append(hits, h)
+		}
+	}
 	return hits, info, err
 }
 

@@ -79,7 +79,7 @@ func (r *Reasoner) Deep(ctx context.Context, question string, onToken func(strin
 	}
 	// Step evidence first, then the question's own retrieval.
 	if len(evOrder) > 0 {
-		more, err := u.r.Store.ChunkHits(ctx, evOrder)
+		more, err := u.chunkHits(ctx, evOrder)
 		if err != nil {
 			return kb.Answer{}, err
 		}

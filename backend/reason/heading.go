@@ -188,7 +188,7 @@ func (u *run) sections(ctx context.Context, question string, res *retrieve.Resul
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	hits, err := u.r.Store.ChunkHits(ctx, ids)
+	hits, err := u.chunkHits(ctx, ids)
 	if err != nil {
 		return nil, err
 	}

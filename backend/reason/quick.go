@@ -259,7 +259,7 @@ func (u *run) promote(ctx context.Context, hits []kb.Hit, sub kb.Graph, chosen [
 			}
 		}
 	}
-	more, err := u.r.Store.ChunkHits(ctx, missing)
+	more, err := u.chunkHits(ctx, missing)
 	if err != nil {
 		return nil, err
 	}

@@ -49,8 +49,13 @@ type Reasoner struct {
 	Retriever *retrieve.Retriever
 	Provider  llm.Provider
 	Settings  Settings
+	// Scope, when not whole, is the documents the question is put to: no
+	// passage outside them is read or cited (Retriever.Docs should hold
+	// the same documents).
+	Scope *kb.Scope
 
-	emb *embed.Hashed
+	emb     *embed.Hashed
+	inScope map[int64]bool // the scope's chunks, loaded once
 }
 
 // New returns a reasoner with default settings.
@@ -63,6 +68,37 @@ func (r *Reasoner) hashed() *embed.Hashed {
 		r.emb = embed.NewHashed(embed.DefaultDim)
 	}
 	return r.emb
+}
+
+func scopeOrNil(s *kb.Scope) *kb.Scope {
+	if s.Whole() {
+		return nil
+	}
+	return s
+}
+
+// chunkHits loads passages by id, leaving out those outside the scope.
+func (u *run) chunkHits(ctx context.Context, ids []int64) ([]kb.Hit, error) {
+	if !u.r.Scope.Whole() {
+		if u.r.inScope == nil {
+			in, err := u.r.Store.DocChunkIDs(ctx, u.r.Scope.Docs)
+			if err != nil {
+				return nil, err
+			}
+			u.r.inScope = make(map[int64]bool, len(in))
+			for _, id := range in {
+				u.r.inScope[id] = true
+			}
+		}
+		kept := ids[:0:0]
+		for _, id := range ids {
+			if u.r.inScope[id] {
+				kept = append(kept, id)
+			}
+		}
+		ids = kept
+	}
+	return u.r.Store.ChunkHits(ctx, ids)
 }
 
 func (r *Reasoner) offline() bool {
@@ -88,7 +124,7 @@ func (r *Reasoner) newRun(question, mode string) *run {
 	}
 	now := time.Now()
 	return &run{r: r, question: question, set: set, meter: &llm.Meter{}, start: now, lapStart: now,
-		trace: &Trace{Mode: mode, Offline: r.offline(), Timings: map[string]int64{}, Subgraph: kb.Graph{Entities: []kb.Entity{}, Relations: []kb.Relation{}}}}
+		trace: &Trace{Mode: mode, Scope: scopeOrNil(r.Scope), Offline: r.offline(), Timings: map[string]int64{}, Subgraph: kb.Graph{Entities: []kb.Entity{}, Relations: []kb.Relation{}}}}
 }
 
 func (u *run) lap(name string) {
@@ -115,6 +151,7 @@ func (u *run) finish(a *kb.Answer) error {
 	}
 	a.Trace = raw
 	a.Mode = u.trace.Mode
+	a.Scope = u.trace.Scope
 	if a.Citations == nil {
 		a.Citations = []kb.Citation{}
 	}

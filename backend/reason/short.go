@@ -454,7 +454,7 @@ func (u *run) searchNear(ctx context.Context, name, question string, pool *[]Evi
 			}
 		}
 	}
-	hits, err := u.r.Store.ChunkHits(ctx, ids)
+	hits, err := u.chunkHits(ctx, ids)
 	if err != nil {
 		return 0, err
 	}
@@ -511,7 +511,7 @@ func (u *run) fetchTitled(ctx context.Context, names []string, pool *[]Evidence,
 		}
 		ids = append(ids, got...)
 	}
-	hits, err := u.r.Store.ChunkHits(ctx, ids)
+	hits, err := u.chunkHits(ctx, ids)
 	if err != nil {
 		return 0, err
 	}
@@ -548,7 +548,7 @@ func (u *run) titledLike(ctx context.Context, name string) ([]int64, error) {
 	for _, f := range found {
 		ids = append(ids, f.ChunkID)
 	}
-	hits, err := u.r.Store.ChunkHits(ctx, ids)
+	hits, err := u.chunkHits(ctx, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -23,9 +23,11 @@ import (
 
 // Trace is everything behind one answer, stored as JSON with it.
 type Trace struct {
-	Mode     string `json:"mode"`
-	Offline  bool   `json:"offline"`
-	Fallback string `json:"fallback,omitempty"` // why deep mode fell back to quick
+	Mode string `json:"mode"`
+	// Scope is what the question was put to (nil: the whole project).
+	Scope    *kb.Scope `json:"scope,omitempty"`
+	Offline  bool      `json:"offline"`
+	Fallback string    `json:"fallback,omitempty"` // why deep mode fell back to quick
 	// AnswerBy says who wrote the answer text: "model", "extractive" (the
 	// best-supported sentences of the passages) or "declined".
 	AnswerBy string `json:"answer_by"`

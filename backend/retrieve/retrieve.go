@@ -127,6 +127,9 @@ type Retriever struct {
 	Settings Settings
 	// Pseudo, when set, adds the pseudo-graph walk list.
 	Pseudo PseudoFunc
+	// Docs, when not empty, keeps retrieval within these documents: the
+	// passage search runs in them and every list keeps their passages only.
+	Docs []int64
 
 	graphEmb *embed.Hashed // entities_vec / relations_vec are always built-in vectors
 }
@@ -211,7 +214,7 @@ func (r *Retriever) Gather(ctx context.Context, question string, k int) (*Result
 	var passage []int64
 	g.Go(func() error {
 		t0 := time.Now()
-		searcher := &search.Searcher{Store: r.Store, Embedder: r.Embedder, Settings: set.Search}
+		searcher := &search.Searcher{Store: r.Store, Embedder: r.Embedder, Settings: set.Search, Docs: r.Docs}
 		var err error
 		passage, _, _, err = searcher.Rank(gctx, question, depth)
 		if err != nil {
@@ -252,8 +255,33 @@ func (r *Retriever) Gather(ctx context.Context, question string, k int) (*Result
 		lists = append(lists, List{Name: "pseudo", Weight: set.PseudoWeight, IDs: ids})
 		clock.done("pseudo", t0)
 	}
+	if len(r.Docs) > 0 {
+		in, err := r.Store.DocChunkIDs(ctx, r.Docs)
+		if err != nil {
+			return nil, err
+		}
+		lists = withinChunks(lists, in)
+	}
 	res.Lists = lists
 	return res, nil
+}
+
+// withinChunks keeps, in every list, only the chunks of in (a scope's).
+func withinChunks(lists []List, in []int64) []List {
+	keep := make(map[int64]bool, len(in))
+	for _, id := range in {
+		keep[id] = true
+	}
+	out := make([]List, len(lists))
+	for i, l := range lists {
+		out[i] = List{Name: l.Name, Weight: l.Weight}
+		for _, id := range l.IDs {
+			if keep[id] {
+				out[i].IDs = append(out[i].IDs, id)
+			}
+		}
+	}
+	return out
 }
 
 // stageClock records how long each retrieval stage took (milliseconds), from

@@ -43,6 +43,8 @@ type Searcher struct {
 	// QueryVector, when set, embeds the question instead of Embedder (the
 	// built-in embedder weights question words by IDF this way).
 	QueryVector func(ctx context.Context, q string) ([]float32, error)
+	// Docs, when not empty, searches only these documents' passages.
+	Docs []int64
 }
 
 // EmbedText is the text a chunk's vector is made from: document title,
@@ -124,6 +126,12 @@ func MatchExpr(q string) string { return strings.Join(MatchTerms(q), " OR ") }
 // only common words is then left out; on the 100k-chunk bench corpus the top
 // 50 stayed the same (backend/bench RESULTS.md).
 func Lexical(ctx context.Context, st *store.Store, question string, weights [4]float64, k int) ([]store.Scored, error) {
+	return LexicalIn(ctx, st, question, weights, k, nil)
+}
+
+// LexicalIn is Lexical within the passages of the documents docs (all when
+// empty).
+func LexicalIn(ctx context.Context, st *store.Store, question string, weights [4]float64, k int, docs []int64) ([]store.Scored, error) {
 	terms := MatchTerms(question)
 	if len(terms) == 0 {
 		return nil, nil
@@ -133,7 +141,7 @@ func Lexical(ctx context.Context, st *store.Store, question string, weights [4]f
 		return nil, err
 	}
 	rare, common := SplitCommon(terms, rows, CommonRowBudget(total))
-	return st.LexicalSearch(ctx, ScopedMatch(rare, common), weights, k)
+	return st.LexicalSearchIn(ctx, ScopedMatch(rare, common), weights, k, docs)
 }
 
 // Common-word split: a question's words select at most
@@ -279,6 +287,18 @@ func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[
 	}
 	vec := make(chan vecResult, 1)
 	wantVec := (s.Embedder != nil || s.QueryVector != nil) && set.VectorWeight > 0
+	var keep func(int64) bool
+	if len(s.Docs) > 0 {
+		in, err := s.Store.DocChunkIDs(ctx, s.Docs)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		set := make(map[int64]bool, len(in))
+		for _, id := range in {
+			set[id] = true
+		}
+		keep = func(id int64) bool { return set[id] }
+	}
 	if wantVec {
 		go func() {
 			qv, err := s.queryVector(ctx, query)
@@ -286,11 +306,11 @@ func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[
 				vec <- vecResult{err: err}
 				return
 			}
-			near, err := s.Store.NearestChunks(ctx, qv, depth)
+			near, err := s.Store.NearestChunksIf(ctx, qv, depth, keep)
 			vec <- vecResult{near: near, err: err}
 		}()
 	}
-	lex, lerr := Lexical(ctx, s.Store, query, set.ColumnWeights, depth)
+	lex, lerr := LexicalIn(ctx, s.Store, query, set.ColumnWeights, depth, s.Docs)
 	var vr vecResult
 	if wantVec {
 		vr = <-vec

@@ -54,14 +54,23 @@ func nonNil[T any](xs []T) []T {
 
 // answerCut reads kb.Answer.Cut back from the trace (reason.Trace's
 // answer_cut): an answer the model left unfinished stays marked so.
+// answerScope reads kb.Answer.Scope back from the trace.
+const answerScope = "CASE WHEN json_valid(trace) THEN json_extract(trace, '$.scope') END"
+
 const answerCut = "COALESCE(CASE WHEN json_valid(trace) THEN json_extract(trace, '$.answer_cut') END, '')"
 
 func scanAnswer(sc interface{ Scan(...any) error }, withTrace bool) (kb.Answer, error) {
 	var a kb.Answer
 	var cit, paths, trace string
-	var short sql.NullString
-	if err := sc.Scan(&a.ID, &a.Question, &a.Answer, &a.Declined, &a.Mode, &cit, &paths, &trace, &a.AskedAt, &a.Cut, &short); err != nil {
+	var short, scope sql.NullString
+	if err := sc.Scan(&a.ID, &a.Question, &a.Answer, &a.Declined, &a.Mode, &cit, &paths, &trace, &a.AskedAt, &a.Cut, &short, &scope); err != nil {
 		return a, err
+	}
+	if scope.Valid && scope.String != "" {
+		var sc kb.Scope
+		if json.Unmarshal([]byte(scope.String), &sc) == nil && !sc.Whole() {
+			a.Scope = &sc
+		}
 	}
 	if short.Valid && short.String != "" {
 		var sa kb.ShortAnswer
@@ -83,7 +92,7 @@ func scanAnswer(sc interface{ Scan(...any) error }, withTrace bool) (kb.Answer, 
 
 // Answers lists stored answers newest first, without their traces.
 func (s *Store) Answers(ctx context.Context) ([]kb.Answer, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, '', asked_at, "+answerCut+", json_extract(trace, '$.short') FROM answers ORDER BY asked_at DESC, id DESC")
+	rows, err := s.db.QueryContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, '', asked_at, "+answerCut+", json_extract(trace, '$.short'), "+answerScope+" FROM answers ORDER BY asked_at DESC, id DESC")
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +110,7 @@ func (s *Store) Answers(ctx context.Context) ([]kb.Answer, error) {
 
 // Answer loads one stored answer with its trace.
 func (s *Store) Answer(ctx context.Context, id int64) (kb.Answer, error) {
-	a, err := scanAnswer(s.db.QueryRowContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, trace, asked_at, "+answerCut+", json_extract(trace, '$.short') FROM answers WHERE id = ?", id), true)
+	a, err := scanAnswer(s.db.QueryRowContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, trace, asked_at, "+answerCut+", json_extract(trace, '$.short'), "+answerScope+" FROM answers WHERE id = ?", id), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return kb.Answer{}, fmt.Errorf("answer %d: %w", id, ErrNoAnswer)
 	}

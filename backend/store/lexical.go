@@ -56,11 +56,27 @@ const insertChunkFTS = "INSERT INTO chunks_fts(rowid, title, heading, body, cjk,
 // BM25 with the given column weights (title, heading, body, cjk). Score is
 // -bm25, so higher is better.
 func (s *Store) LexicalSearch(ctx context.Context, match string, weights [4]float64, k int) ([]Scored, error) {
+	return s.LexicalSearchIn(ctx, match, weights, k, nil)
+}
+
+// LexicalSearchIn is LexicalSearch within the chunks of the documents docs
+// (all when empty).
+func (s *Store) LexicalSearchIn(ctx context.Context, match string, weights [4]float64, k int, docs []int64) ([]Scored, error) {
 	if strings.TrimSpace(match) == "" {
 		return nil, nil
 	}
-	rows, err := s.db.QueryContext(ctx, fmt.Sprintf("SELECT rowid, bm25(chunks_fts, %g, %g, %g, %g, 0) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?",
-		weights[0], weights[1], weights[2], weights[3]), match, k)
+	where, args := "", []any{match}
+	if len(docs) > 0 {
+		ph, ids := inList(docs)
+		// "rowid + 0": the scope filters the rows MATCH selects; a bare
+		// rowid IN would let FTS5 run the query once per listed rowid
+		// (0.7 s for a 500-chunk document instead of a few ms).
+		where = " AND (rowid + 0) IN (SELECT id FROM chunks WHERE doc_id IN (" + ph + "))"
+		args = append(args, ids...)
+	}
+	args = append(args, k)
+	rows, err := s.db.QueryContext(ctx, fmt.Sprintf("SELECT rowid, bm25(chunks_fts, %g, %g, %g, %g, 0) AS r FROM chunks_fts WHERE chunks_fts MATCH ?"+where+" ORDER BY r LIMIT ?",
+		weights[0], weights[1], weights[2], weights[3]), args...)
 	if err != nil {
 		return nil, fmt.Errorf("lexical search: %w", err)
 	}

@@ -104,7 +104,13 @@ type Scored struct {
 // Score is the cosine similarity (1 - cosine distance), computed exactly
 // for candidates found in the in-memory int8 index.
 func (s *Store) NearestChunks(ctx context.Context, q []float32, k int) ([]Scored, error) {
-	hits, err := s.searchVectors(ctx, chunkVecs, q, k)
+	return s.NearestChunksIf(ctx, q, k, nil)
+}
+
+// NearestChunksIf is NearestChunks over the chunks keep accepts (all when
+// nil): a search within some documents.
+func (s *Store) NearestChunksIf(ctx context.Context, q []float32, k int, keep func(int64) bool) ([]Scored, error) {
+	hits, err := s.searchVectorsIf(ctx, chunkVecs, q, k, keep)
 	if err != nil {
 		return nil, err
 	}
@@ -303,6 +309,10 @@ func (s *Store) fetchVectors(ctx context.Context, t vecTable, ids []int64) (map[
 
 // searchVectors returns the k vectors of t nearest (cosine) to q.
 func (s *Store) searchVectors(ctx context.Context, t vecTable, q []float32, k int) ([]vecindex.Hit, error) {
+	return s.searchVectorsIf(ctx, t, q, k, nil)
+}
+
+func (s *Store) searchVectorsIf(ctx context.Context, t vecTable, q []float32, k int, keep func(int64) bool) ([]vecindex.Hit, error) {
 	if k <= 0 || vecindex.Norm(q) == 0 {
 		return nil, nil // a vector without features is near nothing
 	}
@@ -316,9 +326,9 @@ func (s *Store) searchVectors(ctx context.Context, t vecTable, q []float32, k in
 	if len(q) != x.Dim() {
 		return nil, fmt.Errorf("%s: query vector has %d dimensions, the stored vectors %d", t.name, len(q), x.Dim())
 	}
-	return x.Search(q, k, vecindex.DefaultDepth(k), func(ids []int64) (map[int64][]float32, error) {
+	return x.SearchIf(q, k, vecindex.DefaultDepth(k), func(ids []int64) (map[int64][]float32, error) {
 		return s.fetchVectors(ctx, t, ids)
-	})
+	}, keep)
 }
 
 // NearestVectors is the k-NN over one of the graph's vector sets

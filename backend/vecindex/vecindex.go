@@ -213,7 +213,11 @@ func (x *Index) Bytes() int {
 
 // Candidates returns up to n rows by approximate cosine to q (quantised
 // rows), best first; rows with a zero vector are never returned.
-func (x *Index) Candidates(q []float32, n int) []Hit {
+func (x *Index) Candidates(q []float32, n int) []Hit { return x.CandidatesIf(q, n, nil) }
+
+// CandidatesIf is Candidates over the rows whose id keep accepts (all when
+// keep is nil).
+func (x *Index) CandidatesIf(q []float32, n int, keep func(int64) bool) []Hit {
 	if n <= 0 || len(q) != x.dim {
 		return nil
 	}
@@ -243,7 +247,7 @@ func (x *Index) Candidates(q []float32, n int) []Hit {
 		}
 		for j, dot := range sums[:min(rows, len(x.ids)-start)] {
 			r := start + j
-			if s := x.scale[r]; s != 0 {
+			if s := x.scale[r]; s != 0 && (keep == nil || keep(x.ids[r])) {
 				top.offer(Hit{x.ids[r], float64(float32(dot) * qstep * s)})
 			}
 		}
@@ -356,11 +360,17 @@ func DefaultDepth(k int) int { return 2*k + 20 }
 // from the quantised rows, re-scored from the vectors fetch returns. A zero
 // query finds nothing.
 func (x *Index) Search(q []float32, k, depth int, fetch Fetch) ([]Hit, error) {
+	return x.SearchIf(q, k, depth, fetch, nil)
+}
+
+// SearchIf is Search over the rows whose id keep accepts (all when keep is
+// nil): a search within some documents.
+func (x *Index) SearchIf(q []float32, k, depth int, fetch Fetch, keep func(int64) bool) ([]Hit, error) {
 	qn := Norm(q)
 	if k <= 0 || qn == 0 {
 		return nil, nil
 	}
-	cands := x.Candidates(q, max(depth, k))
+	cands := x.CandidatesIf(q, max(depth, k), keep)
 	if len(cands) == 0 {
 		return nil, nil
 	}

@@ -1,0 +1,289 @@
+// Package route sends a question that names a document to it: by the
+// organisation, title words or file name that tell the document apart in
+// its library, narrowed by the period the question names ("FY2018",
+// "2022", "Q2 2023") against the document's own period. A question that
+// names no document is not routed, nor one in a library where its words do
+// not single out a few documents.
+//
+// Only documents of more than one passage are routed to: a one-passage
+// document's title is already part of its passage's index (the multi-hop
+// evaluation sets are of that shape, one short passage per title).
+package route
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"cairn/backend/analyze"
+	"cairn/backend/identity"
+)
+
+// Doc is what routing knows of one document.
+type Doc struct {
+	ID                                   int64
+	Title, Organisation, DocType, Period string
+	FileName                             string
+	Chunks                               int
+}
+
+// Route is where a question goes: the documents (none: the whole project)
+// and why, in the question's words.
+type Route struct {
+	Docs    []int64
+	Because []string
+}
+
+var yearRe = regexp.MustCompile(`(?:^|[^0-9])((?:19|20)\d\d)(?:[^0-9]|$)`)
+
+// Question routes question among docs.
+func Question(question string, docs []Doc) Route {
+	var cands []Doc
+	for _, d := range docs {
+		if d.Chunks >= 2 {
+			cands = append(cands, d)
+		}
+	}
+	if len(cands) < 2 {
+		return Route{}
+	}
+	// Each document's identity words.
+	words := make([]map[string]bool, len(cands))
+	initials := make([]string, len(cands))
+	for i, d := range cands {
+		words[i] = identityWords(d)
+		initials[i] = initialsOf(d.Organisation)
+	}
+
+	// Each name word of the question picks the documents it singles out;
+	// a document is picked by its words (a comparison names several).
+	picked := make([][]string, len(cands))
+	for _, qw := range nameWords(question) {
+		key := strings.ToLower(qw)
+		var hit []int
+		for i := range cands {
+			switch {
+			case words[i][key]:
+				hit = append(hit, i)
+			case isCaps(qw) && len(key) >= 2 && key == initials[i]:
+				hit = append(hit, i)
+			case isCaps(qw) && len(key) >= 3:
+				for w := range words[i] {
+					if len(w) > len(key) && strings.HasPrefix(w, key) {
+						hit = append(hit, i)
+						break
+					}
+				}
+			}
+		}
+		if len(hit) == 0 || len(hit) == len(cands) {
+			continue // names nothing, or every document
+		}
+		for _, i := range hit {
+			picked[i] = append(picked[i], qw)
+		}
+	}
+	// Documents picked by the same words are one group (one organisation's
+	// reports); the period the question names narrows each group.
+	groups := map[string][]int{}
+	var keys []string
+	for i, ws := range picked {
+		if len(ws) == 0 {
+			continue
+		}
+		k := strings.Join(ws, " ")
+		if groups[k] == nil {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	if len(keys) == 0 {
+		return Route{}
+	}
+	y := latestYear(question)
+	var chosen []int
+	var why []string
+	narrowed := false
+	for _, k := range keys {
+		g := groups[k]
+		why = append(why, k)
+		if y > 0 && len(g) > 1 {
+			var inYear []int
+			for _, i := range g {
+				for _, dy := range identity.Years(cands[i].Period, cands[i].FileName) {
+					if dy == y {
+						inYear = append(inYear, i)
+						break
+					}
+				}
+			}
+			if len(inYear) > 0 && len(inYear) < len(g) {
+				g, narrowed = inYear, true
+			}
+		}
+		chosen = append(chosen, g...)
+	}
+	sort.Ints(chosen)
+	if narrowed {
+		why = append(why, strconv.Itoa(y))
+	}
+	r := Route{Because: why}
+	for _, i := range chosen {
+		r.Docs = append(r.Docs, cands[i].ID)
+	}
+	return r
+}
+
+func logf(x float64) float64 {
+	if x <= 1 {
+		return 0
+	}
+	return math.Log(x)
+}
+
+// identityWords are the words of a document's title, organisation and file
+// name (lower case), with adjacent words also joined ("foot locker" gives
+// "footlocker"; "coca-cola" gives "coca", "cola", "cocacola"). Years are
+// left to the period.
+func identityWords(d Doc) map[string]bool {
+	out := map[string]bool{}
+	file := strings.TrimSuffix(d.FileName, fileExt(d.FileName))
+	name := d.Organisation
+	if name == "" {
+		name = d.Title
+	}
+	for _, s := range []string{name, file} {
+		ws := withoutLegalForm(splitWords(s))
+		for i, w := range ws {
+			if isYearOrNumber(w) {
+				continue
+			}
+			out[w] = true
+			if i > 0 && !isYearOrNumber(ws[i-1]) {
+				out[ws[i-1]+w] = true
+			}
+		}
+	}
+	return out
+}
+
+func fileExt(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i > 0 && len(name)-i <= 6 {
+		return name[i:]
+	}
+	return ""
+}
+
+// splitWords cuts s into lower-case runs of letters and digits.
+func splitWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+func isYearOrNumber(w string) bool {
+	for _, r := range w {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// initialsOf is the initials of a multi-word organisation name without its
+// legal form ("Advanced Micro Devices, Inc." → "amd").
+func initialsOf(org string) string {
+	ws := withoutLegalForm(splitWords(org))
+	if len(ws) < 2 {
+		return ""
+	}
+	var b strings.Builder
+	for _, w := range ws {
+		b.WriteString(w[:1])
+	}
+	return b.String()
+}
+
+// legalForms are the words of a registered name that say what kind of
+// entity it is, not which.
+var legalForms = map[string]bool{"inc": true, "incorporated": true, "corp": true, "corporation": true, "company": true, "co": true,
+	"ltd": true, "limited": true, "llc": true, "llp": true, "lp": true, "plc": true, "ag": true, "se": true, "sa": true, "nv": true, "gmbh": true, "the": true}
+
+func withoutLegalForm(ws []string) []string {
+	out := ws[:0:0]
+	for _, w := range ws {
+		if !legalForms[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// nameWords are the question's words that may name a document: written
+// with a capital or a digit among letters ("Verizon", "3M", "JPM"), not
+// the language's function words, and not a bare year.
+func nameWords(q string) []string {
+	var out []string
+	for _, raw := range strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' }) {
+		w := strings.TrimSuffix(strings.TrimSuffix(raw, "'s"), "’s")
+		w = strings.Trim(w, "'’")
+		if w == "" || isYearOrNumber(w) {
+			continue
+		}
+		first := []rune(w)[0]
+		hasDigit := strings.IndexFunc(w, unicode.IsDigit) >= 0
+		if !unicode.IsUpper(first) && !(hasDigit && strings.IndexFunc(w, unicode.IsLetter) >= 0) {
+			continue
+		}
+		if analyze.IsStop(strings.ToLower(w)) || periodWord.MatchString(w) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// periodWord: "FY2018", "Q2", "Q22023", "H1" name a period, not a document.
+var periodWord = regexp.MustCompile(`^(?i:fy|q[1-4]|h[12])\d*$`)
+
+func isCaps(w string) bool {
+	letters := 0
+	for _, r := range w {
+		if unicode.IsLetter(r) {
+			letters++
+			if !unicode.IsUpper(r) {
+				return false
+			}
+		}
+	}
+	return letters >= 2
+}
+
+// latestYear is the latest year the question names (0: none).
+func latestYear(q string) int {
+	y := 0
+	for _, m := range yearRe.FindAllStringSubmatch(q, -1) {
+		if v, _ := strconv.Atoi(m[1]); v > y {
+			y = v
+		}
+	}
+	for _, m := range quarterYear.FindAllStringSubmatch(q, -1) {
+		if v, _ := strconv.Atoi(m[1]); v > y {
+			y = v
+		}
+	}
+	// "FY18", "Q2'23"
+	for _, m := range shortYear.FindAllStringSubmatch(q, -1) {
+		if v, _ := strconv.Atoi(m[1]); 2000+v > y {
+			y = 2000 + v
+		}
+	}
+	return y
+}
+
+var (
+	shortYear = regexp.MustCompile(`(?i)\b(?:fy|q[1-4]\s*')\s*(\d\d)\b`)
+	// "Q22023": a quarter written against its year.
+	quarterYear = regexp.MustCompile(`(?i)\bq[1-4]((?:19|20)\d\d)\b`)
+)

@@ -1,0 +1,47 @@
+package route
+
+import (
+	"reflect"
+	"testing"
+)
+
+// library is a made-up library: two companies with several reports each,
+// one single-report company, and one one-passage note.
+var library = []Doc{
+	{ID: 1, Title: "Lanternworks, Inc. — Form 7-R FY2018", Organisation: "Lanternworks, Inc.", Period: "FY2018", FileName: "LANTERN_2018.pdf", Chunks: 300},
+	{ID: 2, Title: "Lanternworks, Inc. — Form 7-R FY2022", Organisation: "Lanternworks, Inc.", Period: "FY2022", FileName: "LANTERN_2022.pdf", Chunks: 280},
+	{ID: 3, Title: "Orrin Mills Corporation — Form 7-R FY2019", Organisation: "Orrin Mills Corporation", Period: "FY2019", FileName: "orrin.pdf", Chunks: 200},
+	{ID: 4, Title: "Northern Velden Kettle Co. — Form 7-Q Q2 2023", Organisation: "Northern Velden Kettle Co.", Period: "Q2 2023", FileName: "NVK_2023Q2.pdf", Chunks: 90},
+	{ID: 5, Title: "Northern Velden Kettle Co. — Form 7-Q Q1 2021", Organisation: "Northern Velden Kettle Co.", Period: "Q1 2021", FileName: "NVK_2021Q1.pdf", Chunks: 95},
+	{ID: 6, Title: "Orrin", Organisation: "", FileName: "note.txt", Chunks: 1},
+}
+
+func TestQuestion(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		docs []int64
+	}{
+		{"What was Lanternworks' FY2018 capital expenditure?", []int64{1}},
+		{"How did revenue change from FY2020 to FY2022 for Lanternworks?", []int64{2}},
+		{"Is Lanternworks a capital-intensive business?", []int64{1, 2}},
+		{"What did Orrin Mills report as inventory?", []int64{3}},
+		{"Which NVK segment had the lowest revenue in Q22023?", []int64{4}},              // initials, a quarter against its year
+		{"Which segment of Northern Velden had the most income in 2021 Q1?", []int64{5}}, // words of the name
+		{"What is the capital of the country where the kettle was made?", nil},           // no name of a document
+		{"What is the FY2018 capital expenditure?", nil},                                 // a period alone routes nowhere
+		{"Compare Lanternworks and Orrin Mills on inventory", []int64{1, 2, 3}},          // a comparison names both
+		{"What is the Company's inventory?", nil},                                        // a legal form names no one
+	} {
+		got := Question(c.q, library)
+		if !reflect.DeepEqual(got.Docs, c.docs) {
+			t.Errorf("%q: routed to %v (because %v), want %v", c.q, got.Docs, got.Because, c.docs)
+		}
+	}
+}
+
+func TestOnePassageDocumentsAreNotRouted(t *testing.T) {
+	docs := []Doc{{ID: 1, Title: "Mara Okafor", Chunks: 1}, {ID: 2, Title: "Harbor Bridge", Chunks: 1}, {ID: 3, Title: "Lagos", Chunks: 1}}
+	if got := Question("Who designed Harbor Bridge?", docs); got.Docs != nil {
+		t.Errorf("routed to %v", got.Docs)
+	}
+}
