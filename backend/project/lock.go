@@ -121,6 +121,34 @@ func waitingFor(kind, holder string) string {
 	return what + "; waiting…"
 }
 
+// lockOpen serialises opening the project's database across processes
+// (.cairn-open.lock, held only while the database is opened and migrated):
+// two processes creating a new project at the same moment could otherwise
+// meet SQLite between creating the file and switching it to WAL, where a
+// connection can fail with SQLITE_BUSY without waiting. It gives up waiting
+// after limit (the open then goes ahead and SQLite's own locking decides);
+// a folder where the lock file cannot be made (read-only) needs no lock.
+func lockOpen(dir string, limit time.Duration) (unlock func()) {
+	f, err := os.OpenFile(filepath.Join(dir, ".cairn-open.lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return func() {}
+	}
+	for deadline := time.Now().Add(limit); ; {
+		ok, err := tryLockFile(f)
+		if err != nil || (!ok && time.Now().After(deadline)) {
+			f.Close()
+			return func() {}
+		}
+		if ok {
+			return func() {
+				unlockFile(f)
+				f.Close()
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // lockHolder describes who holds the lock, from the pid it wrote.
 func lockHolder(path string) string {
 	b, _ := os.ReadFile(path)

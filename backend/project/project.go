@@ -81,7 +81,9 @@ func Open(dir string) (*Project, error) {
 	if err := os.MkdirAll(filepath.Join(abs, FilesDir), 0o755); err != nil {
 		return nil, fmt.Errorf("create project folder: %w", err)
 	}
+	unlock := lockOpen(abs, store.BusyTimeout)
 	st, err := store.Open(filepath.Join(abs, DBName))
+	unlock()
 	if err != nil {
 		return nil, fmt.Errorf("open project %s: %w", abs, err)
 	}
