@@ -66,7 +66,7 @@ type backend interface {
 	Import(ctx context.Context, paths []string, progress func(project.Progress)) ([]project.ImportResult, error)
 	Documents(ctx context.Context) ([]kb.Document, error)
 	Remove(ctx context.Context, ids ...int64) error
-	SearchInfo(ctx context.Context, query string, k int) ([]kb.Hit, project.SearchInfo, error)
+	SearchIn(ctx context.Context, query string, k int, docs []int64) ([]kb.Hit, project.SearchInfo, error)
 	Pages(ctx context.Context, docID int64, page int) ([]kb.Page, error)
 }
 
@@ -86,8 +86,8 @@ func (b projectBackend) Documents(ctx context.Context) ([]kb.Document, error) {
 func (b projectBackend) Remove(ctx context.Context, ids ...int64) error {
 	return b.p.Remove(ctx, ids...)
 }
-func (b projectBackend) SearchInfo(ctx context.Context, query string, k int) ([]kb.Hit, project.SearchInfo, error) {
-	return b.p.SearchInfo(ctx, query, k)
+func (b projectBackend) SearchIn(ctx context.Context, query string, k int, docs []int64) ([]kb.Hit, project.SearchInfo, error) {
+	return b.p.SearchIn(ctx, query, k, docs)
 }
 func (b projectBackend) Pages(ctx context.Context, docID int64, page int) ([]kb.Page, error) {
 	return b.p.Pages(ctx, docID, page)
@@ -383,9 +383,19 @@ type SearchResult struct {
 	Info project.SearchInfo `json:"info"`
 }
 
-// Search runs passage search; k is clamped to [1, 100] (0 means 20).
+// Search runs passage search; k is clamped to [1, 100] (0 means 20). A
+// query that names a document is routed to it (Info.Scope says so).
 func (a *App) Search(query string, k int) (SearchResult, error) {
+	return a.SearchIn(query, k, nil)
+}
+
+// SearchIn is Search within the documents docs (none: the whole project).
+func (a *App) SearchIn(query string, k int, docs []int64) (SearchResult, error) {
 	defer a.enter()()
+	docs, err := scopeIDs(docs)
+	if err != nil {
+		return SearchResult{Hits: []kb.Hit{}}, err
+	}
 	query = strings.TrimSpace(query)
 	if query == "" {
 		return SearchResult{Hits: []kb.Hit{}}, nil
@@ -396,7 +406,7 @@ func (a *App) Search(query string, k int) (SearchResult, error) {
 	case k > maxK:
 		k = maxK
 	}
-	hits, info, err := a.cur().SearchInfo(a.context(), query, k)
+	hits, info, err := a.cur().SearchIn(a.context(), query, k, docs)
 	if hits == nil {
 		hits = []kb.Hit{}
 	}

@@ -23,6 +23,7 @@ type fakeBackend struct {
 	docs       []kb.Document
 	importErr  error
 	imported   [][]string
+	scopes     [][]int64 // SearchIn's docs, per call
 	removed    []int64
 	searched   []string
 	k          []int
@@ -56,11 +57,12 @@ func (f *fakeBackend) Remove(ctx context.Context, ids ...int64) error {
 	f.removed = append(f.removed, ids...)
 	return nil
 }
-func (f *fakeBackend) SearchInfo(ctx context.Context, query string, k int) ([]kb.Hit, project.SearchInfo, error) {
+func (f *fakeBackend) SearchIn(ctx context.Context, query string, k int, docs []int64) ([]kb.Hit, project.SearchInfo, error) {
 	f.mu.Lock() // calls in flight run at once (TestSwitchWaitsForCallsInFlight)
 	defer f.mu.Unlock()
 	f.searched = append(f.searched, query)
 	f.k = append(f.k, k)
+	f.scopes = append(f.scopes, docs)
 	return nil, f.searchInfo, nil
 }
 func (f *fakeBackend) Pages(ctx context.Context, docID int64, page int) ([]kb.Page, error) {

@@ -30,8 +30,16 @@ var askMu sync.Mutex
 
 // Ask answers a question from the project's documents. deep plans several
 // steps (with a model; offline it falls back to a quick answer and says so
-// in the trace). The answer is stored; Answers lists past ones.
+// in the trace). The answer is stored; Answers lists past ones. A question
+// that names a document is routed to it (the answer's scope says so).
 func (a *App) Ask(question string, deep bool) (kb.Answer, error) {
+	return a.AskIn(question, deep, nil)
+}
+
+// AskIn is Ask within the documents docs (the Library's selection, or one
+// document from its own page); none is the whole project. Every passage the
+// answer cites is from them, and the answer's scope names them.
+func (a *App) AskIn(question string, deep bool, docs []int64) (kb.Answer, error) {
 	defer a.enter()()
 	p, err := a.openProject()
 	if err != nil {
@@ -41,10 +49,14 @@ func (a *App) Ask(question string, deep bool) (kb.Answer, error) {
 	if question == "" {
 		return kb.Answer{}, errors.New("type a question first")
 	}
+	docs, err = scopeIDs(docs)
+	if err != nil {
+		return kb.Answer{}, err
+	}
 	askMu.Lock()
 	defer askMu.Unlock()
 	seq := 0
-	ans, err := p.Ask(a.context(), question, project.AskOptions{Deep: deep}, func(tok string) {
+	ans, err := p.Ask(a.context(), question, project.AskOptions{Deep: deep, Docs: docs}, func(tok string) {
 		seq++
 		a.emit(EventAskToken, AskToken{Question: question, Seq: seq, Token: tok})
 	})

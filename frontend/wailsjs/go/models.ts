@@ -19,6 +19,24 @@ export namespace analyze {
 
 export namespace app {
 	
+	export class DocumentIdentity {
+	    title: string;
+	    organisation: string;
+	    doc_type: string;
+	    period: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DocumentIdentity(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.organisation = source["organisation"];
+	        this.doc_type = source["doc_type"];
+	        this.period = source["period"];
+	    }
+	}
 	export class EntityDetail {
 	    entity: kb.Entity;
 	    relations: kb.Relation[];
@@ -393,6 +411,24 @@ export namespace app {
 
 export namespace kb {
 	
+	export class Scope {
+	    docs?: number[];
+	    titles?: string[];
+	    routed?: boolean;
+	    because?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Scope(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.docs = source["docs"];
+	        this.titles = source["titles"];
+	        this.routed = source["routed"];
+	        this.because = source["because"];
+	    }
+	}
 	export class ShortAnswer {
 	    text: string;
 	    n: number;
@@ -555,6 +591,7 @@ export namespace kb {
 	    trace: number[];
 	    asked_at?: string;
 	    short?: ShortAnswer;
+	    scope?: Scope;
 	
 	    static createFrom(source: any = {}) {
 	        return new Answer(source);
@@ -573,6 +610,7 @@ export namespace kb {
 	        this.trace = source["trace"];
 	        this.asked_at = source["asked_at"];
 	        this.short = this.convertValues(source["short"], ShortAnswer);
+	        this.scope = this.convertValues(source["scope"], Scope);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -610,6 +648,10 @@ export namespace kb {
 	    chunks: number;
 	    // Go type: time
 	    imported_at: any;
+	    organisation?: string;
+	    doc_type?: string;
+	    period?: string;
+	    identity_edited?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Document(source);
@@ -631,6 +673,10 @@ export namespace kb {
 	        this.pages = source["pages"];
 	        this.chunks = source["chunks"];
 	        this.imported_at = this.convertValues(source["imported_at"], null);
+	        this.organisation = source["organisation"];
+	        this.doc_type = source["doc_type"];
+	        this.period = source["period"];
+	        this.identity_edited = source["identity_edited"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -989,6 +1035,7 @@ export namespace kb {
 	
 	
 	
+	
 
 }
 
@@ -1282,6 +1329,7 @@ export namespace project {
 	    embedder: string;
 	    vectors: boolean;
 	    note?: string;
+	    scope?: kb.Scope;
 	
 	    static createFrom(source: any = {}) {
 	        return new SearchInfo(source);
@@ -1292,7 +1340,26 @@ export namespace project {
 	        this.embedder = source["embedder"];
 	        this.vectors = source["vectors"];
 	        this.note = source["note"];
+	        this.scope = this.convertValues(source["scope"], kb.Scope);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
@@ -1525,6 +1592,7 @@ export namespace reason {
 	}
 	export class Trace {
 	    mode: string;
+	    scope?: kb.Scope;
 	    offline: boolean;
 	    fallback?: string;
 	    answer_by: string;
@@ -1553,6 +1621,7 @@ export namespace reason {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.mode = source["mode"];
+	        this.scope = this.convertValues(source["scope"], kb.Scope);
 	        this.offline = source["offline"];
 	        this.fallback = source["fallback"];
 	        this.answer_by = source["answer_by"];

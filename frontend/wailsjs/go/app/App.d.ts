@@ -14,6 +14,8 @@ export function Answers():Promise<Array<kb.Answer>>;
 
 export function Ask(arg1:string,arg2:boolean):Promise<kb.Answer>;
 
+export function AskIn(arg1:string,arg2:boolean,arg3:Array<number>):Promise<kb.Answer>;
+
 export function CancelPull():Promise<void>;
 
 export function CreateProject(arg1:string):Promise<app.ProjectEntry>;
@@ -21,6 +23,8 @@ export function CreateProject(arg1:string):Promise<app.ProjectEntry>;
 export function DeleteProject(arg1:string):Promise<void>;
 
 export function DocumentPages(arg1:number):Promise<Array<kb.Page>>;
+
+export function EditDocumentIdentity(arg1:number,arg2:app.DocumentIdentity):Promise<kb.Document>;
 
 export function EmbedderStatus():Promise<project.EmbedderStatus>;
 
@@ -76,9 +80,13 @@ export function Reindex():Promise<void>;
 
 export function RemoveDocuments(arg1:Array<number>):Promise<void>;
 
+export function RenameDocument(arg1:number,arg2:string):Promise<kb.Document>;
+
 export function RenameProject(arg1:string,arg2:string):Promise<app.ProjectEntry>;
 
 export function RepairOrphans():Promise<Array<project.ImportResult>>;
+
+export function ResetDocumentTitle(arg1:number):Promise<kb.Document>;
 
 export function RetryDocument(arg1:number,arg2:string):Promise<Array<project.ImportResult>>;
 
@@ -87,6 +95,8 @@ export function SaveSettings(arg1:app.Settings):Promise<app.Settings>;
 export function SaveTextFile(arg1:string,arg2:string):Promise<string>;
 
 export function Search(arg1:string,arg2:number):Promise<app.SearchResult>;
+
+export function SearchIn(arg1:string,arg2:number,arg3:Array<number>):Promise<app.SearchResult>;
 
 export function SetOllamaHost(arg1:string,arg2:boolean):Promise<void>;
 

@@ -18,6 +18,10 @@ export function Ask(arg1, arg2) {
   return window['go']['app']['App']['Ask'](arg1, arg2);
 }
 
+export function AskIn(arg1, arg2, arg3) {
+  return window['go']['app']['App']['AskIn'](arg1, arg2, arg3);
+}
+
 export function CancelPull() {
   return window['go']['app']['App']['CancelPull']();
 }
@@ -32,6 +36,10 @@ export function DeleteProject(arg1) {
 
 export function DocumentPages(arg1) {
   return window['go']['app']['App']['DocumentPages'](arg1);
+}
+
+export function EditDocumentIdentity(arg1, arg2) {
+  return window['go']['app']['App']['EditDocumentIdentity'](arg1, arg2);
 }
 
 export function EmbedderStatus() {
@@ -142,12 +150,20 @@ export function RemoveDocuments(arg1) {
   return window['go']['app']['App']['RemoveDocuments'](arg1);
 }
 
+export function RenameDocument(arg1, arg2) {
+  return window['go']['app']['App']['RenameDocument'](arg1, arg2);
+}
+
 export function RenameProject(arg1, arg2) {
   return window['go']['app']['App']['RenameProject'](arg1, arg2);
 }
 
 export function RepairOrphans() {
   return window['go']['app']['App']['RepairOrphans']();
+}
+
+export function ResetDocumentTitle(arg1) {
+  return window['go']['app']['App']['ResetDocumentTitle'](arg1);
 }
 
 export function RetryDocument(arg1, arg2) {
@@ -164,6 +180,10 @@ export function SaveTextFile(arg1, arg2) {
 
 export function Search(arg1, arg2) {
   return window['go']['app']['App']['Search'](arg1, arg2);
+}
+
+export function SearchIn(arg1, arg2, arg3) {
+  return window['go']['app']['App']['SearchIn'](arg1, arg2, arg3);
 }
 
 export function SetOllamaHost(arg1, arg2) {
