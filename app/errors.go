@@ -71,5 +71,9 @@ func ErrorCode(err error) string {
 }
 
 // formatError is Wails' ErrorFormatter: a bound method's error reaches the
-// page as a CallError object instead of a bare string.
-func formatError(err error) any { return CallError{Message: err.Error(), Code: ErrorCode(err)} }
+// page as a CallError object instead of a bare string. SQLite's bare busy
+// and read-only codes are put in words first (store.Plain).
+func formatError(err error) any {
+	err = store.Plain(err)
+	return CallError{Message: err.Error(), Code: ErrorCode(err)}
+}

@@ -16,6 +16,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"cairn/backend/store"
 )
 
 // Serve mode: the same App over loopback HTTP, for a browser and for the
@@ -314,6 +316,7 @@ func (s *server) call(w http.ResponseWriter, r *http.Request, name string) {
 			if mt.Out(i) == errorType {
 				if !o.IsNil() {
 					err := o.Interface().(error)
+					err = store.Plain(err) // SQLite's bare codes in words
 					reply.Error, reply.Code = err.Error(), ErrorCode(err)
 				}
 				continue
