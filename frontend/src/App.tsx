@@ -1,10 +1,11 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { api, canPickFiles, errorMessage, transport, uploadFiles, type Document, type Hit, type Source } from "./api";
 import { EventsEmit, WindowSetTitle } from "../wailsjs/runtime/runtime";
 import { Icon, Logo, Notice } from "./components/ui";
 import { benchSize, markStartup, startupTimeline } from "./lib/bench";
 import { droppedFiles } from "./lib/drop";
 import { count, plainError } from "./lib/format";
+import { scopeOf } from "./lib/scope";
 import { applyTheme, loadTheme, type Theme } from "./lib/settings";
 import { useLibrary } from "./library";
 import type { GraphHighlight } from "./views/Ask";
@@ -54,6 +55,15 @@ export default function App() {
   const [view, setView] = useState<View>({ name: benchSize(window.location.hash) ? "graph" : "library" });
   const [highlight, setHighlight] = useState<GraphHighlight | null>(null);
   const [askFocus, setAskFocus] = useState(0);
+  // The documents questions are aimed at (the Library's selection, or one
+  // document); their titles are the Library's, so a rename shows at once.
+  const [askIds, setAskIds] = useState<number[]>([]);
+  const askScope = useMemo(() => scopeOf(askIds, lib.docs), [askIds, lib.docs]);
+  const askDocs = useCallback((ds: { id: number }[]) => {
+    setAskIds(ds.map((d) => d.id));
+    setView({ name: "ask" });
+    setAskFocus((n) => n + 1);
+  }, []);
   // Views stay mounted while the source is open, so going back keeps their state.
   const [seen, setSeen] = useState<Set<Main>>(new Set(["library"]));
   const current: Main = view.name === "source" ? view.from : view.name;
@@ -93,6 +103,7 @@ export default function App() {
     setSeen(new Set(["library"]));
     setHighlight(null);
     setSearch(emptySearch);
+    setAskIds([]);
   }, [lib.generation]);
 
   // The window title names the project once the library has loaded (the
@@ -257,11 +268,11 @@ export default function App() {
             </div>
           )}
           <div hidden={view.name !== "library"} className="pane">
-            <LibraryView lib={lib} onOpen={openDoc} />
+            <LibraryView lib={lib} onOpen={openDoc} onAsk={askDocs} />
           </div>
           {seen.has("ask") && (
             <div hidden={view.name !== "ask"} className="pane" key={`ask-${lib.generation}`}>
-              <AskView onOpenSource={openSource} onShowInGraph={showInGraph} focusKey={askFocus} defaultDeep={defaultDeep} />
+              <AskView onOpenSource={openSource} onShowInGraph={showInGraph} focusKey={askFocus} defaultDeep={defaultDeep} scope={askScope} onClearScope={() => setAskIds([])} />
             </div>
           )}
           {seen.has("mindmap") && (
@@ -277,7 +288,7 @@ export default function App() {
           {view.name === "graph" && <GraphView key={`g-${lib.generation}`} docs={lib.docs} onOpenSource={openSource} highlight={highlight} />}
           {view.name === "search" && <SearchView state={search} setState={setSearch} hasDocuments={lib.docs.length > 0} onOpen={openHit} />}
           {view.name === "source" && (
-            <SourceView target={view.target} backLabel={BACK[view.from]} onBack={() => setView({ name: view.from })} />
+            <SourceView target={view.target} backLabel={BACK[view.from]} onBack={() => setView({ name: view.from })} onAsk={() => askDocs([{ id: view.target.docId }])} />
           )}
         </Suspense>
       </main>

@@ -21,7 +21,7 @@ export type ImportDone = Pick<app.ImportDone, "results" | "error">;
 
 export * from "./events";
 export type * from "./model";
-import type { Answer, MindMap, Settings, Trace } from "./model";
+import type { Answer, DocumentIdentity, MindMap, Settings, Trace } from "./model";
 
 type Transport = "desktop" | "http" | "none";
 
@@ -74,10 +74,17 @@ export const api = {
   importStatus: () => App.ImportStatus(),
   removeDocuments: (ids: number[]) => App.RemoveDocuments(ids),
   search: (query: string, k = 20) => App.Search(query, k),
+  /** Search within the documents docs (none: the whole project). */
+  searchIn: (query: string, k: number, docs: number[]) => App.SearchIn(query, k, docs),
   documentPages: (docID: number) => App.DocumentPages(docID),
   /** What query matches in each of texts, as search matches (analyze.Marks). */
   marks: (query: string, texts: string[]) => App.Marks(query, texts),
   retryDocument: (docID: number, password: string) => App.RetryDocument(docID, password),
+  // Document identity (app/identity.go): the user's title, organisation,
+  // kind and period; reset gives them back to Cairn's choice.
+  renameDocument: (docID: number, title: string) => App.RenameDocument(docID, title),
+  editDocumentIdentity: (docID: number, edit: DocumentIdentity) => App.EditDocumentIdentity(docID, edit),
+  resetDocumentTitle: (docID: number) => App.ResetDocumentTitle(docID),
   orphanedOriginals: () => App.OrphanedOriginals(),
   repairOrphans: () => App.RepairOrphans(),
   reindex: () => App.Reindex(),
@@ -115,6 +122,8 @@ export const api = {
   // kb.Answer's trace is Go's json.RawMessage, which the generator types as
   // number[]; it holds a reason.Trace (model.ts).
   ask: (question: string, deep: boolean) => App.Ask(question, deep) as Promise<unknown> as Promise<Answer>,
+  /** Ask within the documents docs (the Library's selection; none: the whole project). */
+  askIn: (question: string, deep: boolean, docs: number[]) => App.AskIn(question, deep, docs) as Promise<unknown> as Promise<Answer>,
   answers: () => App.Answers() as Promise<unknown> as Promise<Answer[]>,
   answer: (id: number) => App.Answer(id) as Promise<unknown> as Promise<Answer>,
   answerTrace: (id: number): Promise<Trace> => App.AnswerTrace(id),

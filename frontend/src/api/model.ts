@@ -49,6 +49,8 @@ export type ModelsInfo = Data<app.ModelsInfo>;
 export type EmbedderInfo = Data<kb.EmbedderInfo>;
 export type EmbedderStatus = Data<project.EmbedderStatus>;
 export type MCPConfig = Data<app.MCPConfig>;
+export type DocumentIdentity = Data<app.DocumentIdentity>;
+export type Scope = Data<kb.Scope>;
 
 /** app.CallError: how a failed verb rejects, in both transports; code is
  * one of app/errors.go's codes or a reader's (parsed.Code), "" when none. */

@@ -3,6 +3,7 @@ import { api, ASK_TOKEN, errorMessage, has, onEvent, type Answer, type Citation,
 import { Icon, Notice } from "../components/ui";
 import { parseCitations } from "../lib/citations";
 import { pageSpan, plainError } from "../lib/format";
+import { answerScopeText, scopeLabel, type Scope } from "../lib/scope";
 import { buildPathGraph, NODE_LABEL_MAX, pathChain, pathScore, type PathGraph } from "../lib/pathgraph";
 
 export interface OpenSource {
@@ -18,6 +19,8 @@ export interface GraphHighlight {
 interface Turn {
   question: string;
   deep: boolean;
+  /** The documents it was asked within (null: the whole project). */
+  scope: Scope | null;
   streamed: string;
   answer: Answer | null;
   error: string;
@@ -33,7 +36,22 @@ export function planSteps(trace: Trace | null | undefined): string[] {
   });
 }
 
-export default function AskView({ onOpenSource, onShowInGraph, focusKey, defaultDeep = false }: { onOpenSource: OpenSource; onShowInGraph: (h: GraphHighlight) => void; focusKey: number; defaultDeep?: boolean }) {
+export default function AskView({
+  onOpenSource,
+  onShowInGraph,
+  focusKey,
+  defaultDeep = false,
+  scope = null,
+  onClearScope,
+}: {
+  onOpenSource: OpenSource;
+  onShowInGraph: (h: GraphHighlight) => void;
+  focusKey: number;
+  defaultDeep?: boolean;
+  /** The documents questions are aimed at (the Library's selection); null: the whole project. */
+  scope?: Scope | null;
+  onClearScope?: () => void;
+}) {
   const available = has("Ask");
   const [question, setQuestion] = useState("");
   const [deep, setDeep] = useState(defaultDeep);
@@ -71,12 +89,13 @@ export default function AskView({ onOpenSource, onShowInGraph, focusKey, default
     if (!q || busy) return;
     const i = turns.length;
     streamTo.current = i;
-    setTurns((ts) => [...ts, { question: q, deep, streamed: "", answer: null, error: "" }]);
+    const within = scope && has("AskIn") ? scope : null;
+    setTurns((ts) => [...ts, { question: q, deep, scope: within, streamed: "", answer: null, error: "" }]);
     setSelected(i);
     setQuestion("");
     setBusy(true);
     try {
-      const a = await api.ask(q, deep);
+      const a = within ? await api.askIn(q, deep, within.ids) : await api.ask(q, deep);
       setTurns((ts) => ts.map((t, j) => (j === i ? { ...t, answer: a } : t)));
       loadHistory();
     } catch (err) {
@@ -90,7 +109,7 @@ export default function AskView({ onOpenSource, onShowInGraph, focusKey, default
   const openPast = async (a: Answer) => {
     let full = a;
     if (a.id && has("Answer")) full = await api.answer(a.id).catch(() => a);
-    setTurns((ts) => [...ts, { question: full.question, deep: full.mode === "deep", streamed: "", answer: full, error: "" }]);
+    setTurns((ts) => [...ts, { question: full.question, deep: full.mode === "deep", scope: null, streamed: "", answer: full, error: "" }]);
     setSelected(turns.length);
   };
 
@@ -130,12 +149,13 @@ export default function AskView({ onOpenSource, onShowInGraph, focusKey, default
         </div>
 
         <form className="ask-box card" onSubmit={ask}>
+          {scope && <ScopeChip scope={scope} onClear={onClearScope} />}
           <textarea
             ref={input}
             rows={2}
             value={question}
             data-testid="ask-input"
-            placeholder="Ask a question about this project…"
+            placeholder={scope ? (scope.ids.length === 1 ? "Ask a question about this document…" : "Ask a question about these documents…") : "Ask a question about this project…"}
             onChange={(e) => setQuestion(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === "Enter" && !e.shiftKey) ask(e);
@@ -175,6 +195,7 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
         <span className="eyebrow">{turn.deep ? "Deep question" : "Question"}</span>
         <div>{turn.question}</div>
       </div>
+      <AnswerScope turn={turn} />
       {turn.error ? (
         <Notice tone="bad">{plainError(turn.error)}</Notice>
       ) : (
@@ -230,6 +251,37 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
         </div>
       )}
     </article>
+  );
+}
+
+/** The chip over the question box: the documents asked, and × to ask the whole project again. */
+function ScopeChip({ scope, onClear }: { scope: Scope; onClear?: () => void }) {
+  const label = scopeLabel(scope);
+  return (
+    <div className="ask-scope">
+      <span className="scope-chip" data-testid="scope-chip" title={scope.titles.join("\n")}>
+        <Icon name="file" size={14} />
+        <span className="scope-text">{label}</span>
+        {onClear && (
+          <button type="button" onClick={onClear} aria-label="Ask the whole project instead" title="Ask the whole project instead" data-testid="scope-clear">
+            ×
+          </button>
+        )}
+      </span>
+    </div>
+  );
+}
+
+/** What a turn says of its scope: the documents the user chose, or those
+ * the question was routed to and the words that sent it there. */
+function AnswerScope({ turn }: { turn: Turn }) {
+  const s = turn.answer?.scope ?? (turn.scope ? { docs: turn.scope.ids, titles: turn.scope.titles } : null);
+  const text = answerScopeText(s);
+  if (!text) return null;
+  return (
+    <div className="answer-scope" data-testid="answer-scope" data-routed={s?.routed ? "1" : "0"}>
+      {text}
+    </div>
   );
 }
 

@@ -1,10 +1,11 @@
-import { useEffect, useState } from "react";
-import { api, canPickFiles, errorMessage, has, type Document, type ImportDone } from "../api";
+import { useEffect, useRef, useState } from "react";
+import { api, canPickFiles, errorMessage, has, type Document, type DocumentIdentity, type ImportDone } from "../api";
 import { etaText, stageText } from "../lib/eta";
 import { Chip, ConfirmDialog, Icon, Notice, ProgressBar, StatusChip } from "../components/ui";
 import { count, fileName, importFraction, kindLabel, plainError, progressText, statusLabel } from "../lib/format";
 import type { Library } from "../library";
 import { saveText } from "../lib/save";
+import { askable, docCount, docTitle, identityLine, keepSelected, toggle } from "../lib/scope";
 
 /** "4 files imported: 3 ready, 1 needs OCR." */
 export function summarise(done: ImportDone): string {
@@ -22,7 +23,10 @@ export function splitPaths(text: string): string[] {
     .filter(Boolean);
 }
 
-export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (doc: Document) => void }) {
+/** The Library: documents with status, import and indexing progress; a
+ * selection to ask ("Ask these 2"), one document to ask, and a document's
+ * title, organisation, kind and period to edit in place. */
+export default function LibraryView({ lib, onOpen, onAsk }: { lib: Library; onOpen: (doc: Document) => void; onAsk?: (docs: Document[]) => void }) {
   const [pathsText, setPathsText] = useState("");
   const [showPaths, setShowPaths] = useState(false);
   const [callError, setCallError] = useState("");
@@ -32,6 +36,21 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
   const [password, setPassword] = useState("");
   const [saved, setSaved] = useState("");
   const [exporting, setExporting] = useState(0);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [editing, setEditing] = useState(0);
+  const canAsk = !!onAsk && has("AskIn");
+  const canEdit = has("EditDocumentIdentity");
+
+  // The selection keeps to the documents still listed and askable.
+  useEffect(() => {
+    setSelected((s) => {
+      const kept = keepSelected(s, lib.docs);
+      return kept.length === s.length ? s : kept;
+    });
+  }, [lib.docs]);
+  const askableDocs = lib.docs.filter(askable);
+  const allSelected = askableDocs.length > 0 && selected.length === askableDocs.length;
+  const askSelected = () => onAsk?.(lib.docs.filter((d) => selected.includes(d.id)));
 
   // A document as Markdown (App.ExportDocumentMarkdown: what `cairn text
   // --format md` prints), saved where the user says (desktop) or downloaded.
@@ -249,9 +268,25 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
       ) : (
         lib.docs.length > 0 && (
           <div className="card table-card">
+            {canAsk && (
+              <SelectionBar count={selected.length} onAsk={askSelected} onClear={() => setSelected([])} />
+            )}
             <table className="docs" data-testid="documents">
               <thead>
                 <tr>
+                  {canAsk && (
+                    <th className="pick">
+                      <input
+                        type="checkbox"
+                        checked={allSelected}
+                        disabled={askableDocs.length === 0}
+                        onChange={() => setSelected(allSelected ? [] : askableDocs.map((d) => d.id))}
+                        aria-label="Select every document"
+                        title="Select every document"
+                        data-testid="doc-select-all"
+                      />
+                    </th>
+                  )}
                   <th>Document</th>
                   <th>Type</th>
                   <th>Status</th>
@@ -264,12 +299,26 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
                 {lib.docs.map((d) => {
                   const err = plainError(d.error, d.error_code);
                   return (
-                    <tr key={d.id} data-status={d.status}>
+                    <tr key={d.id} data-status={d.status} data-doc={d.id} className={selected.includes(d.id) ? "selected" : undefined}>
+                      {canAsk && (
+                        <td className="pick">
+                          <input
+                            type="checkbox"
+                            checked={selected.includes(d.id)}
+                            disabled={!askable(d)}
+                            onChange={() => setSelected((s) => toggle(s, d.id))}
+                            aria-label={`Select ${docTitle(d)}`}
+                            title={askable(d) ? "Select to ask" : "Only documents that were read can be asked"}
+                            data-testid="doc-select"
+                          />
+                        </td>
+                      )}
                       <td className="doc-cell">
-                        <button className="link doc-title" onClick={() => onOpen(d)} title="Show the extracted text">
-                          {d.title || d.file_name}
-                        </button>
-                        {d.title && d.file_name && d.title !== d.file_name && <div className="file-name">{d.file_name}</div>}
+                        {editing === d.id ? (
+                          <IdentityForm doc={d} onDone={() => (setEditing(0), lib.reload())} />
+                        ) : (
+                          <DocIdentity doc={d} onOpen={() => onOpen(d)} />
+                        )}
                         {d.status !== "ok" && (err || statusLabel(d.status).help) && <div className="doc-error">{err || statusLabel(d.status).help}</div>}
                         {importing.running && importing.last && importing.last.file.split(/[\\/]/).pop() === d.file_name && importing.last.stage !== "done" && (
                           <div className="doc-progress">
@@ -326,6 +375,16 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
                             <Icon name="retry" size={16} />
                           </button>
                         )}
+                        {canAsk && askable(d) && (
+                          <button className="icon-btn icon-btn-safe" title="Ask this document" aria-label={`Ask ${docTitle(d)}`} data-testid="ask-doc" onClick={() => onAsk?.([d])}>
+                            <Icon name="ask" size={16} />
+                          </button>
+                        )}
+                        {canEdit && (
+                          <button className="icon-btn icon-btn-safe" title="Rename" aria-label={`Rename ${docTitle(d)}`} data-testid="rename-doc" onClick={() => setEditing(editing === d.id ? 0 : d.id)}>
+                            <Icon name="edit" size={16} />
+                          </button>
+                        )}
                         {has("ExportDocumentMarkdown") && d.status === "ok" && (
                           <button className="icon-btn icon-btn-safe" title="Export as Markdown" aria-label={`Export ${d.title || d.file_name} as Markdown`} data-testid="export-md" onClick={() => exportMarkdown(d)} disabled={exporting === d.id}>
                             <Icon name="export" size={16} />
@@ -366,5 +425,112 @@ export default function LibraryView({ lib, onOpen }: { lib: Library; onOpen: (do
         </ConfirmDialog>
       )}
     </div>
+  );
+}
+
+/** "2 selected · Ask these 2 · Clear", or how to select when none is. */
+function SelectionBar({ count: n, onAsk, onClear }: { count: number; onAsk: () => void; onClear: () => void }) {
+  return (
+    <div className={`selection-bar${n ? " active" : ""}`} data-testid="selection-bar">
+      {n === 0 ? (
+        <span className="subtle">Select documents to ask only them.</span>
+      ) : (
+        <>
+          <span className="tabular" data-testid="selection-count">
+            {docCount(n)} selected
+          </span>
+          <button className="btn btn-small btn-primary" onClick={onAsk} data-testid="ask-selected">
+            <Icon name="ask" size={15} />
+            Ask {n === 1 ? "this document" : `these ${n}`}
+          </button>
+          <button className="btn btn-small" onClick={onClear} data-testid="selection-clear">
+            Clear
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** A document's title (opens it), its organisation, kind and period, and
+ * the file it was imported from. */
+function DocIdentity({ doc: d, onOpen }: { doc: Document; onOpen: () => void }) {
+  const line = identityLine(d);
+  return (
+    <>
+      <button className="link doc-title" onClick={onOpen} title="Show the extracted text" data-testid="doc-title">
+        {docTitle(d)}
+      </button>
+      {(line || d.identity_edited) && (
+        <div className="doc-identity" data-testid="doc-identity">
+          {line}
+          {d.identity_edited && <span className="renamed" title="You named this document; Cairn leaves the title alone">{line ? " · " : ""}renamed</span>}
+        </div>
+      )}
+      {d.title && d.file_name && d.title !== d.file_name && <div className="file-name">{d.file_name}</div>}
+    </>
+  );
+}
+
+/** Editing a document's title, organisation, kind and period in place;
+ * "Use Cairn's title" gives them back to the library's choice. */
+function IdentityForm({ doc: d, onDone }: { doc: Document; onDone: () => void }) {
+  const [edit, setEdit] = useState<DocumentIdentity>({ title: docTitle(d), organisation: d.organisation ?? "", doc_type: d.doc_type ?? "", period: d.period ?? "" });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const title = useRef<HTMLInputElement>(null);
+  useEffect(() => title.current?.select(), []);
+  const run = async (call: () => Promise<unknown>) => {
+    setBusy(true);
+    setError("");
+    try {
+      await call();
+      onDone();
+    } catch (e) {
+      setError(errorMessage(e));
+      setBusy(false);
+    }
+  };
+  const field = (key: keyof DocumentIdentity, label: string, placeholder: string) => (
+    <label className="id-field">
+      <span>{label}</span>
+      <input className="input" value={edit[key]} placeholder={placeholder} onChange={(e) => setEdit({ ...edit, [key]: e.target.value })} data-testid={`identity-${key}`} />
+    </label>
+  );
+  return (
+    <form
+      className="identity-form"
+      data-testid="identity-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (edit.title.trim()) run(() => api.editDocumentIdentity(d.id, edit));
+      }}
+      onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), onDone())}
+    >
+      <label className="id-field id-title">
+        <span>Title</span>
+        <input ref={title} className="input" value={edit.title} onChange={(e) => setEdit({ ...edit, title: e.target.value })} aria-label={`Title of ${d.file_name}`} data-testid="identity-title" />
+      </label>
+      <div className="id-row">
+        {field("organisation", "Organisation", "e.g. Acme Corp")}
+        {field("doc_type", "Kind", "e.g. Annual report")}
+        {field("period", "Period", "e.g. FY2023")}
+      </div>
+      {error && <div className="doc-error">{plainError(error)}</div>}
+      <div className="form-actions">
+        {d.identity_edited && has("ResetDocumentTitle") && (
+          <button type="button" className="btn btn-small" disabled={busy} onClick={() => run(() => api.resetDocumentTitle(d.id))} data-testid="identity-reset" title="Give the title, organisation, kind and period back to Cairn's choice">
+            Use Cairn's title
+          </button>
+        )}
+        <span className="spacer" />
+        <button type="button" className="btn btn-small" disabled={busy} onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-small btn-primary" disabled={busy || !edit.title.trim()} data-testid="identity-save">
+          Save
+        </button>
+      </div>
+    </form>
   );
 }

@@ -3,6 +3,7 @@ import { api, errorMessage, has, type Hit } from "../api";
 import { Icon, Marked, Notice } from "../components/ui";
 import { pageSpan, plainError, score } from "../lib/format";
 import { highlight, type Mark } from "../lib/highlight";
+import { answerScopeText } from "../lib/scope";
 
 export interface SearchState {
   query: string;
@@ -16,6 +17,8 @@ export interface SearchState {
   note: string;
   /** The backend's reason for it, in full. */
   why: string;
+  /** Where a query that names documents was routed ("Routed to: … — because: …"); "" for the whole project. */
+  scope?: string;
 }
 
 export const emptySearch: SearchState = { query: "", ran: "", hits: [], marks: [], ms: 0, note: "", why: "" };
@@ -66,7 +69,7 @@ export default function SearchView(props: {
       const ms = performance.now() - t0;
       // The marks come from the backend, which matches as search does.
       const marks = has("Marks") && hits.length ? await api.marks(query, hits.map((h) => snippetOf(h))).then((m) => m.map((x) => x.marks ?? []), () => []) : [];
-      setState({ query: q, ran: query, hits, marks, ms, note, why });
+      setState({ query: q, ran: query, hits, marks, ms, note, why, scope: answerScopeText(res?.info?.scope) });
     } catch (e) {
       setError(errorMessage(e));
       setState({ query: q, ran: query, hits: [], marks: [], ms: 0, note: "", why: "" });
@@ -122,6 +125,11 @@ export default function SearchView(props: {
             ? `No passages match “${state.ran}”.`
             : `${state.hits.length} ${state.hits.length === 1 ? "passage" : "passages"} for “${state.ran}”`}
           {state.hits.length > 0 && state.ms > 0 && <span className="tabular"> · {Math.max(1, Math.round(state.ms))} ms</span>}
+          {state.scope && (
+            <div className="answer-scope" data-testid="search-scope">
+              {state.scope}
+            </div>
+          )}
           {state.note && (
             <div className="search-note" data-testid="search-note">
               {state.note}

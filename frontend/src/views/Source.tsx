@@ -31,7 +31,7 @@ export function pageSegments(text: string, span: { start: number; end: number } 
   return parts.map((p) => (p.hit ? { segs: highlight(p.text, marks), passage: true } : { segs: [{ text: p.text, hit: false }], passage: false }));
 }
 
-export default function SourceView({ target, onBack, backLabel }: { target: SourceTarget; onBack: () => void; backLabel: string }) {
+export default function SourceView({ target, onBack, backLabel, onAsk }: { target: SourceTarget; onBack: () => void; backLabel: string; onAsk?: () => void }) {
   const [pages, setPages] = useState<Page[] | null>(null);
   const [error, setError] = useState("");
   const pdf = target.kind === "pdf" ? originalSource(target.docId) : null;
@@ -136,6 +136,14 @@ export default function SourceView({ target, onBack, backLabel }: { target: Sour
             </div>
           )}
         </div>
+        {onAsk && has("AskIn") && (
+          <div className="head-actions">
+            <button className="btn" onClick={onAsk} data-testid="ask-this-doc" title="Ask questions of this document only">
+              <Icon name="ask" size={16} />
+              Ask this document
+            </button>
+          </div>
+        )}
       </header>
 
       {canPdf && (

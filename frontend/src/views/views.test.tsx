@@ -14,6 +14,8 @@ const fake = vi.hoisted(() => ({
   marks: vi.fn(async (): Promise<{ marks: { start: number; end: number }[] }[]> => []),
   exportDocumentMarkdown: vi.fn(async (_id: number) => "=== page 1 ===\n# Instructions for Form 1040NR\n\n| Year | Rate |\n| --- | --- |\n"),
   saveTextFile: vi.fn(async (_name: string, _text: string) => "/home/me/Instructions for Form 1040NR.md"),
+  editDocumentIdentity: vi.fn(async (id: number, e: { title: string }) => ({ id, ...e })),
+  resetDocumentTitle: vi.fn(async (id: number) => ({ id })),
   desktop: false, // canPickFiles: the desktop window (save dialog) or the browser (download)
 }));
 
@@ -25,7 +27,7 @@ vi.mock("../api", () => ({
   transport: "http",
   errorMessage: (e: unknown) => String(e),
   onEvent: () => () => {},
-  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans", "Marks", "ExportDocumentMarkdown"].includes(m),
+  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans", "Marks", "ExportDocumentMarkdown", "AskIn", "EditDocumentIdentity", "ResetDocumentTitle"].includes(m),
 }));
 
 import LibraryView, { splitPaths, summarise } from "./Library";
@@ -106,6 +108,51 @@ describe("LibraryView", () => {
     render(<LibraryView lib={lib()} onOpen={() => {}} />);
     await act(async () => fireEvent.click(screen.getByLabelText("Export Instructions for Form 1040NR as Markdown")));
     expect(screen.getByRole("alert").textContent).toContain("not in this project");
+  });
+
+  it("asks the selected documents: only those that were read can be selected", () => {
+    const onAsk = vi.fn();
+    render(<LibraryView lib={lib()} onOpen={() => {}} onAsk={onAsk} />);
+    const boxes = screen.getAllByTestId("doc-select") as HTMLInputElement[];
+    expect(boxes.map((b) => b.disabled)).toEqual([false, false, true]);
+    expect(screen.queryByTestId("ask-selected")).toBeNull();
+    fireEvent.click(boxes[0]);
+    fireEvent.click(boxes[1]);
+    expect(screen.getByTestId("selection-count").textContent).toBe("2 documents selected");
+    fireEvent.click(screen.getByTestId("ask-selected"));
+    expect(screen.getByTestId("ask-selected").textContent).toBe("Ask these 2");
+    expect(onAsk.mock.calls[0][0].map((d: { id: number }) => d.id)).toEqual([1, 2]);
+    fireEvent.click(screen.getByTestId("selection-clear"));
+    expect(screen.queryByTestId("ask-selected")).toBeNull();
+    // Select all takes the askable ones; one document is asked from its row.
+    fireEvent.click(screen.getByTestId("doc-select-all"));
+    expect(screen.getByTestId("selection-count").textContent).toBe("2 documents selected");
+    fireEvent.click(screen.getByLabelText("Ask Instructions for Form 1040NR"));
+    expect(onAsk.mock.calls[1][0].map((d: { id: number }) => d.id)).toEqual([1]);
+  });
+
+  it("shows a document's organisation, kind and period, and renames it in place", async () => {
+    const l = lib();
+    l.docs[0] = { ...l.docs[0], title: "Instructions", organisation: "IRS", doc_type: "Instructions", period: "2024" } as (typeof l.docs)[0];
+    render(<LibraryView lib={l} onOpen={() => {}} onAsk={() => {}} />);
+    expect(screen.getAllByTestId("doc-identity")[0].textContent).toBe("IRS · 2024");
+    fireEvent.click(screen.getByLabelText("Rename Instructions"));
+    fireEvent.change(screen.getByTestId("identity-title"), { target: { value: "IRS — 1040NR instructions" } });
+    fireEvent.change(screen.getByTestId("identity-period"), { target: { value: "TY2024" } });
+    await act(async () => fireEvent.click(screen.getByTestId("identity-save")));
+    expect(fake.editDocumentIdentity).toHaveBeenCalledWith(1, { title: "IRS — 1040NR instructions", organisation: "IRS", doc_type: "Instructions", period: "TY2024" });
+    expect(l.reload).toHaveBeenCalled();
+    expect(screen.queryByTestId("identity-form")).toBeNull();
+  });
+
+  it("gives a renamed document Cairn's title back", async () => {
+    const l = lib();
+    l.docs[0] = { ...l.docs[0], identity_edited: true } as (typeof l.docs)[0];
+    render(<LibraryView lib={l} onOpen={() => {}} onAsk={() => {}} />);
+    expect(screen.getAllByTestId("doc-identity")[0].textContent).toBe("renamed");
+    fireEvent.click(screen.getByLabelText("Rename Instructions for Form 1040NR"));
+    await act(async () => fireEvent.click(screen.getByTestId("identity-reset")));
+    expect(fake.resetDocumentTitle).toHaveBeenCalledWith(1);
   });
 
   it("asks before removing, then removes", async () => {
