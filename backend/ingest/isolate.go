@@ -76,9 +76,8 @@ func runWorker(in io.Reader, out io.Writer) int {
 	// Ctrl-C in a terminal reaches the whole process group: the parent
 	// decides (it stops this process and removes its temporary folder).
 	signal.Ignore(os.Interrupt)
-	if tmp := os.Getenv(workerTmpEnv); tmp != "" {
-		defer os.RemoveAll(tmp)
-	}
+	tmp := os.Getenv(workerTmpEnv)
+	defer os.RemoveAll(tmp) // "" removes nothing
 	var req workerRequest
 	if err := json.NewDecoder(in).Decode(&req); err != nil {
 		fmt.Fprintln(os.Stderr, "reader worker: bad request:", err)
@@ -89,6 +88,10 @@ func runWorker(in io.Reader, out io.Writer) int {
 	}
 	var rep workerReply
 	doc, err := ReadFile(req.Path, req.Name, req.Options)
+	// The temporary folder goes before the reply is written: a parent
+	// killed meanwhile leaves a closed pipe, and writing to it ends this
+	// process with SIGPIPE before any deferred call runs.
+	os.RemoveAll(tmp)
 	if err != nil {
 		rep.ErrorCode, rep.Error = parsed.CodeOf(err), err.Error()
 	} else {
