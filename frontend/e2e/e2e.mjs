@@ -141,6 +141,23 @@ async function offlineFlow() {
     must(/born in Lagos/.test(await marked.innerText()), "the short answer's citation does not mark the sentence stating it");
     await page.keyboard.press("Escape");
   });
+  await check("offline: scoped asking: two notes selected in the Library and asked, every citation is from them and the chip names them; renamed, the new title shows in the chip and the citations", async () => {
+    await scopedAskFlow(shot);
+  });
+  await check("offline: a document's own page asks that document only", async () => {
+    await page.getByTestId("nav-library").click();
+    const docs = await page.evaluate(() => window.go.app.App.ListDocuments());
+    const mara = docs.find((d) => d.file_name === "mara-okafor.md");
+    await page.locator(`[data-testid="documents"] tr[data-doc="${mara.id}"]`).getByTestId("doc-title").click();
+    await page.getByTestId("source").waitFor({ timeout: 10_000 });
+    await page.getByTestId("ask-this-doc").click();
+    const chip = page.getByTestId("scope-chip");
+    await chip.waitFor({ timeout: 5_000 });
+    const said = await chip.innerText();
+    must(said.includes(`Asking 1 document: ${mara.title}`), `chip says ${JSON.stringify(said)}`);
+    await page.getByTestId("scope-clear").click();
+    await chip.waitFor({ state: "detached", timeout: 5_000 });
+  });
   if (!twoColumnPdf) console.log("SKIP offline: box highlight and Markdown export (no two-column PDF given)");
   else {
     await gate("offline: import the multi-column IRS instructions by path", async () => {
@@ -261,6 +278,73 @@ async function offlineFlow() {
     await page.waitForFunction(() => /^cairn \S+ \(/.test(document.querySelector('[data-testid="about-version"]')?.textContent ?? ""), null, { timeout: 5_000 });
     console.log(`about: ${(await about.innerText()).split(" — ")[0]}`);
   });
+}
+
+/** Issue 26's scope and identity in the app: selects the two two-hop notes
+ * in the Library, asks them (the chip names them; every citation, on screen
+ * and in the stored answer, is from them), renames one and asks again (the
+ * chip and the citations show the new title). */
+async function scopedAskFlow(shot) {
+  const Q = "Where was the designer of the Harbor Bridge born?";
+  await page.getByTestId("nav-library").click();
+  const docs = await page.evaluate(() => window.go.app.App.ListDocuments());
+  const notes = ["harbor-bridge.md", "mara-okafor.md"].map((f) => docs.find((d) => d.file_name === f));
+  must(notes.every(Boolean) && docs.length > 2, `documents: ${docs.map((d) => d.file_name)}`);
+  const ids = notes.map((d) => d.id);
+  const row = (id) => page.locator(`[data-testid="documents"] tr[data-doc="${id}"]`);
+  for (const id of ids) await row(id).getByTestId("doc-select").check();
+  must((await page.getByTestId("selection-count").innerText()) === "2 documents selected", "selection count");
+  await shot("library-selection");
+  await page.getByTestId("ask-selected").click();
+  await page.getByTestId("ask").waitFor({ timeout: 5_000 });
+
+  // ask: the chip's text, then the new turn's citations and stored answer.
+  const ask = async (titles) => {
+    const chip = await page.getByTestId("scope-chip").innerText();
+    must(chip.startsWith("Asking 2 documents:") && titles.every((t) => chip.includes(t)), `chip says ${JSON.stringify(chip)}, not ${titles.join("; ")}`);
+    const before = await page.getByTestId("answer").count();
+    await page.getByTestId("ask-input").fill(Q);
+    await page.getByTestId("ask-submit").click();
+    const turn = page.locator("article.turn").nth(before);
+    await turn.getByTestId("evidence").first().waitFor({ timeout: 60_000 });
+    const scope = await turn.getByTestId("answer-scope").innerText();
+    must(titles.every((t) => scope.includes(t)) && /^Asked within:/.test(scope), `the answer says ${JSON.stringify(scope)}`);
+    await turn.scrollIntoViewIfNeeded();
+    const cards = await turn.getByTestId("evidence").locator(".evidence-src").allInnerTexts();
+    for (const c of cards) must(titles.some((t) => c.startsWith(t + " · ")), `a citation outside the chosen documents: ${c}`);
+    const stored = await page.evaluate(async () => {
+      const [last] = await window.go.app.App.Answers();
+      return window.go.app.App.Answer(last.id);
+    });
+    must(stored.question === Q && (stored.citations ?? []).length > 0, `stored answer: ${stored.question}`);
+    for (const c of stored.citations) must(ids.includes(c.doc_id), `stored citation [${c.n}] from document ${c.doc_id}, outside ${ids}`);
+    must(JSON.stringify(stored.scope?.docs) === JSON.stringify(ids) && !stored.scope.routed, `stored scope ${JSON.stringify(stored.scope)}`);
+    return cards;
+  };
+  await ask(notes.map((d) => d.title));
+  await shot("ask-scoped");
+
+  // Rename the bridge note in place; the chip and the next citations follow.
+  const NEW = "Vell Estuary Bridge Dossier";
+  await page.getByTestId("nav-library").click();
+  await row(ids[0]).getByTestId("rename-doc").click();
+  await page.getByTestId("identity-title").fill(NEW);
+  await page.getByTestId("identity-organisation").fill("Vell Council");
+  await shot("library-rename");
+  await page.getByTestId("identity-save").click();
+  await page.waitForFunction(
+    ({ id, title }) => document.querySelector(`[data-testid="documents"] tr[data-doc="${id}"] [data-testid="doc-title"]`)?.textContent === title,
+    { id: ids[0], title: NEW },
+    { timeout: 10_000 },
+  );
+  must(/Vell Council/.test(await row(ids[0]).getByTestId("doc-identity").innerText()), "the organisation is not shown under the new title");
+  await shot("library-renamed");
+  await page.getByTestId("nav-ask").click();
+  const cards = await ask([NEW, notes[1].title]);
+  must(cards.some((c) => c.startsWith(NEW + " · ")), `no citation shows the new title: ${cards.join(" | ")}`);
+  await shot("ask-renamed");
+  await page.getByTestId("scope-clear").click();
+  await page.getByTestId("scope-chip").waitFor({ state: "detached", timeout: 5_000 });
 }
 
 const profile = mkdtempSync(join(tmpdir(), "cairn-chromium-"));
