@@ -16,6 +16,17 @@ const fake = vi.hoisted(() => ({
   saveTextFile: vi.fn(async (_name: string, _text: string) => "/home/me/Instructions for Form 1040NR.md"),
   editDocumentIdentity: vi.fn(async (id: number, e: { title: string }) => ({ id, ...e })),
   resetDocumentTitle: vi.fn(async (id: number) => ({ id })),
+  answers: vi.fn(async () => []),
+  ask: vi.fn(),
+  askIn: vi.fn(async (question: string, _deep: boolean, docs: number[]) => ({
+    question,
+    answer: "Lagos.",
+    mode: "quick",
+    citations: [],
+    paths: [],
+    trace: null,
+    scope: { docs, titles: ["Harbor Bridge", "Mara Okafor"] },
+  })),
   desktop: false, // canPickFiles: the desktop window (save dialog) or the browser (download)
 }));
 
@@ -25,14 +36,16 @@ vi.mock("../api", () => ({
     return fake.desktop;
   },
   transport: "http",
+  ASK_TOKEN: "ask:token",
   errorMessage: (e: unknown) => String(e),
   onEvent: () => () => {},
-  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans", "Marks", "ExportDocumentMarkdown", "AskIn", "EditDocumentIdentity", "ResetDocumentTitle"].includes(m),
+  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans", "Marks", "ExportDocumentMarkdown", "AskIn", "Ask", "Answers", "EditDocumentIdentity", "ResetDocumentTitle"].includes(m),
 }));
 
 import LibraryView, { splitPaths, summarise } from "./Library";
 import SearchView, { emptySearch, searchNote, snippetOf } from "./Search";
 import SourceView, { pageSegments } from "./Source";
+import AskView from "./Ask";
 import type { Library } from "../library";
 
 afterEach(cleanup);
@@ -355,5 +368,32 @@ describe("ReasoningPanel", () => {
     expect(labels).toHaveLength(3);
     for (const x of labels) expect(x).toBeLessThan(vb[2]);
     cleanup();
+  });
+});
+
+describe("AskView", () => {
+  it("asks within the scope the chip names, says so on the answer, and × clears it", async () => {
+    const clear = vi.fn();
+    render(<AskView onOpenSource={() => {}} onShowInGraph={() => {}} focusKey={0} scope={{ ids: [4, 5], titles: ["Harbor Bridge", "Mara Okafor"] }} onClearScope={clear} />);
+    expect(screen.getByTestId("scope-chip").textContent).toContain("Asking 2 documents: Harbor Bridge; Mara Okafor");
+    fireEvent.change(screen.getByTestId("ask-input"), { target: { value: "Where was the designer born?" } });
+    await act(async () => fireEvent.click(screen.getByTestId("ask-submit")));
+    expect(fake.askIn).toHaveBeenCalledWith("Where was the designer born?", false, [4, 5]);
+    expect(fake.ask).not.toHaveBeenCalled();
+    expect(screen.getByTestId("answer-scope").textContent).toBe("Asked within: Harbor Bridge; Mara Okafor");
+    fireEvent.click(screen.getByTestId("scope-clear"));
+    expect(clear).toHaveBeenCalled();
+  });
+
+  it("shows where a routed answer went and why", async () => {
+    fake.ask.mockResolvedValueOnce({ question: "q", answer: "x", mode: "quick", citations: [], paths: [], trace: null, scope: { docs: [1], titles: ["3M — Form 10-K 2018"], routed: true, because: ["3M", "2018"] } });
+    render(<AskView onOpenSource={() => {}} onShowInGraph={() => {}} focusKey={0} />);
+    expect(screen.queryByTestId("scope-chip")).toBeNull();
+    fireEvent.change(screen.getByTestId("ask-input"), { target: { value: "3M capex 2018?" } });
+    await act(async () => fireEvent.click(screen.getByTestId("ask-submit")));
+    expect(fake.ask).toHaveBeenCalledWith("3M capex 2018?", false);
+    const s = screen.getByTestId("answer-scope");
+    expect(s.textContent).toBe("Routed to: 3M — Form 10-K 2018 — because: 3M, 2018");
+    expect(s.getAttribute("data-routed")).toBe("1");
   });
 });
