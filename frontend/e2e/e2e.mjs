@@ -300,7 +300,7 @@ async function scopedAskFlow(shot) {
 
   // ask: the chip's text, then the new turn's citations and stored answer.
   const ask = async (titles) => {
-    const chip = await page.getByTestId("scope-chip").innerText();
+    const chip = await page.locator('[data-testid="scope-chip"]:visible').innerText();
     must(chip.startsWith("Asking 2 documents:") && titles.every((t) => chip.includes(t)), `chip says ${JSON.stringify(chip)}, not ${titles.join("; ")}`);
     const before = await page.getByTestId("answer").count();
     await page.getByTestId("ask-input").fill(Q);
@@ -323,6 +323,17 @@ async function scopedAskFlow(shot) {
   };
   await ask(notes.map((d) => d.title));
   await shot("ask-scoped");
+
+  // Search keeps the scope: its chip names the notes and every result is from them.
+  await page.getByTestId("nav-search").click();
+  const chip = await page.locator('[data-testid="scope-chip"]:visible').innerText();
+  must(chip.startsWith("Searching 2 documents:"), `search chip says ${JSON.stringify(chip)}`);
+  await page.getByTestId("search-input").fill("bridge");
+  await page.getByTestId("search-input").press("Enter");
+  await page.locator('[data-testid="results"] li').first().waitFor({ timeout: 30_000 });
+  const found = await page.locator('[data-testid="results"] .result-title').allInnerTexts();
+  for (const t of found) must(notes.some((d) => d.title === t), `a search result outside the chosen documents: ${t}`);
+  await shot("search-scoped");
 
   // Rename the bridge note in place; the chip and the next citations follow.
   const NEW = "Vell Estuary Bridge Dossier";

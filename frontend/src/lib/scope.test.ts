@@ -31,6 +31,7 @@ describe("scope", () => {
     expect(scopeLabel({ ids: [1, 2], titles: ["A", "B"] })).toBe("Asking 2 documents: A; B");
     expect(scopeLabel({ ids: [1], titles: ["A"] })).toBe("Asking 1 document: A");
     expect(scopeLabel({ ids: [1, 2, 3, 4, 5], titles: ["A", "B", "C", "D", "E"] })).toBe("Asking 5 documents: A; B; C and 2 more");
+    expect(scopeLabel({ ids: [1], titles: ["A"] }, "Searching")).toBe("Searching 1 document: A");
   });
   it("lists at most max titles", () => {
     expect(titleList(["A", "B"], 1)).toBe("A and 1 more");

@@ -76,9 +76,9 @@ export function docCount(n: number): string {
   return `${n} ${n === 1 ? "document" : "documents"}`;
 }
 
-/** The scope chip's words: "Asking 2 documents: A; B". */
-export function scopeLabel(s: Scope): string {
-  return `Asking ${s.ids.length === 1 ? "1 document" : docCount(s.ids.length)}: ${titleList(s.titles)}`;
+/** The scope chip's words: "Asking 2 documents: A; B" ("Searching …" in Search). */
+export function scopeLabel(s: Scope, verb = "Asking"): string {
+  return `${verb} ${docCount(s.ids.length)}: ${titleList(s.titles)}`;
 }
 
 /** A document's organisation, kind and period, as the Library shows them

@@ -3,7 +3,8 @@ import { api, ASK_TOKEN, errorMessage, has, onEvent, type Answer, type Citation,
 import { Icon, Notice } from "../components/ui";
 import { parseCitations } from "../lib/citations";
 import { pageSpan, plainError } from "../lib/format";
-import { answerScopeText, scopeLabel, type Scope } from "../lib/scope";
+import { answerScopeText, type Scope } from "../lib/scope";
+import { ScopeChip } from "../components/ScopeChip";
 import { buildPathGraph, NODE_LABEL_MAX, pathChain, pathScore, type PathGraph } from "../lib/pathgraph";
 
 export interface OpenSource {
@@ -62,6 +63,12 @@ export default function AskView({
   const [selected, setSelected] = useState<number>(-1);
   const input = useRef<HTMLTextAreaElement>(null);
   const streamTo = useRef<number>(-1);
+  // A new question scrolls to the top of the view, its answer below it.
+  const turnsBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const last = turnsBox.current?.lastElementChild as HTMLElement | null | undefined;
+    last?.scrollIntoView?.({ block: "start" });
+  }, [turns.length]);
 
   useEffect(() => {
     input.current?.focus();
@@ -127,7 +134,7 @@ export default function AskView({
         </header>
         {!available && <Notice tone="info">Answering is not part of this build of Cairn yet. Search finds the passages meanwhile.</Notice>}
 
-        <div className="turns">
+        <div className="turns" ref={turnsBox}>
           {turns.map((t, i) => (
             <TurnView key={i} turn={t} active={t === current} onSelect={() => setSelected(i)} onOpenSource={onOpenSource} />
           ))}
@@ -251,24 +258,6 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
         </div>
       )}
     </article>
-  );
-}
-
-/** The chip over the question box: the documents asked, and × to ask the whole project again. */
-function ScopeChip({ scope, onClear }: { scope: Scope; onClear?: () => void }) {
-  const label = scopeLabel(scope);
-  return (
-    <div className="ask-scope">
-      <span className="scope-chip" data-testid="scope-chip" title={scope.titles.join("\n")}>
-        <Icon name="file" size={14} />
-        <span className="scope-text">{label}</span>
-        {onClear && (
-          <button type="button" onClick={onClear} aria-label="Ask the whole project instead" title="Ask the whole project instead" data-testid="scope-clear">
-            ×
-          </button>
-        )}
-      </span>
-    </div>
   );
 }
 

@@ -3,7 +3,8 @@ import { api, errorMessage, has, type Hit } from "../api";
 import { Icon, Marked, Notice } from "../components/ui";
 import { pageSpan, plainError, score } from "../lib/format";
 import { highlight, type Mark } from "../lib/highlight";
-import { answerScopeText } from "../lib/scope";
+import { answerScopeText, type Scope } from "../lib/scope";
+import { ScopeChip } from "../components/ScopeChip";
 
 export interface SearchState {
   query: string;
@@ -19,6 +20,8 @@ export interface SearchState {
   why: string;
   /** Where a query that names documents was routed ("Routed to: … — because: …"); "" for the whole project. */
   scope?: string;
+  /** The documents searched within (ids joined by ","); "" for the whole project. */
+  within?: string;
 }
 
 export const emptySearch: SearchState = { query: "", ran: "", hits: [], marks: [], ms: 0, note: "", why: "" };
@@ -48,13 +51,22 @@ export default function SearchView(props: {
   setState: (s: SearchState) => void;
   hasDocuments: boolean;
   onOpen: (hit: Hit) => void;
+  /** The documents to search within (the Library's selection); null: the whole project. */
+  scope?: Scope | null;
+  onClearScope?: () => void;
 }) {
   const { state, setState } = props;
+  const scope = props.scope && has("SearchIn") ? props.scope : null;
+  const within = scope ? scope.ids.join(",") : "";
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const input = useRef<HTMLInputElement>(null);
 
   useEffect(() => input.current?.focus(), []);
+  // Results for other documents than the scope now names are run again.
+  useEffect(() => {
+    if (state.ran && (state.within ?? "") !== within) run(state.ran);
+  }, [within]);
 
   const run = async (q: string) => {
     const query = q.trim();
@@ -63,16 +75,16 @@ export default function SearchView(props: {
     setError("");
     const t0 = performance.now();
     try {
-      const res = await api.search(query, 20);
+      const res = scope ? await api.searchIn(query, 20, scope.ids) : await api.search(query, 20);
       const hits = res?.hits ?? [];
       const { note, why } = searchNote(res?.info);
       const ms = performance.now() - t0;
       // The marks come from the backend, which matches as search does.
       const marks = has("Marks") && hits.length ? await api.marks(query, hits.map((h) => snippetOf(h))).then((m) => m.map((x) => x.marks ?? []), () => []) : [];
-      setState({ query: q, ran: query, hits, marks, ms, note, why, scope: answerScopeText(res?.info?.scope) });
+      setState({ query: q, ran: query, hits, marks, ms, note, why, scope: res?.info?.scope?.routed ? answerScopeText(res.info.scope) : "", within });
     } catch (e) {
       setError(errorMessage(e));
-      setState({ query: q, ran: query, hits: [], marks: [], ms: 0, note: "", why: "" });
+      setState({ query: q, ran: query, hits: [], marks: [], ms: 0, note: "", why: "", within });
     } finally {
       setBusy(false);
     }
@@ -84,7 +96,7 @@ export default function SearchView(props: {
         <div>
           <div className="eyebrow">Search</div>
           <h1>Find passages</h1>
-          <p className="subtle">Keyword and meaning search over every document in the project, with the page each passage comes from.</p>
+          <p className="subtle">Keyword and meaning search over the project's documents, with the page each passage comes from.</p>
         </div>
       </header>
 
@@ -110,6 +122,8 @@ export default function SearchView(props: {
           {busy ? "Searching…" : "Search"}
         </button>
       </form>
+
+      {scope && <ScopeChip scope={scope} onClear={props.onClearScope} verb="Searching" />}
 
       {error && <Notice tone="bad">{plainError(error)}</Notice>}
 

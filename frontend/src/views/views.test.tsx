@@ -17,6 +17,7 @@ const fake = vi.hoisted(() => ({
   editDocumentIdentity: vi.fn(async (id: number, e: { title: string }) => ({ id, ...e })),
   resetDocumentTitle: vi.fn(async (id: number) => ({ id })),
   answers: vi.fn(async () => []),
+  searchIn: vi.fn(async () => ({ hits: [], info: { embedder: "", vectors: true } })),
   ask: vi.fn(),
   askIn: vi.fn(async (question: string, _deep: boolean, docs: number[]) => ({
     question,
@@ -39,7 +40,7 @@ vi.mock("../api", () => ({
   ASK_TOKEN: "ask:token",
   errorMessage: (e: unknown) => String(e),
   onEvent: () => () => {},
-  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans", "Marks", "ExportDocumentMarkdown", "AskIn", "Ask", "Answers", "EditDocumentIdentity", "ResetDocumentTitle"].includes(m),
+  has: (m: string) => ["RetryDocument", "Reindex", "OrphanedOriginals", "RepairOrphans", "Marks", "ExportDocumentMarkdown", "AskIn", "Ask", "Answers", "SearchIn", "EditDocumentIdentity", "ResetDocumentTitle"].includes(m),
 }));
 
 import LibraryView, { splitPaths, summarise } from "./Library";
@@ -395,5 +396,20 @@ describe("AskView", () => {
     const s = screen.getByTestId("answer-scope");
     expect(s.textContent).toBe("Routed to: 3M — Form 10-K 2018 — because: 3M, 2018");
     expect(s.getAttribute("data-routed")).toBe("1");
+  });
+});
+
+describe("SearchView within a scope", () => {
+  it("searches the chip's documents and runs again when the scope changes", async () => {
+    let state = { ...emptySearch, query: "bridge" };
+    const setState = (st: typeof state) => (state = st);
+    const props = { setState, hasDocuments: true, onOpen: () => {}, onClearScope: () => {} };
+    const { rerender } = render(<SearchView {...props} state={state} scope={{ ids: [4, 5], titles: ["A", "B"] }} />);
+    expect(screen.getByTestId("scope-chip").textContent).toContain("Searching 2 documents: A; B");
+    await act(async () => fireEvent.submit(screen.getByRole("search")));
+    expect(fake.searchIn).toHaveBeenCalledWith("bridge", 20, [4, 5]);
+    expect(state.within).toBe("4,5");
+    await act(async () => rerender(<SearchView {...props} state={state} scope={{ ids: [4], titles: ["A"] }} />));
+    expect(fake.searchIn).toHaveBeenLastCalledWith("bridge", 20, [4]);
   });
 });
