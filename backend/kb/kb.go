@@ -130,11 +130,16 @@ type Chunk struct {
 // Hit is one search result: a chunk, where it came from, and how it ranked.
 type Hit struct {
 	Chunk
-	DocTitle string             `json:"doc_title"`
-	Score    float64            `json:"score"`           // fused score, higher is better
-	Ranks    map[string]int     `json:"ranks,omitempty"` // 1-based rank in each list that found it
-	Snippet  string             `json:"snippet,omitempty"`
-	Extra    map[string]float64 `json:"extra,omitempty"`
+	DocTitle string `json:"doc_title"`
+	// IndexTitle is the title the passage was indexed under (the reader's:
+	// metadata title, first heading or file name; for one-passage
+	// documents, what the passage is about). Answer finding reads it as
+	// the passage's topic; DocTitle, the title shown, may be the user's.
+	IndexTitle string             `json:"-"`
+	Score      float64            `json:"score"`           // fused score, higher is better
+	Ranks      map[string]int     `json:"ranks,omitempty"` // 1-based rank in each list that found it
+	Snippet    string             `json:"snippet,omitempty"`
+	Extra      map[string]float64 `json:"extra,omitempty"`
 }
 
 // EmbedderInfo names the model that made a project's vectors.

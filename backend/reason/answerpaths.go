@@ -192,9 +192,9 @@ func questionHop(question string, linked, nodes []string, e Evidence) (string, k
 				continue
 			}
 			edge := kb.PathEdge{From: start, To: l, Source: citation(e, sp[0], sp[1]).Source}
-			pred, stated := relphrase.Between(sentence, start, l, e.Hit.DocTitle)
+			pred, stated := relphrase.Between(sentence, start, l, e.Hit.IndexTitle)
 			if !stated {
-				if back, ok := relphrase.Between(sentence, l, start, e.Hit.DocTitle); ok {
+				if back, ok := relphrase.Between(sentence, l, start, e.Hit.IndexTitle); ok {
 					// The sentence reads from the question entity.
 					edge.From, edge.To, pred, stated = l, start, back, true
 				}
@@ -364,7 +364,7 @@ func statedEdge(r answerspan.Ref, a, b string, pool []Evidence) (kb.PathEdge, bo
 	}
 	e := pool[r.Passage]
 	sentence := e.Hit.Text[r.Start:r.End]
-	pred, stated := relphrase.Between(sentence, a, b, e.Hit.DocTitle)
+	pred, stated := relphrase.Between(sentence, a, b, e.Hit.IndexTitle)
 	edge := kb.PathEdge{From: a, To: b, Predicate: pred, Source: citation(e, r.Start, r.End).Source}
 	if !stated {
 		edge.Sentence = kb.OneLine(sentence)
@@ -383,7 +383,7 @@ func joins(r answerspan.Ref, a, b string, pool []Evidence) bool {
 	if !mentions(sentence, b) {
 		return false
 	}
-	return mentions(sentence, a) || answerspan.TitleKey(e.Hit.DocTitle) == answerspan.TitleKey(a)
+	return mentions(sentence, a) || answerspan.TitleKey(e.Hit.IndexTitle) == answerspan.TitleKey(a)
 }
 
 // decidedYesNo is the score the answer finder gives the yes/no answer a
@@ -449,7 +449,7 @@ func conclusionPath(c answerspan.Candidate, pool []Evidence) (kb.Path, bool) {
 		if r.Passage < 0 || r.Passage >= len(pool) {
 			return kb.Path{}, false
 		}
-		items = append(items, pool[r.Passage].Hit.DocTitle)
+		items = append(items, pool[r.Passage].Hit.IndexTitle)
 	}
 	if items[0] == "" || items[1] == "" || strings.EqualFold(items[0], items[1]) {
 		return kb.Path{}, false
@@ -548,8 +548,8 @@ func pathStart(c answerspan.Candidate, pool []Evidence, linked []string) string 
 		return ""
 	}
 	e := pool[c.Span.Passage]
-	if t := unbracketed(e.Hit.DocTitle); t != "" && !strings.EqualFold(t, c.Text) && len(c.Chain) > 0 {
-		return e.Hit.DocTitle
+	if t := unbracketed(e.Hit.IndexTitle); t != "" && !strings.EqualFold(t, c.Text) && len(c.Chain) > 0 {
+		return e.Hit.IndexTitle
 	}
 	if len(c.Chain) == 0 {
 		return ""
@@ -587,7 +587,7 @@ func comparedPaths(items []answerspan.Compared, pool []Evidence) []kb.Path {
 		}
 		e := pool[r.Passage]
 		sentence := e.Hit.Text[r.Start:r.End]
-		pred, stated := relphrase.Between(sentence, it.Item, it.Value, e.Hit.DocTitle)
+		pred, stated := relphrase.Between(sentence, it.Item, it.Value, e.Hit.IndexTitle)
 		edge := kb.PathEdge{From: it.Item, To: it.Value, Predicate: pred, Source: citation(e, r.Start, r.End).Source}
 		if !stated {
 			edge.Sentence = kb.OneLine(sentence)

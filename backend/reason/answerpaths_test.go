@@ -19,9 +19,9 @@ func TestAnswerPathsStart(t *testing.T) {
 	film := "The Hitler Gang is a 1944 film."
 	bridge := "Maximum Overdrive was directed by Stephen King."
 	pool := []Evidence{
-		{N: 1, Hit: kb.Hit{DocTitle: "Mercyful Fate", Chunk: kb.Chunk{Text: band}}},
-		{N: 2, Hit: kb.Hit{DocTitle: "The Hitler Gang", Chunk: kb.Chunk{Text: film}}},
-		{N: 3, Hit: kb.Hit{DocTitle: "Maximum Overdrive", Chunk: kb.Chunk{Text: bridge}}},
+		{N: 1, Hit: kb.Hit{DocTitle: "Mercyful Fate", IndexTitle: "Mercyful Fate", Chunk: kb.Chunk{Text: band}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "The Hitler Gang", IndexTitle: "The Hitler Gang", Chunk: kb.Chunk{Text: film}}},
+		{N: 3, Hit: kb.Hit{DocTitle: "Maximum Overdrive", IndexTitle: "Maximum Overdrive", Chunk: kb.Chunk{Text: bridge}}},
 	}
 	whole := func(p int, s string) answerspan.Ref { return answerspan.Ref{Passage: p, Start: 0, End: len(s)} }
 	at := func(p int, s, sub string) answerspan.Ref {
@@ -66,8 +66,8 @@ func TestAnswerPathsCompared(t *testing.T) {
 	a := "Watertown International Airport is a county-owned airport in New York."
 	b := "Alexandria International Airport is a public airport in Louisiana."
 	pool := []Evidence{
-		{N: 1, Hit: kb.Hit{DocTitle: "Watertown International Airport", Chunk: kb.Chunk{Text: a}}},
-		{N: 2, Hit: kb.Hit{DocTitle: "Alexandria International Airport", Chunk: kb.Chunk{Text: b}}},
+		{N: 1, Hit: kb.Hit{DocTitle: "Watertown International Airport", IndexTitle: "Watertown International Airport", Chunk: kb.Chunk{Text: a}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Alexandria International Airport", IndexTitle: "Alexandria International Airport", Chunk: kb.Chunk{Text: b}}},
 	}
 	items := []answerspan.Compared{
 		{Item: "Watertown International Airport", Value: "New York", Ref: answerspan.Ref{Passage: 0, Start: 0, End: len(a)}},
@@ -97,8 +97,8 @@ func TestConclusionPath(t *testing.T) {
 	a := "Christopher Nolan is a British-American film director."
 	b := "Sathish Kalathil is an Indian film director."
 	pool := []Evidence{
-		{N: 1, Hit: kb.Hit{DocTitle: "Christopher Nolan", Chunk: kb.Chunk{Text: a}}},
-		{N: 2, Hit: kb.Hit{DocTitle: "Sathish Kalathil", Chunk: kb.Chunk{Text: b}}},
+		{N: 1, Hit: kb.Hit{DocTitle: "Christopher Nolan", IndexTitle: "Christopher Nolan", Chunk: kb.Chunk{Text: a}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Sathish Kalathil", IndexTitle: "Sathish Kalathil", Chunk: kb.Chunk{Text: b}}},
 	}
 	chain := []answerspan.Ref{{Passage: 0, End: len(a)}, {Passage: 1, End: len(b)}}
 	cases := []struct {
@@ -165,8 +165,8 @@ func TestAnswerPathsDistinct(t *testing.T) {
 	film := "The Return of Swamp Thing is a 1989 film directed by Jim Wynorski."
 	bio := "Jim Wynorski was born in Glen Cove, New York. Wynorski's films are low-budget."
 	pool := []Evidence{
-		{N: 1, Hit: kb.Hit{DocTitle: "The Return of Swamp Thing", Chunk: kb.Chunk{Text: film}}},
-		{N: 2, Hit: kb.Hit{DocTitle: "Jim Wynorski", Chunk: kb.Chunk{Text: bio}}},
+		{N: 1, Hit: kb.Hit{DocTitle: "The Return of Swamp Thing", IndexTitle: "The Return of Swamp Thing", Chunk: kb.Chunk{Text: film}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Jim Wynorski", IndexTitle: "Jim Wynorski", Chunk: kb.Chunk{Text: bio}}},
 	}
 	chain := []answerspan.Ref{{Passage: 0, End: len(film)}, {Passage: 1, End: strings.Index(bio, " Wyn")}}
 	cand := func(text string, score float64) answerspan.Candidate {
@@ -202,8 +202,8 @@ func TestAnswerPathsBridgedFirst(t *testing.T) {
 	actor := "Drew Fuller starred in Army Wives and in Charmed."
 	show := "Charmed is a series that was broadcast by The WB."
 	pool := []Evidence{
-		{N: 1, Hit: kb.Hit{DocTitle: "Drew Fuller", Chunk: kb.Chunk{Text: actor}}},
-		{N: 2, Hit: kb.Hit{DocTitle: "Charmed", Chunk: kb.Chunk{Text: show}}},
+		{N: 1, Hit: kb.Hit{DocTitle: "Drew Fuller", IndexTitle: "Drew Fuller", Chunk: kb.Chunk{Text: actor}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Charmed", IndexTitle: "Charmed", Chunk: kb.Chunk{Text: show}}},
 	}
 	span := func(p int, s, sub string) answerspan.Ref {
 		i := strings.Index(s, sub)
@@ -265,7 +265,7 @@ func TestNamesAsName(t *testing.T) {
 // earlier, at the question entity its passage names, on that sentence.
 func TestAnswerPathsFromQuestion(t *testing.T) {
 	river := "The Orange River passes Augrabies Falls. It rises in Lesotho."
-	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Orange River", Chunk: kb.Chunk{Text: river}}}}
+	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Orange River", IndexTitle: "Orange River", Chunk: kb.Chunk{Text: river}}}}
 	i := strings.Index(river, "Lesotho")
 	second := strings.Index(river, "It rises")
 	c := answerspan.Candidate{Text: "Lesotho", Type: answerspan.TName, Span: answerspan.Ref{Passage: 0, Start: i, End: i + len("Lesotho")},
@@ -331,8 +331,8 @@ func TestConclusionPathSameValue(t *testing.T) {
 	a := "Tim O'Brien is an American novelist."
 	b := "Erica Jong is an American novelist and poet."
 	pool := []Evidence{
-		{N: 1, Hit: kb.Hit{DocTitle: "Tim O'Brien (author)", Chunk: kb.Chunk{Text: a}}},
-		{N: 2, Hit: kb.Hit{DocTitle: "Erica Jong", Chunk: kb.Chunk{Text: b}}},
+		{N: 1, Hit: kb.Hit{DocTitle: "Tim O'Brien (author)", IndexTitle: "Tim O'Brien (author)", Chunk: kb.Chunk{Text: a}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Erica Jong", IndexTitle: "Erica Jong", Chunk: kb.Chunk{Text: b}}},
 	}
 	items := []answerspan.Compared{
 		{Item: "Tim O'Brien (author)", Value: "American", Ref: answerspan.Ref{Passage: 0, End: len(a)}},
@@ -351,7 +351,7 @@ func TestConclusionPathSameValue(t *testing.T) {
 // sentence writes them; an undecided item gets no path.
 func TestAnswerPathsLifespan(t *testing.T) {
 	a := "Jean-Rodolphe Perronet (27 October 1708 – 27 February 1794) was a French architect."
-	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Jean-Rodolphe Perronet", Chunk: kb.Chunk{Text: a}}}}
+	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Jean-Rodolphe Perronet", IndexTitle: "Jean-Rodolphe Perronet", Chunk: kb.Chunk{Text: a}}}}
 	c := answerspan.Candidate{Text: "Jean-Rodolphe Perronet", Type: answerspan.TName, Span: answerspan.Ref{Passage: 0, End: len("Jean-Rodolphe Perronet")},
 		Chain: []answerspan.Ref{{Passage: 0, End: len(a)}}, Subject: "Jean-Rodolphe Perronet", Score: answerspan.Decided}
 	q := "Who lived longer, Jean-Rodolphe Perronet or Gunnar Wiklund?"
@@ -370,7 +370,7 @@ func TestAnswerPathsLifespan(t *testing.T) {
 // tens of ms).
 func BenchmarkAnswerPaths(b *testing.B) {
 	river := "The Orange River passes Augrabies Falls. It rises in Lesotho and flows through South Africa and Namibia."
-	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Orange River", Chunk: kb.Chunk{Text: river}}}}
+	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Orange River", IndexTitle: "Orange River", Chunk: kb.Chunk{Text: river}}}}
 	second := strings.Index(river, "It rises")
 	var cs []answerspan.Candidate
 	for _, name := range []string{"Lesotho", "South Africa", "Namibia", "Africa", "Orange"} {

@@ -99,7 +99,7 @@ func byHeading(question string, hits []kb.Hit) []kb.Hit {
 	match := make([]float64, len(hits))
 	moved := false
 	for i, h := range hits {
-		if m := HeadingMatch(question, h.DocTitle, h.HeadingPath); m >= 0.5 {
+		if m := HeadingMatch(question, h.IndexTitle, h.HeadingPath); m >= 0.5 {
 			match[i] = m
 			moved = true
 		}
@@ -143,7 +143,7 @@ func inSection(question string, cs []answerspan.Candidate, pool []Evidence) []an
 	section := make([]bool, len(pool))
 	any := false
 	for i, e := range pool {
-		if HeadingMatch(question, e.Hit.DocTitle, e.Hit.HeadingPath) >= 0.5 {
+		if HeadingMatch(question, e.Hit.IndexTitle, e.Hit.HeadingPath) >= 0.5 {
 			section[i] = true
 			any = true
 		}
@@ -194,7 +194,7 @@ func (u *run) sections(ctx context.Context, question string, res *retrieve.Resul
 	}
 	var out []kb.Hit
 	for _, h := range hits {
-		if HeadingMatch(question, h.DocTitle, h.HeadingPath) >= 0.5 {
+		if HeadingMatch(question, h.IndexTitle, h.HeadingPath) >= 0.5 {
 			out = append(out, h)
 		}
 	}

@@ -31,7 +31,7 @@ func TestHeadingMatch(t *testing.T) {
 
 func TestByHeading(t *testing.T) {
 	hit := func(id int64, score float64, path ...string) kb.Hit {
-		return kb.Hit{Chunk: kb.Chunk{ID: id, HeadingPath: path}, DocTitle: "Instructions for Form 1040NR", Score: score}
+		return kb.Hit{Chunk: kb.Chunk{ID: id, HeadingPath: path}, DocTitle: "Instructions for Form 1040NR", IndexTitle: "Instructions for Form 1040NR", Score: score}
 	}
 	hits := []kb.Hit{
 		hit(278, 0.108, "Form 1040NR", "Amended Return"),
@@ -51,7 +51,7 @@ func TestByHeading(t *testing.T) {
 
 func TestByHeadingReadingOrder(t *testing.T) {
 	hit := func(id int64, ord int, path ...string) kb.Hit {
-		return kb.Hit{Chunk: kb.Chunk{ID: id, DocID: 14, Ordinal: ord, HeadingPath: path}, DocTitle: "Instructions for Form 1040NR"}
+		return kb.Hit{Chunk: kb.Chunk{ID: id, DocID: 14, Ordinal: ord, HeadingPath: path}, DocTitle: "Instructions for Form 1040NR", IndexTitle: "Instructions for Form 1040NR"}
 	}
 	got := byHeading("Who must file Form 1040NR?", []kb.Hit{
 		hit(1413, 40, "Form 1040NR", "Filing Status"),

@@ -344,7 +344,7 @@ func (u *run) answer(ctx context.Context, g *gathered, onToken func(string), mem
 	a := kb.Answer{Question: u.question, Paths: g.paths}
 	if g.declined {
 		a.Declined = true
-		a.Answer = DeclineText
+		a.Answer = u.declineText(g.evidence)
 		for _, e := range g.evidence {
 			a.Citations = append(a.Citations, citation(e, 0, 0))
 		}
@@ -539,7 +539,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	}
 	if len(sents) == 0 {
 		a.Declined = true
-		a.Answer = DeclineText
+		a.Answer = u.declineText(ev)
 		for _, e := range g.evidence {
 			a.Citations = append(a.Citations, citation(e, 0, 0))
 		}
@@ -553,6 +553,39 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		onToken(a.Answer)
 	}
 	return a, nil
+}
+
+// declineText says that nothing in the scope answers the question, what
+// was searched (the whole project, the documents chosen, or those the
+// question was routed to) and where the closest passages are.
+func (u *run) declineText(ev []Evidence) string {
+	var b strings.Builder
+	b.WriteString(DeclineText)
+	switch sc := u.r.Scope; {
+	case sc.Whole():
+		b.WriteString(" Searched: the whole project.")
+	case sc.Routed:
+		fmt.Fprintf(&b, " Searched: %s (the question names it: %s).", strings.Join(sc.Titles, "; "), strings.Join(sc.Because, ", "))
+	default:
+		fmt.Fprintf(&b, " Searched: %s.", strings.Join(sc.Titles, "; "))
+	}
+	var near []string
+	seen := map[string]bool{}
+	for _, e := range ev {
+		where := e.Hit.DocTitle
+		if n := len(e.Hit.HeadingPath); n > 0 {
+			where += " › " + e.Hit.HeadingPath[n-1]
+		}
+		where += fmt.Sprintf(", p. %d", e.Hit.PageStart)
+		if !seen[where] && len(near) < 3 {
+			seen[where] = true
+			near = append(near, where)
+		}
+	}
+	if len(near) > 0 {
+		b.WriteString(" Closest: " + strings.Join(near, "; ") + ".")
+	}
+	return b.String()
 }
 
 // decided says a comparison of two named items ("which was born first, A

@@ -189,7 +189,7 @@ func support(ctx context.Context, st *store.Store, question string, hits []kb.Hi
 	all := map[string]bool{}
 	for _, h := range hits {
 		have := map[string]bool{}
-		for _, w := range embed.Words(h.DocTitle + "\n" + strings.Join(h.HeadingPath, "\n") + "\n" + h.Text) {
+		for _, w := range embed.Words(h.IndexTitle + "\n" + strings.Join(h.HeadingPath, "\n") + "\n" + h.Text) {
 			have[w] = true
 		}
 		var got float64
@@ -254,7 +254,7 @@ func extract(ctx context.Context, st *store.Store, question string, ev []Evidenc
 		// A section whose heading names what the question asks: its
 		// sentences lead, its first sentence (what the section says
 		// first) most.
-		section := HeadingMatch(question, e.Hit.DocTitle, e.Hit.HeadingPath)
+		section := HeadingMatch(question, e.Hit.IndexTitle, e.Hit.HeadingPath)
 		if section < 0.5 {
 			section = 0
 		}
@@ -268,7 +268,7 @@ func extract(ctx context.Context, st *store.Store, question string, ev []Evidenc
 				continue // the heading itself
 			}
 			have := map[string]bool{}
-			for _, w := range embed.Words(e.Hit.DocTitle + " " + lastHeading(e.Hit.HeadingPath) + " " + s) {
+			for _, w := range embed.Words(e.Hit.IndexTitle + " " + lastHeading(e.Hit.HeadingPath) + " " + s) {
 				have[w] = true
 			}
 			var got float64

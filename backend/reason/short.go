@@ -47,8 +47,8 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 	}
 	titled := map[string]bool{}
 	for _, e := range pool {
-		titled[strings.ToLower(strings.TrimSpace(e.Hit.DocTitle))] = true
-		titled[answerspan.TitleKey(e.Hit.DocTitle)] = true
+		titled[strings.ToLower(strings.TrimSpace(e.Hit.IndexTitle))] = true
+		titled[answerspan.TitleKey(e.Hit.IndexTitle)] = true
 	}
 	if q.Kind != answerspan.YesNo && q.Kind != answerspan.Define && q.Kind != answerspan.Unknown {
 		var names []string
@@ -84,8 +84,8 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 	// found in one hop seeds the next.
 	if len(cs) > 0 && q.Kind != answerspan.YesNo && q.Kind != answerspan.Choice && q.Kind != answerspan.Define && q.Kind != answerspan.Unknown {
 		for _, e := range pool {
-			titled[strings.ToLower(strings.TrimSpace(e.Hit.DocTitle))] = true
-			titled[answerspan.TitleKey(e.Hit.DocTitle)] = true
+			titled[strings.ToLower(strings.TrimSpace(e.Hit.IndexTitle))] = true
+			titled[answerspan.TitleKey(e.Hit.IndexTitle)] = true
 		}
 		var next []string
 		for _, c := range cs {
@@ -363,7 +363,7 @@ func (c passageCache) of(e Evidence) answerspan.Passage {
 	if p, ok := c[e.Hit.ID]; ok {
 		return p
 	}
-	p := answerspan.NewPassage(e.Hit.DocTitle, e.Hit.Text, proseSentences(e.Hit.Text))
+	p := answerspan.NewPassage(e.Hit.IndexTitle, e.Hit.Text, proseSentences(e.Hit.Text))
 	c[e.Hit.ID] = p
 	return p
 }
@@ -555,7 +555,7 @@ func (u *run) titledLike(ctx context.Context, name string) ([]int64, error) {
 	key := answerspan.TitleKey(name)
 	var out []int64
 	for _, h := range hits {
-		if len(out) < 2 && h.Ordinal == 0 && answerspan.TitleKey(h.DocTitle) == key {
+		if len(out) < 2 && h.Ordinal == 0 && answerspan.TitleKey(h.IndexTitle) == key {
 			out = append(out, h.ID)
 		}
 	}

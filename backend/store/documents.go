@@ -398,7 +398,7 @@ func (s *Store) ChunkHits(ctx context.Context, ids []int64) ([]kb.Hit, error) {
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.table_header, c.text, c.tokens, `+shownTitle+`
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.table_header, c.text, c.tokens, `+shownTitle+`, d.title
 		FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (`+ph+`)`, args...)
 	if err != nil {
 		return nil, err
@@ -408,7 +408,7 @@ func (s *Store) ChunkHits(ctx context.Context, ids []int64) ([]kb.Hit, error) {
 	for rows.Next() {
 		var h kb.Hit
 		var hp string
-		if err := rows.Scan(&h.ID, &h.DocID, &h.Ordinal, &h.PageStart, &h.PageEnd, &h.CharStart, &h.CharEnd, &hp, &h.TableHeader, &h.Text, &h.Tokens, &h.DocTitle); err != nil {
+		if err := rows.Scan(&h.ID, &h.DocID, &h.Ordinal, &h.PageStart, &h.PageEnd, &h.CharStart, &h.CharEnd, &hp, &h.TableHeader, &h.Text, &h.Tokens, &h.DocTitle, &h.IndexTitle); err != nil {
 			return nil, err
 		}
 		_ = json.Unmarshal([]byte(hp), &h.HeadingPath)
