@@ -207,6 +207,8 @@ func cmdGraph(ctx context.Context, env *Env, args []string) int {
 	fs := env.flags("graph")
 	dir := fs.String("project", "", "project folder")
 	format := fs.String("format", "json", "json or graphml")
+	var docs docList
+	fs.Var(&docs, "doc", "only what this document states (repeatable, or ids joined by commas)")
 	if _, ok := env.parse(fs, args); !ok {
 		return 2
 	}
@@ -221,9 +223,9 @@ func cmdGraph(ctx context.Context, env *Env, args []string) int {
 	defer p.Close()
 	var err error
 	if *format == "graphml" {
-		err = p.GraphML(ctx, env.Stdout)
+		err = p.GraphML(ctx, env.Stdout, docs...)
 	} else {
-		err = p.GraphJSON(ctx, env.Stdout)
+		err = p.GraphJSON(ctx, env.Stdout, docs...)
 	}
 	if err != nil {
 		return env.fail(err)

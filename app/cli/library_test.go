@@ -111,6 +111,29 @@ func TestLibraryTitlesScopeRoutingRename(t *testing.T) {
 		}
 	}
 
+	// The graph of one document: only what it states.
+	code, out, errs = run(t, "", "graph", "--project", proj, "--doc", "3")
+	if code != 0 {
+		t.Fatalf("graph: %d %s", code, errs)
+	}
+	var g struct {
+		Entities []struct {
+			Mentions []struct {
+				DocID int64 `json:"doc_id"`
+			} `json:"mentions"`
+		} `json:"entities"`
+	}
+	if err := json.Unmarshal([]byte(out), &g); err != nil || len(g.Entities) == 0 {
+		t.Fatalf("graph --doc 3: %v, %d entities", err, len(g.Entities))
+	}
+	for _, e := range g.Entities {
+		for _, m := range e.Mentions {
+			if m.DocID != 3 {
+				t.Errorf("graph --doc 3 has a mention in document %d", m.DocID)
+			}
+		}
+	}
+
 	// Rename: the new title shows in search results, and survives a
 	// library change (retitling leaves the user's title alone).
 	if code, _, errs := run(t, "", "rename", "--project", proj, "3", "Orrin", "annual", "2019"); code != 0 {

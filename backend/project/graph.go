@@ -207,17 +207,32 @@ func (p *Project) Facts(ctx context.Context, docID int64) ([]kb.Fact, error) {
 }
 
 // GraphML writes the whole graph as GraphML.
-func (p *Project) GraphML(ctx context.Context, w io.Writer) error {
-	g, err := p.Graph(ctx)
+func (p *Project) GraphML(ctx context.Context, w io.Writer, docs ...int64) error {
+	g, err := p.graphWithin(ctx, docs)
 	if err != nil {
 		return err
 	}
 	return graph.WriteGraphML(w, g)
 }
 
-// GraphJSON writes the whole graph in the stable export format.
-func (p *Project) GraphJSON(ctx context.Context, w io.Writer) error {
+// graphWithin is the graph, or the part of it the documents docs state.
+func (p *Project) graphWithin(ctx context.Context, docs []int64) (kb.Graph, error) {
+	for _, id := range docs {
+		if _, err := p.store.Document(ctx, id); err != nil {
+			return kb.Graph{}, err
+		}
+	}
 	g, err := p.Graph(ctx)
+	if err != nil {
+		return g, err
+	}
+	return graph.Within(g, docs), nil
+}
+
+// GraphJSON writes the whole graph (or the part the documents docs
+// state) in the stable export format.
+func (p *Project) GraphJSON(ctx context.Context, w io.Writer, docs ...int64) error {
+	g, err := p.graphWithin(ctx, docs)
 	if err != nil {
 		return err
 	}
