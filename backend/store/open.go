@@ -29,7 +29,11 @@ const BusyTimeout = 60 * time.Second
 // pragmas are set on every read-write connection (busy_timeout first: the
 // driver applies it before the others, so switching a new database to WAL
 // waits for another process doing the same instead of failing).
-var pragmas = []string{"foreign_keys(1)", "journal_mode(WAL)", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()), "synchronous(NORMAL)", "mmap_size(1073741824)"}
+// busy_timeout comes first: the pragmas run in order as a connection
+// opens, and journal_mode(WAL) on a new database needs a lock that another
+// process (or connection) opening it at the same moment may hold; without
+// the timeout set yet it failed at once with SQLITE_BUSY.
+var pragmas = []string{fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()), "foreign_keys(1)", "journal_mode(WAL)", "synchronous(NORMAL)", "mmap_size(1073741824)"}
 
 // connString is the connection string that opens the file at path exactly:
 // a file: URI whose path has every byte except unreserved characters and '/'

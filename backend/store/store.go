@@ -11,11 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	_ "modernc.org/sqlite"     // SQLite driver "sqlite"
 	_ "modernc.org/sqlite/vec" // registers vec0 and vec_* in every connection
@@ -57,7 +59,7 @@ func Open(path string) (*Store, error) {
 	if fileReadOnly(path) {
 		return openReadOnly(path, !dirWritable(filepath.Dir(path)))
 	}
-	s, err := openReadWrite(path)
+	s, err := openReadWriteRetrying(path)
 	if err == nil {
 		s.notice = notice
 		return s, nil
@@ -73,6 +75,26 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("cannot create the project database in a read-only folder: %s", path)
 	}
 	return openReadOnly(path, true)
+}
+
+// openReadWriteRetrying is openReadWrite, tried again for up to
+// BusyTimeout while it fails because the database is busy. SQLite does not
+// always wait on its own when several connections open a new database at
+// the same moment: one that holds a read lock and needs the write lock
+// (switching a new file to WAL, the first read before migrating) gets
+// SQLITE_BUSY at once rather than risk a deadlock, and only starting
+// over from scratch gets past it.
+func openReadWriteRetrying(path string) (*Store, error) {
+	deadline := time.Now().Add(BusyTimeout)
+	wait := 5 * time.Millisecond
+	for {
+		s, err := openReadWrite(path)
+		if err == nil || !errors.Is(busyWords(err), ErrBusy) || time.Now().After(deadline) {
+			return s, err
+		}
+		time.Sleep(wait + time.Duration(rand.Int64N(int64(wait))))
+		wait = min(2*wait, 200*time.Millisecond)
+	}
 }
 
 func openReadWrite(path string) (*Store, error) {
