@@ -327,6 +327,16 @@ func TestToolsCarryProvenance(t *testing.T) {
 				t.Errorf("search doc_id %d returned a passage of document %d", zh, ps.DocID)
 			}
 		}
+		// documents: a search within several documents
+		two := call[SearchOut](t, cs, "search", map[string]any{"query": "contract liability", "k": 5, "documents": []int64{zh, mixed}})
+		if len(two.Passages) == 0 {
+			t.Fatal("search with documents: no passages")
+		}
+		for _, ps := range two.Passages {
+			if ps.DocID != zh && ps.DocID != mixed {
+				t.Errorf("search documents [%d %d] returned a passage of document %d", zh, mixed, ps.DocID)
+			}
+		}
 	})
 
 	t.Run("ask", func(t *testing.T) {
@@ -352,6 +362,16 @@ func TestToolsCarryProvenance(t *testing.T) {
 		no := call[AskOut](t, cs, "ask", map[string]any{"question": "What is the airspeed velocity of an unladen swallow over Jupiter's moons?"})
 		if !no.Declined {
 			t.Errorf("an unrelated question was answered: %q", no.Answer)
+		}
+		// documents: the answer is drawn from those documents only
+		scoped := call[AskOut](t, cs, "ask", map[string]any{"question": "What does the law say about contracts?", "documents": []int64{zh, mixed}})
+		if len(scoped.Citations) == 0 {
+			t.Fatalf("ask with documents: no citations: %+v", scoped)
+		}
+		for _, c := range scoped.Citations {
+			if c.DocID != zh && c.DocID != mixed {
+				t.Errorf("ask documents [%d %d]: citation from document %d", zh, mixed, c.DocID)
+			}
 		}
 		// the MCP server does not write answers into the project's history
 		if as, err := p.Answers(context.Background()); err != nil || len(as) != 0 {
