@@ -61,6 +61,7 @@ func lockChild(dir string) {
 	}
 	defer p.Close()
 	var holder string
+	lockNoticeAfter = 0 // say who holds it at once (the wait below is shorter than the usual quiet second)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*lockPoll)
 	defer cancel()
 	unlock, err := p.lockWriter(ctx, lockImport, func(h string) { holder = h })
