@@ -22,18 +22,9 @@ func SnapshotDocuments(ctx context.Context, path string) ([]kb.Document, error) 
 		return nil, err
 	}
 	defer db.Close()
-	rows, err := db.QueryContext(ctx, "SELECT "+docColumns+" FROM documents d ORDER BY d.id")
+	docs, err := queryDocs(ctx, db, "", nil)
 	if err != nil {
 		return nil, fmt.Errorf("read the snapshot's documents: %w", err)
 	}
-	defer rows.Close()
-	var out []kb.Document
-	for rows.Next() {
-		d, err := scanDoc(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return docs, nil
 }

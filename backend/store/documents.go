@@ -40,7 +40,18 @@ func scanDoc(sc interface{ Scan(...any) error }) (kb.Document, error) {
 
 // Documents lists all documents, oldest first, with page and chunk counts.
 func (s *Store) Documents(ctx context.Context) ([]kb.Document, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT "+docColumns+" FROM documents d ORDER BY d.id")
+	return queryDocs(ctx, s.db, "", nil)
+}
+
+// queryDocs lists the documents of db matching where (a condition on
+// documents d, "" for all), oldest first.
+func queryDocs(ctx context.Context, db interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, where string, args []any) ([]kb.Document, error) {
+	if where != "" {
+		where = " WHERE " + where
+	}
+	rows, err := db.QueryContext(ctx, "SELECT "+docColumns+" FROM documents d"+where+" ORDER BY d.id", args...)
 	if err != nil {
 		return nil, err
 	}
