@@ -8,10 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"cairn/backend/kb"
@@ -293,14 +294,7 @@ func (c *ctxReader) Read(b []byte) (int, error) {
 	return c.r.Read(b)
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // exportDestination says whether a backup may be written at abs (shown to
 // the user as out): nothing there, or a regular file and force.
