@@ -255,4 +255,3 @@ func (env *Env) fail(err error) int {
 }
 
 var errNoProject = errors.New("--project DIR is required")
-
