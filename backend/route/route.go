@@ -100,10 +100,10 @@ func Question(question string, docs []Doc) Route {
 		}
 		groups[k] = append(groups[k], i)
 	}
-	if len(keys) == 0 {
-		return Route{}
-	}
 	y := latestYear(question)
+	if len(keys) == 0 {
+		return byPeriod(cands, y)
+	}
 	var chosen []int
 	var why []string
 	narrowed := false
@@ -135,6 +135,30 @@ func Question(question string, docs []Doc) Route {
 		r.Docs = append(r.Docs, cands[i].ID)
 	}
 	return r
+}
+
+// byPeriod routes a question that names no document but a year to the
+// documents whose own period (or file name) holds that year, when they
+// are few: at most a quarter of the library ("the 2019 annual report",
+// "Q2 of FY2024" where one report covers it). A year many documents cover
+// says too little to route by.
+func byPeriod(cands []Doc, y int) Route {
+	if y == 0 {
+		return Route{}
+	}
+	var docs []int64
+	for _, d := range cands {
+		for _, dy := range identity.Years(d.Period, d.FileName) {
+			if dy == y {
+				docs = append(docs, d.ID)
+				break
+			}
+		}
+	}
+	if len(docs) == 0 || len(docs) > max(1, len(cands)/4) {
+		return Route{}
+	}
+	return Route{Docs: docs, Because: []string{strconv.Itoa(y)}}
 }
 
 func logf(x float64) float64 {

@@ -28,14 +28,33 @@ func TestQuestion(t *testing.T) {
 		{"Which NVK segment had the lowest revenue in Q22023?", []int64{4}},              // initials, a quarter against its year
 		{"Which segment of Northern Velden had the most income in 2021 Q1?", []int64{5}}, // words of the name
 		{"What is the capital of the country where the kettle was made?", nil},           // no name of a document
-		{"What is the FY2018 capital expenditure?", nil},                                 // a period alone routes nowhere
-		{"Compare Lanternworks and Orrin Mills on inventory", []int64{1, 2, 3}},          // a comparison names both
-		{"What is the Company's inventory?", nil},                                        // a legal form names no one
+		{"What is the FY2018 capital expenditure?", []int64{1}},                          // a period one report of five covers
+		{"What was the revenue in Q1 2021?", []int64{5}},
+		{"What happened in 2023?", []int64{4}},
+		{"What happened in 1999?", nil},                                         // no document covers it
+		{"Compare Lanternworks and Orrin Mills on inventory", []int64{1, 2, 3}}, // a comparison names both
+		{"What is the Company's inventory?", nil},                               // a legal form names no one
 	} {
 		got := Question(c.q, library)
 		if !reflect.DeepEqual(got.Docs, c.docs) {
 			t.Errorf("%q: routed to %v (because %v), want %v", c.q, got.Docs, got.Because, c.docs)
 		}
+	}
+}
+
+// TestPeriodAloneNeedsFewDocuments: a year that many documents of the
+// library cover routes nowhere.
+func TestPeriodAloneNeedsFewDocuments(t *testing.T) {
+	var docs []Doc
+	for i := int64(1); i <= 8; i++ {
+		y := "2022"
+		if i > 3 {
+			y = "2019"
+		}
+		docs = append(docs, Doc{ID: i, Title: "Report " + y, Period: "FY" + y, FileName: "r.pdf", Chunks: 10})
+	}
+	if got := Question("What changed in FY2022?", docs); got.Docs != nil {
+		t.Errorf("3 of 8 documents cover 2022: routed to %v", got.Docs)
 	}
 }
 
