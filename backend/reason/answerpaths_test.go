@@ -16,11 +16,11 @@ import (
 // runs through the bridge.
 func TestAnswerPathsStart(t *testing.T) {
 	band := "Mercyful Fate is a Danish heavy metal band from Copenhagen."
-	film := "The Hitler Gang is a 1944 film."
+	film := "The Copper Lantern is a 1944 film."
 	bridge := "Maximum Overdrive was directed by Stephen King."
 	pool := []Evidence{
 		{N: 1, Hit: kb.Hit{DocTitle: "Mercyful Fate", IndexTitle: "Mercyful Fate", Chunk: kb.Chunk{Text: band}}},
-		{N: 2, Hit: kb.Hit{DocTitle: "The Hitler Gang", IndexTitle: "The Hitler Gang", Chunk: kb.Chunk{Text: film}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "The Copper Lantern", IndexTitle: "The Copper Lantern", Chunk: kb.Chunk{Text: film}}},
 		{N: 3, Hit: kb.Hit{DocTitle: "Maximum Overdrive", IndexTitle: "Maximum Overdrive", Chunk: kb.Chunk{Text: bridge}}},
 	}
 	whole := func(p int, s string) answerspan.Ref { return answerspan.Ref{Passage: p, Start: 0, End: len(s)} }
@@ -41,8 +41,8 @@ func TestAnswerPathsStart(t *testing.T) {
 		{"no question entity in the sentence: no path", "Which Danish heavy metal band released a compilation?",
 			answerspan.Candidate{Text: "Mercyful Fate", Type: answerspan.TName, Span: at(0, band, "Mercyful Fate"), Chain: []answerspan.Ref{whole(0, band)}, Subject: "Mercyful Fate"},
 			[]string{"Oslo"}, nil},
-		{"a compared item the question names: no path", "Which film came first, The Hitler Gang or Flannelfoot?",
-			answerspan.Candidate{Text: "The Hitler Gang", Type: answerspan.TName, Span: at(1, film, "The Hitler Gang"), Chain: []answerspan.Ref{whole(1, film)}, Subject: "The Hitler Gang"},
+		{"a compared item the question names: no path", "Which film came first, The Copper Lantern or Gravelmoor?",
+			answerspan.Candidate{Text: "The Copper Lantern", Type: answerspan.TName, Span: at(1, film, "The Copper Lantern"), Chain: []answerspan.Ref{whole(1, film)}, Subject: "The Copper Lantern"},
 			[]string{"film"}, nil},
 		{"answer in another passage starts at its title", "Who directed the film shot in Leland?",
 			answerspan.Candidate{Text: "Stephen King", Type: answerspan.TName, Span: at(2, bridge, "Stephen King"), Chain: []answerspan.Ref{whole(2, bridge)}},
@@ -63,19 +63,19 @@ func TestAnswerPathsStart(t *testing.T) {
 // A decided yes/no comparison draws one path through both items' values
 // to its conclusion; each edge keeps the span of a sentence.
 func TestAnswerPathsCompared(t *testing.T) {
-	a := "Watertown International Airport is a county-owned airport in New York."
-	b := "Alexandria International Airport is a public airport in Louisiana."
+	a := "Fenwick International Airport is a county-owned airport in New York."
+	b := "Marrowgate International Airport is a public airport in Louisiana."
 	pool := []Evidence{
-		{N: 1, Hit: kb.Hit{DocTitle: "Watertown International Airport", IndexTitle: "Watertown International Airport", Chunk: kb.Chunk{Text: a}}},
-		{N: 2, Hit: kb.Hit{DocTitle: "Alexandria International Airport", IndexTitle: "Alexandria International Airport", Chunk: kb.Chunk{Text: b}}},
+		{N: 1, Hit: kb.Hit{DocTitle: "Fenwick International Airport", IndexTitle: "Fenwick International Airport", Chunk: kb.Chunk{Text: a}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Marrowgate International Airport", IndexTitle: "Marrowgate International Airport", Chunk: kb.Chunk{Text: b}}},
 	}
 	items := []answerspan.Compared{
-		{Item: "Watertown International Airport", Value: "New York", Ref: answerspan.Ref{Passage: 0, Start: 0, End: len(a)}},
-		{Item: "Alexandria International Airport", Value: "Louisiana", Ref: answerspan.Ref{Passage: 1, Start: 0, End: len(b)}},
+		{Item: "Fenwick International Airport", Value: "New York", Ref: answerspan.Ref{Passage: 0, Start: 0, End: len(a)}},
+		{Item: "Marrowgate International Airport", Value: "Louisiana", Ref: answerspan.Ref{Passage: 1, Start: 0, End: len(b)}},
 	}
 	cs := []answerspan.Candidate{{Text: "no", Score: 0.8, Items: items}, {Text: "yes", Score: 0.5, Items: items}}
-	ps := answerPaths("Are Watertown International Airport and Alexandria International Airport in the same state?", cs, pool, nil, 3)
-	want := []string{"Watertown International Airport", "New York", "No", "Louisiana", "Alexandria International Airport"}
+	ps := answerPaths("Are Fenwick International Airport and Marrowgate International Airport in the same state?", cs, pool, nil, 3)
+	want := []string{"Fenwick International Airport", "New York", "No", "Louisiana", "Marrowgate International Airport"}
 	if len(ps) != 1 || !reflect.DeepEqual(ps[0].Nodes, want) {
 		t.Fatalf("paths %+v, want one with nodes %q", ps, want)
 	}
@@ -83,7 +83,7 @@ func TestAnswerPathsCompared(t *testing.T) {
 	if !p.Chosen || len(p.Edges) != 4 {
 		t.Fatalf("chosen / edges %+v", p)
 	}
-	if p.Edges[0].Predicate != "is a county-owned airport in" || p.Edges[3].From != "Alexandria International Airport" || p.Edges[1].Predicate != "not the same" {
+	if p.Edges[0].Predicate != "is a county-owned airport in" || p.Edges[3].From != "Marrowgate International Airport" || p.Edges[1].Predicate != "not the same" {
 		t.Errorf("edges %+v", p.Edges)
 	}
 	if p.Edges[1].Source.CharEnd != len(a) || p.Edges[2].Source.CharEnd != len(b) {
@@ -94,11 +94,11 @@ func TestAnswerPathsCompared(t *testing.T) {
 // A yes/no answer "both X" decided by each item's sentence draws item →
 // conclusion ← item on those sentences; an undecided one draws nothing.
 func TestConclusionPath(t *testing.T) {
-	a := "Christopher Nolan is a British-American film director."
-	b := "Sathish Kalathil is an Indian film director."
+	a := "Corin Halvard is a British-American film director."
+	b := "Tavish Omondi is an Indian film director."
 	pool := []Evidence{
-		{N: 1, Hit: kb.Hit{DocTitle: "Christopher Nolan", IndexTitle: "Christopher Nolan", Chunk: kb.Chunk{Text: a}}},
-		{N: 2, Hit: kb.Hit{DocTitle: "Sathish Kalathil", IndexTitle: "Sathish Kalathil", Chunk: kb.Chunk{Text: b}}},
+		{N: 1, Hit: kb.Hit{DocTitle: "Corin Halvard", IndexTitle: "Corin Halvard", Chunk: kb.Chunk{Text: a}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Tavish Omondi", IndexTitle: "Tavish Omondi", Chunk: kb.Chunk{Text: b}}},
 	}
 	chain := []answerspan.Ref{{Passage: 0, End: len(a)}, {Passage: 1, End: len(b)}}
 	cases := []struct {
@@ -106,10 +106,10 @@ func TestConclusionPath(t *testing.T) {
 		c    answerspan.Candidate
 		want []string
 	}{
-		{"decided", answerspan.Candidate{Text: "yes", Score: 0.8, Chain: chain}, []string{"Christopher Nolan", "Yes", "Sathish Kalathil"}},
+		{"decided", answerspan.Candidate{Text: "yes", Score: 0.8, Chain: chain}, []string{"Corin Halvard", "Yes", "Tavish Omondi"}},
 		{"undecided", answerspan.Candidate{Text: "yes", Score: 0.5, Chain: chain}, nil},
 		{"one sentence", answerspan.Candidate{Text: "no", Score: 0.8, Chain: chain[:1]}, nil},
-		{"not yes/no", answerspan.Candidate{Text: "Christopher Nolan", Type: answerspan.TName, Score: 0.8, Chain: chain}, nil},
+		{"not yes/no", answerspan.Candidate{Text: "Corin Halvard", Type: answerspan.TName, Score: 0.8, Chain: chain}, nil},
 	}
 	for _, tc := range cases {
 		p, ok := conclusionPath(tc.c, pool)
@@ -350,13 +350,13 @@ func TestConclusionPathSameValue(t *testing.T) {
 // The item a comparison chose by lifespans runs to the dates as its
 // sentence writes them; an undecided item gets no path.
 func TestAnswerPathsLifespan(t *testing.T) {
-	a := "Jean-Rodolphe Perronet (27 October 1708 – 27 February 1794) was a French architect."
-	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Jean-Rodolphe Perronet", IndexTitle: "Jean-Rodolphe Perronet", Chunk: kb.Chunk{Text: a}}}}
-	c := answerspan.Candidate{Text: "Jean-Rodolphe Perronet", Type: answerspan.TName, Span: answerspan.Ref{Passage: 0, End: len("Jean-Rodolphe Perronet")},
-		Chain: []answerspan.Ref{{Passage: 0, End: len(a)}}, Subject: "Jean-Rodolphe Perronet", Score: answerspan.Decided}
-	q := "Who lived longer, Jean-Rodolphe Perronet or Gunnar Wiklund?"
+	a := "Jean-Baptiste Vollarde (27 October 1708 – 27 February 1794) was a French architect."
+	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Jean-Baptiste Vollarde", IndexTitle: "Jean-Baptiste Vollarde", Chunk: kb.Chunk{Text: a}}}}
+	c := answerspan.Candidate{Text: "Jean-Baptiste Vollarde", Type: answerspan.TName, Span: answerspan.Ref{Passage: 0, End: len("Jean-Baptiste Vollarde")},
+		Chain: []answerspan.Ref{{Passage: 0, End: len(a)}}, Subject: "Jean-Baptiste Vollarde", Score: answerspan.Decided}
+	q := "Who lived longer, Jean-Baptiste Vollarde or Arvid Lennstrom?"
 	ps := answerPaths(q, []answerspan.Candidate{c}, pool, nil, 3)
-	if want := []string{"Jean-Rodolphe Perronet", "27 October 1708 – 27 February 1794"}; len(ps) != 1 || !reflect.DeepEqual(ps[0].Nodes, want) || ps[0].Edges[0].Source.CharEnd != len(a) {
+	if want := []string{"Jean-Baptiste Vollarde", "27 October 1708 – 27 February 1794"}; len(ps) != 1 || !reflect.DeepEqual(ps[0].Nodes, want) || ps[0].Edges[0].Source.CharEnd != len(a) {
 		t.Fatalf("paths %+v, want nodes %q", ps, want)
 	}
 	c.Score = 0.55
