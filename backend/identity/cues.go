@@ -21,6 +21,21 @@ var (
 	orgLine   = regexp.MustCompile(`(?i)^(.{1,80}?),?\s+` + legalForm + `\.?$`)
 )
 
+// legalFormWords are legalForm's words in lower case without dots, as
+// routing meets them in a name cut into words ("Best Buy Co., Inc." gives
+// best, buy, co, inc), and "the", which opens many registered names.
+var legalFormWords = func() map[string]bool {
+	out := map[string]bool{"the": true}
+	for _, w := range strings.Split(legalForm[len("(?:"):len(legalForm)-1], "|") {
+		out[strings.ToLower(strings.NewReplacer(`\.`, "", ".", "").Replace(w))] = true
+	}
+	return out
+}()
+
+// IsLegalForm reports whether a lower-case word says what kind of entity
+// a registered name is ("inc", "gmbh", "plc"), not which.
+func IsLegalForm(w string) bool { return legalFormWords[w] }
+
 // functionWords may open a capitalised run without being part of a name.
 var functionWords = map[string]bool{"the": true, "a": true, "an": true, "our": true, "this": true, "that": true, "its": true, "each": true, "such": true, "any": true, "all": true, "and": true, "of": true}
 

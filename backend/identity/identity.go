@@ -14,6 +14,7 @@ package identity
 import (
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -244,7 +245,7 @@ func distinguish(in []Input, out []Identity) {
 				case 1:
 					add = fileTitle(in[i].FileName)
 				case 2:
-					add = "#" + itoa(in[i].ID)
+					add = "#" + strconv.FormatInt(in[i].ID, 10)
 				}
 				if add != "" && !strings.Contains(strings.ToLower(out[i].Title), strings.ToLower(add)) {
 					out[i].Title += " (" + add + ")"
@@ -255,25 +256,6 @@ func distinguish(in []Input, out []Identity) {
 			return
 		}
 	}
-}
-
-func itoa(n int64) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	if neg {
-		b = append([]byte{'-'}, b...)
-	}
-	return string(b)
 }
 
 // fileTitle is a file name without its extension, underscores as spaces.

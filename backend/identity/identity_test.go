@@ -106,3 +106,11 @@ func TestYears(t *testing.T) {
 		t.Errorf("Years = %v", got)
 	}
 }
+
+func TestIsLegalForm(t *testing.T) {
+	for w, want := range map[string]bool{"inc": true, "co": true, "llc": true, "lp": true, "nv": true, "gmbh": true, "the": true, "lantern": false, "mills": false} {
+		if IsLegalForm(w) != want {
+			t.Errorf("IsLegalForm(%q) = %v", w, !want)
+		}
+	}
+}

@@ -11,7 +11,7 @@
 package route
 
 import (
-	"math"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -161,20 +161,13 @@ func byPeriod(cands []Doc, y int) Route {
 	return Route{Docs: docs, Because: []string{strconv.Itoa(y)}}
 }
 
-func logf(x float64) float64 {
-	if x <= 1 {
-		return 0
-	}
-	return math.Log(x)
-}
-
 // identityWords are the words of a document's title, organisation and file
 // name (lower case), with adjacent words also joined ("foot locker" gives
 // "footlocker"; "coca-cola" gives "coca", "cola", "cocacola"). Years are
 // left to the period.
 func identityWords(d Doc) map[string]bool {
 	out := map[string]bool{}
-	file := strings.TrimSuffix(d.FileName, fileExt(d.FileName))
+	file := strings.TrimSuffix(d.FileName, filepath.Ext(d.FileName))
 	name := d.Organisation
 	if name == "" {
 		name = d.Title
@@ -192,13 +185,6 @@ func identityWords(d Doc) map[string]bool {
 		}
 	}
 	return out
-}
-
-func fileExt(name string) string {
-	if i := strings.LastIndexByte(name, '.'); i > 0 && len(name)-i <= 6 {
-		return name[i:]
-	}
-	return ""
 }
 
 // splitWords cuts s into lower-case runs of letters and digits.
@@ -229,15 +215,10 @@ func initialsOf(org string) string {
 	return b.String()
 }
 
-// legalForms are the words of a registered name that say what kind of
-// entity it is, not which.
-var legalForms = map[string]bool{"inc": true, "incorporated": true, "corp": true, "corporation": true, "company": true, "co": true,
-	"ltd": true, "limited": true, "llc": true, "llp": true, "lp": true, "plc": true, "ag": true, "se": true, "sa": true, "nv": true, "gmbh": true, "the": true}
-
 func withoutLegalForm(ws []string) []string {
 	out := ws[:0:0]
 	for _, w := range ws {
-		if !legalForms[w] {
+		if !identity.IsLegalForm(w) {
 			out = append(out, w)
 		}
 	}
