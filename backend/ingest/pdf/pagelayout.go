@@ -403,25 +403,38 @@ func glyphOrderText(l *pline) string {
 // found first; their rows become one-line blocks.
 func groupLines(lines []*pline, f frame) []*pblock {
 	var blocks []*pblock
+	lines = attachCurrency(lines)
 	var free []*pline // lines not already in a ruled table
 	for _, l := range lines {
 		if !l.cell {
 			free = append(free, l)
 		}
 	}
-	tableRows := findTables(free)
-	for _, row := range tableRows {
-		if len(row) == 0 {
-			continue
+	for _, table := range findTables(free) {
+		first := len(blocks)
+		for _, row := range table {
+			if len(row) == 0 {
+				continue
+			}
+			b := &pblock{table: true, frame: f}
+			for _, c := range row {
+				c.cell = true
+				b.add(c)
+				b.cells = append(b.cells, c.text)
+			}
+			b.closed = true
+			blocks = append(blocks, b)
 		}
-		b := &pblock{table: true, frame: f}
-		for _, c := range row {
-			c.cell = true
-			b.add(c)
-			b.cells = append(b.cells, c.text)
+		// Each row spans the table's width, so rows are read in their
+		// order: a label row at the left ("Assets") is not read before
+		// the column heads above it because nothing overlaps both.
+		u0, u1 := math.Inf(1), math.Inf(-1)
+		for _, b := range blocks[first:] {
+			u0, u1 = math.Min(u0, b.u0), math.Max(u1, b.u1)
 		}
-		b.closed = true
-		blocks = append(blocks, b)
+		for _, b := range blocks[first:] {
+			b.u0, b.u1 = u0, u1
+		}
 	}
 	lines = attachNumbers(lines)
 	for _, l := range lines {
@@ -472,6 +485,39 @@ func groupLines(lines []*pline, f frame) []*pblock {
 		best.add(l)
 	}
 	return blocks
+}
+
+// currencyGapEm: a currency sign set apart this far (em) before a number
+// is still that number's sign; statements align "$" at the column's left
+// and the figure at its right.
+const currencyGapEm = 8.0
+
+// attachCurrency joins a line that is only a currency sign to the number
+// that follows it on the same baseline, so "$ | 5,363" is one cell
+// ("$ 5,363"), not two columns. The joined line replaces both; lines stays
+// sorted (top to bottom, then along the line).
+func attachCurrency(lines []*pline) []*pline {
+	out := lines[:0:0]
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		t := strings.TrimSpace(l.text)
+		if r, n := utf8.DecodeRuneInString(t); n == len(t) && n > 0 && unicode.Is(unicode.Sc, r) && !l.cell && i+1 < len(lines) && !lines[i+1].cell {
+			m := lines[i+1]
+			s := math.Max(l.size, m.size)
+			if math.Abs(m.v-l.v) <= 0.3*s && m.u0 > l.u1 && m.u0-l.u1 <= currencyGapEm*s && valueCell(m) {
+				j := *m
+				j.runs = append(append([]*run{}, l.runs...), m.runs...)
+				j.u0 = l.u0
+				j.text = t + " " + strings.TrimSpace(m.text)
+				j.glyphs += l.glyphs
+				out = append(out, &j)
+				i++
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // numberLabelRE matches a line that is only a section or item number.
@@ -543,77 +589,277 @@ func joins(b *pblock, l *pline, dv float64) bool {
 	return true
 }
 
-// proseWords: a line with this many words is running text, not a cell.
+// proseWords: a line with this many words is running text, not a cell,
+// unless it is a row's label (stubCell).
 const proseWords = 6
 
 // findTables finds whitespace-aligned tables: runs of consecutive
 // baselines that each hold several lines (cells) whose left edges or
 // centres line up from row to row. Two-column text also has two "cells"
 // per baseline, so two-cell rows need three rows in a row and a short cell.
-func findTables(lines []*pline) [][]*pline {
+//
+// A statement's rows are labelled on the left ("Purchases of property,
+// plant and equipment (PP&E)", however long) with values to the right; a
+// label alone on its line inside the table, at the labels' column and
+// short of the values (a section such as "Cash Flows from Investing
+// Activities", or the first line of a wrapped label), is a one-cell row of
+// the table rather than the end of it, so the header row above it and the
+// rows below stay one table.
+func findTables(lines []*pline) [][][]*pline {
 	// Rows: lines sharing a baseline.
 	var rows [][]*pline
+	long := map[int]bool{} // rows of one line of running text
 	for i := 0; i < len(lines); {
 		j := i + 1
 		for j < len(lines) && math.Abs(lines[j].v-lines[i].v) <= 0.3*math.Max(lines[i].size, lines[j].size) {
 			j++
 		}
+		base := append([]*pline(nil), lines[i:j]...)
+		sort.SliceStable(base, func(a, b int) bool { return base[a].u0 < base[b].u0 })
 		// A line of running text (six words or more) beside a table is
-		// the next column, not a cell.
+		// the next column, not a cell; a row's label is.
 		var row []*pline
-		for _, l := range lines[i:j] {
-			if len(strings.Fields(l.text)) < proseWords {
+		for k, l := range base {
+			if len(strings.Fields(l.text)) < proseWords || k == 0 && stubCell(base) {
 				row = append(row, l)
 			}
 		}
-		sort.SliceStable(row, func(a, b int) bool { return row[a].u0 < row[b].u0 })
-		if len(row) > 0 { // a baseline holding only running text does not interrupt a table beside it
+		switch {
+		case len(row) > 0:
 			rows = append(rows, row)
+		case len(base) == 1:
+			// Only running text: a table's long label row, or the next
+			// column's text beside a table, which does not interrupt it.
+			rows = append(rows, base)
+			long[len(rows)-1] = true
 		}
 		i = j
 	}
-	var out [][]*pline
+	rows = joinOffsetRows(rows, long)
+	var out [][][]*pline
+	prevEnd := 0 // rows before this belong to a table found already
 	for i := 0; i < len(rows); {
 		if len(rows[i]) < 2 {
 			i++
 			continue
 		}
-		j := i + 1
-		for j < len(rows) && len(rows[j]) >= 2 && rowsAlign(rows[j-1], rows[j]) {
-			j++
+		last := i // the last row of several cells
+		stub := rows[i][0].u0
+		var skip map[int]bool
+		for j := i + 1; j < len(rows); j++ {
+			if len(rows[j]) >= 2 {
+				if !rowsNear(rows[j-1], rows[j]) || !rowsAlign(rows[last], rows[j]) {
+					break
+				}
+				last = j
+				stub = math.Min(stub, rows[j][0].u0)
+				continue
+			}
+			if labelRow(rows[last], rows[j][0], stub) && rowsNear(rows[j-1], rows[j]) {
+				stub = math.Min(stub, rows[j][0].u0)
+				continue
+			}
+			if !long[j] {
+				break
+			}
+			if skip == nil {
+				skip = map[int]bool{}
+			}
+			skip[j] = true
 		}
-		n := j - i
+		j := last + 1 // one-cell rows after the last full row are not the table's
+		start := headerAbove(rows, i, prevEnd)
+		var full, kept [][]*pline
+		for k, r := range rows[start:i] {
+			if len(r) >= 2 {
+				full = append(full, r)
+			}
+			kept = append(kept, rows[start+k])
+		}
+		for k, r := range rows[i:j] {
+			if skip[i+k] {
+				continue
+			}
+			kept = append(kept, r)
+			if len(r) >= 2 {
+				full = append(full, r)
+			}
+		}
+		n := len(full)
 		cells := len(rows[i])
-		ok := n >= 2 && cells >= 3 || n >= 3 && shortCells(rows[i:j])
-		if ok && !prose(rows[i:j]) && !sideLists(rows[i:j]) {
-			out = append(out, alignedCells(rows[i:j])...)
+		ok := n >= 2 && cells >= 3 || n >= 3 && shortCells(full)
+		if ok && !prose(full) && !sideLists(full) {
+			out = append(out, alignedCells(kept))
+			prevEnd = j
 		}
 		i = j
 	}
 	return out
 }
 
+// headerAbove is where the table whose first full row is rows[i] starts:
+// at a header row above it (column heads such as dates over the value
+// columns, no label) with only label rows ("Assets", "Current assets")
+// between, or at rows[i] itself. Rows before from are another table's.
+func headerAbove(rows [][]*pline, i, from int) int {
+	ref := rows[i]
+	for k := i - 1; k >= from; k-- {
+		if !rowsNear(rows[k], rows[k+1]) {
+			break
+		}
+		if headsColumns(ref, rows[k]) {
+			return k
+		}
+		if len(rows[k]) != 1 || !labelRow(ref, rows[k][0], ref[0].u0) {
+			break
+		}
+	}
+	return i
+}
+
+// headsColumns reports whether row h heads the value columns of the full
+// row ref: each of its cells stands over one of ref's value cells and
+// clear of ref's label.
+func headsColumns(ref, h []*pline) bool {
+	if len(h) > len(ref)-1 {
+		return false
+	}
+	for _, c := range h {
+		if c.u0 < ref[0].u1 {
+			return false
+		}
+		over := false
+		for _, v := range ref[1:] {
+			if math.Min(c.u1, v.u1)-math.Max(c.u0, v.u0) > 0 {
+				over = true
+				break
+			}
+		}
+		if !over {
+			return false
+		}
+	}
+	return true
+}
+
+// offsetRowEm: a label and its values set this far apart across the line
+// (em) are still one row.
+const offsetRowEm = 0.6
+
+// joinOffsetRows joins a label alone on its baseline to the row of values
+// just below it when the two are less than offsetRowEm apart: a label set
+// a little higher than its figures (a label box aligned to the top, the
+// figures to the bottom) is one row, not a label row and a row without a
+// label. long is kept in step with the rows.
+func joinOffsetRows(rows [][]*pline, long map[int]bool) [][]*pline {
+	out := rows[:0:0]
+	for i := 0; i < len(rows); i++ {
+		r := rows[i]
+		if len(r) == 1 && !valueCell(r[0]) && i+1 < len(rows) {
+			n := rows[i+1]
+			s := math.Max(r[0].size, n[0].size)
+			values := len(n) > 0
+			for _, c := range n {
+				values = values && valueCell(c)
+			}
+			if values && r[0].v-n[0].v < offsetRowEm*s && r[0].u1 < n[0].u0 {
+				delete(long, i)
+				out = append(out, append([]*pline{r[0]}, n...))
+				i++
+				continue
+			}
+		}
+		if long[i] {
+			delete(long, i)
+			long[len(out)] = true
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// valueCellRE matches a cell holding a value rather than words: a number
+// with its sign, currency, parentheses, percent or unit letters ("(1,577)",
+// "$ 5,363", "12.5%", "3.2x"), or a dash standing for none.
+var valueCellRE = regexp.MustCompile(`^[\p{Sc}(+\-−–]*\s*\p{Sc}?\s*\d[\d.,  ]*\)?\s*(?:%|\p{Sc}|[a-zA-Z]{1,2})?\)?$|^[—–\-]+$`)
+
+// valueCell reports whether a line is a value cell.
+func valueCell(l *pline) bool { return valueCellRE.MatchString(strings.TrimSpace(l.text)) }
+
+// stubCell reports whether the first line of a baseline (sorted along the
+// line) labels a row of values: every other line on it is a value cell.
+func stubCell(base []*pline) bool {
+	if len(base) < 2 {
+		return false
+	}
+	for _, l := range base[1:] {
+		if !valueCell(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowsNear reports whether two consecutive rows are close enough to be
+// rows of one table: no more than three lines apart.
+func rowsNear(a, b []*pline) bool {
+	s := math.Max(a[0].size, b[0].size)
+	return a[0].v-b[0].v <= 3*s
+}
+
+// labelRow reports whether a line alone on its baseline belongs to the
+// table whose last full row is ref, as a one-cell row: it starts at the
+// labels' column (stub: the leftmost label so far; a section label may
+// stand up to two em left of it, a wrapped or nested one a few em right)
+// and ends before the values' column, and is no paragraph (at most two
+// dozen words).
+func labelRow(ref []*pline, x *pline, stub float64) bool {
+	s := math.Max(ref[0].size, x.size)
+	if x.u0 < math.Min(stub, ref[0].u0)-2*s || x.u0 > ref[0].u0+6*s {
+		return false
+	}
+	if x.u1 > ref[1].u0-0.5*s {
+		return false
+	}
+	return len(strings.Fields(x.text)) <= 24 && !valueCell(x)
+}
+
 // rowsAlign reports whether two table rows share at least two column
-// positions (left edges, right edges or centres within an em) and are no
-// more than three lines apart.
+// positions (left edges, right edges or centres within an em).
 // alignedCells drops from a table's rows the lines that line up with no
 // cell of any other row: text from the next column of the page that
 // happens to share a row's baseline.
 func alignedCells(rows [][]*pline) [][]*pline {
 	out := make([][]*pline, 0, len(rows))
 	for i, r := range rows {
-		var kept []*pline
-		for _, x := range r {
-			for k, other := range rows {
-				if k != i && alignsWithAny(x, other) {
-					kept = append(kept, x)
-					break
-				}
+		if len(r) == 1 || stubCell(r) {
+			// A label row, or a row's label: the label column is ragged
+			// on the right and indented by level on the left.
+			kept := []*pline{r[0]}
+			if len(r) > 1 {
+				kept = append(kept, keepAligned(rows, i, r[1:])...)
 			}
+			out = append(out, kept)
+			continue
 		}
-		out = append(out, kept)
+		out = append(out, keepAligned(rows, i, r))
 	}
 	return out
+}
+
+// keepAligned keeps the lines of cells (of rows[i]) that line up with a
+// cell of another row.
+func keepAligned(rows [][]*pline, i int, cells []*pline) []*pline {
+	var kept []*pline
+	for _, x := range cells {
+		for k, other := range rows {
+			if k != i && alignsWithAny(x, other) {
+				kept = append(kept, x)
+				break
+			}
+		}
+	}
+	return kept
 }
 
 // alignsWithAny reports whether line x starts, ends or is centred where a
@@ -630,9 +876,6 @@ func alignsWithAny(x *pline, row []*pline) bool {
 
 func rowsAlign(a, b []*pline) bool {
 	s := math.Max(a[0].size, b[0].size)
-	if a[0].v-b[0].v > 3*s {
-		return false
-	}
 	shared := 0
 	for _, x := range a {
 		for _, y := range b {
@@ -651,6 +894,9 @@ func rowsAlign(a, b []*pline) bool {
 func prose(rows [][]*pline) bool {
 	long, all := 0, 0
 	for _, r := range rows {
+		if stubCell(r) {
+			r = r[1:] // a row's label may be long; its values are not
+		}
 		for _, c := range r {
 			all++
 			if len(strings.Fields(c.text)) >= 4 {

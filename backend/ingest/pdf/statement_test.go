@@ -1,0 +1,134 @@
+package pdf
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"cairn/backend/ingest/parsed"
+)
+
+// placedStream is a content stream showing each text at its own position
+// (x, y in points) in Helvetica of the given size.
+func placedStream(size float64, items ...placedText) string {
+	var s bytes.Buffer
+	for _, it := range items {
+		fmt.Fprintf(&s, "BT /F1 %g Tf 1 0 0 1 %g %g Tm (%s) Tj ET\n", size, it.x, it.y, it.text)
+	}
+	return fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", s.Len(), s.String())
+}
+
+type placedText struct {
+	x, y float64
+	text string
+}
+
+// A financial statement set without rules: long row labels at the left,
+// figures right-aligned in year columns with the currency sign set apart,
+// a header row of years, section labels and a wrapped label alone on their
+// lines, and a label set a little above its figures. Every row reads as
+// one table row with its label; the header row heads the table. (A
+// made-up statement; the layout is that of a typical annual report.)
+func TestStatementTable(t *testing.T) {
+	num := func(right, y float64, text string) placedText {
+		return placedText{right - 4.45*float64(len(text)), y, text} // Helvetica digits are 0.556 em at 8 pt
+	}
+	items := []placedText{
+		{57, 720, "Consolidated Statement of Widget Flows"},
+		{57, 700, "(Thousands)"}, num(400, 700, "2025"), num(470, 700, "2024"),
+		{57, 690, "Flows from Making Things"},
+		{57, 680, "Net earnings of the fictional concern"}, {340, 680, "$"}, num(400, 680, "5,363"), {410, 680, "$"}, num(470, 680, "4,869"),
+		{57, 670, "Adjustments to bring net earnings of the fictional concern to the flows"},
+		{62, 661, "from making things"},
+		{66, 652, "Purchases of widgets, gadgets and other equipment (W&G)"}, num(400, 652, "(1,577)"), num(470, 652, "(1,373)"),
+		{66, 646.6, "Proceeds from the sale of old widgets, net of fees paid"}, num(400, 643, "846"), num(470, 643, "1,065"),
+		{66, 634, "Other - net"}, num(400, 634, "9"), num(470, 634, "(6)"),
+		{57, 625, "Net flows from making things"}, num(400, 625, "6,439"), num(470, 625, "6,240"),
+		{57, 590, "The accompanying notes are an integral part of this statement and should be read with it in full."},
+	}
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+		placedStream(8, items...),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	doc, err := Read(pdfWithObjects(objs), parsed.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	header := ""
+	for _, b := range doc.Blocks {
+		if b.Kind == parsed.BlockTableRow {
+			rows = append(rows, b.Text)
+			if b.Header {
+				header = b.Text
+			}
+		}
+	}
+	want := []string{
+		"(Thousands) | 2025 | 2024",
+		"Flows from Making Things",
+		"Net earnings of the fictional concern | $ 5,363 | $ 4,869",
+		"Adjustments to bring net earnings of the fictional concern to the flows",
+		"from making things",
+		"Purchases of widgets, gadgets and other equipment (W&G) | (1,577) | (1,373)",
+		"Proceeds from the sale of old widgets, net of fees paid | 846 | 1,065",
+		"Other - net | 9 | (6)",
+		"Net flows from making things | 6,439 | 6,240",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+	if header != want[0] {
+		t.Errorf("header row %q, want %q", header, want[0])
+	}
+}
+
+// Column heads over the figures only (no label cell), with section labels
+// between them and the first full row, head the table too; the rows keep
+// their order although the labels stand left of the heads.
+func TestStatementTableHeadsOverFigures(t *testing.T) {
+	num := func(right, y float64, text string) placedText {
+		return placedText{right - 4.45*float64(len(text)), y, text}
+	}
+	items := []placedText{
+		{57, 700, "Balance of Widgets"},
+		{360, 680, "June 1, 2025"}, {430, 680, "June 2, 2024"},
+		{57, 670, "Assets"},
+		{57, 661, "Current assets"},
+		{66, 652, "Cash and cash equivalents"}, {350, 652, "$"}, num(400, 652, "1,980"), {420, 652, "$"}, num(470, 652, "1,101"),
+		{66, 643, "Widget inventories"}, num(400, 643, "5,409"), num(470, 643, "5,209"),
+		{66, 634, "Total current assets"}, num(400, 634, "7,389"), num(470, 634, "6,310"),
+	}
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+		placedStream(8, items...),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	doc, err := Read(pdfWithObjects(objs), parsed.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, b := range doc.Blocks {
+		if b.Kind == parsed.BlockTableRow {
+			rows = append(rows, b.Text)
+		}
+	}
+	want := []string{
+		"June 1, 2025 | June 2, 2024",
+		"Assets",
+		"Current assets",
+		"Cash and cash equivalents | $ 1,980 | $ 1,101",
+		"Widget inventories | 5,409 | 5,209",
+		"Total current assets | 7,389 | 6,310",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+}
