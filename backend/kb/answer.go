@@ -56,6 +56,26 @@ type Answer struct {
 	// or those routing chose because the question names them (nil: the
 	// whole project). Kept in the stored trace too.
 	Scope *Scope `json:"scope,omitempty"`
+	// Cells are the table cells the answer reads its figures from, when
+	// it does (offline: the row and column the question names).
+	Cells []TableCell `json:"cells,omitempty"`
+	// Formula is the arithmetic done on the cells, written out ("Change
+	// 2016 → 2017: 54 − 42 = +12 (+28.57 %)"), when there is any.
+	Formula string `json:"formula,omitempty"`
+}
+
+// TableCell is one figure an answer takes from a table: the row's label
+// (and the section row above it), the column's heads, the table's unit,
+// the value as printed and as a number, and the citation [N] of its row.
+type TableCell struct {
+	N       int     `json:"n"`
+	Row     string  `json:"row"`
+	Section string  `json:"section,omitempty"`
+	Column  string  `json:"column,omitempty"`
+	Unit    string  `json:"unit,omitempty"`
+	Value   string  `json:"value"`
+	Number  float64 `json:"number"`
+	Year    int     `json:"year,omitempty"`
 }
 
 // ShortAnswer is the one-phrase answer an answer leads with: its text, the

@@ -46,6 +46,8 @@ type gathered struct {
 	short []answerspan.Candidate
 	pool  []Evidence
 	kind  answerspan.Question
+	// cells: the table cells the question names among the evidence.
+	cells []foundCell
 }
 
 // gather retrieves, checks support, reranks (model) and builds paths.
@@ -95,6 +97,16 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 		// the passages answer it.
 		u.trace.Support.Declined = false
 		u.trace.Support.Decided = true
+	}
+	if question == u.question {
+		// A figure the question names in a table of the evidence.
+		if g.cells, err = u.tableCells(ctx, g.evidence); err != nil {
+			return nil, err
+		}
+		if u.trace.Support.Declined && len(g.cells) > 0 {
+			u.trace.Support.Declined = false
+			u.trace.Support.Table = true
+		}
 	}
 	if u.trace.Support.Declined {
 		g.declined = true
@@ -455,7 +467,14 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		}
 	}
 	boost = append(boost, memory...)
-	if len(memory) == 0 && len(g.short) > 0 && g.short[0].Score >= answerspan.MinScore {
+	var cells []foundCell
+	if len(memory) == 0 {
+		cells = g.cells
+	}
+	// A cell of a table the question names leads the answer; a short
+	// answer read from the passages' words would be a figure of the same
+	// rows taken without its column.
+	if len(memory) == 0 && len(cells) == 0 && len(g.short) > 0 && g.short[0].Score >= answerspan.MinScore {
 		// A resolved chain: the supporting sentences beyond it are sought
 		// for the question left at its end, in all the passages searched.
 		ev, question := g.evidence, u.question
@@ -519,7 +538,17 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		}
 	}
 	var b strings.Builder
-	if len(memory) == 0 && len(sents) > 0 {
+	off := 0
+	if len(cells) > 0 {
+		// A figure read from a table leads; the sentences follow it.
+		b.WriteString(cellText(cells, 1))
+		a.Citations = append(a.Citations, cellCitation(cells, g.evidence, 1))
+		a.Cells, a.Formula = answerCells(cells, 1), cellFormula(cells)
+		if len(sents) > 0 {
+			b.WriteString("\n\n")
+		}
+		off = 1
+	} else if len(memory) == 0 && len(sents) > 0 {
 		b.WriteString(NoShortText)
 	}
 	if len(memory) > 0 {
@@ -532,12 +561,12 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		}
 		// Each sentence is its own citation, narrowed to its span.
 		e := ev[s.ev]
-		fmt.Fprintf(&b, "%s [%d]", kb.OneLine(s.text), i+1)
+		fmt.Fprintf(&b, "%s [%d]", kb.OneLine(s.text), i+1+off)
 		c := citation(e, s.start, s.end)
-		c.N = i + 1
+		c.N = i + 1 + off
 		a.Citations = append(a.Citations, c)
 	}
-	if len(sents) == 0 {
+	if len(sents) == 0 && len(cells) == 0 {
 		a.Declined = true
 		a.Answer = u.declineText(ev)
 		for _, e := range g.evidence {
@@ -547,6 +576,9 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	} else {
 		a.Answer = b.String()
 		u.trace.AnswerBy = "extractive"
+		if len(cells) > 0 {
+			u.trace.AnswerBy = "table"
+		}
 	}
 	u.lap("extract")
 	if onToken != nil {

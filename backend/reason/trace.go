@@ -29,7 +29,8 @@ type Trace struct {
 	Offline  bool      `json:"offline"`
 	Fallback string    `json:"fallback,omitempty"` // why deep mode fell back to quick
 	// AnswerBy says who wrote the answer text: "model", "extractive" (the
-	// best-supported sentences of the passages) or "declined".
+	// best-supported sentences of the passages), "table" (a figure read
+	// from a table's cell, then those sentences) or "declined".
 	AnswerBy string `json:"answer_by"`
 	// AnswerFallback is why a model answer was replaced by the extractive
 	// one (the model failed, timed out, or its stream broke off).
@@ -97,6 +98,9 @@ type SupportTrace struct {
 	// Decided: under the threshold, but a comparison of two items whose
 	// dates the evidence holds, so answered.
 	Decided bool `json:"decided,omitempty"`
+	// Table: under the threshold, but a table of the evidence holds the
+	// row and period the question names, so answered from its cell.
+	Table bool `json:"table,omitempty"`
 }
 
 // RoundTrace is one planning/execution round of a deep answer.

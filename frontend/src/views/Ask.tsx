@@ -218,6 +218,7 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
               )}
             </div>
           )}
+          {a?.cells && a.cells.length > 0 && <AnswerCells answer={a} onOpen={(n) => cites.get(n) && open(cites.get(n)!)} />}
           {short && body && <div className="eyebrow support-head">Supporting sentences</div>}
           <div className={short ? "support" : undefined} data-testid={short ? "support" : undefined}>
           {segs.map((s, i) =>
@@ -258,6 +259,48 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
         </div>
       )}
     </article>
+  );
+}
+
+/** The table cells an answer reads its figures from, as a small table:
+ * the row (and its section), the column, the value as printed (a citation
+ * opening the row in its source), then the arithmetic done on them. */
+function AnswerCells({ answer, onOpen }: { answer: Answer; onOpen: (n: number) => void }) {
+  const cells = answer.cells ?? [];
+  return (
+    <div className="answer-cells" data-testid="answer-cells">
+      <div className="eyebrow">From a table{cells[0]?.unit ? ` · ${cells[0].unit}` : ""}</div>
+      <table>
+        <thead>
+          <tr>
+            <th>Row</th>
+            <th>Column</th>
+            <th>Value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {cells.map((c, i) => (
+            <tr key={i} data-testid="answer-cell">
+              <td>
+                {c.row}
+                {c.section && <span className="subtle"> · {c.section}</span>}
+              </td>
+              <td>{c.column}</td>
+              <td className="num">
+                <button className="cite-value" title="Open the row in its source" onClick={(e) => (e.stopPropagation(), onOpen(c.n))}>
+                  {c.value}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {answer.formula && (
+        <div className="formula" data-testid="answer-formula">
+          {answer.formula}
+        </div>
+      )}
+    </div>
   );
 }
 

@@ -399,6 +399,37 @@ describe("AskView", () => {
   });
 });
 
+describe("AskView: figures from a table", () => {
+  it("shows the cells an answer read, each opening its row, and the arithmetic", async () => {
+    const row = { n: 1, doc_id: 1, chunk_id: 9, page_start: 60, page_end: 60, char_start: 10, char_end: 60, doc_title: "Widgetco — Annual report 2025", text: "Net earnings | $ 5,363 | $ 4,869" };
+    fake.ask.mockResolvedValueOnce({
+      question: "q",
+      answer: "Net earnings: 2024: $ 4,869; 2025: $ 5,363 [1]",
+      mode: "quick",
+      citations: [row],
+      paths: [],
+      trace: null,
+      cells: [
+        { n: 1, row: "Net earnings", section: "Flows from Making Things", column: "2024", unit: "(Thousands)", value: "$ 4,869", number: 4869, year: 2024 },
+        { n: 1, row: "Net earnings", section: "Flows from Making Things", column: "2025", unit: "(Thousands)", value: "$ 5,363", number: 5363, year: 2025 },
+      ],
+      formula: "Change 2024 → 2025: 5,363 − 4,869 = +494 (+10.15 %).",
+    });
+    const opened: unknown[] = [];
+    render(<AskView onOpenSource={(s) => opened.push(s)} onShowInGraph={() => {}} focusKey={0} />);
+    fireEvent.change(screen.getByTestId("ask-input"), { target: { value: "Net earnings 2024 to 2025?" } });
+    await act(async () => fireEvent.click(screen.getByTestId("ask-submit")));
+    const cells = screen.getAllByTestId("answer-cell");
+    expect(cells).toHaveLength(2);
+    expect(cells[1].textContent).toContain("Net earnings");
+    expect(cells[1].textContent).toContain("$ 5,363");
+    expect(screen.getByTestId("answer-cells").textContent).toContain("(Thousands)");
+    expect(screen.getByTestId("answer-formula").textContent).toBe("Change 2024 → 2025: 5,363 − 4,869 = +494 (+10.15 %).");
+    fireEvent.click(screen.getByText("$ 5,363"));
+    expect(opened).toEqual([row]);
+  });
+});
+
 describe("SearchView within a scope", () => {
   it("searches the chip's documents and runs again when the scope changes", async () => {
     let state = { ...emptySearch, query: "bridge" };

@@ -411,6 +411,32 @@ export namespace app {
 
 export namespace kb {
 	
+	export class TableCell {
+	    n: number;
+	    row: string;
+	    section?: string;
+	    column?: string;
+	    unit?: string;
+	    value: string;
+	    number: number;
+	    year?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TableCell(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.n = source["n"];
+	        this.row = source["row"];
+	        this.section = source["section"];
+	        this.column = source["column"];
+	        this.unit = source["unit"];
+	        this.value = source["value"];
+	        this.number = source["number"];
+	        this.year = source["year"];
+	    }
+	}
 	export class Scope {
 	    docs?: number[];
 	    titles?: string[];
@@ -592,6 +618,8 @@ export namespace kb {
 	    asked_at?: string;
 	    short?: ShortAnswer;
 	    scope?: Scope;
+	    cells?: TableCell[];
+	    formula?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Answer(source);
@@ -611,6 +639,8 @@ export namespace kb {
 	        this.asked_at = source["asked_at"];
 	        this.short = this.convertValues(source["short"], ShortAnswer);
 	        this.scope = this.convertValues(source["scope"], Scope);
+	        this.cells = this.convertValues(source["cells"], TableCell);
+	        this.formula = source["formula"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1030,6 +1060,7 @@ export namespace kb {
 		    return a;
 		}
 	}
+	
 	
 	
 	
@@ -1576,6 +1607,7 @@ export namespace reason {
 	    threshold: number;
 	    declined: boolean;
 	    decided?: boolean;
+	    table?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SupportTrace(source);
@@ -1588,6 +1620,7 @@ export namespace reason {
 	        this.threshold = source["threshold"];
 	        this.declined = source["declined"];
 	        this.decided = source["decided"];
+	        this.table = source["table"];
 	    }
 	}
 	export class Trace {

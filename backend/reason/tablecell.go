@@ -1,0 +1,272 @@
+package reason
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"cairn/backend/embed"
+	"cairn/backend/kb"
+	"cairn/backend/tables"
+)
+
+// A figure read from a table: the offline answer to a question that names
+// a table's row (and column group) and a period ("the FY2018 purchases of
+// property, plant and equipment") is the cell itself, cited by its row,
+// ahead of the sentences that match the question. Passages keep tables as
+// rows of cells; tables.Parse reads them back, tables.Lookup finds the
+// cell, with the question's words weighted by their rarity in the project.
+
+// maxCellPassages is how many of the best passages are read for tables.
+const maxCellPassages = 8
+
+// yearRE finds a year a question names, alone or in a fiscal-year or
+// quarter form ("2018", "FY2018", "FY 2018", "Q2 2023", "2021 Q1").
+var yearRE = regexp.MustCompile(`(?i)(?:\bFY\s?|\b)((?:19|20)\d\d)\b`)
+
+// yearRangeRE finds a span of years ("FY2015 - FY2017", "2019–2021",
+// "2015 to 2017").
+var yearRangeRE = regexp.MustCompile(`(?i)\b(?:FY\s?)?((?:19|20)\d\d)\s*(?:-|–|—|to|through)\s*(?:FY\s?)?((?:19|20)\d\d)\b`)
+
+// maxYearSpan is the longest span of years a range fills in.
+const maxYearSpan = 10
+
+// questionYears lists the years a question names, once each, in order;
+// a span of years ("FY2015 - FY2017") names the years inside it too.
+func questionYears(q string) []int {
+	var out []int
+	seen := map[int]bool{}
+	add := func(y int) {
+		if !seen[y] {
+			seen[y] = true
+			out = append(out, y)
+		}
+	}
+	for _, m := range yearRangeRE.FindAllStringSubmatch(q, -1) {
+		a, _ := strconv.Atoi(m[1])
+		b, _ := strconv.Atoi(m[2])
+		if a < b && b-a <= maxYearSpan {
+			for y := a; y <= b; y++ {
+				add(y)
+			}
+		}
+	}
+	for _, m := range yearRE.FindAllStringSubmatch(q, -1) {
+		y, _ := strconv.Atoi(m[1])
+		add(y)
+	}
+	return out
+}
+
+// tableCells finds the cells the question asks for in the table rows of
+// the best passages: the best row, in each year the question names. Each
+// cell comes with the passage it is in and its row's span there.
+func (u *run) tableCells(ctx context.Context, ev []Evidence) ([]foundCell, error) {
+	var all []tables.Table
+	var from []int // passage of each table
+	for i, e := range ev {
+		if i >= maxCellPassages {
+			break
+		}
+		if !strings.Contains(e.Hit.Text, " | ") {
+			continue
+		}
+		for _, t := range tables.Parse(e.Hit.Text, e.Hit.TableHeader, lastHeading(e.Hit.HeadingPath)) {
+			all = append(all, t)
+			from = append(from, i)
+		}
+	}
+	if len(all) == 0 {
+		return nil, nil
+	}
+	q, err := u.cellQuery(ctx, all)
+	if err != nil || len(q.Terms) == 0 {
+		return nil, err
+	}
+	cells := tables.Lookup(q, all, tableWords)
+	if len(cells) == 0 {
+		return nil, nil
+	}
+	// The best row, in each year asked (in the question's order).
+	best := cells[0]
+	var out []foundCell
+	for _, c := range cells {
+		if c.Table == best.Table && c.Row == best.Row {
+			r := all[c.Table].Rows[c.Row]
+			out = append(out, foundCell{Cell: c, ev: from[c.Table], start: r.Start, end: r.End})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Year < out[j].Year })
+	return out, nil
+}
+
+// foundCell is a cell and where it stands among the passages.
+type foundCell struct {
+	tables.Cell
+	ev         int // index into the evidence
+	start, end int // the row's span in the passage text
+}
+
+// tableWords cuts a label into the words term weights are kept for.
+func tableWords(s string) []string { return embed.Words(s) }
+
+// cellQuery is the question as tables.Lookup reads it: its words (years
+// apart: periods are matched by column), the years it names, and every
+// word weighed by its inverse document frequency among the project's
+// passages (one look-up for the question's words and the tables').
+func (u *run) cellQuery(ctx context.Context, ts []tables.Table) (tables.Query, error) {
+	q := tables.Query{Terms: map[string]bool{}, Years: questionYears(u.question)}
+	seen := map[string]bool{}
+	var words []string
+	add := func(ws []string) {
+		for _, w := range ws {
+			if !seen[w] {
+				seen[w] = true
+				words = append(words, w)
+			}
+		}
+	}
+	for _, w := range embed.Words(u.question) {
+		if !isYearWord(w) {
+			q.Terms[w] = true
+		}
+	}
+	add(embed.Words(u.question))
+	for _, t := range ts {
+		for _, c := range t.Columns {
+			add(tableWords(c))
+		}
+		for _, r := range t.Rows {
+			add(tableWords(r.Label))
+			add(tableWords(r.Section))
+		}
+	}
+	df, n, err := u.r.Store.TermDF(ctx, words)
+	if err != nil {
+		return q, err
+	}
+	q.Weight = func(w string) float64 { return math.Log(float64(n+1) / float64(df[w]+1)) }
+	return q, nil
+}
+
+func isYearWord(w string) bool {
+	if len(w) != 4 {
+		return false
+	}
+	y, err := strconv.Atoi(w)
+	return err == nil && y >= 1900 && y < 2100
+}
+
+// cellText writes the cells of one row as the answer's lead: the row (and
+// its section), each year's value under its column, the table's unit, and
+// the citation of the row.
+func cellText(cells []foundCell, n int) string {
+	c := cells[0]
+	var b strings.Builder
+	b.WriteString(c.Label)
+	if c.Section != "" {
+		fmt.Fprintf(&b, " (%s)", c.Section)
+	}
+	b.WriteString(": ")
+	for i, x := range cells {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if x.Column != "" {
+			fmt.Fprintf(&b, "%s: ", x.Column)
+		}
+		b.WriteString(x.Value)
+	}
+	if c.Unit != "" {
+		fmt.Fprintf(&b, " %s", c.Unit)
+	}
+	fmt.Fprintf(&b, " [%d]", n)
+	if f := cellFormula(cells); f != "" {
+		b.WriteString(". " + f)
+	}
+	return b.String()
+}
+
+// cellFormula works out what a row's figures over the years asked say
+// together, with the work shown: the change from the first year to the
+// last and its percentage, and the average of three or more years (""
+// for one year, or years without distinct numbers).
+func cellFormula(cells []foundCell) string {
+	if len(cells) < 2 {
+		return ""
+	}
+	first, last := cells[0], cells[len(cells)-1]
+	if first.Year == 0 || first.Year == last.Year {
+		return ""
+	}
+	var parts []string
+	d := last.Number - first.Number
+	change := fmt.Sprintf("Change %d → %d: %s − %s = %s", first.Year, last.Year, figure(last.Number), figure(first.Number), signed(d))
+	if first.Number != 0 {
+		change += fmt.Sprintf(" (%s %%)", signed(100*d/math.Abs(first.Number)))
+	}
+	parts = append(parts, change)
+	if len(cells) >= 3 {
+		var sum float64
+		var terms []string
+		for _, c := range cells {
+			sum += c.Number
+			terms = append(terms, figure(c.Number))
+		}
+		parts = append(parts, fmt.Sprintf("Average %d–%d: (%s) / %d = %s", first.Year, last.Year, strings.Join(terms, " + "), len(cells), figure(sum/float64(len(cells)))))
+	}
+	return strings.Join(parts, ". ") + "."
+}
+
+// figure prints a number with thousands separators and at most two
+// decimals ("1,577", "-3.7", "27.08").
+func figure(v float64) string {
+	s := strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	whole, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	out := b.String()
+	if frac != "" {
+		out += "." + frac
+	}
+	if neg {
+		out = "-" + out
+	}
+	return out
+}
+
+// signed is figure with a plus sign on positive numbers.
+func signed(v float64) string {
+	if v > 0 {
+		return "+" + figure(v)
+	}
+	return figure(v)
+}
+
+// cellCitation cites the cells' row, as citation n.
+func cellCitation(cells []foundCell, ev []Evidence, n int) kb.Citation {
+	c := cells[0]
+	cit := citation(ev[c.ev], c.start, c.end)
+	cit.N = n
+	return cit
+}
+
+// answerCells are the cells as the answer carries them, each cited by n.
+func answerCells(cells []foundCell, n int) []kb.TableCell {
+	out := make([]kb.TableCell, len(cells))
+	for i, c := range cells {
+		out[i] = kb.TableCell{N: n, Row: c.Label, Section: c.Section, Column: c.Column, Unit: c.Unit, Value: c.Value, Number: c.Number, Year: c.Year}
+	}
+	return out
+}

@@ -1,0 +1,69 @@
+package reason_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"cairn/backend/evalset"
+	"cairn/backend/llm"
+	"cairn/backend/reason"
+)
+
+// A made-up company's statements as passages keep them (rows of cells
+// under a header row of years), beside prose passages. A question naming a
+// row and a year is answered offline with the cell, its row cited; two
+// years get the change worked out.
+func TestOfflineAnswerFromTableCell(t *testing.T) {
+	corpus := []evalset.Passage{
+		{ID: "flows", Title: "Widgetco statement of widget flows", Text: "Consolidated Statement of Widget Flows\n" +
+			"(Thousands) | 2025 | 2024 | 2023\n" +
+			"Flows from Making Things\n" +
+			"Net earnings | $ 5,363 | $ 4,869 | $ 5,058\n" +
+			"Depreciation and amortization | 1,488 | 1,544 | 1,474\n" +
+			"Flows from Investing\n" +
+			"Purchases of gizmo tooling | (1,577) | (1,373) | (1,420)\n" +
+			"Proceeds from sale of old widgets | 262 | 49 | 58\n" +
+			"Net flows from investing | (1,315) | (1,324) | (1,362)"},
+		{ID: "mdna", Title: "Widgetco discussion", Text: "Widgetco makes widgets in three plants. Demand for widgets grew in every region, and the company expects to open a fourth plant."},
+		{ID: "board", Title: "Widgetco board", Text: "The board of Widgetco meets four times a year. Its chair is elected by the members for a term of three years."},
+	}
+	st := corpusStore(t, corpus)
+	r := newReasoner(st, llm.Offline{})
+	a, err := r.Quick(context.Background(), "How much did Widgetco spend on purchases of gizmo tooling in 2024?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Declined || len(a.Cells) != 1 || a.Cells[0].Value != "(1,373)" || a.Cells[0].Number != -1373 || a.Cells[0].Year != 2024 {
+		t.Fatalf("answer %q, cells %+v", a.Answer, a.Cells)
+	}
+	if !strings.HasPrefix(a.Answer, "Purchases of gizmo tooling (Flows from Investing): 2024: (1,373) (Thousands) [1]") {
+		t.Errorf("answer %q", a.Answer)
+	}
+	if c := a.Citations[0]; c.N != 1 || !strings.HasPrefix(c.Text, "Purchases of gizmo tooling |") {
+		t.Errorf("the row is not cited first: %+v", a.Citations[0])
+	}
+	checkProvenance(t, st, a)
+	var tr reason.Trace
+	if err := json.Unmarshal(a.Trace, &tr); err != nil || tr.AnswerBy != "table" {
+		t.Errorf("answer_by %q (%v)", tr.AnswerBy, err)
+	}
+
+	a, err = r.Quick(context.Background(), "What were Widgetco's net earnings from 2023 to 2025?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Cells) != 3 || a.Formula != "Change 2023 → 2025: 5,363 − 5,058 = +305 (+6.03 %). Average 2023–2025: (5,058 + 4,869 + 5,363) / 3 = 5,096.67." {
+		t.Fatalf("cells %+v, formula %q", a.Cells, a.Formula)
+	}
+
+	// A question no row names gets no cell.
+	a, err = r.Quick(context.Background(), "Who chairs the board of Widgetco?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Cells) != 0 {
+		t.Errorf("cells for a question no row names: %+v", a.Cells)
+	}
+}

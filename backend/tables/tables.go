@@ -1,0 +1,257 @@
+// Package tables reads the tables Cairn's readers keep as rows of cells
+// ("Purchases of property, plant and equipment | (1,577) | (1,373)") back
+// as data: header rows and the column groups they span, row labels under
+// their section rows, figures with their sign, and the unit a table states.
+// Lookup finds the cell a question asks for: the row and column whose
+// labels share the question's words, in the period the question names.
+// Pure functions over passage text; no language's vocabulary is built in
+// (words are compared through the analyzer's tokens and stems, and their
+// weight comes from the caller).
+package tables
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Table is one table of a passage.
+type Table struct {
+	// Heads are the header rows above the figures, top first, each as its
+	// cells ("Assets | Depreciation & Amortization | Capital Expenditures",
+	// then "(Millions) | 2018 | 2017 | 2016 | 2018 …").
+	Heads [][]string
+	// Columns names each value column by the heads over it, group first
+	// ("Capital Expenditures 2018").
+	Columns []string
+	// Stub is the header rows' label cell when they have one ("(Millions)"):
+	// where statements give their unit.
+	Stub string
+	// Title is the text that names the table: the passage's heading (given
+	// to Parse) and the lines just above the table ("Consolidated Balance
+	// Sheets", "$ in millions, except per share amounts").
+	Title string
+	Rows  []Row
+}
+
+// Row is one row of figures.
+type Row struct {
+	Label string
+	// Section is the nearest label row above it ("Cash Flows from
+	// Investing Activities").
+	Section string
+	Cells   []string // value cells, one per column
+	// Start and End are the row's byte span in the text parsed.
+	Start, End int
+}
+
+// titleLines is how many lines above a table may name it.
+const titleLines = 3
+
+// Parse reads the tables of a passage's text: runs of lines with cells
+// separated by " | ", with the one-cell label lines between them. header,
+// when set, is the header row of a table the passage continues (its first
+// rows are under it); heading is the passage's heading, part of every
+// table's title.
+func Parse(text, header, heading string) []Table {
+	var out []Table
+	var cur *Table
+	section := ""
+	var above []string // the lines above the next table
+	title := func() string {
+		return strings.TrimSpace(heading + " " + strings.Join(above, " "))
+	}
+	pendingHeads := [][]string(nil)
+	if header != "" {
+		pendingHeads = [][]string{splitCells(header)}
+	}
+	flush := func() {
+		if cur != nil && len(cur.Rows) > 0 {
+			cur.Columns, cur.Stub = columns(cur.Heads, width(cur.Rows))
+			out = append(out, *cur)
+		}
+		cur = nil
+	}
+	pos := 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		start := pos
+		pos += len(line)
+		l := strings.TrimSpace(line)
+		end := start + len(strings.TrimRight(line, "\n"))
+		if l == "" {
+			continue
+		}
+		if !strings.Contains(l, " | ") {
+			// A label line between rows: a section of the table, unless
+			// it reads as prose (ends a sentence, or is long).
+			if cur != nil && isLabelLine(l) {
+				section = l
+				continue
+			}
+			flush()
+			section = ""
+			pendingHeads = nil
+			above = append(above, l)
+			if len(above) > titleLines {
+				above = above[1:]
+			}
+			continue
+		}
+		cells := splitCells(l)
+		if cur == nil {
+			cur = &Table{Heads: pendingHeads, Title: title()}
+			pendingHeads = nil
+			above = nil
+		}
+		label, values := cells[0], cells[1:]
+		if !hasFigure(values) {
+			if len(cur.Rows) == 0 {
+				cur.Heads = append(cur.Heads, cells)
+				continue
+			}
+			// Words over the figures below: a new table's heads, under
+			// the label line just above them, which names it.
+			flush()
+			if section != "" {
+				above = []string{section}
+			}
+			section = ""
+			cur = &Table{Heads: [][]string{cells}, Title: title()}
+			above = nil
+			continue
+		}
+		if isFigure(label) {
+			// No label: all cells are values.
+			label, values = "", cells
+		}
+		cur.Rows = append(cur.Rows, Row{Label: label, Section: section, Cells: values, Start: start, End: end})
+	}
+	flush()
+	return out
+}
+
+// splitCells cuts a row into its trimmed cells.
+func splitCells(row string) []string {
+	parts := strings.Split(row, " | ")
+	for i, p := range parts {
+		parts[i] = strings.TrimSpace(p)
+	}
+	return parts
+}
+
+// isLabelLine reports whether a line alone between table rows reads as a
+// label (short, no sentence end) rather than prose.
+func isLabelLine(l string) bool {
+	if len(strings.Fields(l)) > 16 {
+		return false
+	}
+	last := l[len(l)-1]
+	return last != '.' || strings.HasSuffix(l, "etc.")
+}
+
+// hasFigure reports whether some cell holds a figure (a year alone is a
+// column head, not a figure).
+func hasFigure(cells []string) bool {
+	for _, c := range cells {
+		if _, ok := Number(c); ok && !isYear(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// isFigure reports whether a cell is a figure or a dash.
+func isFigure(c string) bool {
+	_, ok := Number(c)
+	return ok || dashRE.MatchString(c)
+}
+
+var (
+	numberRE = regexp.MustCompile(`^[\p{Sc}\s]*([(−–-])?\s*[\p{Sc}\s]*(\d[\d,. ]*)\s*\)?\s*(%|\p{Sc})?\s*\)?$`)
+	dashRE   = regexp.MustCompile(`^[—–\-]+$`)
+	yearRE   = regexp.MustCompile(`^(?:19|20)\d\d$`)
+)
+
+// isYear reports whether a cell is a year and nothing else.
+func isYear(c string) bool { return yearRE.MatchString(strings.TrimSpace(c)) }
+
+// Number reads a figure as statements print it: "(1,577)" and "-1,577" are
+// negative, currency signs and thousands separators are dropped, "12.5%"
+// is 12.5. A dash or an empty cell is no number.
+func Number(c string) (float64, bool) {
+	m := numberRE.FindStringSubmatch(strings.TrimSpace(c))
+	if m == nil {
+		return 0, false
+	}
+	digits := strings.ReplaceAll(strings.ReplaceAll(m[2], ",", ""), " ", "")
+	digits = strings.TrimRight(digits, ".")
+	v, err := strconv.ParseFloat(digits, 64)
+	if err != nil || math.IsInf(v, 0) {
+		return 0, false
+	}
+	if m[1] != "" {
+		v = -v
+	}
+	return v, true
+}
+
+// width is the number of value columns: the most rows have.
+func width(rows []Row) int {
+	n := 0
+	for _, r := range rows {
+		n = max(n, len(r.Cells))
+	}
+	return n
+}
+
+// columns names n value columns from the header rows: a row of n+1 cells
+// has a label cell first (the stub), a row of n cells heads each column,
+// and a shorter row heads groups of equal width (n/k columns each) when k
+// divides n, else the last k columns one by one.
+func columns(heads [][]string, n int) ([]string, string) {
+	names := make([][]string, n)
+	stub := ""
+	for _, h := range heads {
+		cells := h
+		if len(cells) == n+1 {
+			if cells[0] != "" {
+				stub = cells[0]
+			}
+			cells = cells[1:]
+		}
+		k := len(cells)
+		switch {
+		case k == 0:
+		case k == n:
+			for j, c := range cells {
+				names[j] = appendNonEmpty(names[j], c)
+			}
+		case k < n && n%k == 0:
+			span := n / k
+			for j := range n {
+				names[j] = appendNonEmpty(names[j], cells[j/span])
+			}
+		case k < n:
+			for j, c := range cells {
+				names[n-k+j] = appendNonEmpty(names[n-k+j], c)
+			}
+		default: // more heads than columns: the last n
+			for j := range n {
+				names[j] = appendNonEmpty(names[j], cells[k-n+j])
+			}
+		}
+	}
+	out := make([]string, n)
+	for j, parts := range names {
+		out[j] = strings.Join(parts, " ")
+	}
+	return out, stub
+}
+
+func appendNonEmpty(list []string, s string) []string {
+	if s = strings.TrimSpace(s); s != "" {
+		return append(list, s)
+	}
+	return list
+}

@@ -1,0 +1,188 @@
+package tables
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// A made-up cash-flow statement as a passage holds it: a header row of
+// years with the unit in its label cell, section rows, rows of figures.
+const flows = `Consolidated Statement of Widget Flows
+(Thousands) | 2025 | 2024 | 2023
+Flows from Making Things
+Net earnings | $ 5,363 | $ 4,869 | $ 5,058
+Depreciation and amortization | 1,488 | 1,544 | 1,474
+Flows from Investing
+Purchases of widgets, gadgets and other equipment (W&G) | (1,577) | (1,373) | (1,420)
+Proceeds from sale of old widgets | 262 | 49 | —
+Net flows from investing | (1,315) | (1,324) | (1,420)
+The accompanying notes are an integral part of this statement.`
+
+// Segment figures under column groups: a group row over a row of years.
+const segments = `Assets | Depreciation & Amortization | Gadget Spending
+(Millions) | 2025 | 2024 | 2025 | 2024 | 2025 | 2024
+North | $ 9,855 | $ 9,895 | $ 376 | $ 432 | $ 454 | $ 381
+South | 9,657 | 9,874 | 300 | 275 | 210 | 184
+Total Company | $ 19,512 | $ 19,769 | $ 676 | $ 707 | $ 664 | $ 565`
+
+func TestParseStatement(t *testing.T) {
+	ts := Parse(flows, "", "")
+	if len(ts) != 1 {
+		t.Fatalf("%d tables, want 1", len(ts))
+	}
+	tb := ts[0]
+	if want := []string{"2025", "2024", "2023"}; !reflect.DeepEqual(tb.Columns, want) {
+		t.Errorf("columns %q, want %q", tb.Columns, want)
+	}
+	if tb.Stub != "(Thousands)" {
+		t.Errorf("stub %q", tb.Stub)
+	}
+	if len(tb.Rows) != 5 {
+		t.Fatalf("%d rows, want 5: %+v", len(tb.Rows), tb.Rows)
+	}
+	r := tb.Rows[2]
+	if r.Label != "Purchases of widgets, gadgets and other equipment (W&G)" || r.Section != "Flows from Investing" || r.Cells[0] != "(1,577)" {
+		t.Errorf("row %+v", r)
+	}
+	if got := flows[r.Start:r.End]; !strings.HasPrefix(got, "Purchases of widgets") || !strings.HasSuffix(got, "(1,420)") {
+		t.Errorf("row span %q", got)
+	}
+}
+
+func TestParseColumnGroups(t *testing.T) {
+	ts := Parse(segments, "", "")
+	if len(ts) != 1 {
+		t.Fatalf("%d tables", len(ts))
+	}
+	want := []string{"Assets 2025", "Assets 2024", "Depreciation & Amortization 2025", "Depreciation & Amortization 2024", "Gadget Spending 2025", "Gadget Spending 2024"}
+	if !reflect.DeepEqual(ts[0].Columns, want) {
+		t.Errorf("columns %q\nwant %q", ts[0].Columns, want)
+	}
+}
+
+// A passage that continues a table gets its header row from the chunk.
+func TestParseContinuedTable(t *testing.T) {
+	ts := Parse("Widget inventories | 5,409 | 5,209\nTotal current assets | 8,870 | 9,829", "June 1, 2025 | June 2, 2024", "")
+	if len(ts) != 1 || !reflect.DeepEqual(ts[0].Columns, []string{"June 1, 2025", "June 2, 2024"}) {
+		t.Fatalf("%+v", ts)
+	}
+}
+
+func TestNumber(t *testing.T) {
+	for in, want := range map[string]float64{
+		"(1,577)": -1577, "$ 5,363": 5363, "1,488": 1488, "-12.5": -12.5, "12.5%": 12.5, "$(3)": -3, "€ 1.234": 1.234, "0.54": 0.54,
+	} {
+		got, ok := Number(in)
+		if !ok || got != want {
+			t.Errorf("Number(%q) = %v, %v; want %v", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"—", "", "n/a", "Total", "12 widgets", "June 1, 2025"} {
+		if _, ok := Number(in); ok {
+			t.Errorf("Number(%q) read a number", in)
+		}
+	}
+}
+
+// simpleWords cuts lower-cased words and strips a plural s: enough of an
+// analyzer for the tests.
+func simpleWords(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+		switch f {
+		case "the", "of", "and", "what", "is", "was", "for", "in", "fy", "from":
+			continue
+		}
+		out = append(out, strings.TrimSuffix(f, "s"))
+	}
+	return out
+}
+
+func query(q string, years ...int) Query {
+	terms := map[string]bool{}
+	for _, w := range simpleWords(q) {
+		terms[w] = true
+	}
+	return Query{Terms: terms, Weight: func(string) float64 { return 1 }, Years: years}
+}
+
+func TestLookup(t *testing.T) {
+	ts := append(Parse(flows, "", ""), Parse(segments, "", "")...)
+	cases := []struct {
+		q     string
+		years []int
+		want  string // label, column, value of the best cell ("" for none)
+	}{
+		{"What were the purchases of widgets, gadgets and other equipment in FY2024?", []int{2024}, "Purchases of widgets, gadgets and other equipment (W&G) / 2024 / (1,373)"},
+		{"Depreciation and amortization in 2023", []int{2023}, "Depreciation and amortization / 2023 / 1,474"},
+		// No year named: the first (latest) column.
+		{"What are the net earnings?", nil, "Net earnings / 2025 / $ 5,363"},
+		// The column group names the figure; the total row closes the table.
+		{"How much was the gadget spending in 2025?", []int{2025}, "Total Company / Gadget Spending 2025 / $ 664"},
+		// A row of the question in a year no column holds: nothing.
+		{"Net earnings in 2019", []int{2019}, ""},
+		// Words the tables do not hold: nothing.
+		{"Who chairs the board?", nil, ""},
+	}
+	for _, c := range cases {
+		cells := Lookup(query(c.q, c.years...), ts, simpleWords)
+		got := ""
+		if len(cells) > 0 {
+			got = cells[0].Label + " / " + cells[0].Column + " / " + cells[0].Value
+		}
+		if got != c.want {
+			t.Errorf("%q: got %q, want %q", c.q, got, c.want)
+		}
+	}
+}
+
+// Each year the question names gets its cell of the best row.
+func TestLookupSeveralYears(t *testing.T) {
+	cells := Lookup(query("net earnings 2024 and 2025", 2024, 2025), Parse(flows, "", ""), simpleWords)
+	var got []string
+	for _, c := range cells {
+		if c.Label == "Net earnings" {
+			got = append(got, c.Column+"="+c.Value)
+		}
+	}
+	if want := []string{"2024=$ 4,869", "2025=$ 5,363"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("cells %q, want %q", got, want)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add(flows, "")
+	f.Add(segments, "a | b")
+	f.Add("x | (1,2 | —\n | | \n|", "| |")
+	f.Fuzz(func(t *testing.T, text, header string) {
+		for _, tb := range Parse(text, header, "") {
+			for _, r := range tb.Rows {
+				if r.Start < 0 || r.End > len(text) || r.Start > r.End {
+					t.Fatalf("row span %d..%d outside %d bytes", r.Start, r.End, len(text))
+				}
+			}
+			Lookup(query(text, 2024), []Table{tb}, simpleWords)
+		}
+	})
+}
+
+// Words that name the table ("the statement of widget flows") choose the
+// table; they do not make a row whose label holds them the answer.
+func TestLookupTitleWordsNameTheTable(t *testing.T) {
+	text := "Statement of Earnings\n(Thousands) | 2025 | 2024\nRevenue | 900 | 800\nNet earnings | 90 | 80\n\nStatement of Widget Flows\n(Thousands) | 2025 | 2024\nPurchases of widgets | (15) | (13)\nNet flows | 75 | 67"
+	ts := Parse(text, "", "")
+	if len(ts) != 2 || ts[0].Title != "Statement of Earnings" || ts[1].Title != "Statement of Widget Flows" {
+		t.Fatalf("titles: %+v", ts)
+	}
+	cells := Lookup(query("What were the 2025 purchases of widgets in the statement of widget flows?", 2025), ts, simpleWords)
+	if len(cells) == 0 || cells[0].Label != "Purchases of widgets" {
+		t.Fatalf("got %+v", cells)
+	}
+	// "earnings" names the first table, so no row of it is asked for.
+	for _, c := range Lookup(query("What was revenue in 2025, in the statement of earnings?", 2025), ts, simpleWords) {
+		if c.Label == "Net earnings" {
+			t.Errorf("a word of the table's title chose the row %q", c.Label)
+		}
+	}
+}
