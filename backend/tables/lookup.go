@@ -29,7 +29,7 @@ type Cell struct {
 	Unit            string // the table's stub when it states a unit ("(Millions)")
 	Value           string // the cell as printed ("(1,577)")
 	Number          float64
-	Year            int     // the year of the column, when the question named it
+	Year            int // the year of the column, when the question named it
 	// Score is the weight of the question's words that name the cell (in
 	// its row's label, column group and section); Share the part of the
 	// label's weight (or the column group's, for a total) they make.
@@ -193,7 +193,9 @@ func containsWord(s, w string) bool {
 	}
 }
 
-func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
 
 // withoutYears drops year words (the period is matched apart).
 func withoutYears(ws []string) []string {
