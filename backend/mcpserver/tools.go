@@ -152,7 +152,10 @@ func (s *Server) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskIn) (*mc
 		return nil, AskOut{}, err
 	}
 	out := AskOut{Notice: DataNotice, Answer: a.Answer, Declined: a.Declined, Mode: a.Mode, Model: modelName(prov),
-		Citations: []Citation{}, Paths: []ReasoningPath{}}
+		Citations: []Citation{}, Paths: []ReasoningPath{}, Formula: a.Formula}
+	for _, c := range a.Cells {
+		out.Cells = append(out.Cells, TableCell(c))
+	}
 	var tr reason.Trace
 	if json.Unmarshal(a.Trace, &tr) == nil {
 		out.Fallback = strings.TrimSpace(strings.Join(nonEmpty(tr.Fallback, tr.AnswerFallback), "; "))

@@ -89,6 +89,20 @@ type AskOut struct {
 	Fallback  string          `json:"fallback,omitempty" jsonschema:"why deep mode or the model answer fell back"`
 	Citations []Citation      `json:"citations"`
 	Paths     []ReasoningPath `json:"reasoning_paths" jsonschema:"the reasoning paths, most important first"`
+	Cells     []TableCell     `json:"cells,omitempty" jsonschema:"the table cells the answer reads its figures from (offline), each cited by its row"`
+	Formula   string          `json:"formula,omitempty" jsonschema:"the arithmetic done on the cells, written out"`
+}
+
+// TableCell is one figure an answer takes from a table.
+type TableCell struct {
+	N       int     `json:"n" jsonschema:"the citation of the cell's row"`
+	Row     string  `json:"row" jsonschema:"the row's label"`
+	Section string  `json:"section,omitempty" jsonschema:"the label row the row stands under"`
+	Column  string  `json:"column,omitempty" jsonschema:"the column's heads"`
+	Unit    string  `json:"unit,omitempty" jsonschema:"the unit the table states"`
+	Value   string  `json:"value" jsonschema:"the cell as printed"`
+	Number  float64 `json:"number" jsonschema:"the value as a number (parentheses are negative)"`
+	Year    int     `json:"year,omitempty" jsonschema:"the year of the column, when the question named it"`
 }
 
 // PassageIn is get_passage's input.
