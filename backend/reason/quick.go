@@ -471,10 +471,14 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	if len(memory) == 0 {
 		cells = g.cells
 	}
-	// A cell of a table the question names leads the answer; a short
-	// answer read from the passages' words would be a figure of the same
-	// rows taken without its column.
-	if len(memory) == 0 && len(cells) == 0 && len(g.short) > 0 && g.short[0].Score >= answerspan.MinScore {
+	// A cell of a table the question names leads the answer over a short
+	// answer that is a figure (read from the passages' words, it would be
+	// a figure of the same rows taken without its column); a short answer
+	// of another kind (a name, a date) leads, the cell follows it.
+	if len(cells) > 0 && len(g.short) > 0 && g.short[0].Type == answerspan.TNumber {
+		g.short = nil
+	}
+	if len(memory) == 0 && len(g.short) > 0 && g.short[0].Score >= answerspan.MinScore {
 		// A resolved chain: the supporting sentences beyond it are sought
 		// for the question left at its end, in all the passages searched.
 		ev, question := g.evidence, u.question
@@ -491,6 +495,12 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		}
 		text, cits, sa := shortText(g.short[0], g.kind, g.pool, extra)
 		a.Answer, a.Citations, a.Short = text, cits, sa
+		if len(cells) > 0 {
+			n := len(a.Citations) + 1
+			a.Answer += "\n\nFrom a table: " + cellText(cells, n)
+			a.Citations = append(a.Citations, cellCitation(cells, g.evidence, n))
+			a.Cells, a.Formula = answerCells(cells, n), cellFormula(cells)
+		}
 		u.trace.Short = sa
 		u.trace.AnswerBy = "extractive"
 		u.lap("extract")
