@@ -494,21 +494,33 @@ const currencyGapEm = 8.0
 
 // attachCurrency joins a line that is only a currency sign to the number
 // that follows it on the same baseline, so "$ | 5,363" is one cell
-// ("$ 5,363"), not two columns. The joined line replaces both; lines stays
-// sorted (top to bottom, then along the line).
+// ("$ 5,363"), not two columns.
 func attachCurrency(lines []*pline) []*pline {
+	return attachBefore(lines, func(l, m *pline) bool {
+		t := strings.TrimSpace(l.text)
+		r, n := utf8.DecodeRuneInString(t)
+		s := math.Max(l.size, m.size)
+		return n == len(t) && n > 0 && unicode.Is(unicode.Sc, r) && !l.cell && !m.cell &&
+			m.u0-l.u1 <= currencyGapEm*s && valueCell(m)
+	})
+}
+
+// attachBefore joins each line to the next one on its baseline, just to
+// its right, when join says it belongs to it: the joined line (its runs,
+// extent and text, a space between) replaces both, and lines stays sorted
+// (top to bottom, then along the line).
+func attachBefore(lines []*pline, join func(l, m *pline) bool) []*pline {
 	out := lines[:0:0]
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		t := strings.TrimSpace(l.text)
-		if r, n := utf8.DecodeRuneInString(t); n == len(t) && n > 0 && unicode.Is(unicode.Sc, r) && !l.cell && i+1 < len(lines) && !lines[i+1].cell {
+		if i+1 < len(lines) {
 			m := lines[i+1]
 			s := math.Max(l.size, m.size)
-			if math.Abs(m.v-l.v) <= 0.3*s && m.u0 > l.u1 && m.u0-l.u1 <= currencyGapEm*s && valueCell(m) {
+			if math.Abs(m.v-l.v) <= 0.3*s && m.u0 > l.u1 && join(l, m) {
 				j := *m
 				j.runs = append(append([]*run{}, l.runs...), m.runs...)
 				j.u0 = l.u0
-				j.text = t + " " + strings.TrimSpace(m.text)
+				j.text = strings.TrimSpace(l.text) + " " + strings.TrimSpace(m.text)
 				j.glyphs += l.glyphs
 				out = append(out, &j)
 				i++
@@ -533,26 +545,11 @@ const labelGapEm = 3.0
 // reads as one heading and not as a lone "1" paragraph. Table cells are
 // left alone (lines is sorted top to bottom, then along the line).
 func attachNumbers(lines []*pline) []*pline {
-	out := lines[:0:0]
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		if i+1 < len(lines) && !l.cell && numberLabelRE.MatchString(strings.TrimSpace(l.text)) {
-			m := lines[i+1]
-			s := math.Max(l.size, m.size)
-			if !m.cell && math.Abs(m.v-l.v) <= 0.3*s && m.u0 > l.u1 && m.u0-l.u1 <= labelGapEm*s && startsWithLetter(m.text) {
-				j := *m
-				j.runs = append(append([]*run{}, l.runs...), m.runs...)
-				j.u0 = l.u0
-				j.text = strings.TrimSpace(l.text) + " " + m.text
-				j.glyphs += l.glyphs
-				out = append(out, &j)
-				i++
-				continue
-			}
-		}
-		out = append(out, l)
-	}
-	return out
+	return attachBefore(lines, func(l, m *pline) bool {
+		s := math.Max(l.size, m.size)
+		return !l.cell && !m.cell && numberLabelRE.MatchString(strings.TrimSpace(l.text)) &&
+			m.u0-l.u1 <= labelGapEm*s && startsWithLetter(m.text)
+	})
 }
 
 // startsWithLetter reports whether s opens with a letter.

@@ -24,29 +24,10 @@ type placedText struct {
 	text string
 }
 
-// A financial statement set without rules: long row labels at the left,
-// figures right-aligned in year columns with the currency sign set apart,
-// a header row of years, section labels and a wrapped label alone on their
-// lines, and a label set a little above its figures. Every row reads as
-// one table row with its label; the header row heads the table. (A
-// made-up statement; the layout is that of a typical annual report.)
-func TestStatementTable(t *testing.T) {
-	num := func(right, y float64, text string) placedText {
-		return placedText{right - 4.45*float64(len(text)), y, text} // Helvetica digits are 0.556 em at 8 pt
-	}
-	items := []placedText{
-		{57, 720, "Consolidated Statement of Widget Flows"},
-		{57, 700, "(Thousands)"}, num(400, 700, "2025"), num(470, 700, "2024"),
-		{57, 690, "Flows from Making Things"},
-		{57, 680, "Net earnings of the fictional concern"}, {340, 680, "$"}, num(400, 680, "5,363"), {410, 680, "$"}, num(470, 680, "4,869"),
-		{57, 670, "Adjustments to bring net earnings of the fictional concern to the flows"},
-		{62, 661, "from making things"},
-		{66, 652, "Purchases of widgets, gadgets and other equipment (W&G)"}, num(400, 652, "(1,577)"), num(470, 652, "(1,373)"),
-		{66, 646.6, "Proceeds from the sale of old widgets, net of fees paid"}, num(400, 643, "846"), num(470, 643, "1,065"),
-		{66, 634, "Other - net"}, num(400, 634, "9"), num(470, 634, "(6)"),
-		{57, 625, "Net flows from making things"}, num(400, 625, "6,439"), num(470, 625, "6,240"),
-		{57, 590, "The accompanying notes are an integral part of this statement and should be read with it in full."},
-	}
+// tableRowsOf reads a one-page PDF showing items in 8 pt Helvetica and
+// returns its table rows and the header row.
+func tableRowsOf(t *testing.T, items []placedText) (rows []string, header string) {
+	t.Helper()
 	objs := []string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -58,8 +39,6 @@ func TestStatementTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []string
-	header := ""
 	for _, b := range doc.Blocks {
 		if b.Kind == parsed.BlockTableRow {
 			rows = append(rows, b.Text)
@@ -68,6 +47,36 @@ func TestStatementTable(t *testing.T) {
 			}
 		}
 	}
+	return rows, header
+}
+
+// figureAt places a figure right-aligned at right (Helvetica digits are 0.556
+// em at 8 pt).
+func figureAt(right, y float64, text string) placedText {
+	return placedText{right - 4.45*float64(len(text)), y, text}
+}
+
+// A financial statement set without rules: long row labels at the left,
+// figures right-aligned in year columns with the currency sign set apart,
+// a header row of years, section labels and a wrapped label alone on their
+// lines, and a label set a little above its figures. Every row reads as
+// one table row with its label; the header row heads the table. (A
+// made-up statement; the layout is that of a typical annual report.)
+func TestStatementTable(t *testing.T) {
+	items := []placedText{
+		{57, 720, "Consolidated Statement of Widget Flows"},
+		{57, 700, "(Thousands)"}, figureAt(400, 700, "2025"), figureAt(470, 700, "2024"),
+		{57, 690, "Flows from Making Things"},
+		{57, 680, "Net earnings of the fictional concern"}, {340, 680, "$"}, figureAt(400, 680, "5,363"), {410, 680, "$"}, figureAt(470, 680, "4,869"),
+		{57, 670, "Adjustments to bring net earnings of the fictional concern to the flows"},
+		{62, 661, "from making things"},
+		{66, 652, "Purchases of widgets, gadgets and other equipment (W&G)"}, figureAt(400, 652, "(1,577)"), figureAt(470, 652, "(1,373)"),
+		{66, 646.6, "Proceeds from the sale of old widgets, net of fees paid"}, figureAt(400, 643, "846"), figureAt(470, 643, "1,065"),
+		{66, 634, "Other - net"}, figureAt(400, 634, "9"), figureAt(470, 634, "(6)"),
+		{57, 625, "Net flows from making things"}, figureAt(400, 625, "6,439"), figureAt(470, 625, "6,240"),
+		{57, 590, "The accompanying notes are an integral part of this statement and should be read with it in full."},
+	}
+	rows, header := tableRowsOf(t, items)
 	want := []string{
 		"(Thousands) | 2025 | 2024",
 		"Flows from Making Things",
@@ -91,35 +100,16 @@ func TestStatementTable(t *testing.T) {
 // between them and the first full row, head the table too; the rows keep
 // their order although the labels stand left of the heads.
 func TestStatementTableHeadsOverFigures(t *testing.T) {
-	num := func(right, y float64, text string) placedText {
-		return placedText{right - 4.45*float64(len(text)), y, text}
-	}
 	items := []placedText{
 		{57, 700, "Balance of Widgets"},
 		{360, 680, "June 1, 2025"}, {430, 680, "June 2, 2024"},
 		{57, 670, "Assets"},
 		{57, 661, "Current assets"},
-		{66, 652, "Cash and cash equivalents"}, {350, 652, "$"}, num(400, 652, "1,980"), {420, 652, "$"}, num(470, 652, "1,101"),
-		{66, 643, "Widget inventories"}, num(400, 643, "5,409"), num(470, 643, "5,209"),
-		{66, 634, "Total current assets"}, num(400, 634, "7,389"), num(470, 634, "6,310"),
+		{66, 652, "Cash and cash equivalents"}, {350, 652, "$"}, figureAt(400, 652, "1,980"), {420, 652, "$"}, figureAt(470, 652, "1,101"),
+		{66, 643, "Widget inventories"}, figureAt(400, 643, "5,409"), figureAt(470, 643, "5,209"),
+		{66, 634, "Total current assets"}, figureAt(400, 634, "7,389"), figureAt(470, 634, "6,310"),
 	}
-	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-		placedStream(8, items...),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-	}
-	doc, err := Read(pdfWithObjects(objs), parsed.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []string
-	for _, b := range doc.Blocks {
-		if b.Kind == parsed.BlockTableRow {
-			rows = append(rows, b.Text)
-		}
-	}
+	rows, _ := tableRowsOf(t, items)
 	want := []string{
 		"June 1, 2025 | June 2, 2024",
 		"Assets",
