@@ -35,6 +35,8 @@ func loadSimpleEncoding(f *font, fd lp.Value, budget *int64) {
 	default:
 		if builtin, ok := type1BuiltinEncoding(desc, budget); ok {
 			f.enc = builtin
+		} else if builtin, ok := cffFontEncoding(desc, budget); ok {
+			f.enc = builtin
 		} else if symbolic || f.type3 {
 			f.enc = asciiBase()
 		} else {
@@ -111,6 +113,39 @@ func type1BuiltinEncoding(desc lp.Value, budget *int64) (byteEncoding, bool) {
 			continue
 		}
 		if t := glyphText(string(m[2])); t != "" {
+			e[c] = t
+			found = true
+		}
+	}
+	return e, found
+}
+
+// cffFontEncoding reads the built-in encoding of an embedded CFF font
+// program (/FontFile3 of /Subtype Type1C or OpenType): the glyph names of
+// its charset at the codes its encoding gives them. Codes the program
+// leaves empty keep their StandardEncoding text, as pdftotext has them.
+func cffFontEncoding(desc lp.Value, budget *int64) (byteEncoding, bool) {
+	ff := key(desc, "FontFile3")
+	if ff.Kind() != lp.Stream {
+		return byteEncoding{}, false
+	}
+	if st := key(ff, "Subtype").Name(); st != "Type1C" && st != "OpenType" {
+		return byteEncoding{}, false
+	}
+	limit := min(*budget, 4<<20)
+	if limit <= 0 {
+		return byteEncoding{}, false
+	}
+	data, _ := readStream(ff, limit)
+	*budget -= int64(len(data))
+	names, err := cffBuiltinEncoding(openTypeCFF(data))
+	if err != nil {
+		return byteEncoding{}, false
+	}
+	e := standardEncoding
+	found := false
+	for c, n := range names {
+		if t := glyphText(n); t != "" {
 			e[c] = t
 			found = true
 		}
