@@ -99,8 +99,10 @@ type PageBlock struct {
 // version 2: ruled tables drawn as bands, outline headings, ligature
 // glyph names, lines begun with a space glyph; version 3: glyph-index
 // names, side-by-side lists, boxed section numbers, amounts that are no
-// headings, vertical punctuation forms, footer page numbers).
-const ReaderVersion = 3
+// headings, vertical punctuation forms, footer page numbers; version 4:
+// glyph names from embedded CFF font programs, accents over a dotless i,
+// numbered titles in the document's own title style).
+const ReaderVersion = 4
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

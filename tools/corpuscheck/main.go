@@ -22,7 +22,8 @@
 //     bookmarks. The reader runs with CAIRN_PDF_OUTLINE=0, so bookmarks
 //     make no headings. A bookmark counts when its title is printed on its
 //     page or the next ("findable"); it is found when a heading block there
-//     has exactly the title's words, section numbers at the start aside.
+//     has exactly the title's words, section numbers at the start aside
+//     (digits, a letter, a Roman numeral).
 //
 // Scanned pages (no text layer; OCR is off, CAIRN_OCR=0) are left out of
 // both scores and counted. After each directory it prints the means over
@@ -278,13 +279,18 @@ func hasLetter(ts []string) bool {
 	return false
 }
 
-// unnumbered drops leading tokens made of digits (a section number).
+// unnumbered drops up to three leading tokens of a section number:
+// digits, a single letter ("A", "B.1" for appendices) or a Roman numeral
+// ("II").
 func unnumbered(ts []string) []string {
-	for len(ts) > 1 && strings.Trim(ts[0], "0123456789") == "" {
+	for k := 0; k < 3 && len(ts) > 1 && labelToken.MatchString(ts[0]); k++ {
 		ts = ts[1:]
 	}
 	return ts
 }
+
+// labelToken matches a token of a section number.
+var labelToken = regexp.MustCompile(`^(?:[0-9]+|[a-z]|[ivx]{1,4})$`)
 
 // sameWords: a and b have the same words, leading section numbers aside.
 func sameWords(a, b []string) bool {
