@@ -319,6 +319,10 @@ func printResult(r result, verbose bool) {
 			hd += fmt.Sprintf("  %.3f", float64(r.found)/float64(r.findable))
 		}
 	}
+	if r.p+r.r == 0 {
+		fmt.Printf("%-58s %5d %4d  (no text to score)\n", trim(r.file, 58), r.pages, r.scanned)
+		return
+	}
 	fmt.Printf("%-58s %5d %4d %6.3f %4d %6.3f %4d  %s\n", trim(r.file, 58), r.pages, r.scanned, r.f8(), r.layoutCloser, r.recall, r.furniture, hd)
 	if verbose {
 		for _, m := range r.missed {
@@ -338,17 +342,22 @@ func trim(s string, n int) string {
 // summarise prints the means over a set of files.
 func summarise(label string, rs []result) {
 	var f8, rec float64
-	var n, scanned, furn, findable, found, withBM int
+	var n, scanned, furn, findable, found, withBM, failed, imageOnly int
 	var macro float64
 	var low []string
 	for _, r := range rs {
-		if r.err != nil || r.p+r.r == 0 {
+		scanned += r.scanned
+		switch {
+		case r.err != nil:
+			failed++
+			continue
+		case r.p+r.r == 0:
+			imageOnly++
 			continue
 		}
 		n++
 		f8 += r.f8()
 		rec += r.recall
-		scanned += r.scanned
 		furn += r.furniture
 		if r.f8() < 0.75 {
 			low = append(low, fmt.Sprintf("%s %.3f", r.file, r.f8()))
@@ -363,7 +372,7 @@ func summarise(label string, rs []result) {
 	if n == 0 {
 		return
 	}
-	fmt.Printf("\nMEAN %s: %d files with text (%d failed or without text), %d scanned pages left out\n", label, n, len(rs)-n, scanned)
+	fmt.Printf("\nMEAN %s: %d files scored, %d image-only, %d failed; %d scanned pages left out\n", label, n, imageOnly, failed, scanned)
 	fmt.Printf("  page-wise 8-gram F1 %.3f, word recall %.4f, furniture lines %d\n", f8/float64(n), rec/float64(n), furn)
 	if withBM > 0 {
 		fmt.Printf("  layout-only heading recall against bookmarks: %d files, %d/%d findable bookmarks = %.3f (mean over files %.3f)\n",

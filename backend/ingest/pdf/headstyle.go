@@ -127,6 +127,7 @@ func markStyledTitles(pages []pageOut, body float64) {
 			q.titled = true
 		}
 	}
+	markCapsTitles(pages, body)
 	for p := range pages {
 		for i := range pages[p].paras {
 			q := &pages[p].paras[i]
@@ -169,4 +170,60 @@ func titleLine(s string) bool {
 	}
 	last, _ := utf8.DecodeLastRuneInString(t)
 	return !strings.ContainsRune(".,;:!?", last)
+}
+
+// capsTitle reports whether a line reads like a title in capitals:
+// one to ten words, at least four letters, all capitals, no sentence or
+// clause punctuation at its end, no amount.
+func capsTitle(s string) bool {
+	t := strings.TrimSpace(s)
+	n := len(strings.Fields(t))
+	if n == 0 || n > 10 || letters(t) < 4 || !allCaps(t) || isFigure(t) || endsOpen(t) {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(t)
+	return !strings.ContainsRune(".,;:!?", last)
+}
+
+// markCapsTitles sets titled on one-line paragraphs in capitals whose
+// style at least minTitleStyleUses such lines share on two pages or
+// more, none of them next to another capitals line (a list, a table's
+// labels), unless they would be more than a tenth of the paragraphs.
+func markCapsTitles(pages []pageOut, body float64) {
+	uses := map[titleStyle]int{}
+	onPages := map[titleStyle]map[int]bool{}
+	type cand struct{ p, i int }
+	var cands []cand
+	total := 0
+	isCand := func(q para) bool {
+		return q.lines == 1 && q.upright && !q.table && !q.furniture && q.size >= 0.95*body && capsTitle(q.text)
+	}
+	for p := range pages {
+		ps := pages[p].paras
+		for i, q := range ps {
+			if q.furniture {
+				continue
+			}
+			total++
+			if !isCand(q) || i > 0 && isCand(ps[i-1]) || i+1 < len(ps) && isCand(ps[i+1]) {
+				continue
+			}
+			st := styleOf(q)
+			uses[st]++
+			if onPages[st] == nil {
+				onPages[st] = map[int]bool{}
+			}
+			onPages[st][p] = true
+			cands = append(cands, cand{p, i})
+		}
+	}
+	if 10*len(cands) > total {
+		return
+	}
+	for _, c := range cands {
+		q := &pages[c.p].paras[c.i]
+		if st := styleOf(*q); uses[st] >= minTitleStyleUses && len(onPages[st]) >= 2 {
+			q.titled = true
+		}
+	}
 }

@@ -70,3 +70,35 @@ func TestStyledTitles(t *testing.T) {
 		}
 	}
 }
+
+// TestCapsTitles: one-line titles in capitals, set like the body, are
+// headings when three or more of them on two pages or more share a style;
+// a capitals line next to another is not (a list or a table's labels),
+// nor is a capitals line that ends a sentence.
+func TestCapsTitles(t *testing.T) {
+	text := "Running text of the section goes on for several lines of prose here."
+	body := para{text: text, size: 10, lines: 4, runes: 300, upright: true}
+	line := func(s string) para {
+		return para{text: s, size: 10, lines: 1, runes: len([]rune(s)), upright: true}
+	}
+	var pages []pageOut
+	for _, p := range [][]para{
+		{line("RESULTS OF OPERATIONS"), body, body, line("DO NOT REMOVE."), body},
+		{line("BUSINESS SEGMENTS"), body, line("NORTH"), line("SOUTH"), body},
+		{line("RISK MANAGEMENT"), body, body, body, body},
+	} {
+		for k := 0; k < 8; k++ { // titles are a small share of a document's paragraphs
+			p = append(p, body)
+		}
+		pages = append(pages, pageOut{paras: p})
+	}
+	markStyledTitles(pages, 10)
+	want := map[string]bool{"RESULTS OF OPERATIONS": true, "BUSINESS SEGMENTS": true, "RISK MANAGEMENT": true}
+	for _, p := range pages {
+		for _, q := range p.paras {
+			if q.titled != want[q.text] {
+				t.Errorf("%q: titled %v, want %v", q.text, q.titled, want[q.text])
+			}
+		}
+	}
+}
