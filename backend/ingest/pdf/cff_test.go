@@ -313,3 +313,46 @@ func TestTeXFontsWithoutToUnicode(t *testing.T) {
 		})
 	}
 }
+
+func TestHexCodeText(t *testing.T) {
+	for name, want := range map[string][3]any{
+		"G59": {"Y", false, true}, "G6F": {"o", true, true}, "Cb3": {"³", true, true},
+		"G1F": {"", false, false}, "G123": {"", false, false}, "eacute": {"", false, false}, "g": {"", false, false},
+	} {
+		text, hex, ok := hexCodeText(name)
+		if text != want[0] || hex != want[1] || ok != want[2] {
+			t.Errorf("%s: %q %v %v, want %v", name, text, hex, ok, want)
+		}
+	}
+}
+
+// TestHexGlyphNames: a font whose /Differences name its glyphs by hex
+// character code ("/G59" for "Y") reads as that text; one whose names are
+// all decimal digits is not read so (it could be either).
+func TestHexGlyphNames(t *testing.T) {
+	for _, c := range []struct{ diffs, want string }{
+		{"/G59 /G6F /G75 /G72 /G20 /G69 /G64 /G65 /G61", "Your idea"},
+		{"/G59 /G30 /G35 /G32 /G20 /G31 /G34 /G33 /G38", ""},
+	} {
+		content := `BT /F1 10 Tf 72 700 Td (\001\002\003\004\005\006\007\010\011) Tj ET`
+		objs := []string{
+			"<< /Type /Catalog /Pages 2 0 R >>",
+			"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+			"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+			fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+			"<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+MSTT31c20b /FirstChar 1 /LastChar 9 /Widths [500 500 500 500 250 500 500 500 500] /Encoding << /Type /Encoding /Differences [1 " + c.diffs + "] >> >>",
+		}
+		doc, err := read(pdfWithObjects(objs), parsed.Options{}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []string
+		for _, b := range doc.Blocks {
+			all = append(all, b.Text)
+		}
+		text := strings.Join(all, "\n")
+		if c.want != "" && text != c.want || c.want == "" && strings.Contains(text, "Y0") {
+			t.Errorf("%s: %q, want %q", c.diffs, text, c.want)
+		}
+	}
+}

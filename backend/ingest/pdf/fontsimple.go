@@ -44,6 +44,8 @@ func loadSimpleEncoding(f *font, fd lp.Value, budget *int64) {
 		}
 	}
 	gidNamed := map[int]string{} // code -> text of a "g<GID>" name, by the standard glyph order
+	hexNamed := map[int]string{} // code -> text of a "G6F"-style name, by its hex character code
+	hexDigits := false           // some such name has a hex letter among its digits
 	for i, code, n := 0, -1, diffs.Len(); i < n && i < 4096; i++ {
 		v := index(diffs, i)
 		switch v.Kind() {
@@ -59,10 +61,17 @@ func loadSimpleEncoding(f *font, fd lp.Value, budget *int64) {
 					if t, ok := macOrderText(v.Name()); ok {
 						gidNamed[code] = t
 					}
+					if t, hex, ok := hexCodeText(v.Name()); ok {
+						hexNamed[code] = t
+						hexDigits = hexDigits || hex
+					}
 				}
 			}
 			code++
 		}
+	}
+	if hexDigits && plausibleText(hexNamed) {
+		gidNamed = hexNamed
 	}
 	if plausibleText(gidNamed) {
 		for code, t := range gidNamed {
@@ -70,6 +79,27 @@ func loadSimpleEncoding(f *font, fd lp.Value, budget *int64) {
 			f.namedLetters[code] = allLetters(t)
 		}
 	}
+}
+
+// hexNameRE matches a glyph name made of one or two letters and a
+// character code in two hex digits ("G6F"), as PostScript drivers name
+// the glyphs of TrueType fonts they convert.
+var hexNameRE = regexp.MustCompile(`^[A-Za-z]{1,2}([0-9A-Fa-f]{2})$`)
+
+// hexCodeText reads a name such as "G59" or "Cb3" as the Latin-1
+// character of its hex code ("Y", "³"); hex reports whether the digits
+// hold a hex letter, which tells such names from decimal ones ("G32"):
+// the reading is used only for fonts where some name does.
+func hexCodeText(name string) (text string, hex, ok bool) {
+	m := hexNameRE.FindStringSubmatch(name)
+	if m == nil {
+		return "", false, false
+	}
+	v, err := strconv.ParseUint(m[1], 16, 8)
+	if err != nil || v < 0x20 || v >= 0x7f && v < 0xa0 {
+		return "", false, false
+	}
+	return string(rune(v)), strings.IndexAny(m[1], "abcdefABCDEF") >= 0, true
 }
 
 // isSymbolFont reports the standard Symbol font (possibly subset-tagged).
