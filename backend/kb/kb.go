@@ -101,8 +101,10 @@ type PageBlock struct {
 // names, side-by-side lists, boxed section numbers, amounts that are no
 // headings, vertical punctuation forms, footer page numbers; version 4:
 // statement tables without rules read as rows with their labels, heads
-// and section rows).
-const ReaderVersion = 4
+// and section rows; version 5: glyph names from embedded CFF font
+// programs, accents over a dotless i, numbered titles in the document's
+// own title style).
+const ReaderVersion = 5
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

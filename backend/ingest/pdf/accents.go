@@ -28,6 +28,12 @@ type pendingAccent struct {
 	mark   string
 	u0, u1 float64 // extent along the line
 	g      glyph   // the accent itself, shown as is if no letter takes it
+	// orLast: the accent also sits on the glyph before it, though its
+	// centre lies past that glyph's end (TeX centres an accent over a
+	// narrow dotless i that follows within the play allowed): the next
+	// glyph takes it if its centre is closer, else the one before does.
+	orLast bool
+	lastC  float64 // centre of the glyph before, along the line
 }
 
 // accentFor returns the combining mark of a spacing accent glyph.
@@ -43,33 +49,59 @@ func onGlyph(a0, a1, g0, g1, em float64) bool {
 	return g1 > g0 && c >= g0-0.15*em && c <= g1+0.15*em
 }
 
-// composeLast composes mark with the last glyph of the current run when
-// the accent glyph g sits on it; it reports whether it did.
-func (lo *layout) composeLast(g glyph, mark string) bool {
+// onLast reports whether the accent glyph g sits on the last glyph of the
+// current run, a letter, and whether its centre lies past that glyph's
+// end; centre is the last glyph's centre along the line.
+func (lo *layout) onLast(g glyph) (on, past bool, centre float64) {
 	c := lo.cur
 	if c == nil || len(c.gl) == 0 {
-		return false
+		return false, false, 0
 	}
 	last := &c.gl[len(c.gl)-1]
 	if last.text == " " || !isLetterText(last.text) {
-		return false
+		return false, false, 0
 	}
 	u := g.x*c.ux + g.y*c.uy
 	adv := g.ix*c.ux + g.iy*c.uy
 	across := -(g.x-lo.inkX)*c.uy + (g.y-lo.inkY)*c.ux
 	em := math.Max(g.size, 1)
-	if math.Abs(across) > 1.2*em || !onGlyph(math.Min(u, u+adv), math.Max(u, u+adv), last.u0, last.u1, em) {
+	a0, a1 := math.Min(u, u+adv), math.Max(u, u+adv)
+	if math.Abs(across) > 1.2*em || !onGlyph(a0, a1, last.u0, last.u1, em) {
+		return false, false, 0
+	}
+	return true, (a0+a1)/2 > last.u1, (last.u0 + last.u1) / 2
+}
+
+// composeLast composes mark with the last glyph of the current run; it
+// reports whether it could.
+func (lo *layout) composeLast(mark string) bool {
+	c := lo.cur
+	if c == nil || len(c.gl) == 0 {
 		return false
 	}
-	composed := norm.NFC.String(last.text + mark)
+	last := &c.gl[len(c.gl)-1]
 	s := c.b.String()
-	if !strings.HasSuffix(s, last.text) {
+	if !isLetterText(last.text) || !strings.HasSuffix(s, last.text) {
 		return false
 	}
+	composed := withMark(last.text, mark)
 	c.b.Reset()
 	c.b.WriteString(s[:len(s)-len(last.text)] + composed)
 	last.text = composed
 	return true
+}
+
+// withMark composes a letter with a combining mark. A dotless i or j
+// (drawn to take an accent) becomes the plain letter first, so that
+// "ı" and an acute read "í".
+func withMark(letter, mark string) string {
+	switch letter {
+	case "ı":
+		letter = "i"
+	case "ȷ":
+		letter = "j"
+	}
+	return norm.NFC.String(letter + mark)
 }
 
 // isLetterText reports whether s starts with a letter.
@@ -81,33 +113,42 @@ func isLetterText(s string) bool {
 // add places one glyph, composing spacing accents with their letters.
 func (lo *layout) add(g glyph) {
 	if mark, ok := accentFor(g.text); ok {
-		if lo.composeLast(g, mark) {
+		on, past, lastC := lo.onLast(g)
+		if on && !past && lo.composeLast(mark) {
 			return
 		}
 		lo.flushAccent()
 		u := g.x*g.ux + g.y*g.uy
 		adv := g.ix*g.ux + g.iy*g.uy
-		lo.pending = &pendingAccent{mark: mark, u0: math.Min(u, u+adv), u1: math.Max(u, u+adv), g: g}
+		lo.pending = &pendingAccent{mark: mark, u0: math.Min(u, u+adv), u1: math.Max(u, u+adv), g: g, orLast: on, lastC: lastC}
 		return
 	}
 	if p := lo.pending; p != nil && strings.TrimSpace(g.text) != "" {
 		lo.pending = nil
 		u := g.x*g.ux + g.y*g.uy
 		adv := g.ix*g.ux + g.iy*g.uy
+		g0, g1 := math.Min(u, u+adv), math.Max(u, u+adv)
 		across := -(g.x-p.g.x)*g.uy + (g.y-p.g.y)*g.ux
-		if isLetterText(g.text) && math.Abs(across) < 1.2*math.Max(g.size, 1) && onGlyph(p.u0, p.u1, math.Min(u, u+adv), math.Max(u, u+adv), math.Max(g.size, 1)) {
-			g.text = norm.NFC.String(g.text + p.mark)
-		} else {
+		c := (p.u0 + p.u1) / 2
+		switch {
+		case isLetterText(g.text) && math.Abs(across) < 1.2*math.Max(g.size, 1) && onGlyph(p.u0, p.u1, g0, g1, math.Max(g.size, 1)) &&
+			(!p.orLast || math.Abs(c-(g0+g1)/2) < math.Abs(c-p.lastC)):
+			g.text = withMark(g.text, p.mark)
+		case p.orLast && lo.composeLast(p.mark):
+		default:
 			lo.addGlyph(p.g)
 		}
 	}
 	lo.addGlyph(g)
 }
 
-// flushAccent shows a waiting accent that no letter took, as it is.
+// flushAccent places a waiting accent that no letter after it took: on
+// the letter before it when it sits there too, else as it is.
 func (lo *layout) flushAccent() {
 	if p := lo.pending; p != nil {
 		lo.pending = nil
-		lo.addGlyph(p.g)
+		if !p.orLast || !lo.composeLast(p.mark) {
+			lo.addGlyph(p.g)
+		}
 	}
 }

@@ -84,6 +84,7 @@ func buildBlocks(pages []pageOut) []parsed.Block {
 		}
 	}
 	body := bodySize(pages)
+	markStyledTitles(pages, body)
 	levels := headingLevels(pages, body)
 	var blocks []parsed.Block
 	// A table that ends one page and starts the next with rows of as many
@@ -210,7 +211,7 @@ func isHeading(q para, body float64) bool {
 	if letters(q.text) < 2 || endsOpen(q.text) || isFigure(q.text) {
 		return false
 	}
-	if q.size >= body*headingSizeRatio {
+	if q.titled || q.size >= body*headingSizeRatio {
 		return true
 	}
 	if q.size < body*0.9 || q.runes > 120 || q.lines > 2 || endsSentence(q.text) || listItemRE.MatchString(q.text) {

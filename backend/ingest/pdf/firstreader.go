@@ -112,7 +112,9 @@ func (rd *reading) walk(r *lp.Reader) []pageOut {
 			pageIndex[id] = i
 		}
 	}
-	markOutlineHeadings(pages, outlineEntries(r, pageIndex))
+	if !outlineSwitchedOff() {
+		markOutlineHeadings(pages, outlineEntries(r, pageIndex))
+	}
 	if labels := pageLabels(r, len(pages)); labels != nil {
 		for i := range pages {
 			pages[i].label = labels[i]

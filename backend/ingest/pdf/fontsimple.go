@@ -35,6 +35,8 @@ func loadSimpleEncoding(f *font, fd lp.Value, budget *int64) {
 	default:
 		if builtin, ok := type1BuiltinEncoding(desc, budget); ok {
 			f.enc = builtin
+		} else if builtin, ok := cffFontEncoding(desc, budget); ok {
+			f.enc = builtin
 		} else if symbolic || f.type3 {
 			f.enc = asciiBase()
 		} else {
@@ -42,6 +44,8 @@ func loadSimpleEncoding(f *font, fd lp.Value, budget *int64) {
 		}
 	}
 	gidNamed := map[int]string{} // code -> text of a "g<GID>" name, by the standard glyph order
+	hexNamed := map[int]string{} // code -> text of a "G6F"-style name, by its hex character code
+	hexDigits := false           // some such name has a hex letter among its digits
 	for i, code, n := 0, -1, diffs.Len(); i < n && i < 4096; i++ {
 		v := index(diffs, i)
 		switch v.Kind() {
@@ -57,10 +61,17 @@ func loadSimpleEncoding(f *font, fd lp.Value, budget *int64) {
 					if t, ok := macOrderText(v.Name()); ok {
 						gidNamed[code] = t
 					}
+					if t, hex, ok := hexCodeText(v.Name()); ok {
+						hexNamed[code] = t
+						hexDigits = hexDigits || hex
+					}
 				}
 			}
 			code++
 		}
+	}
+	if hexDigits && plausibleText(hexNamed) {
+		gidNamed = hexNamed
 	}
 	if plausibleText(gidNamed) {
 		for code, t := range gidNamed {
@@ -68,6 +79,27 @@ func loadSimpleEncoding(f *font, fd lp.Value, budget *int64) {
 			f.namedLetters[code] = allLetters(t)
 		}
 	}
+}
+
+// hexNameRE matches a glyph name made of one or two letters and a
+// character code in two hex digits ("G6F"), as PostScript drivers name
+// the glyphs of TrueType fonts they convert.
+var hexNameRE = regexp.MustCompile(`^[A-Za-z]{1,2}([0-9A-Fa-f]{2})$`)
+
+// hexCodeText reads a name such as "G59" or "Cb3" as the Latin-1
+// character of its hex code ("Y", "³"); hex reports whether the digits
+// hold a hex letter, which tells such names from decimal ones ("G32"):
+// the reading is used only for fonts where some name does.
+func hexCodeText(name string) (text string, hex, ok bool) {
+	m := hexNameRE.FindStringSubmatch(name)
+	if m == nil {
+		return "", false, false
+	}
+	v, err := strconv.ParseUint(m[1], 16, 8)
+	if err != nil || v < 0x20 || v >= 0x7f && v < 0xa0 {
+		return "", false, false
+	}
+	return string(rune(v)), strings.IndexAny(m[1], "abcdefABCDEF") >= 0, true
 }
 
 // isSymbolFont reports the standard Symbol font (possibly subset-tagged).
@@ -111,6 +143,39 @@ func type1BuiltinEncoding(desc lp.Value, budget *int64) (byteEncoding, bool) {
 			continue
 		}
 		if t := glyphText(string(m[2])); t != "" {
+			e[c] = t
+			found = true
+		}
+	}
+	return e, found
+}
+
+// cffFontEncoding reads the built-in encoding of an embedded CFF font
+// program (/FontFile3 of /Subtype Type1C or OpenType): the glyph names of
+// its charset at the codes its encoding gives them. Codes the program
+// leaves empty keep their StandardEncoding text, as pdftotext has them.
+func cffFontEncoding(desc lp.Value, budget *int64) (byteEncoding, bool) {
+	ff := key(desc, "FontFile3")
+	if ff.Kind() != lp.Stream {
+		return byteEncoding{}, false
+	}
+	if st := key(ff, "Subtype").Name(); st != "Type1C" && st != "OpenType" {
+		return byteEncoding{}, false
+	}
+	limit := min(*budget, 4<<20)
+	if limit <= 0 {
+		return byteEncoding{}, false
+	}
+	data, _ := readStream(ff, limit)
+	*budget -= int64(len(data))
+	names, err := cffBuiltinEncoding(openTypeCFF(data))
+	if err != nil {
+		return byteEncoding{}, false
+	}
+	e := standardEncoding
+	found := false
+	for c, n := range names {
+		if t := glyphText(n); t != "" {
 			e[c] = t
 			found = true
 		}

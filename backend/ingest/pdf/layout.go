@@ -88,6 +88,9 @@ type para struct {
 	// outline is the depth of the document outline entry whose title this
 	// paragraph is (0: none); such a paragraph is a heading of that level.
 	outline int
+	// titled: a numbered title (or a capitals line) in a style the
+	// document uses for several numbered titles (markStyledTitles).
+	titled bool
 }
 
 // dupKey is a cell of the duplicate-glyph grid.

@@ -1,10 +1,13 @@
 package pdf
 
 import (
+	"os"
 	"strings"
 	"unicode"
 
 	lp "github.com/ledongthuc/pdf"
+
+	"cairn/backend/ingest/parsed"
 )
 
 // The document outline (bookmarks): the author's own table of contents,
@@ -18,6 +21,49 @@ const (
 	maxOutlineDepth   = 16
 	maxNameTreeNodes  = 20000
 )
+
+// outlineSwitchedOff reports whether CAIRN_PDF_OUTLINE=0 leaves the
+// outline unused, so that headings come from the layout rules alone: a
+// switch for measuring those rules against the bookmarks (tools/
+// corpuscheck), not for users.
+func outlineSwitchedOff() bool { return os.Getenv("CAIRN_PDF_OUTLINE") == "0" }
+
+// Bookmark is one entry of a PDF's outline: its title (white space
+// collapsed), its depth (1 for the top level) and the page it points to
+// (1-based).
+type Bookmark struct {
+	Title string
+	Depth int
+	Page  int
+}
+
+// Bookmarks reads a PDF's outline, in document order, keeping the entries
+// whose destination is a page of the file. A file without an outline, or
+// one the first reader cannot open, has none (the error says why it could
+// not be opened).
+func Bookmarks(data []byte, password string) ([]Bookmark, error) {
+	if err := sniff(data); err != nil {
+		return nil, err
+	}
+	r, err := openLP(normalise(data), password)
+	if err != nil {
+		return nil, err
+	}
+	var out []Bookmark
+	err = guard(func() {
+		tree := enumeratePages(r, parsed.DefaultMaxPages)
+		pageIndex := make(map[uint64]int, len(tree.pages))
+		for i, p := range tree.pages {
+			if id := objectID(p.v); id != 0 {
+				pageIndex[id] = i
+			}
+		}
+		for _, e := range outlineEntries(r, pageIndex) {
+			out = append(out, Bookmark{Title: e.title, Depth: e.depth, Page: e.page + 1})
+		}
+	})
+	return out, err
+}
 
 // outlineEntry is one bookmark: its title, depth (1 for the top level)
 // and the index of the page it points to.

@@ -43,21 +43,7 @@ func textStream(lines ...string) string {
 // /Names tree) both work, and an entry whose title is not on its page
 // changes nothing.
 func TestOutlineHeadings(t *testing.T) {
-	body := "The body text runs on for a while in the same plain face and size."
-	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R /Outlines 7 0 R /Names << /Dests << /Names [(sec1) [3 0 R /Fit]] >> >> >>",
-		"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 10 0 R >> >> /Contents 5 0 R >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 10 0 R >> >> /Contents 6 0 R >>",
-		textStream("Introduction", "", body, body),
-		textStream("Method details", "", body, body),
-		"<< /Type /Outlines /First 8 0 R /Last 8 0 R /Count 3 >>",
-		"<< /Title (Introduction) /Parent 7 0 R /Dest (sec1) /First 9 0 R /Last 11 0 R >>",
-		"<< /Title (Method  details) /Parent 8 0 R /A << /S /GoTo /D [4 0 R /XYZ 0 792 0] >> /Next 11 0 R >>",
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-		"<< /Title (Not on the page) /Parent 8 0 R /Dest [4 0 R /Fit] >>",
-	}
-	doc, err := Read(pdfWithObjects(objs), parsed.Options{})
+	doc, err := Read(pdfWithObjects(outlineObjects()), parsed.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,5 +60,53 @@ func TestOutlineHeadings(t *testing.T) {
 	}
 	for w := range want {
 		t.Errorf("%q not found in %+v", w, doc.Blocks)
+	}
+}
+
+// TestBookmarksAndSwitch: Bookmarks lists the outline's entries that
+// point at pages, in order, with depths and 1-based pages; with
+// CAIRN_PDF_OUTLINE=0 they make no headings (the titles here are set like
+// the body, so the layout rules find none).
+func TestBookmarksAndSwitch(t *testing.T) {
+	data := pdfWithObjects(outlineObjects())
+	bms, err := Bookmarks(data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Bookmark{{"Introduction", 1, 1}, {"Method details", 2, 2}, {"Not on the page", 2, 2}}
+	if fmt.Sprint(bms) != fmt.Sprint(want) {
+		t.Errorf("bookmarks %v, want %v", bms, want)
+	}
+	if _, err := Bookmarks([]byte("not a pdf"), ""); err == nil {
+		t.Error("no error for a file that is no PDF")
+	}
+	t.Setenv("CAIRN_PDF_OUTLINE", "0")
+	doc, err := Read(data, parsed.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range doc.Blocks {
+		if b.Kind == parsed.BlockHeading {
+			t.Errorf("%q is a heading with the outline switched off", b.Text)
+		}
+	}
+}
+
+// outlineObjects is a two-page PDF whose bookmarks name its two section
+// titles, set like the body text, and one title that is not printed.
+func outlineObjects() []string {
+	body := "The body text runs on for a while in the same plain face and size."
+	return []string{
+		"<< /Type /Catalog /Pages 2 0 R /Outlines 7 0 R /Names << /Dests << /Names [(sec1) [3 0 R /Fit]] >> >> >>",
+		"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 10 0 R >> >> /Contents 5 0 R >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 10 0 R >> >> /Contents 6 0 R >>",
+		textStream("Introduction", "", body, body),
+		textStream("Method details", "", body, body),
+		"<< /Type /Outlines /First 8 0 R /Last 8 0 R /Count 3 >>",
+		"<< /Title (Introduction) /Parent 7 0 R /Dest (sec1) /First 9 0 R /Last 11 0 R >>",
+		"<< /Title (Method  details) /Parent 8 0 R /A << /S /GoTo /D [4 0 R /XYZ 0 792 0] >> /Next 11 0 R >>",
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+		"<< /Title (Not on the page) /Parent 8 0 R /Dest [4 0 R /Fit] >>",
 	}
 }

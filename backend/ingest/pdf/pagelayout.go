@@ -577,6 +577,12 @@ func joins(b *pblock, l *pline, dv float64) bool {
 	if lb.bold() && l.bold() && s/math.Min(lb.size, l.size) > 1.05 {
 		return false // two headings of different levels
 	}
+	if titleLine(lb.text) && !allCaps(l.text) || titleLine(l.text) && !allCaps(lb.text) {
+		return false // a numbered title in capitals set close to its paragraph
+	}
+	if len(b.lines) == 1 && capsTitle(lb.text) && !allCaps(l.text) {
+		return false // a title in capitals on the line above its paragraph
+	}
 	if lb.bold() != l.bold() {
 		// A bold run-in heading that wraps: "Former U.S. citizens and
 		// former U.S." / "long-term residents. If you ..." reads on.

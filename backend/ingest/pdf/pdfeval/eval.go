@@ -307,6 +307,11 @@ func isRefError(r Result) bool {
 	return r.Err != nil && strings.HasPrefix(r.Err.Error(), "pdftotext")
 }
 
+// FurnitureLeaks is furnitureLeaks for tools: the running headers,
+// footers and page counters doc left in its text, against pdftotext's
+// pages ref.
+func FurnitureLeaks(doc *parsed.Document, ref []string) []string { return furnitureLeaks(doc, ref) }
+
 // furnitureLeaks lists the blocks of doc whose text, numbers masked, is a
 // line that pdftotext prints among the first or last three lines of at
 // least three pages: running headers, footers and page counters.

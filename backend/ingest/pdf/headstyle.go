@@ -1,0 +1,229 @@
+package pdf
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Headings set like the body. Many documents set their section titles at
+// (or near) the body size, neither larger nor bold: in capitals, in
+// another face or colour, or plainly, on a line of their own with a
+// section number ("2.1. Data sets", "4 MAIN RESULTS"). One such line could
+// be anything; the same style seen on several numbered lines of the
+// document, each standing alone between paragraphs, is a heading style.
+// A run of numbered lines one after another is a list, not headings.
+
+// minTitleStyleUses: a style is a heading style when at least this many
+// numbered title lines of the document use it.
+const minTitleStyleUses = 3
+
+// numberedTitleRE matches a numbered title: a decimal section number
+// ("3", "2.1.", "4.3.1"), a Roman one with a period ("II.") or an
+// appendix number ("C.2"), then a capital letter; or a decimal number
+// then an ideograph.
+var numberedTitleRE = regexp.MustCompile(`^(\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVX]{1,5}\.|[A-Z](?:\.\d{1,2}){1,3}\.?|[A-Z]\.)\s+\p{Lu}|^(\d{1,2}(?:\.\d{1,2}){0,4}\.?)\s*\p{Han}`)
+
+// letterLabelRE matches a lettered subsection number ("B."), one level
+// below a Roman section.
+var letterLabelRE = regexp.MustCompile(`^[A-HJ-UWYZ]\.$`)
+
+// appendixCapsRE matches an appendix title in capitals ("B DATASET
+// STATISTICS"): a lone capital letter as its number.
+var appendixCapsRE = regexp.MustCompile(`^[A-Z]\s+\p{Lu}{2}`)
+
+// titleStyle is what tells one heading style from another here: the size
+// (half points), the weight and whether the letters are all capitals.
+type titleStyle struct {
+	size float64
+	bold bool
+	caps bool
+}
+
+// styleOf is a paragraph's title style. Sizes are compared to the
+// point: small capitals make a title's mean size vary a little with its
+// letters.
+func styleOf(q para) titleStyle {
+	return titleStyle{size: math.Round(q.size), bold: q.bold, caps: allCaps(q.text)}
+}
+
+// numberedTitle reports whether q looks like a numbered section title on
+// its own: short, one or two lines, upright, a section number then a
+// capitalised word, no sentence or clause punctuation at the end, and not
+// set smaller than the body (small capitals may be). It returns the number's depth (1 for "3",
+// 2 for "2.1").
+func numberedTitle(q para, body float64) (int, bool) {
+	t := strings.TrimSpace(q.text)
+	minSize := 0.95 * body
+	if allCaps(t) {
+		minSize = 0.8 * body
+	}
+	if body <= 0 || !q.upright || q.table || q.furniture || q.lines > 2 || q.runes > 90 || q.size < minSize {
+		return 0, false
+	}
+	m := numberedTitleRE.FindStringSubmatch(t)
+	if m == nil && appendixCapsRE.MatchString(t) && allCaps(t) {
+		m = []string{"", "A", ""}
+	}
+	if m == nil || letters(t) < 3 || endsOpen(t) || isFigure(t) || listItemRE.MatchString(t) {
+		return 0, false
+	}
+	last, _ := utf8.DecodeLastRuneInString(t)
+	if strings.ContainsRune(".,;:!?。，；：！？", last) {
+		return 0, false
+	}
+	if len(strings.Fields(t)) > 14 {
+		return 0, false
+	}
+	num := m[1] + m[2]
+	depth := strings.Count(strings.TrimSuffix(num, "."), ".") + 1
+	if letterLabelRE.MatchString(num) {
+		depth++
+	}
+	return depth, true
+}
+
+// allCaps reports whether the letters of s (at least three cased ones)
+// are all capitals.
+func allCaps(s string) bool {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLower(r) {
+			return false
+		}
+		if unicode.IsUpper(r) {
+			n++
+		}
+	}
+	return n >= 3
+}
+
+// markStyledTitles sets titled on the paragraphs that are headings by the
+// document's own numbered-title style: numbered titles whose style at
+// least minTitleStyleUses numbered titles share, none of them next to
+// another numbered line of the same depth (a list); and short lines in
+// capitals in such a style when it is in capitals too ("REFERENCES" under
+// "1 INTRODUCTION").
+func markStyledTitles(pages []pageOut, body float64) {
+	uses := map[titleStyle]int{}
+	type cand struct{ p, i int }
+	var cands []cand
+	for p := range pages {
+		ps := pages[p].paras
+		for i, q := range ps {
+			d, ok := numberedTitle(q, body)
+			if !ok || listNeighbour(ps, i, d, body) {
+				continue
+			}
+			uses[styleOf(q)]++
+			cands = append(cands, cand{p, i})
+		}
+	}
+	for _, c := range cands {
+		q := &pages[c.p].paras[c.i]
+		if uses[styleOf(*q)] >= minTitleStyleUses {
+			q.titled = true
+		}
+	}
+	markCapsTitles(pages, body)
+	for p := range pages {
+		for i := range pages[p].paras {
+			q := &pages[p].paras[i]
+			st := styleOf(*q)
+			if q.titled || !st.caps || uses[st] < minTitleStyleUses || q.lines > 1 || q.runes > 60 || !q.upright || q.table || q.furniture {
+				continue
+			}
+			if !endsSentence(q.text) && !endsOpen(q.text) && !isFigure(q.text) && letters(q.text) >= 4 {
+				q.titled = true
+			}
+		}
+	}
+}
+
+// listNeighbour reports whether the paragraph before or after ps[i] (page
+// furniture aside) is a numbered title of the same depth: then both are
+// items of a list.
+func listNeighbour(ps []para, i, depth int, body float64) bool {
+	for _, step := range []int{-1, 1} {
+		for j := i + step; j >= 0 && j < len(ps); j += step {
+			if ps[j].furniture {
+				continue
+			}
+			if d, ok := numberedTitle(ps[j], body); ok && d == depth {
+				return true
+			}
+			break
+		}
+	}
+	return false
+}
+
+// titleLine reports whether a line is a numbered title in capitals
+// ("II. OVERVIEW OF THE METHOD", "4 MAIN RESULTS"): a paragraph ends
+// before and after it even when it is set as close as a line of text.
+func titleLine(s string) bool {
+	t := strings.TrimSpace(s)
+	if !allCaps(t) || len(strings.Fields(t)) > 12 || !numberedTitleRE.MatchString(t) && !appendixCapsRE.MatchString(t) {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(t)
+	return !strings.ContainsRune(".,;:!?", last)
+}
+
+// capsTitle reports whether a line reads like a title in capitals:
+// one to ten words, at least four letters, all capitals, no sentence or
+// clause punctuation at its end, no amount.
+func capsTitle(s string) bool {
+	t := strings.TrimSpace(s)
+	n := len(strings.Fields(t))
+	if n == 0 || n > 10 || letters(t) < 4 || !allCaps(t) || isFigure(t) || endsOpen(t) {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(t)
+	return !strings.ContainsRune(".,;:!?", last)
+}
+
+// markCapsTitles sets titled on one-line paragraphs in capitals whose
+// style at least minTitleStyleUses such lines share on two pages or
+// more, none of them next to another capitals line (a list, a table's
+// labels), unless they would be more than a tenth of the paragraphs.
+func markCapsTitles(pages []pageOut, body float64) {
+	uses := map[titleStyle]int{}
+	onPages := map[titleStyle]map[int]bool{}
+	type cand struct{ p, i int }
+	var cands []cand
+	total := 0
+	isCand := func(q para) bool {
+		return q.lines == 1 && q.upright && !q.table && !q.furniture && q.size >= 0.95*body && capsTitle(q.text)
+	}
+	for p := range pages {
+		ps := pages[p].paras
+		for i, q := range ps {
+			if q.furniture {
+				continue
+			}
+			total++
+			if !isCand(q) || i > 0 && isCand(ps[i-1]) || i+1 < len(ps) && isCand(ps[i+1]) {
+				continue
+			}
+			st := styleOf(q)
+			uses[st]++
+			if onPages[st] == nil {
+				onPages[st] = map[int]bool{}
+			}
+			onPages[st][p] = true
+			cands = append(cands, cand{p, i})
+		}
+	}
+	if 10*len(cands) > total {
+		return
+	}
+	for _, c := range cands {
+		q := &pages[c.p].paras[c.i]
+		if st := styleOf(*q); uses[st] >= minTitleStyleUses && len(onPages[st]) >= 2 {
+			q.titled = true
+		}
+	}
+}
