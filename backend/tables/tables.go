@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Table is one table of a passage.
@@ -68,6 +69,7 @@ func Parse(text, header, heading string) []Table {
 	}
 	flush := func() {
 		if cur != nil && len(cur.Rows) > 0 {
+			dropSignColumns(cur)
 			cur.Columns, cur.Stub = columns(cur.Heads, width(cur.Rows))
 			out = append(out, *cur)
 		}
@@ -129,6 +131,48 @@ func Parse(text, header, heading string) []Table {
 	}
 	flush()
 	return out
+}
+
+// dropSignColumns removes the value columns that hold nothing but
+// currency signs and blanks in every row (a ruled statement gives "$" its
+// own column: "Cash | $ | 11,258 | $ | 12,277"), so the figures' columns
+// line up with the heads over them.
+func dropSignColumns(t *Table) {
+	n := width(t.Rows)
+	keep := make([]bool, n)
+	for _, r := range t.Rows {
+		for j, c := range r.Cells {
+			if !signOrBlank(c) {
+				keep[j] = true
+			}
+		}
+	}
+	all := true
+	for _, k := range keep {
+		all = all && k
+	}
+	if all {
+		return
+	}
+	for i, r := range t.Rows {
+		var cells []string
+		for j, c := range r.Cells {
+			if keep[j] {
+				cells = append(cells, c)
+			}
+		}
+		t.Rows[i].Cells = cells
+	}
+}
+
+// signOrBlank reports whether a cell is empty or only currency signs.
+func signOrBlank(c string) bool {
+	for _, r := range c {
+		if !unicode.Is(unicode.Sc, r) && !unicode.IsSpace(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // splitCells cuts a row into its trimmed cells.

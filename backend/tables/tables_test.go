@@ -186,3 +186,12 @@ func TestLookupTitleWordsNameTheTable(t *testing.T) {
 		}
 	}
 }
+
+// A ruled statement's currency signs in columns of their own are no
+// columns of figures.
+func TestParseSignColumns(t *testing.T) {
+	ts := Parse("(Millions) | 2025 | 2024\nCash and cash equivalents | $ | 11,258 | $ | 12,277\nWidget inventories |  | 14,215 |  | 12,242", "", "")
+	if len(ts) != 1 || !reflect.DeepEqual(ts[0].Rows[0].Cells, []string{"11,258", "12,277"}) || !reflect.DeepEqual(ts[0].Columns, []string{"2025", "2024"}) {
+		t.Fatalf("%+v", ts)
+	}
+}
