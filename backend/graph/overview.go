@@ -430,7 +430,7 @@ func (s *Scoped) Top(limit int, focus []int) Pick {
 			p.Nodes = append(p.Nodes, i)
 		}
 	}
-	p.Edges = s.Backbone(p.Nodes, 3*len(p.Nodes))
+	p.Edges = s.Backbone(p.Nodes, 2*len(p.Nodes))
 	return p
 }
 
@@ -450,7 +450,7 @@ func (s *Scoped) Neighbours(i, limit int) Pick {
 	for _, a := range arcs[:min(limit, len(arcs))] {
 		p.Nodes = append(p.Nodes, a.To)
 	}
-	p.Edges = s.Backbone(p.Nodes, 3*len(p.Nodes))
+	p.Edges = s.Backbone(p.Nodes, 2*len(p.Nodes))
 	return p
 }
 
