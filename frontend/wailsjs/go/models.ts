@@ -670,6 +670,7 @@ export namespace kb {
 	    semantic?: number;
 	    structural?: number;
 	    chosen?: boolean;
+	    kind?: string;
 	    nodes: string[];
 	    edges: PathEdge[];
 	
@@ -683,6 +684,7 @@ export namespace kb {
 	        this.semantic = source["semantic"];
 	        this.structural = source["structural"];
 	        this.chosen = source["chosen"];
+	        this.kind = source["kind"];
 	        this.nodes = source["nodes"];
 	        this.edges = this.convertValues(source["edges"], PathEdge);
 	    }
@@ -1532,6 +1534,22 @@ export namespace reason {
 	        this.predicates = source["predicates"];
 	    }
 	}
+	export class PathCounts {
+	    question: number;
+	    answer: number;
+	    dropped: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new PathCounts(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.question = source["question"];
+	        this.answer = source["answer"];
+	        this.dropped = source["dropped"];
+	    }
+	}
 	export class PlanStep {
 	    id: number;
 	    op: string;
@@ -1749,6 +1767,8 @@ export namespace reason {
 	    scope?: kb.Scope;
 	    offline: boolean;
 	    fallback?: string;
+	    paths_dropped?: number;
+	    paths_touch?: PathCounts;
 	    answer_by: string;
 	    answer_fallback?: string;
 	    answer_cut?: string;
@@ -1778,6 +1798,8 @@ export namespace reason {
 	        this.scope = this.convertValues(source["scope"], kb.Scope);
 	        this.offline = source["offline"];
 	        this.fallback = source["fallback"];
+	        this.paths_dropped = source["paths_dropped"];
+	        this.paths_touch = this.convertValues(source["paths_touch"], PathCounts);
 	        this.answer_by = source["answer_by"];
 	        this.answer_fallback = source["answer_fallback"];
 	        this.answer_cut = source["answer_cut"];
