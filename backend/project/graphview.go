@@ -139,13 +139,12 @@ func (p *Project) GraphSearch(ctx context.Context, query string, sc graph.Scope,
 // trimmed to graph.MaxSources.
 func (p *Project) graphView(ctx context.Context, s *graph.Scoped, pick graph.Pick, docs []int64) (graph.View, error) {
 	v, eids, rids := s.Describe(pick)
-	ents, err := p.store.GraphEntities(ctx, eids)
+	ents, err := p.store.GraphEntitiesFew(ctx, eids, docs, graph.MaxSources)
 	if err != nil {
 		return v, err
 	}
 	byID := map[int64]kb.Entity{}
 	for _, e := range ents {
-		e.Mentions = graph.Trim(e.Mentions, docs)
 		byID[e.ID] = e
 	}
 	v.Entities = make([]kb.Entity, 0, len(eids))

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"cairn/backend/kb"
 )
 
 // SkeletonEntity is an entity without its text: id, name, type and its
@@ -51,9 +53,9 @@ func (s *Store) GraphSkeleton(ctx context.Context) ([]SkeletonEntity, []Skeleton
 	if err := rows.Err(); err != nil {
 		return nil, nil, err
 	}
-	if err := countPerDoc(ctx, s, "SELECT entity_id, doc_id, count(*) FROM mentions GROUP BY entity_id, doc_id", func(id int64, d DocCount) {
+	if err := countPerDoc(ctx, s, "SELECT entity_id, doc_id FROM mentions", func(id, doc int64) {
 		if i, ok := idx[id]; ok {
-			ents[i].Docs = append(ents[i].Docs, d)
+			ents[i].Docs = countDoc(ents[i].Docs, doc)
 		}
 	}); err != nil {
 		return nil, nil, err
@@ -84,29 +86,41 @@ func (s *Store) GraphSkeleton(ctx context.Context) ([]SkeletonEntity, []Skeleton
 	if err := rows.Err(); err != nil {
 		return nil, nil, err
 	}
-	err = countPerDoc(ctx, s, "SELECT relation_id, doc_id, count(*) FROM relation_sources GROUP BY relation_id, doc_id", func(id int64, d DocCount) {
+	err = countPerDoc(ctx, s, "SELECT relation_id, doc_id FROM relation_sources", func(id, doc int64) {
 		if i, ok := ridx[id]; ok {
-			rels[i].Docs = append(rels[i].Docs, d)
+			rels[i].Docs = countDoc(rels[i].Docs, doc)
 		}
 	})
 	return ents, rels, err
 }
 
-func countPerDoc(ctx context.Context, s *Store, q string, f func(id int64, d DocCount)) error {
+// countPerDoc reads (id, document) pairs in table order (a plain scan:
+// grouping in SQL walks an index and looks every row up).
+func countPerDoc(ctx context.Context, s *Store, q string, f func(id, doc int64)) error {
 	rows, err := s.db.QueryContext(ctx, q)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id int64
-		var d DocCount
-		if err := rows.Scan(&id, &d.Doc, &d.N); err != nil {
+		var id, doc int64
+		if err := rows.Scan(&id, &doc); err != nil {
 			return err
 		}
-		f(id, d)
+		f(id, doc)
 	}
 	return rows.Err()
+}
+
+// countDoc counts one more row of doc (a short list: an entity is in few documents).
+func countDoc(ds []DocCount, doc int64) []DocCount {
+	for i := range ds {
+		if ds[i].Doc == doc {
+			ds[i].N++
+			return ds
+		}
+	}
+	return append(ds, DocCount{Doc: doc, N: 1})
 }
 
 // GraphVersion changes whenever the graph does (a chunk's extraction saved
@@ -117,4 +131,41 @@ func (s *Store) GraphVersion(ctx context.Context) (string, error) {
 		(SELECT coalesce(max(id), 0) FROM relation_sources), (SELECT count(*) FROM relation_sources),
 		(SELECT coalesce(max(id), 0) FROM entities), (SELECT count(*) FROM relations)`).Scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5])
 	return fmt.Sprint(v), err
+}
+
+// GraphEntitiesFew is GraphEntities with at most most mentions per entity,
+// only those in docs when docs is not empty (the first ones in document
+// order): what a bounded view shows of entities named thousands of times.
+func (s *Store) GraphEntitiesFew(ctx context.Context, ids, docs []int64, most int) ([]kb.Entity, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	out, err := loadEntities(ctx, s.db, ids, false)
+	if err != nil || len(out) == 0 {
+		return out, err
+	}
+	idx := map[int64]int{}
+	for i := range out {
+		idx[out[i].ID] = i
+		out[i].Mentions = []kb.Source{}
+	}
+	inDocs := ""
+	if len(docs) > 0 {
+		inDocs = " AND doc_id IN (" + placeholders(len(docs)) + ")"
+	}
+	err = batched(ids, func(where string, args []any) error {
+		q := `SELECT entity_id, doc_id, chunk_id, page_start, page_end, char_start, char_end FROM (
+			SELECT m.*, row_number() OVER (PARTITION BY entity_id ORDER BY doc_id, char_start, chunk_id) AS rn FROM mentions m` +
+			strings.ReplaceAll(where, "ID", "m.entity_id") + inDocs + `) WHERE rn <= ? ORDER BY entity_id, rn`
+		rows, err := s.db.QueryContext(ctx, q, append(append(args, int64Args(docs)...), most)...)
+		if err != nil {
+			return err
+		}
+		return scanSources(rows, func(eid int64, src kb.Source) {
+			if i, ok := idx[eid]; ok {
+				out[i].Mentions = append(out[i].Mentions, src)
+			}
+		})
+	})
+	return out, err
 }
