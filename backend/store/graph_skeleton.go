@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"cairn/backend/kb"
@@ -134,7 +135,7 @@ func (s *Store) GraphVersion(ctx context.Context) (string, error) {
 }
 
 // GraphEntitiesFew is GraphEntities with at most most mentions per entity,
-// only those in docs when docs is not empty (the first ones in document
+// only those in docs when docs is not empty (the first stored, in document
 // order): what a bounded view shows of entities named thousands of times.
 func (s *Store) GraphEntitiesFew(ctx context.Context, ids, docs []int64, most int) ([]kb.Entity, error) {
 	if len(ids) == 0 {
@@ -144,28 +145,36 @@ func (s *Store) GraphEntitiesFew(ctx context.Context, ids, docs []int64, most in
 	if err != nil || len(out) == 0 {
 		return out, err
 	}
-	idx := map[int64]int{}
 	for i := range out {
-		idx[out[i].ID] = i
 		out[i].Mentions = []kb.Source{}
 	}
 	inDocs := ""
 	if len(docs) > 0 {
 		inDocs = " AND doc_id IN (" + placeholders(len(docs)) + ")"
 	}
-	err = batched(ids, func(where string, args []any) error {
-		q := `SELECT entity_id, doc_id, chunk_id, page_start, page_end, char_start, char_end FROM (
-			SELECT m.*, row_number() OVER (PARTITION BY entity_id ORDER BY doc_id, char_start, chunk_id) AS rn FROM mentions m` +
-			strings.ReplaceAll(where, "ID", "m.entity_id") + inDocs + `) WHERE rn <= ? ORDER BY entity_id, rn`
-		rows, err := s.db.QueryContext(ctx, q, append(append(args, int64Args(docs)...), most)...)
+	// One indexed read per entity, in row order, stopping at most: sorting
+	// an entity's thousands of mentions to keep a dozen costs more than
+	// the whole view.
+	stmt, err := s.db.PrepareContext(ctx, "SELECT entity_id, doc_id, chunk_id, page_start, page_end, char_start, char_end FROM mentions WHERE entity_id = ?"+inDocs+" ORDER BY id LIMIT ?")
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	for i := range out {
+		rows, err := stmt.QueryContext(ctx, append(append([]any{out[i].ID}, int64Args(docs)...), most)...)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return scanSources(rows, func(eid int64, src kb.Source) {
-			if i, ok := idx[eid]; ok {
-				out[i].Mentions = append(out[i].Mentions, src)
+		if err := scanSources(rows, func(_ int64, src kb.Source) { out[i].Mentions = append(out[i].Mentions, src) }); err != nil {
+			return nil, err
+		}
+		sort.Slice(out[i].Mentions, func(a, b int) bool {
+			x, y := out[i].Mentions[a], out[i].Mentions[b]
+			if x.DocID != y.DocID {
+				return x.DocID < y.DocID
 			}
+			return x.CharStart < y.CharStart
 		})
-	})
-	return out, err
+	}
+	return out, nil
 }
