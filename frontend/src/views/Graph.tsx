@@ -69,7 +69,8 @@ export default function GraphView({ docs, onOpenSource, highlight, scope, onClea
         if (!live) return;
         opened.current.ms = performance.now() - opened.current.t0;
         setVs(fromView(v));
-        setInfo((old) => ({ types: req.types.length && old ? old.types : v.types ?? [], docs: v.docs ?? [], total: v.total, total_relations: v.total_relations, stated: v.stated }));
+        // (the type and document lists stay those of the wider scope while one is filtered)
+        setInfo((old) => ({ types: req.types.length && old ? old.types : v.types ?? [], docs: doc && old ? old.docs : v.docs ?? [], total: v.total, total_relations: v.total_relations, stated: v.stated }));
         setLoading(false);
       },
       (e) => {
