@@ -98,7 +98,7 @@ func TestBoundMethods(t *testing.T) {
 		got = append(got, strings.TrimPrefix(name, "App."))
 	}
 	slices.Sort(got)
-	want := []string{"Answer", "AnswerTrace", "Answers", "Ask", "AskIn", "CancelPull", "CreateProject", "DeleteProject", "DocumentPages", "EditDocumentIdentity", "EmbedderStatus", "Entity", "ExportDocumentMarkdown", "ExportMindMap", "ExtractionCounts", "FusedMindMap", "GetSettings", "Graph", "ImportPaths", "ImportStatus", "IndexStatus", "LLMStatus", "ListDocuments", "ListProjects", "MCPConfig", "Marks", "MindMap", "Mode", "Models", "Neighbourhood", "OpenProject", "OrphanedOriginals", "PickAndImport", "ProjectInfo", "PullModel", "Reindex", "RemoveDocuments", "RenameDocument", "RenameProject", "RepairOrphans", "ResetDocumentTitle", "RetryDocument", "SaveSettings", "SaveTextFile", "Search", "SearchIn", "SetOllamaHost", "SwitchEmbedder", "Version"}
+	want := []string{"Answer", "AnswerTrace", "Answers", "Ask", "AskIn", "CancelPull", "CreateProject", "DeleteProject", "DocumentPages", "EditDocumentIdentity", "EmbedderStatus", "Entity", "ExportDocumentMarkdown", "ExportMindMap", "ExtractionCounts", "FusedMindMap", "GetSettings", "Graph", "GraphNeighbours", "GraphOverview", "GraphSearch", "ImportPaths", "ImportStatus", "IndexStatus", "LLMStatus", "ListDocuments", "ListProjects", "MCPConfig", "Marks", "MindMap", "Mode", "Models", "Neighbourhood", "OpenProject", "OrphanedOriginals", "PickAndImport", "ProjectInfo", "PullModel", "Reindex", "RemoveDocuments", "RenameDocument", "RenameProject", "RepairOrphans", "ResetDocumentTitle", "RetryDocument", "SaveSettings", "SaveTextFile", "Search", "SearchIn", "SetOllamaHost", "SwitchEmbedder", "Version"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("bound methods = %v, want %v", got, want)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"cairn/backend/graph"
 	"cairn/backend/kb"
 	"cairn/backend/mindmap"
 )
@@ -50,6 +51,64 @@ func (a *App) Neighbourhood(entityID int64, hops, limit int) (kb.Graph, error) {
 		limit = graphLimit
 	}
 	return p.Neighbourhood(a.context(), entityID, hops, limit)
+}
+
+// Bounds of the library-scale Graph view's requests.
+const (
+	overviewMax   = 200 // entities an overview may show
+	overviewDef   = 150
+	neighboursMax = 100
+	neighboursDef = 30
+	searchMax     = 50
+	searchDef     = 20
+)
+
+func bound(n, def, most int) int {
+	if n <= 0 {
+		return def
+	}
+	return min(n, most)
+}
+
+// GraphOverview opens the Graph view at any project size: the limit
+// (1–200, 0 means 150) most central entities of the scope — the documents
+// scope.Docs (none: all) and the types scope.Types (none: all) —, their
+// groups, and the relations drawn between them, stated ones first; focus
+// names entities to include (an answer's path).
+func (a *App) GraphOverview(scope graph.Scope, limit int, focus []string) (graph.View, error) {
+	defer a.enter()()
+	p, err := a.openProject()
+	if err != nil {
+		return graph.View{}, err
+	}
+	if len(focus) > overviewMax {
+		focus = focus[:overviewMax]
+	}
+	return p.GraphOverview(a.context(), scope, bound(limit, overviewDef, overviewMax), focus)
+}
+
+// GraphNeighbours is an entity and its heaviest neighbours in the scope
+// (1–100, 0 means 30), for expanding a node of the Graph view.
+func (a *App) GraphNeighbours(entityID int64, scope graph.Scope, limit int) (graph.View, error) {
+	defer a.enter()()
+	p, err := a.openProject()
+	if err != nil {
+		return graph.View{}, err
+	}
+	if entityID <= 0 {
+		return graph.View{}, fmt.Errorf("invalid entity id %d", entityID)
+	}
+	return p.GraphNeighbours(a.context(), entityID, scope, bound(limit, neighboursDef, neighboursMax))
+}
+
+// GraphSearch finds entities of the scope by name (1–50, 0 means 20).
+func (a *App) GraphSearch(query string, scope graph.Scope, limit int) ([]graph.SearchHit, error) {
+	defer a.enter()()
+	p, err := a.openProject()
+	if err != nil {
+		return nil, err
+	}
+	return p.GraphSearch(a.context(), query, scope, bound(limit, searchDef, searchMax))
 }
 
 // Entity finds an entity by id or name, with its relations.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"cairn/backend/graph"
 	"cairn/backend/kb"
 )
 
@@ -43,6 +44,32 @@ func TestViewsOverARealProject(t *testing.T) {
 	}
 	if _, err := a.Neighbourhood(0, 1, 10); err == nil {
 		t.Fatal("entity 0 accepted")
+	}
+	ov, err := a.GraphOverview(graph.Scope{}, 0, nil)
+	if err != nil || len(ov.Entities) == 0 || len(ov.Entities) > 200 || len(ov.Nodes) != len(ov.Entities) || ov.Total != len(g.Entities) {
+		t.Fatalf("overview: %v, %d entities (%d nodes) of %d", err, len(ov.Entities), len(ov.Nodes), ov.Total)
+	}
+	if ov.Nodes[0].Rank != 1 || len(ov.Groups) == 0 || len(ov.Types) == 0 {
+		t.Fatalf("overview: first rank %d, %d groups, %d types", ov.Nodes[0].Rank, len(ov.Groups), len(ov.Types))
+	}
+	for _, e := range ov.Entities {
+		if len(e.Mentions) == 0 || len(e.Mentions) > graph.MaxSources {
+			t.Fatalf("overview entity %q with %d mentions", e.Name, len(e.Mentions))
+		}
+	}
+	if small, _ := a.GraphOverview(graph.Scope{Docs: []int64{doc}}, 5, []string{ov.Entities[len(ov.Entities)-1].Name}); len(small.Entities) != 5 || small.Entities[0].ID != ov.Entities[len(ov.Entities)-1].ID {
+		t.Fatalf("overview of 5 with a focus: %+v", small.Nodes)
+	}
+	if none, err := a.GraphOverview(graph.Scope{Docs: []int64{doc + 1000}}, 0, nil); err != nil || len(none.Entities) != 0 {
+		t.Fatalf("overview of an unknown document: %v %d", err, len(none.Entities))
+	}
+	nb, err := a.GraphNeighbours(ov.Entities[0].ID, graph.Scope{}, 5)
+	if err != nil || len(nb.Entities) < 2 || len(nb.Entities) > 6 || nb.Entities[0].ID != ov.Entities[0].ID {
+		t.Fatalf("neighbours: %v %d", err, len(nb.Entities))
+	}
+	hits, err := a.GraphSearch(strings.ToLower(ov.Entities[0].Name), graph.Scope{}, 0)
+	if err != nil || len(hits) == 0 || hits[0].ID != ov.Entities[0].ID {
+		t.Fatalf("search %q: %v %+v", ov.Entities[0].Name, err, hits)
 	}
 	d, err := a.Entity(g.Entities[0].Name)
 	if err != nil || d.Entity.ID == 0 {

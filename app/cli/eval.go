@@ -462,6 +462,8 @@ func cmdEvalPaths(ctx context.Context, env *Env, args []string) int {
 		paths   []kb.Path
 	}
 	var all []question
+	var touch reason.PathCounts // over the candidate paths (20 a question, θ = 0)
+	drawn := 0
 	for _, dir := range rest {
 		p, err := evalProject(ctx, filepath.Join(dir, "corpus.jsonl"), env.Stderr)
 		if err != nil {
@@ -489,6 +491,13 @@ func cmdEvalPaths(ctx context.Context, env *Env, args []string) int {
 				p.Close()
 				return env.fail(err)
 			}
+			var tr reason.Trace
+			if json.Unmarshal(a.Trace, &tr) == nil && tr.PathsTouch != nil {
+				touch.Question += tr.PathsTouch.Question
+				touch.Answer += tr.PathsTouch.Answer
+				touch.Dropped += tr.PathsTouch.Dropped
+			}
+			drawn += len(a.Paths)
 			gold := map[int64]bool{}
 			want := map[string]bool{}
 			for _, id := range q.SupportingIDs {
@@ -507,6 +516,11 @@ func cmdEvalPaths(ctx context.Context, env *Env, args []string) int {
 		p.Close()
 		fmt.Fprintf(env.Stdout, "%s: %d questions, %d with paths\n", filepath.Base(filepath.Clean(dir)), len(qs), withPaths)
 	}
+	pct := func(n, of int) float64 { return 100 * float64(n) / float64(max(1, of)) }
+	fmt.Fprintf(env.Stdout, "candidate paths drawn: %d of %d (%.1f%%); left out, touching neither the question nor the answer: %d\n",
+		drawn, drawn+touch.Dropped, pct(drawn, drawn+touch.Dropped), touch.Dropped)
+	fmt.Fprintf(env.Stdout, "drawn paths touching a question entity (or its document): %.1f%%, the answer (named or cited): %.1f%%, either: 100%%\n",
+		pct(touch.Question, drawn), pct(touch.Answer, drawn))
 	h := embed.NewHashed(embed.DefaultDim)
 	fmt.Fprintf(env.Stdout, "%-5s %-5s %-5s  %8s %8s %10s %6s\n", "λ1", "λ2", "θ", "answer@1", "answer@3", "gold-src@1", "kept")
 	for _, l1 := range []float64{0, 0.25, 0.5, 0.75, 1} {

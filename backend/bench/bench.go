@@ -179,7 +179,8 @@ var measurements = []Measurement{
 	{"vector", measureVector},
 	{"storage", measureStorage},
 	{"llm", measureLLM},
-	{"app", measureApp}, // appbench.go
+	{"app", measureApp},     // appbench.go
+	{"graph", measureGraph}, // graphbench.go
 }
 
 // Names lists the measurements, for `cairnbench -list`.

@@ -26,12 +26,15 @@ type PathEdge struct {
 // Path is an ordered chain of facts from the question towards the answer,
 // scored by the rethinking step (higher is more important).
 type Path struct {
-	Score      float64    `json:"score"`
-	Semantic   float64    `json:"semantic,omitempty"`
-	Structural float64    `json:"structural,omitempty"`
-	Chosen     bool       `json:"chosen,omitempty"`
-	Nodes      []string   `json:"nodes"`
-	Edges      []PathEdge `json:"edges"`
+	Score      float64 `json:"score"`
+	Semantic   float64 `json:"semantic,omitempty"`
+	Structural float64 `json:"structural,omitempty"`
+	Chosen     bool    `json:"chosen,omitempty"`
+	// Kind is what the steps are: "relations" (of the knowledge graph),
+	// "sentences" (a chain of sentences joining names) or "mixed".
+	Kind  string     `json:"kind,omitempty"`
+	Nodes []string   `json:"nodes"`
+	Edges []PathEdge `json:"edges"`
 }
 
 // Answer is what the user gets back for a question: the text with [n]

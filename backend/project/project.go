@@ -69,6 +69,8 @@ type Project struct {
 
 	mu       sync.RWMutex
 	provider llm.Provider // the language model, or llm.Offline
+
+	skel skeletonCache // the Graph view's ranked skeleton (graphview.go)
 }
 
 // Open opens the project in dir, creating the folder, database and files/

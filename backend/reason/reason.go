@@ -140,8 +140,14 @@ func (u *run) failed(task string, err error) {
 	}
 }
 
-// finish fills the answer's trace JSON.
+// finish keeps the paths worth drawing (DrawnPaths) and fills the
+// answer's trace JSON.
 func (u *run) finish(a *kb.Answer) error {
+	if len(a.Paths) > 0 {
+		var c PathCounts
+		a.Paths, c = DrawnPaths(u.anchors(a), a.Paths)
+		u.trace.PathsDropped, u.trace.PathsTouch = c.Dropped, &c
+	}
 	u.trace.Timings["total"] = time.Since(u.start).Milliseconds()
 	u.trace.Usage = u.meter.Total()
 	u.trace.ByTask = u.meter.ByTask()
@@ -159,6 +165,24 @@ func (u *run) finish(a *kb.Answer) error {
 		a.Paths = []kb.Path{}
 	}
 	return nil
+}
+
+// anchors are what the answer's drawn paths must touch.
+func (u *run) anchors(a *kb.Answer) Anchors {
+	an := Anchors{Question: u.question, Answer: a.Answer}
+	if a.Short != nil && a.Short.Text != "" {
+		an.Answer = a.Short.Text
+	}
+	for _, l := range u.trace.Retrieval.Linked {
+		an.Entities = append(an.Entities, l.Name)
+	}
+	if u.trace.Scope != nil {
+		an.Documents = u.trace.Scope.Titles
+	}
+	for _, c := range a.Citations {
+		an.Cited = append(an.Cited, c.Source)
+	}
+	return an
 }
 
 // Evidence is one passage given to the answer, numbered from 1.

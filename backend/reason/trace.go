@@ -28,6 +28,11 @@ type Trace struct {
 	Scope    *kb.Scope `json:"scope,omitempty"`
 	Offline  bool      `json:"offline"`
 	Fallback string    `json:"fallback,omitempty"` // why deep mode fell back to quick
+	// PathsDropped counts the reasoning paths not drawn because they
+	// touch neither the question nor the answer; PathsTouch counts the
+	// drawn ones touching each (DrawnPaths).
+	PathsDropped int         `json:"paths_dropped,omitempty"`
+	PathsTouch   *PathCounts `json:"paths_touch,omitempty"`
 	// AnswerBy says who wrote the answer text: "model", "extractive" (the
 	// best-supported sentences of the passages), "table" (a figure read
 	// from a table's cell, then those sentences) or "declined".

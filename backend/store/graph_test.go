@@ -116,6 +116,32 @@ func TestGraphSaveReadRemove(t *testing.T) {
 			t.Fatalf("relation without a source: %+v", r)
 		}
 	}
+	// The Graph view's skeleton: every entity with its mentions per
+	// document, every relation with its sources per document; mentions
+	// capped per entity and kept to documents.
+	ents, srels, err := s.GraphSkeleton(ctx)
+	if err != nil || len(ents) != 4 || len(srels) != 3 {
+		t.Fatalf("skeleton: %v, %d entities, %d relations", err, len(ents), len(srels))
+	}
+	for _, e := range ents {
+		if e.ID == frodo.ID && (len(e.Docs) != 2 || e.Docs[0].N+e.Docs[1].N != 3) {
+			t.Fatalf("frodo's mentions per document: %+v", e.Docs)
+		}
+	}
+	for _, r := range srels {
+		if len(r.Docs) != 1 || r.Docs[0].N != 1 || r.Predicate == "" {
+			t.Fatalf("skeleton relation %+v", r)
+		}
+	}
+	few, err := s.GraphEntitiesFew(ctx, []int64{frodo.ID}, nil, 2)
+	if err != nil || len(few) != 1 || len(few[0].Mentions) != 2 {
+		t.Fatalf("two mentions: %v %+v", err, few)
+	}
+	few, _ = s.GraphEntitiesFew(ctx, []int64{frodo.ID}, []int64{b}, 5)
+	if len(few) != 1 || len(few[0].Mentions) != 1 || few[0].Mentions[0].DocID != b {
+		t.Fatalf("mentions in document %d: %+v", b, few)
+	}
+	v1, _ := s.GraphVersion(ctx)
 	nb, err := s.Neighbourhood(ctx, frodo.ID, 1, 10)
 	if err != nil || len(nb.Entities) != 4 || len(nb.Relations) != 3 {
 		t.Fatalf("neighbourhood: %+v %v", nb, err)
@@ -138,6 +164,9 @@ func TestGraphSaveReadRemove(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustCheck(t, s)
+	if v2, _ := s.GraphVersion(ctx); v2 == v1 || v1 == "" {
+		t.Fatalf("graph version unchanged by a removal: %q", v1)
+	}
 	all, _ := s.GraphEntities(ctx, nil)
 	if len(all) != 2 {
 		t.Fatalf("after remove: %+v", all)

@@ -503,26 +503,35 @@ try {
     await page.getByTestId("mindmap").waitFor({ timeout: 5_000 });
   });
 
-  await check("graph explorer renders and filters by type", async () => {
+  await check("graph explorer opens on at most 200 labelled entities and filters by type", async () => {
     await page.getByTestId("nav-graph").click();
     await page.getByTestId("graph-counts").waitFor({ timeout: 20_000 });
     const counts = await page.getByTestId("graph-counts").innerText();
     must(/[1-9][\d,]* entities/.test(counts), `counts: ${counts}`);
     await page.waitForFunction(() => window.__cairnGraph?.nodes > 0, null, { timeout: 10_000 });
-    await page.waitForTimeout(2500); // the force layout settles
+    await page.waitForFunction(() => !document.querySelector('[data-testid="graph-counts"]')?.textContent?.includes("arranging"), null, { timeout: 20_000 });
+    const opened = await page.evaluate(() => {
+      const g = window.__cairnGraph;
+      return { nodes: g.nodes, labels: g.sigma.getNodeDisplayedLabels().size, openMs: g.openMs };
+    });
+    metrics.graph_open = opened;
+    must(opened.nodes > 0 && opened.nodes <= 200, `the Graph view opened on ${opened.nodes} nodes (at most 200)`);
+    must(opened.labels > 0, "no entity labelled");
     await page.screenshot({ path: join(outDir, "graph.png") });
-    const hiddenBefore = await page.evaluate(() => {
-      const s = window.__cairnGraph.sigma;
-      return s.getGraph().nodes().filter((n) => s.getNodeDisplayData(n)?.hidden).length;
-    });
+    const type = await page.getByTestId("graph-types").locator("li").first().getAttribute("data-type");
+    const shownOf = (t) =>
+      page.evaluate((t) => {
+        const s = window.__cairnGraph.sigma;
+        return s.getGraph().nodes().filter((n) => !s.getNodeDisplayData(n)?.hidden && s.getGraph().getNodeAttribute(n, "etype") === t).length;
+      }, t);
+    must((await shownOf(type)) > 0, `no ${type} drawn`);
     await page.getByTestId("graph-types").locator("input[type=checkbox]").first().uncheck();
-    await page.waitForTimeout(300);
-    const hiddenAfter = await page.evaluate(() => {
+    await page.waitForFunction((t) => {
       const s = window.__cairnGraph.sigma;
-      return s.getGraph().nodes().filter((n) => s.getNodeDisplayData(n)?.hidden).length;
-    });
-    must(hiddenBefore === 0 && hiddenAfter > 0, `hidden nodes ${hiddenBefore} → ${hiddenAfter}`);
+      return s.getGraph().order > 0 && s.getGraph().nodes().every((n) => s.getNodeDisplayData(n)?.hidden || s.getGraph().getNodeAttribute(n, "etype") !== t);
+    }, type, { timeout: 10_000 });
     await page.getByTestId("graph-types").locator("input[type=checkbox]").first().check();
+    await page.waitForFunction((t) => window.__cairnGraph.sigma.getGraph().nodes().some((n) => window.__cairnGraph.sigma.getGraph().getNodeAttribute(n, "etype") === t), type, { timeout: 10_000 });
   });
 
   await check("ask (Ollama mode): the fake model's streamed answer with citations and a drawn path; citation opens the PDF page marked", async () => {

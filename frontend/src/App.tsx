@@ -285,7 +285,7 @@ export default function App() {
               <SettingsView mode={lib.mode} theme={theme} setTheme={setThemeState} />
             </div>
           )}
-          {view.name === "graph" && <GraphView key={`g-${lib.generation}`} docs={lib.docs} onOpenSource={openSource} highlight={highlight} />}
+          {view.name === "graph" && <GraphView key={`g-${lib.generation}`} docs={lib.docs} onOpenSource={openSource} highlight={highlight} scope={askScope} onClearScope={() => setAskIds([])} />}
           {view.name === "search" && <SearchView state={search} setState={setSearch} hasDocuments={lib.docs.length > 0} onOpen={openHit} scope={askScope} onClearScope={() => setAskIds([])} />}
           {view.name === "source" && (
             <SourceView target={view.target} backLabel={BACK[view.from]} onBack={() => setView({ name: view.from })} onAsk={() => askDocs([{ id: view.target.docId }])} />

@@ -21,7 +21,7 @@ export type ImportDone = Pick<app.ImportDone, "results" | "error">;
 
 export * from "./events";
 export type * from "./model";
-import type { Answer, DocumentIdentity, MindMap, Settings, Trace } from "./model";
+import type { Answer, DocumentIdentity, GraphHit, GraphScope, GraphView, MindMap, Settings, Trace } from "./model";
 
 type Transport = "desktop" | "http" | "none";
 
@@ -109,6 +109,10 @@ export const api = {
   // Knowledge graph, mind maps, answers (app/views.go, app/ask.go).
   graph: () => App.Graph(),
   neighbourhood: (entityID: number, hops: number, limit: number) => App.Neighbourhood(entityID, hops, limit),
+  /** The Graph view at any size (app/views.go): the most central entities of a scope, bounded. */
+  graphOverview: (scope: GraphScope, limit: number, focus: string[]) => App.GraphOverview(scope, limit, focus) as Promise<unknown> as Promise<GraphView>,
+  graphNeighbours: (entityID: number, scope: GraphScope, limit: number) => App.GraphNeighbours(entityID, scope, limit) as Promise<unknown> as Promise<GraphView>,
+  graphSearch: (query: string, scope: GraphScope, limit: number) => App.GraphSearch(query, scope, limit) as Promise<unknown> as Promise<GraphHit[]>,
   entity: (nameOrID: string) => App.Entity(nameOrID),
   // kb.MindKind is a Go string type: its values are MindKind's.
   mindMap: (docID: number) => App.MindMap(docID) as Promise<unknown> as Promise<MindMap>,

@@ -5,7 +5,7 @@
 // (a Go string type), the answer's trace (stored as raw JSON in kb.Answer;
 // its shape is reason.Trace, which App.AnswerTrace returns), the call error
 // and the two event payloads no bound method returns.
-import type { app, kb, llm, project, reason } from "../../wailsjs/go/models";
+import type { app, graph, kb, llm, project, reason } from "../../wailsjs/go/models";
 
 /** A generated class as plain data: its fields, recursively, without
  * methods; a Go slice may be nil, so arrays may be null. */
@@ -19,6 +19,13 @@ export type Source = Data<kb.Source>;
 export type Entity = Data<kb.Entity>;
 export type Relation = Data<kb.Relation>;
 export type Graph = Data<kb.Graph>;
+/** The library-scale Graph view's replies (backend/graph/overview.go). */
+export type GraphView = Data<graph.View>;
+export type GraphViewNode = Data<graph.ViewNode>;
+export type GraphGroup = Data<graph.ViewGroup>;
+export type GraphHit = Data<graph.SearchHit>;
+/** A Graph view scope: documents and types (empty: all). */
+export type GraphScope = { docs: number[]; types: string[] };
 export type EntityDetail = Data<app.EntityDetail>;
 
 /** kb.MindKind's values. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Graph } from "../api/model";
-import { mergeGraphs, searchNodes, syntheticGraph, toGraphData, typeColors, visibleNodes } from "./kgraph";
+import { allowedTypes, fromView, layoutByGroup, mergeGraphs, mergeViews, searchNodes, syntheticGraph, toGraphData, typeColors, visibleNodes } from "./kgraph";
+import type { GraphView } from "../api/model";
 
 const src = (doc: number) => ({ doc_id: doc, chunk_id: doc * 10, page_start: 1, page_end: 1, char_start: 0, char_end: 5 });
 const g: Graph = {
@@ -75,5 +76,40 @@ describe("syntheticGraph", () => {
   });
   it("typeColors is stable", () => {
     expect(typeColors(["a", "b"]).get("a")).toBe(typeColors(["a"]).get("a"));
+  });
+});
+
+describe("library-scale view", () => {
+  const view = (ids: number[], group: number): GraphView => ({
+    entities: g.entities!.filter((e) => ids.includes(e.id)),
+    relations: g.relations!.filter((r) => ids.includes(r.subject) && ids.includes(r.object)),
+    nodes: ids.map((id, i) => ({ id, rank: i + 1, score: 1 / (i + 1), group, mentions: 1, degree: 1 })),
+    groups: [{ id: group, name: `G${group}`, size: ids.length }],
+    types: [],
+    docs: [],
+    total: 4,
+    total_relations: 2,
+    stated: 2,
+  });
+  it("keeps each entity's place and merges expansions without replacing", () => {
+    const a = fromView(view([2, 1], 2));
+    expect(a.meta.get(2)?.rank).toBe(1);
+    const b = mergeViews(a, fromView(view([3, 2], 3)));
+    expect(b.graph.entities!.map((e) => e.id).sort()).toEqual([1, 2, 3]);
+    expect(b.meta.get(2)?.group).toBe(2); // drawn first: keeps its group
+    expect(b.meta.get(3)?.group).toBe(3);
+    expect([...b.groups.keys()].sort()).toEqual([2, 3]);
+  });
+  it("places groups apart and sizes nodes by centrality", () => {
+    const st = mergeViews(fromView(view([2, 1], 2)), fromView(view([3, 4], 3)));
+    const d = layoutByGroup(toGraphData(st.graph), st.meta);
+    const at = (id: number) => d.nodes.find((n) => n.id === id)!;
+    expect(at(2).size).toBeGreaterThan(at(1).size);
+    const dist = (a: number, b: number) => Math.hypot(at(a).x - at(b).x, at(a).y - at(b).y);
+    expect(dist(2, 1)).toBeLessThan(dist(2, 3));
+  });
+  it("asks for all types when none is hidden", () => {
+    expect(allowedTypes(["a", "b"], new Set())).toEqual([]);
+    expect(allowedTypes(["a", "b"], new Set(["a"]))).toEqual(["b"]);
   });
 });

@@ -2,7 +2,7 @@
 // explorer draws: colour by type, size by degree, a deterministic starting
 // layout, filtering by type and document, and search. Pure; sigma and
 // graphology are only touched by the view.
-import type { Entity, Graph, Relation } from "../api/model";
+import type { Entity, Graph, GraphView, Relation } from "../api/model";
 
 export interface GNode {
   key: string;
@@ -34,6 +34,9 @@ export interface GraphData {
   docs: number[];
 }
 
+/** The predicate of a relation no sentence states (backend/relphrase.CoOccurs). */
+export const CO_OCCURS = "co-occurs with";
+
 const PALETTE = ["#2b5866", "#b0651f", "#5a7d2a", "#8a3f6b", "#3f5fa8", "#9a7b12", "#2f7f78", "#a8423a", "#6b5aa8", "#55606a"];
 
 /** Stable colour of an entity type: the commonest types get the palette in order. */
@@ -63,7 +66,10 @@ export function toGraphData(g: Graph | null | undefined): GraphData {
     if (!ids.has(r.subject) || !ids.has(r.object)) continue;
     degree.set(r.subject, (degree.get(r.subject) ?? 0) + 1);
     degree.set(r.object, (degree.get(r.object) ?? 0) + 1);
-    edges.push({ key: `r${r.id}`, id: r.id, source: nodeKeyOf(r.subject), target: nodeKeyOf(r.object), label: r.predicate, size: 1 + Math.min(2, (r.confidence || 0) * 1.5), color: "#c9c4ba" });
+    // A co-occurrence states nothing: its edge is drawn fainter and unlabelled
+    // (its card still quotes the sentence).
+    const co = r.predicate === CO_OCCURS;
+    edges.push({ key: `r${r.id}`, id: r.id, source: nodeKeyOf(r.subject), target: nodeKeyOf(r.object), label: co ? "" : r.predicate, size: co ? 0.7 : 1 + Math.min(2, (r.confidence || 0) * 1.5), color: co ? "#dcd8cf" : "#a9a193" });
   }
   const typeCount = new Map<string, number>();
   for (const e of entities) typeCount.set(e.type || "other", (typeCount.get(e.type || "other") ?? 0) + 1);
@@ -159,4 +165,76 @@ export function syntheticGraph(n: number, perNode = 1.5, seed = 1): Graph {
     }
   }
   return { entities, relations };
+}
+
+/** An entity's place in the library-scale view: rank, centrality, group. */
+export interface NodeMeta {
+  rank: number;
+  score: number;
+  group: number;
+  mentions: number;
+}
+
+/** A view as the explorer keeps it: the entities and relations drawn so far
+ * (overview plus expansions) and each entity's place in its scope. */
+export interface ViewState {
+  graph: Graph;
+  meta: Map<number, NodeMeta>;
+  groups: Map<number, { name: string; size: number }>;
+}
+
+/** A GraphView reply → the explorer's state. */
+export function fromView(v: GraphView): ViewState {
+  const meta = new Map<number, NodeMeta>();
+  for (const n of v.nodes ?? []) meta.set(n.id, { rank: n.rank, score: n.score, group: n.group, mentions: n.mentions });
+  const groups = new Map<number, { name: string; size: number }>();
+  for (const g of v.groups ?? []) groups.set(g.id, { name: g.name, size: g.size });
+  return { graph: { entities: v.entities ?? [], relations: v.relations ?? [] }, meta, groups };
+}
+
+/** Adds an expansion (a node's neighbours) to what is drawn: new entities,
+ * relations and groups only; what is already drawn keeps its place. */
+export function mergeViews(a: ViewState, b: ViewState): ViewState {
+  const meta = new Map(a.meta);
+  for (const [k, m] of b.meta) if (!meta.has(k)) meta.set(k, m);
+  const groups = new Map(a.groups);
+  for (const [k, g] of b.groups) if (!groups.has(k)) groups.set(k, g);
+  return { graph: mergeGraphs(a.graph, b.graph), meta, groups };
+}
+
+/**
+ * Positions and sizes for a view: each group gets a centre on a golden
+ * spiral (largest group in the middle), its members a small spiral around
+ * it, most central first; a node's size follows its centrality. Pure: the
+ * force layout starts from here.
+ */
+export function layoutByGroup(d: GraphData, meta: Map<number, NodeMeta>): GraphData {
+  const golden = Math.PI * (3 - Math.sqrt(5));
+  const byGroup = new Map<number, GNode[]>();
+  for (const n of d.nodes) {
+    const g = meta.get(n.id)?.group ?? n.id;
+    if (!byGroup.has(g)) byGroup.set(g, []);
+    byGroup.get(g)!.push(n);
+  }
+  const groups = [...byGroup.entries()].sort((a, b) => b[1].length - a[1].length || a[0] - b[0]);
+  const top = Math.max(...d.nodes.map((n) => meta.get(n.id)?.score ?? 0), 1e-12);
+  const placed = new Map<string, { x: number; y: number; size: number }>();
+  groups.forEach(([, members], gi) => {
+    const spread = 12 * Math.sqrt(members.length);
+    const r = gi === 0 ? 0 : 40 * Math.sqrt(gi) + spread;
+    const cx = r * Math.cos(gi * golden);
+    const cy = r * Math.sin(gi * golden);
+    members.sort((a, b) => (meta.get(b.id)?.score ?? 0) - (meta.get(a.id)?.score ?? 0) || a.id - b.id);
+    members.forEach((n, i) => {
+      const rr = Math.sqrt(i + 0.5) * 12;
+      const s = meta.get(n.id)?.score ?? 0;
+      placed.set(n.key, { x: cx + rr * Math.cos(i * golden), y: cy + rr * Math.sin(i * golden), size: 4 + 14 * Math.sqrt(s / top) });
+    });
+  });
+  return { ...d, nodes: d.nodes.map((n) => ({ ...n, ...placed.get(n.key)! })) };
+}
+
+/** The types a scope request allows: none when nothing is hidden (all). */
+export function allowedTypes(all: string[], hidden: Set<string>): string[] {
+  return hidden.size ? all.filter((t) => !hidden.has(t)) : [];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Path, Source } from "../api/model";
-import { buildPathGraph, chosenPath, pathChain, pathScore, PATH_LAYOUT } from "./pathgraph";
+import { buildPathGraph, chosenPath, pathChain, pathKindLabel, pathScore, pathsKindLine, PATH_LAYOUT } from "./pathgraph";
 
 const src = (chunk: number, page = 1): Source => ({ doc_id: 1, chunk_id: chunk, page_start: page, page_end: page, char_start: chunk * 10, char_end: chunk * 10 + 5 });
 const edge = (from: string, predicate: string, to: string, chunk: number) => ({ from, to, predicate, source: src(chunk) });
@@ -84,5 +84,17 @@ describe("buildPathGraph width", () => {
       expect(n.x + labelHalfWidth(n.label)).toBeLessThanOrEqual(g.width);
     }
     expect(g.edges.find((e) => e.sentence)?.sentence).toContain("born in Buenos Aires");
+  });
+});
+
+describe("path kinds", () => {
+  it("names each kind and sums them up", () => {
+    expect(pathKindLabel("relations")).toBe("graph relations");
+    expect(pathKindLabel("sentences")).toBe("a chain of sentences");
+    expect(pathKindLabel(undefined)).toBe("");
+    expect(pathsKindLine([{ kind: "sentences" }])).toBe("The path follows a chain of sentences.");
+    expect(pathsKindLine([{ kind: "relations" }, { kind: "relations" }])).toBe("All 2 paths follow graph relations.");
+    expect(pathsKindLine([{ kind: "relations" }, { kind: "sentences" }, { kind: "sentences" }])).toBe("1 path follows graph relations; 2 paths follow a chain of sentences.");
+    expect(pathsKindLine([{}])).toBe("");
   });
 });

@@ -152,3 +152,28 @@ export function pathScore(p: Path): string {
   if (p.structural !== undefined && p.structural !== null) parts.push(`structure ${f(p.structural)}`);
   return parts.length ? `${f(p.score)} (${parts.join(" · ")})` : f(p.score);
 }
+
+/** What a path's steps are, in words (kb.Path.kind, backend/reason/drawn.go). */
+export function pathKindLabel(kind: string | undefined): string {
+  switch (kind) {
+    case "relations":
+      return "graph relations";
+    case "sentences":
+      return "a chain of sentences";
+    case "mixed":
+      return "graph relations and sentences";
+  }
+  return "";
+}
+
+/** The sentence over the path list: what kinds of path are drawn. */
+export function pathsKindLine(paths: { kind?: string }[]): string {
+  const kinds = [...new Set(paths.map((p) => p.kind ?? "").filter(Boolean))];
+  if (kinds.length === 0) return "";
+  if (kinds.length === 1) {
+    const n = paths.length;
+    return `${n === 1 ? "The path follows" : `All ${n} paths follow`} ${pathKindLabel(kinds[0])}.`;
+  }
+  const count = (k: string) => paths.filter((p) => p.kind === k).length;
+  return kinds.map((k) => `${count(k)} ${count(k) === 1 ? "path follows" : "paths follow"} ${pathKindLabel(k)}`).join("; ") + ".";
+}

@@ -5,7 +5,7 @@ import { parseCitations } from "../lib/citations";
 import { pageSpan, plainError } from "../lib/format";
 import { answerScopeText, type Scope } from "../lib/scope";
 import { ScopeChip } from "../components/ScopeChip";
-import { buildPathGraph, NODE_LABEL_MAX, pathChain, pathScore, type PathGraph } from "../lib/pathgraph";
+import { buildPathGraph, NODE_LABEL_MAX, pathChain, pathKindLabel, pathScore, pathsKindLine, type PathGraph } from "../lib/pathgraph";
 
 export interface OpenSource {
   (s: Source, opts?: { title?: string; label?: string }): void;
@@ -338,6 +338,11 @@ export function ReasoningPanel({ answer, onOpenSource, onShowInGraph }: { answer
       </div>
       {!answer && <p className="subtle">Ask a question to see how the answer was reached: the paths through your documents, scored, with the chosen one emphasised.</p>}
       {answer && paths.length === 0 && <p className="subtle">This answer rests on passages directly; no multi-step path was needed.</p>}
+      {paths.length > 0 && pathsKindLine(paths) && (
+        <p className="subtle" data-testid="path-kind">
+          {pathsKindLine(paths)}
+        </p>
+      )}
       {g.nodes.length > 0 && <PathDrawing g={g} onOpenSource={onOpenSource} />}
       {paths.length > 0 && (
         <ol className="path-list">
@@ -345,9 +350,15 @@ export function ReasoningPanel({ answer, onOpenSource, onShowInGraph }: { answer
             <li key={pi} className={pi === g.chosen ? "chosen" : ""}>
               <span className="path-score tabular">{pathScore(paths[pi])}</span>
               <span className="path-chain">{pathChain(paths[pi]).join(" → ")}</span>
+              {paths[pi].kind && <span className="subtle"> · {pathKindLabel(paths[pi].kind)}</span>}
             </li>
           ))}
         </ol>
+      )}
+      {(answer?.trace?.paths_dropped ?? 0) > 0 && (
+        <p className="subtle" data-testid="paths-dropped">
+          {answer!.trace!.paths_dropped === 1 ? "One path touching neither the question nor the answer is not drawn." : `${answer!.trace!.paths_dropped} paths touching neither the question nor the answer are not drawn.`}
+        </p>
       )}
       {steps.length > 0 && (
         <div className="plan">

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { api, errorMessage, has, type Document, type MindMap, type Source } from "../api";
 import { Notice } from "../components/ui";
 import { pageSpan, plainError } from "../lib/format";
+import { filterDocs } from "../lib/docpick";
 import { buildTree, exportName, fitView, initialCollapsed, layoutTree, searchTree, type LaidNode, type TreeNode } from "../lib/mindtree";
 import type { OpenSource } from "./Ask";
 import { download, saveText } from "../lib/save";
@@ -35,6 +36,18 @@ export default function MindMapView({ docs, onOpenSource }: { docs: Document[]; 
   const collapsed = fold.set;
   const setCollapsed = (f: (c: Set<string>) => Set<string>) => setFold((o) => ({ tree: o.tree, set: f(o.set) }));
   const [query, setQuery] = useState("");
+  const [docQuery, setDocQuery] = useState("");
+  // The picker's documents: those matching the search, the one shown kept.
+  const picked = useMemo(() => {
+    const f = filterDocs(ready, docQuery);
+    const cur = ready.find((d) => d.id === which);
+    return cur && !f.includes(cur) ? [cur, ...f] : f;
+  }, [ready.map((d) => d.id).join(","), docQuery, which]);
+  // A search that leaves one document opens its map.
+  useEffect(() => {
+    const f = filterDocs(ready, docQuery);
+    if (docQuery.trim() && f.length === 1 && f[0].id !== which) setWhich(f[0].id);
+  }, [docQuery]);
   const [view, setView] = useState({ x: 0, y: 0, k: 1 });
   const svg = useRef<SVGSVGElement>(null);
   const drag = useRef<{ x: number; y: number; vx: number; vy: number } | null>(null);
@@ -141,9 +154,12 @@ export default function MindMapView({ docs, onOpenSource }: { docs: Document[]; 
           <p className="subtle">Topics, routes and facts; click a fact to open its page, a branch to fold it.</p>
         </div>
         <div className="head-actions">
+          {ready.length > 8 && (
+            <input className="input" type="search" placeholder={`Find one of ${ready.length} documents…`} value={docQuery} onChange={(e) => setDocQuery(e.target.value)} aria-label="Find a document" data-testid="mindmap-doc-search" />
+          )}
           <select value={which} onChange={(e) => setWhich(Number(e.target.value))} aria-label="Mind map of" data-testid="mindmap-doc">
             {has("FusedMindMap") && <option value={0}>All documents (fused)</option>}
-            {ready.map((d) => (
+            {picked.map((d) => (
               <option key={d.id} value={d.id}>
                 {d.title || d.file_name}
               </option>

@@ -409,6 +409,160 @@ export namespace app {
 
 }
 
+export namespace graph {
+	
+	export class DocCount {
+	    doc: number;
+	    n: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new DocCount(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.doc = source["doc"];
+	        this.n = source["n"];
+	    }
+	}
+	export class Scope {
+	    docs: number[];
+	    types: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Scope(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.docs = source["docs"];
+	        this.types = source["types"];
+	    }
+	}
+	export class SearchHit {
+	    id: number;
+	    name: string;
+	    type: string;
+	    rank: number;
+	    mentions: number;
+	    group: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.rank = source["rank"];
+	        this.mentions = source["mentions"];
+	        this.group = source["group"];
+	    }
+	}
+	export class TypeCount {
+	    type: string;
+	    n: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TypeCount(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.n = source["n"];
+	    }
+	}
+	export class ViewGroup {
+	    id: number;
+	    name: string;
+	    size: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ViewGroup(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.size = source["size"];
+	    }
+	}
+	export class ViewNode {
+	    id: number;
+	    rank: number;
+	    score: number;
+	    group: number;
+	    mentions: number;
+	    degree: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ViewNode(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.rank = source["rank"];
+	        this.score = source["score"];
+	        this.group = source["group"];
+	        this.mentions = source["mentions"];
+	        this.degree = source["degree"];
+	    }
+	}
+	export class View {
+	    entities: kb.Entity[];
+	    relations: kb.Relation[];
+	    nodes: ViewNode[];
+	    groups: ViewGroup[];
+	    types: TypeCount[];
+	    docs: DocCount[];
+	    total: number;
+	    total_relations: number;
+	    stated: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new View(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entities = this.convertValues(source["entities"], kb.Entity);
+	        this.relations = this.convertValues(source["relations"], kb.Relation);
+	        this.nodes = this.convertValues(source["nodes"], ViewNode);
+	        this.groups = this.convertValues(source["groups"], ViewGroup);
+	        this.types = this.convertValues(source["types"], TypeCount);
+	        this.docs = this.convertValues(source["docs"], DocCount);
+	        this.total = source["total"];
+	        this.total_relations = source["total_relations"];
+	        this.stated = source["stated"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+
+}
+
 export namespace kb {
 	
 	export class TableCell {
@@ -542,6 +696,7 @@ export namespace kb {
 	    semantic?: number;
 	    structural?: number;
 	    chosen?: boolean;
+	    kind?: string;
 	    nodes: string[];
 	    edges: PathEdge[];
 	
@@ -555,6 +710,7 @@ export namespace kb {
 	        this.semantic = source["semantic"];
 	        this.structural = source["structural"];
 	        this.chosen = source["chosen"];
+	        this.kind = source["kind"];
 	        this.nodes = source["nodes"];
 	        this.edges = this.convertValues(source["edges"], PathEdge);
 	    }
@@ -1409,6 +1565,22 @@ export namespace reason {
 	        this.predicates = source["predicates"];
 	    }
 	}
+	export class PathCounts {
+	    question: number;
+	    answer: number;
+	    dropped: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new PathCounts(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.question = source["question"];
+	        this.answer = source["answer"];
+	        this.dropped = source["dropped"];
+	    }
+	}
 	export class PlanStep {
 	    id: number;
 	    op: string;
@@ -1628,6 +1800,8 @@ export namespace reason {
 	    scope?: kb.Scope;
 	    offline: boolean;
 	    fallback?: string;
+	    paths_dropped?: number;
+	    paths_touch?: PathCounts;
 	    answer_by: string;
 	    answer_fallback?: string;
 	    answer_cut?: string;
@@ -1657,6 +1831,8 @@ export namespace reason {
 	        this.scope = this.convertValues(source["scope"], kb.Scope);
 	        this.offline = source["offline"];
 	        this.fallback = source["fallback"];
+	        this.paths_dropped = source["paths_dropped"];
+	        this.paths_touch = this.convertValues(source["paths_touch"], PathCounts);
 	        this.answer_by = source["answer_by"];
 	        this.answer_fallback = source["answer_fallback"];
 	        this.answer_cut = source["answer_cut"];

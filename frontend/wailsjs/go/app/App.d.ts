@@ -4,6 +4,7 @@ import {kb} from '../models';
 import {reason} from '../models';
 import {app} from '../models';
 import {project} from '../models';
+import {graph} from '../models';
 import {llm} from '../models';
 
 export function Answer(arg1:number):Promise<kb.Answer>;
@@ -41,6 +42,12 @@ export function FusedMindMap():Promise<kb.MindMap>;
 export function GetSettings():Promise<app.Settings>;
 
 export function Graph():Promise<kb.Graph>;
+
+export function GraphNeighbours(arg1:number,arg2:graph.Scope,arg3:number):Promise<graph.View>;
+
+export function GraphOverview(arg1:graph.Scope,arg2:number,arg3:Array<string>):Promise<graph.View>;
+
+export function GraphSearch(arg1:string,arg2:graph.Scope,arg3:number):Promise<Array<graph.SearchHit>>;
 
 export function ImportPaths(arg1:Array<string>):Promise<Array<project.ImportResult>>;
 

@@ -74,6 +74,18 @@ export function Graph() {
   return window['go']['app']['App']['Graph']();
 }
 
+export function GraphNeighbours(arg1, arg2, arg3) {
+  return window['go']['app']['App']['GraphNeighbours'](arg1, arg2, arg3);
+}
+
+export function GraphOverview(arg1, arg2, arg3) {
+  return window['go']['app']['App']['GraphOverview'](arg1, arg2, arg3);
+}
+
+export function GraphSearch(arg1, arg2, arg3) {
+  return window['go']['app']['App']['GraphSearch'](arg1, arg2, arg3);
+}
+
 export function ImportPaths(arg1) {
   return window['go']['app']['App']['ImportPaths'](arg1);
 }
