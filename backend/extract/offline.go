@@ -159,6 +159,14 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 			continue // a heading or a shouted line, not a name
 		}
 		name := s[run[0].a:run[len(run)-1].b]
+		for _, ps := range []string{"'s", "’s", "'", "’"} {
+			if strings.HasSuffix(name, ps) && len(name) > len(ps)+1 {
+				name = name[:len(name)-len(ps)] // "Company’s": the possessor is the name
+				run[len(run)-1].text = strings.TrimSuffix(run[len(run)-1].text, ps)
+				run[len(run)-1].b -= len(ps)
+				break
+			}
+		}
 		if len(run) == 1 {
 			w := run[0].text
 			lw := strings.ToLower(w)
@@ -178,11 +186,6 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 		typ, sem := classify(name)
 		if typ == "other" && len(run) == 1 && abbreviation(run[0].text) {
 			typ, sem = "abbreviation", "abbreviation" // "IRS", "RDF": what it abbreviates is not known here
-		}
-		if typ == "other" && !(len(run) == 1 && allCaps(run[0].text)) {
-			if t := contextType(s[:run[0].a], s[run[len(run)-1].b:]); t != "" {
-				typ = t
-			}
 		}
 		c := candidate{name: name, typ: typ, sem: sem, sentenceHead: head}
 		// "Internal Revenue Service (IRS)", "北京 (Beijing)": the bracket names an alias
@@ -416,6 +419,10 @@ func headingLike(h string) bool {
 	return letters > 0 && digits*4 <= letters
 }
 
+// valueTypes are the typed spans that are values (facts of the entities
+// they qualify), never entities.
+var valueTypes = map[string]bool{"date": true, "money": true, "percent": true, "quantity": true}
+
 // typeWords are the words classify reads types from: alone they are
 // generic nouns ("Department", "Code"), not names.
 var typeWords = map[string]bool{}
@@ -460,7 +467,12 @@ func ExtractOffline(in Input) Result {
 		}
 	}
 	for _, s := range sents {
-		cands = append(cands, typedSpans(text, s)...)
+		for _, v := range typedSpans(text, s) {
+			if valueTypes[v.typ] {
+				continue // a date, an amount, a share or a quantity is a fact, not a node
+			}
+			cands = append(cands, v)
+		}
 		cands = append(cands, capitalisedSpans(text, s, lower)...)
 	}
 	cands = append(cands, cjkPhrases(text)...)
@@ -517,6 +529,7 @@ func ExtractOffline(in Input) Result {
 		}
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].a < ms[j].a })
+	types := inferTypes(text, sents, ents, ms)
 	// number entities in order of first mention
 	idx := map[int]int{}
 	for _, m := range ms {
@@ -525,9 +538,9 @@ func ExtractOffline(in Input) Result {
 		}
 		cd := ents[m.entity]
 		idx[m.entity] = len(r.Entities)
-		e := Entity{Name: text[m.a:m.b], Type: cd.typ, SemanticType: cd.sem, Aliases: dedupe(cd.aliases, cd.name)}
+		e := Entity{Name: text[m.a:m.b], Type: types[m.entity], SemanticType: cd.sem, Aliases: dedupe(cd.aliases, cd.name)}
 		if cd.sem != "" && cd.sem != "document" && cd.sem != "keyphrase" && cd.sem != "title" {
-			e.Concepts = []string{cd.sem, cd.typ}
+			e.Concepts = []string{cd.sem, e.Type}
 		}
 		r.Entities = append(r.Entities, e)
 	}

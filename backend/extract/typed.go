@@ -107,8 +107,8 @@ func titleLike(s string) bool {
 var (
 	honorific = regexp.MustCompile(`(?:\b(?:Mr|Mrs|Ms|Dr|Prof|Judge|Justice|Senator|Rep|Representative|Governor|President|Secretary|Commissioner|Chairman|Chairwoman|Director)\.?\s+)$`)
 	personAft = regexp.MustCompile(`^(?:,\s+(?:who|whose)\b|\s+(?:said|says|wrote|argued|explained|testified|stated|noted|told)\b|,\s+(?:born|aged)\b|\s+\((?:born|b\.)\s|\s+et\s+al\b|,?\s+\((?:19|20)\d\d[a-z]?\))`)
-	placeBef  = regexp.MustCompile(`\b(?:in|at|near|from)\s+$`)
-	placeAft  = regexp.MustCompile(`^,\s+(?:[A-Z]{2}\b|California|Texas|New York|Florida|Illinois|China|Japan|Korea|Canada|Germany|France|England|Australia|India)`)
+	placeBef  = regexp.MustCompile(`\b(?:in|at|near|from)\s+(?:(?:north|south|east|west|northern|southern|eastern|western|central|north-eastern|north-western|south-eastern|south-western|northeastern|northwestern|southeastern|southwestern|rural|downtown|suburban|coastal)\s+)?$`)
+	placeAft  = regexp.MustCompile(`^,\s+[A-Z]{2}\b`) // "Austin, TX": a postal region code
 	orgAft    = regexp.MustCompile(`^,\s+(?:a company|an agency|a firm|a corporation|a nonprofit|a non-profit)\b`)
 )
 
