@@ -207,6 +207,7 @@ func cmdGraph(ctx context.Context, env *Env, args []string) int {
 	fs := env.flags("graph")
 	dir := fs.String("project", "", "project folder")
 	format := fs.String("format", "json", "json or graphml")
+	cooc := fs.Bool("cooccurrence", false, "also the co-occurrence edges (names side by side in a sentence that states nothing between them)")
 	var docs docList
 	fs.Var(&docs, "doc", "only what this document states (repeatable, or ids joined by commas)")
 	if _, ok := env.parse(fs, args); !ok {
@@ -223,9 +224,9 @@ func cmdGraph(ctx context.Context, env *Env, args []string) int {
 	defer p.Close()
 	var err error
 	if *format == "graphml" {
-		err = p.GraphML(ctx, env.Stdout, docs...)
+		err = p.GraphML(ctx, env.Stdout, *cooc, docs...)
 	} else {
-		err = p.GraphJSON(ctx, env.Stdout, docs...)
+		err = p.GraphJSON(ctx, env.Stdout, *cooc, docs...)
 	}
 	if err != nil {
 		return env.fail(err)

@@ -19,7 +19,7 @@ const (
 	maxMentionsPerName = 5  // mentions recorded per entity and chunk
 	maxFactsPerChunk   = 5  // salient sentences kept as facts
 	maxCJKPhrases      = 10 // CJK key phrases per chunk
-	maxRelPerSentence  = 6
+	maxRelPerSentence  = 12
 )
 
 // connectors may join capitalised words inside one name ("Bank of America",
@@ -132,6 +132,9 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 				j++
 				continue
 			}
+			if toks[j].text == "and" && listOfNames(toks[i:j], toks[j+1:]) {
+				break // "Doc Pomus and Mort Shuman": two names
+			}
 			if connectors[strings.ToLower(toks[j].text)] && j+1 < len(toks) && capitalised(toks[j+1].text) && onlySpace(s[toks[j].b:toks[j+1].a]) {
 				j += 2
 				continue
@@ -196,6 +199,22 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 		out = append(out, c)
 	}
 	return out
+}
+
+// listOfNames says "and" between left and what follows joins two names
+// rather than making one ("Norm Barker and Richard Uglow", not "Bank of
+// Research and Development"): two capitalised words on each side, none of
+// them a connector.
+func listOfNames(left, right []token) bool {
+	if len(left) < 2 || len(right) < 2 || !capitalised(right[0].text) || !capitalised(right[1].text) {
+		return false
+	}
+	for _, t := range left {
+		if connectors[strings.ToLower(t.text)] {
+			return false
+		}
+	}
+	return true
 }
 
 func isNumberLike(w string) bool {
@@ -530,6 +549,23 @@ func ExtractOffline(in Input) Result {
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].a < ms[j].a })
 	types := inferTypes(text, sents, ents, ms)
+	// short forms become mentions of the name they shorten; capitalised
+	// common nouns ("a Producer") are no entities
+	short := shortForms(text, ents, types, ms)
+	generic := indefinite(text, ms, len(ents))
+	for j, i := range short {
+		ents[i].aliases = append(ents[i].aliases, ents[j].name)
+	}
+	kept := ms[:0]
+	for _, m := range ms {
+		if t, ok := short[m.entity]; ok {
+			m.entity = t
+		}
+		if !generic[m.entity] || ents[m.entity].priority > 0 {
+			kept = append(kept, m)
+		}
+	}
+	ms = kept
 	// number entities in order of first mention
 	idx := map[int]int{}
 	for _, m := range ms {
@@ -538,7 +574,11 @@ func ExtractOffline(in Input) Result {
 		}
 		cd := ents[m.entity]
 		idx[m.entity] = len(r.Entities)
-		e := Entity{Name: text[m.a:m.b], Type: types[m.entity], SemanticType: cd.sem, Aliases: dedupe(cd.aliases, cd.name)}
+		name := text[m.a:m.b]
+		if kb.NormKey(name) != kb.NormKey(cd.name) {
+			name = cd.name // a short form came first: the entity keeps its full name
+		}
+		e := Entity{Name: name, Type: types[m.entity], SemanticType: cd.sem, Aliases: dedupe(cd.aliases, cd.name)}
 		if cd.sem != "" && cd.sem != "document" && cd.sem != "keyphrase" && cd.sem != "title" {
 			e.Concepts = []string{cd.sem, e.Type}
 		}
@@ -555,6 +595,7 @@ func ExtractOffline(in Input) Result {
 		score int
 	}
 	var salient []scored
+	topic := -1 // the entity the text is about: a sentence opening with "He" or "It" states about it
 	for _, s := range sents {
 		var in []mention
 		for _, m := range ms {
@@ -566,16 +607,34 @@ func ExtractOffline(in Input) Result {
 		for _, m := range in {
 			distinct[m.entity] = true
 		}
-		nrel := 0
-		for k := 0; k+1 < len(in) && nrel < maxRelPerSentence; k++ {
+		sin := make([]smention, len(in))
+		for k, m := range in {
+			sin[k] = smention{m.entity, m.a - s[0], m.b - s[0]}
+		}
+		st, subj := sentenceRelations(text[s[0]:s[1]], sin, topic, func(e int) bool { return types[e] == "location" })
+		if subj >= 0 {
+			topic = subj
+		}
+		linked := map[[2]int]bool{}
+		for _, x := range st {
+			if len(linked) >= maxRelPerSentence {
+				break
+			}
+			linked[[2]int{min(x.subj, x.obj), max(x.subj, x.obj)}] = true
+			r.Relations = append(r.Relations, Relation{Subject: idx[x.subj], Object: idx[x.obj], Predicate: x.pred,
+				Statement: kb.OneLine(text[s[0]:s[1]]), Confidence: x.conf, Source: source(c, s[0], s[1])})
+		}
+		// neighbours the sentence states nothing between: co-occurrence, a
+		// retrieval signal (not exported or drawn as a relation unless asked for)
+		nco := 0
+		for k := 0; k+1 < len(in) && nco < maxRelPerSentence; k++ {
 			a, b := in[k], in[k+1]
-			if a.entity == b.entity {
+			if a.entity == b.entity || linked[[2]int{min(a.entity, b.entity), max(a.entity, b.entity)}] {
 				continue
 			}
-			pred, conf := predicate(text[s[0]:s[1]], a.a-s[0], a.b-a.a, b.a-s[0], b.b-b.a)
-			r.Relations = append(r.Relations, Relation{Subject: idx[a.entity], Object: idx[b.entity], Predicate: pred,
-				Statement: kb.OneLine(text[s[0]:s[1]]), Confidence: conf, Source: source(c, s[0], s[1])})
-			nrel++
+			r.Relations = append(r.Relations, Relation{Subject: idx[a.entity], Object: idx[b.entity], Predicate: relphrase.CoOccurs,
+				Statement: kb.OneLine(text[s[0]:s[1]]), Confidence: 0.3, Source: source(c, s[0], s[1])})
+			nco++
 		}
 		if len(distinct) > 0 && factLike(text[s[0]:s[1]]) {
 			salient = append(salient, scored{s, len(distinct)})
@@ -605,17 +664,6 @@ func dedupe(xs []string, name string) []string {
 		}
 	}
 	return out
-}
-
-// predicate labels the relation between two mentions of a sentence: the
-// phrase the sentence states between them (relphrase: a verb phrase, a
-// copula, an apposition, a possessive), else CoOccurs — the relation's
-// statement, the sentence itself, is then its label in paths and views.
-func predicate(sentence string, ia, la, ib, lb int) (string, float64) {
-	if p, ok := relphrase.Phrase(sentence, ia, la, ib, lb); ok {
-		return p, 0.6
-	}
-	return relphrase.CoOccurs, 0.3
 }
 
 // factLike says whether a sentence can stand as a fact: long enough, not a

@@ -102,8 +102,9 @@ func titleLike(s string) bool {
 	return caps*2 >= len(ws)
 }
 
-// personContext types a capitalised name as a person from its neighbours:
-// an honorific before it, or ", who" / "said" after it.
+// Context patterns types.go reads evidence from: an honorific before a
+// name, ", who" / "said" after it, place prepositions, an organisation's
+// apposition.
 var (
 	honorific = regexp.MustCompile(`(?:\b(?:Mr|Mrs|Ms|Dr|Prof|Judge|Justice|Senator|Rep|Representative|Governor|President|Secretary|Commissioner|Chairman|Chairwoman|Director)\.?\s+)$`)
 	personAft = regexp.MustCompile(`^(?:,\s+(?:who|whose)\b|\s+(?:said|says|wrote|argued|explained|testified|stated|noted|told)\b|,\s+(?:born|aged)\b|\s+\((?:born|b\.)\s|\s+et\s+al\b|,?\s+\((?:19|20)\d\d[a-z]?\))`)
@@ -111,15 +112,3 @@ var (
 	placeAft  = regexp.MustCompile(`^,\s+[A-Z]{2}\b`) // "Austin, TX": a postal region code
 	orgAft    = regexp.MustCompile(`^,\s+(?:a company|an agency|a firm|a corporation|a nonprofit|a non-profit)\b`)
 )
-
-func contextType(before, after string) string {
-	switch {
-	case honorific.MatchString(before) || personAft.MatchString(after):
-		return "person"
-	case orgAft.MatchString(after):
-		return "organization"
-	case placeAft.MatchString(after) || placeBef.MatchString(before):
-		return "location"
-	}
-	return ""
-}

@@ -152,6 +152,9 @@ func personShape(name string) bool {
 	if len(ws) < 2 || len(ws) > 3 {
 		return false
 	}
+	if l := strings.ToLower(ws[0]); strings.HasSuffix(l, "ese") || strings.HasSuffix(l, "ish") || compass[l] {
+		return false // "Chinese Christians", "Polish Radio", "North America"
+	}
 	for _, w := range ws {
 		lw := strings.ToLower(strings.Trim(w, "."))
 		if !capitalised(w) || allCaps(strings.TrimSuffix(w, ".")) && utf8.RuneCountInString(w) > 2 || typeWords[lw] || classNouns[lw] != "" && classNouns[lw] != "person" {
@@ -165,6 +168,10 @@ func personShape(name string) bool {
 	}
 	return true
 }
+
+// compass words open the names of regions.
+var compass = map[string]bool{"north": true, "south": true, "east": true, "west": true, "northern": true, "southern": true, "eastern": true,
+	"western": true, "central": true, "upper": true, "lower": true, "greater": true, "northeast": true, "northwest": true, "southeast": true, "southwest": true}
 
 var pronounStart = regexp.MustCompile(`^\W*(?:He|She|His|Her)\b`)
 
@@ -190,7 +197,9 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 			votes[i][cd.typ] += 3
 		}
 		if cd.priority == 0 && (cd.typ == "other" || cd.typ == "") {
-			if t := nameHeadType(cd.name); t != "" {
+			if ws := strings.Fields(cd.name); len(ws) >= 2 && compass[strings.ToLower(ws[0])] && nameHeadType(cd.name) == "" {
+				votes[i]["location"] += 2 // "Western Pennsylvania", "East Prussia"
+			} else if t := nameHeadType(cd.name); t != "" {
 				votes[i][t] += 2.5
 			} else if personShape(cd.name) {
 				votes[i]["person"] += 0.6
@@ -257,10 +266,20 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 			continue
 		}
 		for j := k - 1; j >= 0; j-- {
-			if e, ok := openingEntity(text, sents[j], ms); ok {
-				votes[e]["person"] += 2
+			var in []smention
+			for _, m := range ms {
+				if m.a >= sents[j][0] && m.b <= sents[j][1] {
+					in = append(in, smention{m.entity, m.a - sents[j][0], m.b - sents[j][0]})
+				}
+			}
+			if sub := subjectOf(text[sents[j][0]:sents[j][1]], in); sub >= 0 {
+				votes[in[sub].entity]["person"] += 2
 				break
 			}
+			if pronounStart.MatchString(text[sents[j][0]:sents[j][1]]) {
+				continue // the same person goes on
+			}
+			break
 		}
 	}
 	// a surname alone (never with an article): both are a person's
@@ -270,13 +289,22 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 			articled[m.entity] = true
 		}
 	}
+	ends := map[string]int{} // how many longer names end (or start) with a word: "South Gondar", "North Gondar" share no surname
+	for _, cd := range ents {
+		if ws := strings.Fields(cd.name); len(ws) >= 2 {
+			ends[ws[len(ws)-1]]++
+			if ws[0] != ws[len(ws)-1] {
+				ends[ws[0]]++
+			}
+		}
+	}
 	for i, cd := range ents {
 		ws := strings.Fields(cd.name)
 		if len(ws) < 2 || len(ws) > 4 || !personShape(strings.Join(ws[max(0, len(ws)-3):], " ")) {
 			continue
 		}
 		for j, cj := range ents {
-			if j != i && !strings.Contains(cj.name, " ") && (cj.name == ws[len(ws)-1] || cj.name == ws[0] && len(ws) == 2) && !articled[j] && !articled[i] {
+			if j != i && !strings.Contains(cj.name, " ") && (cj.name == ws[len(ws)-1] || cj.name == ws[0] && len(ws) == 2) && !articled[j] && !articled[i] && ends[cj.name] == 1 {
 				votes[i]["person"] += 2
 				votes[j]["person"] += 2
 			}
@@ -293,6 +321,24 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 	for i, cd := range ents {
 		if ofName[cd.name] {
 			votes[i]["location"] += 1
+		}
+	}
+	// a name that opens with a place's name and goes on ("Orlando Magic",
+	// "Avex Taiwan" no: only a place first) names a team, a company, a
+	// body: no person
+	for i, cd := range ents {
+		ws := strings.Fields(cd.name)
+		if len(ws) < 2 {
+			continue
+		}
+		for j, cj := range ents {
+			if j != i && strings.HasPrefix(cd.name, cj.name+" ") && votes[j]["location"] >= 0.8 {
+				if t, _ := votes[j].best(); t == "location" {
+					votes[i]["person"] -= 1.5
+					votes[i]["organization"] += 0.8
+					break
+				}
+			}
 		}
 	}
 	// places listed with commas: "Vancouver, British Columbia, Canada"
@@ -327,20 +373,62 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 	return out
 }
 
-// openingEntity is the entity whose mention opens sentence s (within its
-// first three words), if any.
-func openingEntity(text string, s [2]int, ms []mention) (int, bool) {
+// shortForms maps a one-word entity to the longer entity of the chunk it
+// is a short form of: a person's surname ("Gibson" for "Duff Gibson"). A
+// word that could shorten two names shortens none. (Other short forms, "the
+// Gazette" for "the Evening Gazette", stay entities of their own: merging
+// two things is worse than keeping one twice.)
+func shortForms(text string, ents []candidate, types []string, ms []mention) map[int]int {
+	articled := make([]bool, len(ents))
 	for _, m := range ms {
-		if m.a < s[0] {
+		if theBefore.MatchString(text[max(0, m.a-5):m.a]) {
+			articled[m.entity] = true
+		}
+	}
+	out := map[int]int{}
+	ambiguous := map[int]bool{}
+	for i, cd := range ents {
+		ws := strings.Fields(cd.name)
+		if len(ws) < 2 || len(ws) > 5 || cd.priority == 1 {
 			continue
 		}
-		if m.a >= s[1] {
-			break
+		for j, cj := range ents {
+			if j == i || strings.Contains(cj.name, " ") || cj.typed {
+				continue
+			}
+			if !(types[i] == "person" && types[j] != "location" && !articled[j] && cj.name == ws[len(ws)-1]) {
+				continue
+			}
+			if t, seen := out[j]; seen && t != i {
+				ambiguous[j] = true
+			}
+			out[j] = i
 		}
-		if len(strings.Fields(text[s[0]:m.a])) <= 2 {
-			return m.entity, true
-		}
-		break
 	}
-	return 0, false
+	for j := range ambiguous {
+		delete(out, j)
+	}
+	return out
 }
+
+// indefinite says every mention of an entity follows "a" or "an": a
+// capitalised common noun ("was a Producer"), not a name. A people's
+// adjective ("a German racer") is not one.
+func indefinite(text string, ms []mention, n int) []bool {
+	seen, all := make([]bool, n), make([]bool, n)
+	for i := range all {
+		all[i] = true
+	}
+	for _, m := range ms {
+		seen[m.entity] = true
+		if !aBefore.MatchString(text[max(0, m.a-4):m.a]) || demonym(text[m.a:m.b], text[m.b:min(len(text), m.b+30)]) {
+			all[m.entity] = false
+		}
+	}
+	for i := range all {
+		all[i] = all[i] && seen[i]
+	}
+	return all
+}
+
+var aBefore = regexp.MustCompile(`(?:^|\s)[Aa]n?\s+$`)
