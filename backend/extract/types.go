@@ -51,6 +51,7 @@ var (
 	ofBefore    = regexp.MustCompile(`\b(city|town|village|province|county|state|republic|kingdom|island|islands|region|municipality|district|capital|suburb|borough)\s+of\s+$`)
 	placeStrong = regexp.MustCompile(`\b(?:born|died|raised|located|situated|based|headquartered|buried|settled|lives|lived|grew up|moved)\s+(?:in|at|near|to)\s+(?:the\s+)?$|\b(?:near|outside|north of|south of|east of|west of)\s+$`)
 	orgBefore   = regexp.MustCompile(`\b(?:joined|signed with|signed for|signed to|played for|plays for|member of|worked for|works for|employed by|acquired by|subsidiary of|division of|graduated from|studied at|attended|enrolled at|released by|published by|released on|owned by|chairman of|ceo of|president of|founder of)\s+(?:the\s+)?$`)
+	ofPlace     = regexp.MustCompile(`\b[a-z]{3,}\s+of\s+$`)
 	theBefore   = regexp.MustCompile(`(?:^|\s)[Tt]he\s+$`)
 	placeBefThe = regexp.MustCompile(`\b(?:in|at|near|from|across|throughout)\s+the\s+$`)
 	personVerb  = regexp.MustCompile(`^\s+(?:was born|died|married|starred|graduated|retired|resigned|wrote|sang|studied|divorced|testified|recalled)\b|^\s*\((?:c\.\s*)?(?:born|b\.|\d{3,4}\s*[-–]\s*\d{3,4}|died|d\.)`)
@@ -108,7 +109,13 @@ func demonym(name, after string) bool {
 		return false
 	}
 	r, _ := utf8.DecodeRuneInString(a)
-	return unicode.IsLower(r)
+	if !unicode.IsLower(r) {
+		return false
+	}
+	// the adjective of a noun, not the subject of a verb ("Petrosian won")
+	next := strings.ToLower(strings.Trim(strings.Fields(a)[0], ".,;:"))
+	return !(copulas[next] || auxiliaries[next] || adverbs[next] || onePrep[next] || determiners[next] || irregular[next] || strings.HasSuffix(next, "ed") ||
+		next == "and" || next == "or" || next == "who" || next == "which" || next == "that" || next == "as")
 }
 
 // nameHeadType is the type a name's head word says: its last word ("Adriatic
@@ -258,6 +265,11 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 		}
 		if demonym(text[m.a:m.b], after) {
 			v["location"] += 2
+		} else if l := strings.ToLower(text[m.a:m.b]); !strings.Contains(l, " ") && (strings.HasSuffix(l, "ish") || strings.HasSuffix(l, "ese")) && len(l) > 5 {
+			v["location"] += 1 // "Swedish", "Japanese": a people's (or their language's) name
+		}
+		if ofPlace.MatchString(before) && !strings.Contains(text[m.a:m.b], " ") {
+			v["location"] += 0.5 // "the capital of X", "the king of X"
 		}
 	}
 	// "He"/"She" going on after a sentence that opens with the name
@@ -338,6 +350,24 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 					votes[i]["organization"] += 0.8
 					break
 				}
+			}
+		}
+	}
+	// coordinated names are of one kind: "in Spain and Italy", "Poland,
+	// Hungary or Austria"
+	for round := 0; round < 2; round++ {
+		for k := 0; k+1 < len(ms); k++ {
+			a, b := ms[k], ms[k+1]
+			if g := strings.TrimSpace(text[a.b:b.a]); g != "and" && g != "or" && g != ", and" && g != ", or" && g != "," {
+				continue
+			}
+			ta, sa := votes[a.entity].best()
+			tb, sb := votes[b.entity].best()
+			if sa >= 0.8 && sb < 0.8 {
+				votes[b.entity][ta] += 0.8
+			}
+			if sb >= 0.8 && sa < 0.8 {
+				votes[a.entity][tb] += 0.8
 			}
 		}
 	}
