@@ -294,6 +294,12 @@ func cmdEntity(ctx context.Context, env *Env, args []string) int {
 		}
 		fmt.Fprintf(w, "    doc %d, page %s, chunk %d, chars %d–%d\n", m.DocID, pages(m.PageStart, m.PageEnd), m.ChunkID, m.CharStart, m.CharEnd)
 	}
+	if len(e.Values) > 0 {
+		fmt.Fprintf(w, "  values (%d):\n", len(e.Values))
+		for _, v := range e.Values {
+			fmt.Fprintf(w, "    %s %s  (doc %d, page %s, chars %d–%d)\n", v.Kind, v.Text, v.Source.DocID, pages(v.Source.PageStart, v.Source.PageEnd), v.Source.CharStart, v.Source.CharEnd)
+		}
+	}
 	fmt.Fprintf(w, "  relations (%d):\n", len(rels))
 	for _, r := range rels {
 		fmt.Fprintf(w, "    %s —%s→ %s  (%.2f)\n", r.SubjectName, r.Predicate, r.ObjectName, r.Confidence)

@@ -4,9 +4,11 @@
 // Two extractors share one output type. The offline extractor is
 // deterministic, needs no model and works chunk by chunk: sentences,
 // capitalised spans, the document title, headings and file name as entity
-// candidates (frequent n-grams for CJK), relations from co-occurrence in a
-// sentence with the connecting phrase as predicate, and salient sentences
-// as facts. The model extractor reads a pack of consecutive chunks of one
+// candidates (frequent n-grams for CJK), typed from the evidence around
+// their mentions (types.go); dates, amounts, percentages and quantities as
+// values of the entity they qualify, never entities; relations a sentence
+// states (stated.go), neighbours it states nothing between as
+// co-occurrence; and salient sentences as facts. The model extractor reads a pack of consecutive chunks of one
 // document (Pack, DefaultPack) in one schema-constrained call (prompt and
 // schema in prompts/, embedded): each chunk is a fenced passage with an id
 // (P1, P2, ...) and the reply answers per passage id. Each passage's answer
@@ -98,6 +100,9 @@ type Entity struct {
 	Aliases      []string    `json:"aliases,omitempty"`
 	Concepts     []string    `json:"concepts,omitempty"` // belongTo Concepts[0], Concepts[i] isA Concepts[i+1]
 	Mentions     []kb.Source `json:"mentions"`
+	// Values: dates, amounts, percentages, quantities its sentences state
+	// of it (offline extractor; see attachValues).
+	Values []kb.Value `json:"values,omitempty"`
 }
 
 // Relation links two entities of the same chunk (indexes into Entities).

@@ -110,6 +110,7 @@ type candidate struct {
 	concepts     []string
 	sentenceHead bool
 	typed        bool // found by a typed pattern (a date, amount, section ...)
+	a, b         int  // a typed span's bytes in the chunk text
 }
 
 // capitalisedSpans finds name candidates in one sentence.
@@ -471,7 +472,7 @@ func ExtractOffline(in Input) Result {
 		}
 	}
 
-	var cands []candidate
+	var cands, vals []candidate
 	if t := strings.TrimSpace(in.DocTitle); t != "" && utf8.RuneCountInString(t) <= 120 {
 		cands = append(cands, candidate{name: t, typ: "work", sem: "document", priority: 3})
 	}
@@ -488,7 +489,8 @@ func ExtractOffline(in Input) Result {
 	for _, s := range sents {
 		for _, v := range typedSpans(text, s) {
 			if valueTypes[v.typ] {
-				continue // a date, an amount, a share or a quantity is a fact, not a node
+				vals = append(vals, v) // a date, an amount, a share or a quantity is a fact, not a node
+				continue
 			}
 			cands = append(cands, v)
 		}
@@ -612,6 +614,7 @@ func ExtractOffline(in Input) Result {
 			sin[k] = smention{m.entity, m.a - s[0], m.b - s[0]}
 		}
 		st, subj := sentenceRelations(text[s[0]:s[1]], sin, topic, func(e int) bool { return types[e] == "location" })
+		attachValues(&r, c, vals, s, in, subj, idx)
 		if subj >= 0 {
 			topic = subj
 		}

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"cairn/backend/kb"
 	"cairn/backend/relphrase"
 )
 
@@ -270,4 +271,37 @@ func sentenceRelations(s string, in []smention, topic int, place func(entity int
 		}
 	}
 	return out, subj
+}
+
+// maxValuesPerEntity caps the values one chunk attaches to one entity.
+const maxValuesPerEntity = 12
+
+// attachValues gives the values of sentence sent (dates, amounts,
+// percentages, quantities) to the entity they qualify: the sentence's
+// subject (subj; for "He"/"It" sentences the entity the text is about),
+// else the nearest mention before the value, else the first after it. A
+// sentence without a mention attaches nothing: a value needs an entity the
+// text states it of.
+func attachValues(r *Result, c kb.Chunk, vals []candidate, sent [2]int, in []mention, subj int, idx map[int]int) {
+	for _, v := range vals {
+		if v.a < sent[0] || v.b > sent[1] {
+			continue
+		}
+		owner := subj
+		if owner < 0 {
+			for _, m := range in {
+				if m.b <= v.a {
+					owner = m.entity
+				} else if owner < 0 && m.a >= v.b {
+					owner = m.entity
+					break
+				}
+			}
+		}
+		k, ok := idx[owner]
+		if owner < 0 || !ok || len(r.Entities[k].Values) >= maxValuesPerEntity {
+			continue
+		}
+		r.Entities[k].Values = append(r.Entities[k].Values, kb.Value{Kind: v.typ, Text: v.name, Source: source(c, v.a, v.b)})
+	}
 }

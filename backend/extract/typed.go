@@ -70,7 +70,7 @@ func typedSpans(text string, sent [2]int) []candidate {
 			for k := a; k < b; k++ {
 				taken[k] = true
 			}
-			out = append(out, candidate{name: name, typ: p.typ, sem: p.sem, typed: true})
+			out = append(out, candidate{name: name, typ: p.typ, sem: p.sem, typed: true, a: sent[0] + a, b: sent[0] + b})
 		}
 	}
 	return out

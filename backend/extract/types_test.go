@@ -70,6 +70,22 @@ func TestOfflineNoValuesNoPossessives(t *testing.T) {
 	if _, ok := got["Harlow Minting"]; !ok {
 		t.Errorf("the possessor lost: %v", got)
 	}
+	// the values are facts of the sentence's subject, with their spans
+	for _, e := range r.Entities {
+		if e.Name != "Harlow Minting" {
+			continue
+		}
+		var vs []string
+		for _, v := range e.Values {
+			vs = append(vs, v.Kind+":"+v.Text)
+			if v.Source.CharEnd-v.Source.CharStart != len(v.Text) {
+				t.Errorf("value %q has span %+v", v.Text, v.Source)
+			}
+		}
+		if strings.Join(vs, " ") != "money:$4.5 million percent:12% date:3 March 2011 quantity:40 hectares" {
+			t.Errorf("values of Harlow Minting: %v", vs)
+		}
+	}
 }
 
 // Relations are what a sentence states: its subject and what its verb

@@ -135,6 +135,11 @@ func (p *Project) Entity(ctx context.Context, nameOrID string) (kb.Entity, []kb.
 	if !found {
 		return e, nil, fmt.Errorf("%q: %w", s, ErrNoEntity)
 	}
+	vals, err := p.store.EntityValues(ctx, e.ID)
+	if err != nil {
+		return e, nil, err
+	}
+	e.Values = vals
 	rels, err := p.store.RelationsOf(ctx, []int64{e.ID})
 	if rels == nil {
 		rels = []kb.Relation{}
