@@ -115,7 +115,7 @@ func opensWithVerb(after string) bool {
 // with it) and the preposition right before the object. ok is false when
 // the stretch holds no verb or crosses a clause boundary.
 func verbPhrase(between string) (string, bool) {
-	if clauseBreak.MatchString(between) {
+	if clauseBreak.MatchString(between) || secondVerb(between) {
 		return "", false
 	}
 	// a bracket right after the subject: "(born 1963 in Y)" states "born";
@@ -177,6 +177,26 @@ func verbPhrase(between string) (string, bool) {
 		pred += " " + strings.ToLower(ws[len(ws)-2])
 	}
 	return pred, true
+}
+
+// secondVerb says the stretch holds a second, coordinated verb phrase ("was
+// the son of X and grew up in Y"): what follows belongs to that verb, which
+// the first one's predicate would misname.
+func secondVerb(between string) bool {
+	ws := strings.Fields(between)
+	for i := 0; i+1 < len(ws); i++ {
+		if strings.ToLower(strings.Trim(ws[i], ",")) != "and" {
+			continue
+		}
+		n := strings.ToLower(strings.Trim(ws[i+1], ",\"“”"))
+		if adverbs[n] && i+2 < len(ws) {
+			n = strings.ToLower(strings.Trim(ws[i+2], ",\"“”"))
+		}
+		if irregular[n] || copulas[n] || auxiliaries[n] || strings.HasSuffix(n, "ed") && len(n) > 4 {
+			return true
+		}
+	}
+	return false
 }
 
 var copulas = map[string]bool{"is": true, "was": true, "are": true, "were": true, "be": true, "been": true, "became": true, "becomes": true, "remains": true, "remained": true}

@@ -197,7 +197,9 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 				votes[i]["organization"] += 0.5 // an acronym names an organisation more often than anything else
 			}
 		case cd.priority >= 2:
-			votes[i][cd.typ] += 0.5 // the document's title or file name: what the document is
+			// the document's title or file name says nothing of the kind of
+			// what it names ("Castor Vasquith" titles a passage about a man):
+			// typed by the text alone, or other, which aligns with any type
 		case cd.priority == 1:
 			votes[i][cd.typ] += 0.5
 		default:
@@ -394,7 +396,7 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 		switch {
 		case s >= 0.5:
 			out[i] = t
-		case cd.typ != "":
+		case cd.typ != "" && cd.priority < 2:
 			out[i] = cd.typ
 		default:
 			out[i] = "other"

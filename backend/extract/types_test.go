@@ -141,6 +141,7 @@ func TestVerbPhrase(t *testing.T) {
 		{" also won the ", "also won", true},
 		{" and ", "", false},
 		{"; the next year ", "", false},
+		{" was the son of Castor and grew up in ", "", false},
 		{" , the capital of ", "", false},
 	}
 	for _, c := range cases {
