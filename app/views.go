@@ -22,14 +22,16 @@ type EntityDetail struct {
 }
 
 // Graph returns the whole knowledge graph: every entity with its mentions,
-// every relation with its sources.
+// every relation the text states with its sources (co-occurrence, a
+// retrieval signal, is not shown).
 func (a *App) Graph() (kb.Graph, error) {
 	defer a.enter()()
 	p, err := a.openProject()
 	if err != nil {
 		return kb.Graph{}, err
 	}
-	return p.Graph(a.context())
+	g, err := p.Graph(a.context())
+	return graph.Stated(g), err
 }
 
 // Neighbourhood returns the entities within hops (0–3) of an entity and the
@@ -50,7 +52,8 @@ func (a *App) Neighbourhood(entityID int64, hops, limit int) (kb.Graph, error) {
 	case limit > graphLimit:
 		limit = graphLimit
 	}
-	return p.Neighbourhood(a.context(), entityID, hops, limit)
+	g, err := p.Neighbourhood(a.context(), entityID, hops, limit)
+	return graph.Stated(g), err
 }
 
 // Bounds of the library-scale Graph view's requests.

@@ -207,6 +207,7 @@ func cmdGraph(ctx context.Context, env *Env, args []string) int {
 	fs := env.flags("graph")
 	dir := fs.String("project", "", "project folder")
 	format := fs.String("format", "json", "json or graphml")
+	cooc := fs.Bool("cooccurrence", false, "also the co-occurrence edges (names side by side in a sentence that states nothing between them)")
 	var docs docList
 	fs.Var(&docs, "doc", "only what this document states (repeatable, or ids joined by commas)")
 	if _, ok := env.parse(fs, args); !ok {
@@ -223,9 +224,9 @@ func cmdGraph(ctx context.Context, env *Env, args []string) int {
 	defer p.Close()
 	var err error
 	if *format == "graphml" {
-		err = p.GraphML(ctx, env.Stdout, docs...)
+		err = p.GraphML(ctx, env.Stdout, *cooc, docs...)
 	} else {
-		err = p.GraphJSON(ctx, env.Stdout, docs...)
+		err = p.GraphJSON(ctx, env.Stdout, *cooc, docs...)
 	}
 	if err != nil {
 		return env.fail(err)
@@ -292,6 +293,12 @@ func cmdEntity(ctx context.Context, env *Env, args []string) int {
 			break
 		}
 		fmt.Fprintf(w, "    doc %d, page %s, chunk %d, chars %d–%d\n", m.DocID, pages(m.PageStart, m.PageEnd), m.ChunkID, m.CharStart, m.CharEnd)
+	}
+	if len(e.Values) > 0 {
+		fmt.Fprintf(w, "  values (%d):\n", len(e.Values))
+		for _, v := range e.Values {
+			fmt.Fprintf(w, "    %s %s  (doc %d, page %s, chars %d–%d)\n", v.Kind, v.Text, v.Source.DocID, pages(v.Source.PageStart, v.Source.PageEnd), v.Source.CharStart, v.Source.CharEnd)
+		}
 	}
 	fmt.Fprintf(w, "  relations (%d):\n", len(rels))
 	for _, r := range rels {

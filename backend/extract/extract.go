@@ -4,9 +4,11 @@
 // Two extractors share one output type. The offline extractor is
 // deterministic, needs no model and works chunk by chunk: sentences,
 // capitalised spans, the document title, headings and file name as entity
-// candidates (frequent n-grams for CJK), relations from co-occurrence in a
-// sentence with the connecting phrase as predicate, and salient sentences
-// as facts. The model extractor reads a pack of consecutive chunks of one
+// candidates (frequent n-grams for CJK), typed from the evidence around
+// their mentions (types.go); dates, amounts, percentages and quantities as
+// values of the entity they qualify, never entities; relations a sentence
+// states (stated.go), neighbours it states nothing between as
+// co-occurrence; and salient sentences as facts. The model extractor reads a pack of consecutive chunks of one
 // document (Pack, DefaultPack) in one schema-constrained call (prompt and
 // schema in prompts/, embedded): each chunk is a fenced passage with an id
 // (P1, P2, ...) and the reply answers per passage id. Each passage's answer
@@ -51,8 +53,12 @@ const (
 // predicates only a relation verb; 6: no predicate from a question, a
 // possessor, or a plural noun read as a verb; 7: CJK objects end their
 // clause and subjects follow no preposition; 8: no relative clauses, no
-// subject after a preposition, appositions end in "of".
-const OfflineVersion = "8"
+// subject after a preposition, appositions end in "of"; 9: types voted
+// from evidence (types.go), values (dates, amounts) no entities,
+// possessives and contexts no part of a name; 10: a document's title
+// gives no type (a title typed "work" split the entity it names from its
+// mentions typed by the text).
+const OfflineVersion = "10"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}
@@ -96,6 +102,9 @@ type Entity struct {
 	Aliases      []string    `json:"aliases,omitempty"`
 	Concepts     []string    `json:"concepts,omitempty"` // belongTo Concepts[0], Concepts[i] isA Concepts[i+1]
 	Mentions     []kb.Source `json:"mentions"`
+	// Values: dates, amounts, percentages, quantities its sentences state
+	// of it (offline extractor; see attachValues).
+	Values []kb.Value `json:"values,omitempty"`
 }
 
 // Relation links two entities of the same chunk (indexes into Entities).

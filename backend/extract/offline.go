@@ -19,7 +19,7 @@ const (
 	maxMentionsPerName = 5  // mentions recorded per entity and chunk
 	maxFactsPerChunk   = 5  // salient sentences kept as facts
 	maxCJKPhrases      = 10 // CJK key phrases per chunk
-	maxRelPerSentence  = 6
+	maxRelPerSentence  = 12
 )
 
 // connectors may join capitalised words inside one name ("Bank of America",
@@ -110,6 +110,7 @@ type candidate struct {
 	concepts     []string
 	sentenceHead bool
 	typed        bool // found by a typed pattern (a date, amount, section ...)
+	a, b         int  // a typed span's bytes in the chunk text
 }
 
 // capitalisedSpans finds name candidates in one sentence.
@@ -131,6 +132,9 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 			if capitalised(toks[j].text) {
 				j++
 				continue
+			}
+			if toks[j].text == "and" && listOfNames(toks[i:j], toks[j+1:]) {
+				break // "Doc Pomus and Mort Shuman": two names
 			}
 			if connectors[strings.ToLower(toks[j].text)] && j+1 < len(toks) && capitalised(toks[j+1].text) && onlySpace(s[toks[j].b:toks[j+1].a]) {
 				j += 2
@@ -159,6 +163,14 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 			continue // a heading or a shouted line, not a name
 		}
 		name := s[run[0].a:run[len(run)-1].b]
+		for _, ps := range []string{"'s", "’s", "'", "’"} {
+			if strings.HasSuffix(name, ps) && len(name) > len(ps)+1 {
+				name = name[:len(name)-len(ps)] // "Company’s": the possessor is the name
+				run[len(run)-1].text = strings.TrimSuffix(run[len(run)-1].text, ps)
+				run[len(run)-1].b -= len(ps)
+				break
+			}
+		}
 		if len(run) == 1 {
 			w := run[0].text
 			lw := strings.ToLower(w)
@@ -179,11 +191,6 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 		if typ == "other" && len(run) == 1 && abbreviation(run[0].text) {
 			typ, sem = "abbreviation", "abbreviation" // "IRS", "RDF": what it abbreviates is not known here
 		}
-		if typ == "other" && !(len(run) == 1 && allCaps(run[0].text)) {
-			if t := contextType(s[:run[0].a], s[run[len(run)-1].b:]); t != "" {
-				typ = t
-			}
-		}
 		c := candidate{name: name, typ: typ, sem: sem, sentenceHead: head}
 		// "Internal Revenue Service (IRS)", "北京 (Beijing)": the bracket names an alias
 		rest := s[run[len(run)-1].b:]
@@ -193,6 +200,22 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 		out = append(out, c)
 	}
 	return out
+}
+
+// listOfNames says "and" between left and what follows joins two names
+// rather than making one ("Norm Barker and Richard Uglow", not "Bank of
+// Research and Development"): two capitalised words on each side, none of
+// them a connector.
+func listOfNames(left, right []token) bool {
+	if len(left) < 2 || len(right) < 2 || !capitalised(right[0].text) || !capitalised(right[1].text) {
+		return false
+	}
+	for _, t := range left {
+		if connectors[strings.ToLower(t.text)] {
+			return false
+		}
+	}
+	return true
 }
 
 func isNumberLike(w string) bool {
@@ -416,6 +439,10 @@ func headingLike(h string) bool {
 	return letters > 0 && digits*4 <= letters
 }
 
+// valueTypes are the typed spans that are values (facts of the entities
+// they qualify), never entities.
+var valueTypes = map[string]bool{"date": true, "money": true, "percent": true, "quantity": true}
+
 // typeWords are the words classify reads types from: alone they are
 // generic nouns ("Department", "Code"), not names.
 var typeWords = map[string]bool{}
@@ -445,7 +472,7 @@ func ExtractOffline(in Input) Result {
 		}
 	}
 
-	var cands []candidate
+	var cands, vals []candidate
 	if t := strings.TrimSpace(in.DocTitle); t != "" && utf8.RuneCountInString(t) <= 120 {
 		cands = append(cands, candidate{name: t, typ: "work", sem: "document", priority: 3})
 	}
@@ -460,7 +487,13 @@ func ExtractOffline(in Input) Result {
 		}
 	}
 	for _, s := range sents {
-		cands = append(cands, typedSpans(text, s)...)
+		for _, v := range typedSpans(text, s) {
+			if valueTypes[v.typ] {
+				vals = append(vals, v) // a date, an amount, a share or a quantity is a fact, not a node
+				continue
+			}
+			cands = append(cands, v)
+		}
 		cands = append(cands, capitalisedSpans(text, s, lower)...)
 	}
 	cands = append(cands, cjkPhrases(text)...)
@@ -517,6 +550,24 @@ func ExtractOffline(in Input) Result {
 		}
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].a < ms[j].a })
+	types := inferTypes(text, sents, ents, ms)
+	// short forms become mentions of the name they shorten; capitalised
+	// common nouns ("a Producer") are no entities
+	short := shortForms(text, ents, types, ms)
+	generic := indefinite(text, ms, len(ents))
+	for j, i := range short {
+		ents[i].aliases = append(ents[i].aliases, ents[j].name)
+	}
+	kept := ms[:0]
+	for _, m := range ms {
+		if t, ok := short[m.entity]; ok {
+			m.entity = t
+		}
+		if !generic[m.entity] || ents[m.entity].priority > 0 {
+			kept = append(kept, m)
+		}
+	}
+	ms = kept
 	// number entities in order of first mention
 	idx := map[int]int{}
 	for _, m := range ms {
@@ -525,9 +576,13 @@ func ExtractOffline(in Input) Result {
 		}
 		cd := ents[m.entity]
 		idx[m.entity] = len(r.Entities)
-		e := Entity{Name: text[m.a:m.b], Type: cd.typ, SemanticType: cd.sem, Aliases: dedupe(cd.aliases, cd.name)}
+		name := text[m.a:m.b]
+		if kb.NormKey(name) != kb.NormKey(cd.name) {
+			name = cd.name // a short form came first: the entity keeps its full name
+		}
+		e := Entity{Name: name, Type: types[m.entity], SemanticType: cd.sem, Aliases: dedupe(cd.aliases, cd.name)}
 		if cd.sem != "" && cd.sem != "document" && cd.sem != "keyphrase" && cd.sem != "title" {
-			e.Concepts = []string{cd.sem, cd.typ}
+			e.Concepts = []string{cd.sem, e.Type}
 		}
 		r.Entities = append(r.Entities, e)
 	}
@@ -542,6 +597,7 @@ func ExtractOffline(in Input) Result {
 		score int
 	}
 	var salient []scored
+	topic := -1 // the entity the text is about: a sentence opening with "He" or "It" states about it
 	for _, s := range sents {
 		var in []mention
 		for _, m := range ms {
@@ -553,16 +609,35 @@ func ExtractOffline(in Input) Result {
 		for _, m := range in {
 			distinct[m.entity] = true
 		}
-		nrel := 0
-		for k := 0; k+1 < len(in) && nrel < maxRelPerSentence; k++ {
+		sin := make([]smention, len(in))
+		for k, m := range in {
+			sin[k] = smention{m.entity, m.a - s[0], m.b - s[0]}
+		}
+		st, subj := sentenceRelations(text[s[0]:s[1]], sin, topic, func(e int) bool { return types[e] == "location" })
+		attachValues(&r, c, vals, s, in, subj, idx)
+		if subj >= 0 {
+			topic = subj
+		}
+		linked := map[[2]int]bool{}
+		for _, x := range st {
+			if len(linked) >= maxRelPerSentence {
+				break
+			}
+			linked[[2]int{min(x.subj, x.obj), max(x.subj, x.obj)}] = true
+			r.Relations = append(r.Relations, Relation{Subject: idx[x.subj], Object: idx[x.obj], Predicate: x.pred,
+				Statement: kb.OneLine(text[s[0]:s[1]]), Confidence: x.conf, Source: source(c, s[0], s[1])})
+		}
+		// neighbours the sentence states nothing between: co-occurrence, a
+		// retrieval signal (not exported or drawn as a relation unless asked for)
+		nco := 0
+		for k := 0; k+1 < len(in) && nco < maxRelPerSentence; k++ {
 			a, b := in[k], in[k+1]
-			if a.entity == b.entity {
+			if a.entity == b.entity || linked[[2]int{min(a.entity, b.entity), max(a.entity, b.entity)}] {
 				continue
 			}
-			pred, conf := predicate(text[s[0]:s[1]], a.a-s[0], a.b-a.a, b.a-s[0], b.b-b.a)
-			r.Relations = append(r.Relations, Relation{Subject: idx[a.entity], Object: idx[b.entity], Predicate: pred,
-				Statement: kb.OneLine(text[s[0]:s[1]]), Confidence: conf, Source: source(c, s[0], s[1])})
-			nrel++
+			r.Relations = append(r.Relations, Relation{Subject: idx[a.entity], Object: idx[b.entity], Predicate: relphrase.CoOccurs,
+				Statement: kb.OneLine(text[s[0]:s[1]]), Confidence: 0.3, Source: source(c, s[0], s[1])})
+			nco++
 		}
 		if len(distinct) > 0 && factLike(text[s[0]:s[1]]) {
 			salient = append(salient, scored{s, len(distinct)})
@@ -592,17 +667,6 @@ func dedupe(xs []string, name string) []string {
 		}
 	}
 	return out
-}
-
-// predicate labels the relation between two mentions of a sentence: the
-// phrase the sentence states between them (relphrase: a verb phrase, a
-// copula, an apposition, a possessive), else CoOccurs — the relation's
-// statement, the sentence itself, is then its label in paths and views.
-func predicate(sentence string, ia, la, ib, lb int) (string, float64) {
-	if p, ok := relphrase.Phrase(sentence, ia, la, ib, lb); ok {
-		return p, 0.6
-	}
-	return relphrase.CoOccurs, 0.3
 }
 
 // factLike says whether a sentence can stand as a fact: long enough, not a

@@ -70,7 +70,7 @@ func typedSpans(text string, sent [2]int) []candidate {
 			for k := a; k < b; k++ {
 				taken[k] = true
 			}
-			out = append(out, candidate{name: name, typ: p.typ, sem: p.sem, typed: true})
+			out = append(out, candidate{name: name, typ: p.typ, sem: p.sem, typed: true, a: sent[0] + a, b: sent[0] + b})
 		}
 	}
 	return out
@@ -102,24 +102,13 @@ func titleLike(s string) bool {
 	return caps*2 >= len(ws)
 }
 
-// personContext types a capitalised name as a person from its neighbours:
-// an honorific before it, or ", who" / "said" after it.
+// Context patterns types.go reads evidence from: an honorific before a
+// name, ", who" / "said" after it, place prepositions, an organisation's
+// apposition.
 var (
 	honorific = regexp.MustCompile(`(?:\b(?:Mr|Mrs|Ms|Dr|Prof|Judge|Justice|Senator|Rep|Representative|Governor|President|Secretary|Commissioner|Chairman|Chairwoman|Director)\.?\s+)$`)
 	personAft = regexp.MustCompile(`^(?:,\s+(?:who|whose)\b|\s+(?:said|says|wrote|argued|explained|testified|stated|noted|told)\b|,\s+(?:born|aged)\b|\s+\((?:born|b\.)\s|\s+et\s+al\b|,?\s+\((?:19|20)\d\d[a-z]?\))`)
-	placeBef  = regexp.MustCompile(`\b(?:in|at|near|from)\s+$`)
-	placeAft  = regexp.MustCompile(`^,\s+(?:[A-Z]{2}\b|California|Texas|New York|Florida|Illinois|China|Japan|Korea|Canada|Germany|France|England|Australia|India)`)
+	placeBef  = regexp.MustCompile(`\b(?:in|at|near|from)\s+(?:(?:north|south|east|west|northern|southern|eastern|western|central|north-eastern|north-western|south-eastern|south-western|northeastern|northwestern|southeastern|southwestern|rural|downtown|suburban|coastal)\s+)?$`)
+	placeAft  = regexp.MustCompile(`^,\s+[A-Z]{2}\b`) // "Austin, TX": a postal region code
 	orgAft    = regexp.MustCompile(`^,\s+(?:a company|an agency|a firm|a corporation|a nonprofit|a non-profit)\b`)
 )
-
-func contextType(before, after string) string {
-	switch {
-	case honorific.MatchString(before) || personAft.MatchString(after):
-		return "person"
-	case orgAft.MatchString(after):
-		return "organization"
-	case placeAft.MatchString(after) || placeBef.MatchString(before):
-		return "location"
-	}
-	return ""
-}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"cairn/backend/kb"
+	"cairn/backend/relphrase"
 )
 
 func TestWithin(t *testing.T) {
@@ -27,5 +28,22 @@ func TestWithin(t *testing.T) {
 	}
 	if all := Within(g, nil); len(all.Entities) != 2 || len(all.Relations) != 2 {
 		t.Errorf("no scope changed the graph: %+v", all)
+	}
+}
+
+func TestStated(t *testing.T) {
+	g := kb.Graph{
+		Entities: []kb.Entity{{ID: 1, Name: "Lanternworks"}, {ID: 2, Name: "Orrin Mills"}},
+		Relations: []kb.Relation{
+			{ID: 7, Subject: 1, Object: 2, Predicate: "supplies"},
+			{ID: 8, Subject: 2, Object: 1, Predicate: relphrase.CoOccurs},
+		},
+	}
+	got := Stated(g)
+	if len(got.Entities) != 2 || len(got.Relations) != 1 || got.Relations[0].ID != 7 {
+		t.Errorf("stated %+v", got)
+	}
+	if len(g.Relations) != 2 {
+		t.Error("the input changed")
 	}
 }

@@ -671,7 +671,7 @@ func toChunkGraph(chunkID int64, r extract.Result) store.ChunkGraph {
 	for _, e := range r.Entities {
 		aliases := append(append([]string(nil), e.Aliases...), graph.DescriptionAliases(e.Name, e.Description)...)
 		g.Entities = append(g.Entities, store.GraphEntity{Name: e.Name, Type: e.Type, SemanticType: e.SemanticType, Description: e.Description,
-			Aliases: aliases, Concepts: e.Concepts, Mentions: e.Mentions})
+			Aliases: aliases, Concepts: e.Concepts, Mentions: e.Mentions, Values: e.Values})
 	}
 	for _, rel := range r.Relations {
 		g.Relations = append(g.Relations, store.GraphRelation{Subject: rel.Subject, Object: rel.Object, Predicate: rel.Predicate,

@@ -23,6 +23,19 @@ type Entity struct {
 	Description  string   `json:"description,omitempty"`
 	Aliases      []string `json:"aliases"`
 	Mentions     []Source `json:"mentions"`
+	// Values are the dates, amounts, percentages and quantities the text
+	// states of the entity (facts, never graph nodes); filled where asked
+	// for (the entity's card), not in whole-graph reads.
+	Values []Value `json:"values,omitempty"`
+}
+
+// Value is a date, amount, percentage or quantity a sentence states of an
+// entity: Kind is date, money, percent or quantity; Text the value as
+// written; Source the value's own span (its sentence is around it).
+type Value struct {
+	Kind   string `json:"kind"`
+	Text   string `json:"text"`
+	Source Source `json:"source"`
 }
 
 // Relation is an edge of the knowledge graph between two entities, with the

@@ -135,6 +135,11 @@ func (p *Project) Entity(ctx context.Context, nameOrID string) (kb.Entity, []kb.
 	if !found {
 		return e, nil, fmt.Errorf("%q: %w", s, ErrNoEntity)
 	}
+	vals, err := p.store.EntityValues(ctx, e.ID)
+	if err != nil {
+		return e, nil, err
+	}
+	e.Values = vals
 	rels, err := p.store.RelationsOf(ctx, []int64{e.ID})
 	if rels == nil {
 		rels = []kb.Relation{}
@@ -206,11 +211,15 @@ func (p *Project) Facts(ctx context.Context, docID int64) ([]kb.Fact, error) {
 	return p.store.FactsByDocument(ctx, docID)
 }
 
-// GraphML writes the whole graph as GraphML.
-func (p *Project) GraphML(ctx context.Context, w io.Writer, docs ...int64) error {
+// GraphML writes the whole graph as GraphML: the relations the text
+// states, and co-occurrence too when cooc is set.
+func (p *Project) GraphML(ctx context.Context, w io.Writer, cooc bool, docs ...int64) error {
 	g, err := p.graphWithin(ctx, docs)
 	if err != nil {
 		return err
+	}
+	if !cooc {
+		g = graph.Stated(g)
 	}
 	return graph.WriteGraphML(w, g)
 }
@@ -230,11 +239,15 @@ func (p *Project) graphWithin(ctx context.Context, docs []int64) (kb.Graph, erro
 }
 
 // GraphJSON writes the whole graph (or the part the documents docs
-// state) in the stable export format.
-func (p *Project) GraphJSON(ctx context.Context, w io.Writer, docs ...int64) error {
+// state) in the stable export format: the relations the text states, and
+// co-occurrence too when cooc is set.
+func (p *Project) GraphJSON(ctx context.Context, w io.Writer, cooc bool, docs ...int64) error {
 	g, err := p.graphWithin(ctx, docs)
 	if err != nil {
 		return err
+	}
+	if !cooc {
+		g = graph.Stated(g)
 	}
 	return graph.WriteJSON(w, g)
 }

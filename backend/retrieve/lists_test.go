@@ -195,7 +195,10 @@ func TestRelationRecall(t *testing.T) {
 func TestExpandList(t *testing.T) {
 	f := loadFixture(t)
 	// Castor Vasquith —buried in→ Kelbridge, —co-occurs with→ Drelmouth
-	// ←co-occurs with— Perrow Gallery (a museum of maritime art).
+	// ←co-occurs with— Perrow Gallery (a museum of maritime art); Orlen
+	// Vasquith —was son of→ Castor Vasquith ("He was the son of …": the
+	// sentence's "He" is the passage's subject); Drelmouth —is town on→
+	// Sable Coast.
 	const q = "Did Castor Vasquith build boats for the small museum of maritime art?"
 	for _, tc := range []struct {
 		name         string
@@ -205,11 +208,12 @@ func TestExpandList(t *testing.T) {
 		last         string   // the list's last passage, "" for any
 	}{
 		{"one hop", 1, 80,
-			[]string{"Castor Vasquith|co-occurs with|Drelmouth", "Castor Vasquith|was buried in|Kelbridge"},
+			[]string{"Castor Vasquith|co-occurs with|Drelmouth", "Castor Vasquith|was buried in|Kelbridge", "Orlen Vasquith|was son of|Castor Vasquith"},
 			[]string{"castor", "orlen"}, ""},
 		{"two hops", 2, 80,
-			[]string{"Castor Vasquith|co-occurs with|Drelmouth", "Castor Vasquith|was buried in|Kelbridge", "Perrow Gallery|co-occurs with|Drelmouth"},
-			[]string{"castor", "orlen", "perrow"}, "perrow"},
+			[]string{"Castor Vasquith|co-occurs with|Drelmouth", "Castor Vasquith|was buried in|Kelbridge", "Orlen Vasquith|was son of|Castor Vasquith",
+				"Perrow Gallery|co-occurs with|Drelmouth", "Drelmouth|is town on|Sable Coast"},
+			[]string{"castor", "orlen", "perrow", "drelmouth"}, "drelmouth"},
 		{"capped", 2, 1, nil, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -257,7 +261,9 @@ func TestPPRList(t *testing.T) {
 	}{
 		{"father of", "Where was the father of Orlen Vasquith buried?", 0.5, "Castor Vasquith", []string{"orlen", "castor"}, nil},
 		{"author of", `Where was the author of "The Glass Orchard" born?`, 0.5, "Mirela Tansk", []string{"orchard", "mirela"}, nil},
-		{"entity seed only", `Where was the author of "The Glass Orchard" born?`, 0, "Mirela Tansk", []string{"orchard", "mirela"}, []string{"orchard", "mirela"}},
+		// seeded by the entity alone the walk follows the stated chain (the
+		// author's birthplace, her academy and its founder), nothing else
+		{"entity seed only", `Where was the author of "The Glass Orchard" born?`, 0, "Mirela Tansk", []string{"orchard", "mirela"}, []string{"orchard", "mirela", "ostravel", "halden", "brant"}},
 		{"no seed", "Which village has quillwort meadows?", 0, "", nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

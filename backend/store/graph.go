@@ -58,6 +58,7 @@ type GraphEntity struct {
 	Aliases      []string    // other names, optional (any language)
 	Concepts     []string    // belongTo Concepts[0]; Concepts[i] isA Concepts[i+1]
 	Mentions     []kb.Source // where in the chunk it is named (at least one)
+	Values       []kb.Value  // dates, amounts, percentages, quantities stated of it, optional
 }
 
 // GraphRelation is one relation between two entities of the same chunk.
@@ -201,6 +202,15 @@ func saveChunkGraph(ctx context.Context, tx cachedTx, g ChunkGraph, vec Vectoriz
 		if err := linkConcepts(ctx, tx, id, g.ChunkID, e.Concepts); err != nil {
 			return err
 		}
+		for _, v := range e.Values {
+			if err := inSpan(v.Source); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO entity_facts(entity_id, chunk_id, doc_id, kind, value, page_start, page_end, char_start, char_end) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				id, g.ChunkID, docID, v.Kind, kb.OneLine(v.Text), v.Source.PageStart, v.Source.PageEnd, v.Source.CharStart, v.Source.CharEnd); err != nil {
+				return fmt.Errorf("chunk %d: value of %q: %w", g.ChunkID, e.Name, err)
+			}
+		}
 	}
 	for _, r := range g.Relations {
 		if r.Subject < 0 || r.Subject >= len(ids) || r.Object < 0 || r.Object >= len(ids) {
@@ -273,6 +283,7 @@ func aliasLists(e GraphEntity) (string, string) {
 // or delete the entities, relations and concepts it touched.
 func clearChunkGraph(ctx context.Context, tx cachedTx, chunkID int64) error {
 	for _, q := range []string{
+		"DELETE FROM entity_facts WHERE chunk_id = ?",
 		"DELETE FROM relation_sources WHERE chunk_id = ?",
 		"DELETE FROM entity_concepts WHERE chunk_id = ?",
 		"DELETE FROM concept_isa WHERE chunk_id = ?",

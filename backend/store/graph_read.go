@@ -368,3 +368,23 @@ func (s *Store) EntityConcepts(ctx context.Context, entityID int64) ([]string, e
 	}
 	return out, rows.Err()
 }
+
+// EntityValues returns the dates, amounts, percentages and quantities
+// stated of an entity, in document and text order.
+func (s *Store) EntityValues(ctx context.Context, entityID int64) ([]kb.Value, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT kind, value, doc_id, chunk_id, page_start, page_end, char_start, char_end
+		FROM entity_facts WHERE entity_id = ? ORDER BY doc_id, char_start, id`, entityID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []kb.Value
+	for rows.Next() {
+		var v kb.Value
+		if err := rows.Scan(&v.Kind, &v.Text, &v.Source.DocID, &v.Source.ChunkID, &v.Source.PageStart, &v.Source.PageEnd, &v.Source.CharStart, &v.Source.CharEnd); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}

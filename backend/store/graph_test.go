@@ -250,3 +250,46 @@ func TestGraphStatusAndConcepts(t *testing.T) {
 		t.Fatalf("re-extraction left %d rows", n)
 	}
 }
+
+// Values are stored as facts of their entity (never entities), cleared when
+// the chunk is extracted again and gone with the document.
+func TestEntityValues(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	a := addDoc(t, s, "vvv", "Lanternworks paid $3 million on 4 May 2021.")
+	ca := chunkIDs(t, s, a)
+	e := ent(t, s, ca[0], "Lanternworks", "organization", "")
+	e.Values = []kb.Value{{Kind: "money", Text: "$3 million", Source: src(t, s, ca[0], "$3 million")},
+		{Kind: "date", Text: "4 May 2021", Source: src(t, s, ca[0], "4 May 2021")}}
+	g := ChunkGraph{ChunkID: ca[0], Status: kb.ExtractOK, Extractor: "offline", Entities: []GraphEntity{e}}
+	for range 2 { // saved twice: the second save replaces the first
+		if err := s.SaveChunkGraph(ctx, g, vec1024, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustCheck(t, s)
+	lw, ok, err := s.EntityByName(ctx, "Lanternworks")
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	vals, err := s.EntityValues(ctx, lw.ID)
+	if err != nil || len(vals) != 2 || vals[0].Text != "$3 million" || vals[1].Kind != "date" || vals[0].Source.ChunkID != ca[0] {
+		t.Fatalf("values %+v %v", vals, err)
+	}
+	if _, ok, _ := s.EntityByName(ctx, "4 May 2021"); ok {
+		t.Fatal("a date became an entity")
+	}
+	bad := g
+	bad.Entities = []GraphEntity{e}
+	bad.Entities[0].Values = []kb.Value{{Kind: "money", Text: "$3 million", Source: kb.Source{DocID: a, ChunkID: ca[0] + 99}}}
+	if err := s.SaveChunkGraph(ctx, bad, vec1024, nil); err == nil {
+		t.Fatal("a value outside its chunk was stored")
+	}
+	if _, err := s.RemoveDocuments(ctx, words, a); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := s.db.QueryRow("SELECT count(*) FROM entity_facts").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d values left after removing the document (%v)", n, err)
+	}
+}

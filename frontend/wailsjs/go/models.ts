@@ -897,6 +897,40 @@ export namespace kb {
 	        this.dim = source["dim"];
 	    }
 	}
+	export class Value {
+	    kind: string;
+	    text: string;
+	    source: Source;
+	
+	    static createFrom(source: any = {}) {
+	        return new Value(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.text = source["text"];
+	        this.source = this.convertValues(source["source"], Source);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Entity {
 	    id: number;
 	    name: string;
@@ -905,6 +939,7 @@ export namespace kb {
 	    description?: string;
 	    aliases: string[];
 	    mentions: Source[];
+	    values?: Value[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Entity(source);
@@ -919,6 +954,7 @@ export namespace kb {
 	        this.description = source["description"];
 	        this.aliases = source["aliases"];
 	        this.mentions = this.convertValues(source["mentions"], Source);
+	        this.values = this.convertValues(source["values"], Value);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

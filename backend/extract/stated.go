@@ -1,0 +1,327 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"cairn/backend/kb"
+	"cairn/backend/relphrase"
+)
+
+// Stated relations of one sentence. Two kinds of statement link two
+// mentions:
+//
+//   - the sentence's subject and what its verb reaches: the mention that
+//     opens the sentence (or, for a sentence opening with "He", "She",
+//     "It", "They" or a possessive of them, the entity the text was last
+//     about) is the subject; every later mention reached through a verb is
+//     an object, the predicate being the verb and the preposition right
+//     before the object ("born in", "won at", "is an album by"). A
+//     parenthesis right after the subject states about it too ("X (born
+//     … in Y)").
+//   - two neighbouring mentions joined by a phrase that reads as a
+//     relation (relphrase: a verb phrase, copula, apposition, possessive),
+//     by one preposition ("the Academy in London": "in") or, for two
+//     places, by a comma ("Reno, Nevada": "located in").
+//
+// Everything else the sentence puts side by side is co-occurrence (a
+// retrieval signal, not a relation).
+
+// smention is a mention inside one sentence: entity and byte span relative
+// to the sentence.
+type smention struct {
+	entity int
+	a, b   int
+}
+
+// stated is one relation a sentence states.
+type stated struct {
+	subj, obj int // entities
+	pred      string
+	conf      float64
+}
+
+var (
+	pronounOpen = regexp.MustCompile(`^\W*(He|She|It|They|His|Her|Its|Their)\b`)
+	clauseBreak = regexp.MustCompile(`[;:]|\.\s|\bwhile\b|\bwhereas\b|\bbut\b`)
+	onePrep     = map[string]bool{"in": true, "of": true, "at": true, "by": true, "for": true, "from": true, "with": true, "on": true, "to": true}
+)
+
+// subjectOf is the mention that opens sentence s (within its first two
+// words, an article or an opening bracket aside), or -1.
+func subjectOf(s string, in []smention) int {
+	if len(in) == 0 {
+		return -1
+	}
+	lead := strings.Fields(s[:in[0].a])
+	n := 0
+	for _, w := range lead {
+		lw := strings.ToLower(strings.Trim(w, "\"“(['‘"))
+		if lw == "the" || lw == "a" || lw == "an" || lw == "" {
+			continue
+		}
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	// after an opening phrase ("In July 2012 X agreed …", "After retiring,
+	// X became …"): the first mention right before the sentence's first verb,
+	// not inside a prepositional phrase
+	for k, m := range in {
+		before := strings.Fields(s[:m.a])
+		if len(before) > 0 && onePrep[strings.ToLower(before[len(before)-1])] {
+			continue
+		}
+		for _, w := range before {
+			lw := strings.ToLower(strings.Trim(w, ",\"“”()"))
+			if copulas[lw] || auxiliaries[lw] || irregular[lw] {
+				return -1 // a verb came first: the mention is no subject
+			}
+		}
+		if opensWithVerb(s[m.b:]) {
+			return k
+		}
+		if k >= 2 {
+			break
+		}
+	}
+	return -1
+}
+
+// opensWithVerb says the text after a mention starts with a verb (after
+// adverbs, a closed bracket or an auxiliary).
+func opensWithVerb(after string) bool {
+	t := strings.TrimSpace(after)
+	if strings.HasPrefix(t, "(") {
+		if k := strings.Index(t, ")"); k > 0 {
+			t = strings.TrimSpace(t[k+1:])
+		}
+	}
+	for _, w := range strings.Fields(t) {
+		lw := strings.ToLower(strings.Trim(w, ",\"“”"))
+		if adverbs[lw] {
+			continue
+		}
+		return copulas[lw] || auxiliaries[lw] || verbish(lw)
+	}
+	return false
+}
+
+// verbPhrase is the predicate a stretch of text between a subject and an
+// object states: its first verb (after adverbs and auxiliaries, which stay
+// with it) and the preposition right before the object. ok is false when
+// the stretch holds no verb or crosses a clause boundary.
+func verbPhrase(between string) (string, bool) {
+	if clauseBreak.MatchString(between) || secondVerb(between) {
+		return "", false
+	}
+	// a bracket right after the subject: "(born 1963 in Y)" states "born";
+	// a closed one ("(1911 – 1971) was a …") is passed over
+	t := strings.TrimSpace(between)
+	if strings.HasPrefix(t, "(") {
+		if k := strings.Index(t, ")"); k > 0 {
+			t = strings.TrimSpace(t[k+1:])
+		}
+	}
+	inBracket := strings.HasPrefix(t, "(") && !strings.Contains(t, ")")
+	t = strings.TrimLeft(t, "(,")
+	ws := strings.Fields(t)
+	var verb []string
+	k := 0
+	for ; k < len(ws); k++ {
+		w := strings.ToLower(strings.Trim(ws[k], ",\"“”()"))
+		r, _ := utf8.DecodeRuneInString(ws[k])
+		if w == "" || unicode.IsDigit(r) {
+			if inBracket {
+				continue // "(born 13 March 1963 in …": the date sits between
+			}
+			return "", false
+		}
+		if adverbs[w] || auxiliaries[w] {
+			verb = append(verb, w)
+			continue
+		}
+		if copulas[w] || w == "born" || w == "died" || verbish(w) {
+			verb = append(verb, w)
+			break
+		}
+		if inBracket && (unicode.IsUpper(r) || strings.HasSuffix(ws[k], ",")) {
+			continue
+		}
+		return "", false
+	}
+	if k == len(ws) {
+		return "", false
+	}
+	// a passive or a copula takes its participle along ("was released", "is an album by")
+	if k+1 < len(ws) && copulas[verb[len(verb)-1]] {
+		if nx := strings.ToLower(ws[k+1]); strings.HasSuffix(nx, "ed") || nx == "born" || nx == "known" || nx == "made" {
+			verb = append(verb, nx)
+			k++
+		}
+	}
+	if len(verb) > 0 && copulas[verb[len(verb)-1]] {
+		// "is a German skeleton racer": the noun it is said to be
+		if n := descNoun(strings.Join(ws[k+1:], " ")); n != "" && len(ws) > k+1 {
+			verb = append(verb, n)
+		}
+	}
+	last := strings.ToLower(strings.Trim(ws[len(ws)-1], ",\"“”("))
+	pred := strings.Join(verb, " ")
+	if onePrep[last] && len(ws)-1 > k && !strings.HasSuffix(pred, " "+last) {
+		pred += " " + last
+	} else if len(ws) >= 2 && strings.ToLower(ws[len(ws)-1]) == "the" && onePrep[strings.ToLower(ws[len(ws)-2])] && len(ws)-2 > k {
+		pred += " " + strings.ToLower(ws[len(ws)-2])
+	}
+	return pred, true
+}
+
+// secondVerb says the stretch holds a second, coordinated verb phrase ("was
+// the son of X and grew up in Y"): what follows belongs to that verb, which
+// the first one's predicate would misname.
+func secondVerb(between string) bool {
+	ws := strings.Fields(between)
+	for i := 0; i+1 < len(ws); i++ {
+		if strings.ToLower(strings.Trim(ws[i], ",")) != "and" {
+			continue
+		}
+		n := strings.ToLower(strings.Trim(ws[i+1], ",\"“”"))
+		if adverbs[n] && i+2 < len(ws) {
+			n = strings.ToLower(strings.Trim(ws[i+2], ",\"“”"))
+		}
+		if irregular[n] || copulas[n] || auxiliaries[n] || strings.HasSuffix(n, "ed") && len(n) > 4 {
+			return true
+		}
+	}
+	return false
+}
+
+var copulas = map[string]bool{"is": true, "was": true, "are": true, "were": true, "be": true, "been": true, "became": true, "becomes": true, "remains": true, "remained": true}
+
+var auxiliaries = map[string]bool{"has": true, "had": true, "have": true, "will": true, "would": true, "can": true, "could": true, "may": true, "might": true, "must": true, "shall": true, "should": true, "does": true, "did": true, "do": true}
+
+var adverbs = map[string]bool{"also": true, "not": true, "then": true, "later": true, "subsequently": true, "still": true, "now": true, "formerly": true, "originally": true, "currently": true, "first": true, "jointly": true, "only": true, "eventually": true, "once": true, "again": true, "previously": true, "initially": true, "officially": true, "primarily": true, "mainly": true, "mostly": true, "best": true, "widely": true, "never": true}
+
+// verbish reads a lower-case word as a verb form by its shape: a past
+// ("founded", "won"), a third person ("owns" — see relphrase for the
+// guards) or a base form in a short closed set of relation verbs.
+func verbish(w string) bool {
+	if determiners[w] || onePrep[w] || w == "and" || w == "or" || w == "as" || w == "that" || w == "which" || w == "who" {
+		return false
+	}
+	if strings.HasSuffix(w, "ed") && len(w) > 4 {
+		return true
+	}
+	return irregular[w] || strings.HasSuffix(w, "s") && len(w) > 3 && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "ous") && !strings.HasSuffix(w, "ics")
+}
+
+var determiners = map[string]bool{"the": true, "a": true, "an": true, "its": true, "his": true, "her": true, "their": true, "this": true, "these": true, "those": true}
+
+// irregular are irregular past forms of common verbs (grammar, closed).
+var irregular = map[string]bool{"won": true, "led": true, "made": true, "wrote": true, "sang": true, "ran": true, "met": true, "took": true,
+	"gave": true, "began": true, "built": true, "bought": true, "sold": true, "left": true, "held": true, "drew": true, "chose": true,
+	"spoke": true, "told": true, "saw": true, "set": true, "became": true, "became,": true, "grew": true, "went": true, "came": true,
+	"fought": true, "taught": true, "brought": true, "found": true, "beat": true, "lost": true, "struck": true, "flew": true, "rose": true,
+	"fell": true, "sent": true, "spent": true, "kept": true, "stood": true, "lay": true, "got": true, "joined": true, "finished": true,
+	"finish": true, "win": true, "play": true, "plays": true, "leads": true, "owns": true, "runs": true}
+
+// sentenceRelations returns the relations sentence s states between its
+// mentions (sorted by position). topic is the entity a sentence opening
+// with a pronoun stands for (-1: none); it returns the sentence's own
+// subject entity (-1: none), which the next sentences' pronouns may refer
+// to.
+func sentenceRelations(s string, in []smention, topic int, place func(entity int) bool) ([]stated, int) {
+	var out []stated
+	seen := map[[2]int]bool{}
+	add := func(a, b int, pred string, conf float64) {
+		if a == b || pred == "" {
+			return
+		}
+		k := [2]int{min(a, b), max(a, b)}
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		out = append(out, stated{a, b, pred, conf})
+	}
+	subj, subjEnd, first := -1, 0, 0
+	if k := subjectOf(s, in); k >= 0 {
+		subj, subjEnd, first = in[k].entity, in[k].b, k+1
+		// "X and Y were …": the subject is the list
+		for first < len(in) && strings.TrimSpace(s[in[first-1].b:in[first].a]) == "and" {
+			first++
+		}
+		subjEnd = in[first-1].b
+	} else if m := pronounOpen.FindStringSubmatchIndex(s); m != nil && topic >= 0 {
+		subj, subjEnd = topic, m[3]
+		for first < len(in) && in[first].a < subjEnd {
+			first++
+		}
+	}
+	if subj >= 0 {
+		for k := first; k < len(in); k++ {
+			if pred, ok := verbPhrase(s[subjEnd:in[k].a]); ok {
+				add(subj, in[k].entity, pred, 0.5)
+				for j := 0; j < first && j < len(in); j++ {
+					if in[j].entity != subj && subjectOf(s, in) == 0 {
+						add(in[j].entity, in[k].entity, pred, 0.5) // every member of a listed subject
+					}
+				}
+			}
+		}
+	}
+	for k := 0; k+1 < len(in); k++ {
+		a, b := in[k], in[k+1]
+		if a.entity == b.entity {
+			continue
+		}
+		if p, ok := relphrase.Phrase(s, a.a, a.b-a.a, b.a, b.b-b.a); ok {
+			add(a.entity, b.entity, p, 0.6)
+			continue
+		}
+		gap := strings.TrimSpace(s[a.b:b.a])
+		gap = strings.TrimSuffix(strings.TrimSuffix(gap, " the"), " The")
+		if onePrep[gap] && gap != "of" && gap != "to" && gap != "with" {
+			add(a.entity, b.entity, gap, 0.5)
+		} else if gap == "," && place != nil && place(a.entity) && place(b.entity) {
+			add(a.entity, b.entity, "located in", 0.5)
+		}
+	}
+	return out, subj
+}
+
+// maxValuesPerEntity caps the values one chunk attaches to one entity.
+const maxValuesPerEntity = 12
+
+// attachValues gives the values of sentence sent (dates, amounts,
+// percentages, quantities) to the entity they qualify: the sentence's
+// subject (subj; for "He"/"It" sentences the entity the text is about),
+// else the nearest mention before the value, else the first after it. A
+// sentence without a mention attaches nothing: a value needs an entity the
+// text states it of.
+func attachValues(r *Result, c kb.Chunk, vals []candidate, sent [2]int, in []mention, subj int, idx map[int]int) {
+	for _, v := range vals {
+		if v.a < sent[0] || v.b > sent[1] {
+			continue
+		}
+		owner := subj
+		if owner < 0 {
+			for _, m := range in {
+				if m.b <= v.a {
+					owner = m.entity
+				} else if owner < 0 && m.a >= v.b {
+					owner = m.entity
+					break
+				}
+			}
+		}
+		k, ok := idx[owner]
+		if owner < 0 || !ok || len(r.Entities[k].Values) >= maxValuesPerEntity {
+			continue
+		}
+		r.Entities[k].Values = append(r.Entities[k].Values, kb.Value{Kind: v.typ, Text: v.name, Source: source(c, v.a, v.b)})
+	}
+}

@@ -1,0 +1,466 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Entity types from evidence. Every mention of an entity in a chunk votes
+// for a type with what the text says around it, and the name's own words
+// and shape add theirs; the entity takes the type with the most votes (one
+// type per entity), "other" when nothing says more. The evidence, strongest
+// first:
+//
+//   - the name's head word ("… University", "Lake …", "… Inc."): classify
+//   - a description of the name by a class noun: a copula ("X is a Canadian
+//     guitarist", "X was a town in"), an apposition ("X, a physicist,"),
+//     a noun before it ("the band X", "the city of X"): classNouns, or
+//     the noun's ending for people ("racer", "cellist")
+//   - the words around it: an honorific ("Dr. X"), a life span or "(born",
+//     ", who", a verb of a person ("X said", "X married"), a place
+//     preposition ("born in X", "near X", "in X"), an organisation's verbs
+//     ("joined X", "signed with X")
+//   - the document's own reference: a sentence that goes on with "He" or
+//     "She" after a sentence that opens with the name; a person's surname
+//     (or first name) used alone elsewhere in the chunk
+//   - lists of places: "Vancouver, British Columbia, Canada" — one known
+//     place makes its comma neighbours places
+//   - name shape: a demonym used as an adjective ("a German racer": the
+//     nation, typed location) and two or three plain capitalised words
+//     (a weak vote for a person's name).
+
+// typeVotes are the votes of one entity.
+type typeVotes map[string]float64
+
+func (v typeVotes) best() (string, float64) {
+	bt, bs := "", 0.0
+	for _, t := range []string{"person", "organization", "location", "event", "work", "law", "product", "concept", "abbreviation"} {
+		if v[t] > bs {
+			bt, bs = t, v[t]
+		}
+	}
+	return bt, bs
+}
+
+var (
+	copulaDesc  = regexp.MustCompile(`^\s*(?:\([^()]*\)\s*)?,?\s*(?:is|was|are|were|has been|had been|became|becomes|remains|served as|works as|worked as)\s+(?:also\s+|now\s+|currently\s+)?(?:a|an|the|one of the)\s+([^,;:()]*)`)
+	appoDesc    = regexp.MustCompile(`^\s*,\s+(?:a|an|the)\s+([^,;:()]*)`)
+	nounBefore  = regexp.MustCompile(`\b(?:the|a|an|his|her|their|its|fellow)\s+((?:[A-Za-z-]+\s+){0,2}?)([a-z]+)\s+$`)
+	ofBefore    = regexp.MustCompile(`\b(city|town|village|province|county|state|republic|kingdom|island|islands|region|municipality|district|capital|suburb|borough)\s+of\s+$`)
+	placeStrong = regexp.MustCompile(`\b(?:born|died|raised|located|situated|based|headquartered|buried|settled|lives|lived|grew up|moved)\s+(?:in|at|near|to)\s+(?:the\s+)?$|\b(?:near|outside|north of|south of|east of|west of)\s+$`)
+	orgBefore   = regexp.MustCompile(`\b(?:joined|signed with|signed for|signed to|played for|plays for|member of|worked for|works for|employed by|acquired by|subsidiary of|division of|graduated from|studied at|attended|enrolled at|released by|published by|released on|owned by|chairman of|ceo of|president of|founder of)\s+(?:the\s+)?$`)
+	ofPlace     = regexp.MustCompile(`\b[a-z]{3,}\s+of\s+$`)
+	theBefore   = regexp.MustCompile(`(?:^|\s)[Tt]he\s+$`)
+	placeBefThe = regexp.MustCompile(`\b(?:in|at|near|from|across|throughout)\s+the\s+$`)
+	personVerb  = regexp.MustCompile(`^\s+(?:was born|died|married|starred|graduated|retired|resigned|wrote|sang|studied|divorced|testified|recalled)\b|^\s*\((?:c\.\s*)?(?:born|b\.|\d{3,4}\s*[-–]\s*\d{3,4}|died|d\.)`)
+)
+
+// descNoun is the head noun of a description phrase: the last lower-case
+// word before a preposition, a relative word or a conjunction ("German
+// skeleton racer who competed" → "racer").
+func descNoun(phrase string) string {
+	head := ""
+	for _, w := range strings.Fields(phrase) {
+		lw := strings.ToLower(strings.Trim(w, ".,;:\"“”'’"))
+		if lw == "" {
+			break
+		}
+		if stopDesc[lw] {
+			break
+		}
+		r, _ := utf8.DecodeRuneInString(w)
+		if unicode.IsUpper(r) || unicode.IsDigit(r) {
+			continue // a demonym or a year before the noun ("weekly Catholic newspaper")
+		}
+		head = lw
+		if strings.HasSuffix(w, ".") || strings.HasSuffix(w, ",") {
+			break
+		}
+	}
+	return head
+}
+
+var stopDesc = map[string]bool{"who": true, "which": true, "that": true, "whose": true, "where": true, "when": true, "of": true, "in": true,
+	"at": true, "on": true, "for": true, "from": true, "by": true, "with": true, "and": true, "or": true, "to": true, "as": true,
+	"based": true, "located": true, "known": true, "born": true, "founded": true, "best": true, "since": true, "during": true, "between": true,
+	"until": true, "after": true, "before": true, "under": true, "near": true, "about": true, "than": true, "is": true, "was": true}
+
+// demonym says a one-word name reads as a people's adjective: ending in
+// -an, -ian, -ese, -ish or -i and followed by a lower-case word ("German
+// skeleton racer", "Japanese company").
+func demonym(name, after string) bool {
+	if strings.ContainsAny(name, " -.") || utf8.RuneCountInString(name) < 4 || allCaps(name) {
+		return false
+	}
+	l := strings.ToLower(name)
+	ok := false
+	for _, suf := range []string{"an", "ese", "ish", "ch", "i"} {
+		if strings.HasSuffix(l, suf) {
+			ok = true
+		}
+	}
+	if !ok {
+		return false
+	}
+	a := strings.TrimLeft(after, " ")
+	if len(a) == len(after) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(a)
+	if !unicode.IsLower(r) {
+		return false
+	}
+	// the adjective of a noun, not the subject of a verb ("Petrosian won")
+	next := strings.ToLower(strings.Trim(strings.Fields(a)[0], ".,;:"))
+	return !(copulas[next] || auxiliaries[next] || adverbs[next] || onePrep[next] || determiners[next] || irregular[next] || strings.HasSuffix(next, "ed") ||
+		next == "and" || next == "or" || next == "who" || next == "which" || next == "that" || next == "as")
+}
+
+// nameHeadType is the type a name's head word says: its last word ("Adriatic
+// Sea", "Norwegian Army") or the word before its first "of" ("University of
+// Toronto", "Metropolitan City of Bari"), read as a class noun (the listed
+// ones only: a name ending in "-er" is no person).
+func nameHeadType(name string) string {
+	ws := strings.Fields(name)
+	if len(ws) < 2 {
+		return ""
+	}
+	for k := 1; k+1 < len(ws); k++ {
+		if ws[k] == "of" {
+			if t := listedNounType(ws[k-1]); t != "" {
+				return t
+			}
+			break
+		}
+	}
+	return listedNounType(ws[len(ws)-1])
+}
+
+// listedNounType is nounType without the reading by endings.
+func listedNounType(w string) string {
+	if personNoun(strings.ToLower(w)) {
+		if _, ok := classNouns[strings.ToLower(w)]; !ok {
+			return ""
+		}
+	}
+	if classNouns[strings.ToLower(w)] == "person" {
+		return "" // "Jeff Healey's Roadhouse Band" no, but "Prince", "King" lead a person's name, not end it
+	}
+	return nounType(w)
+}
+
+// personShape says a name is two or three plain capitalised words (no
+// connector, digit, type word or all-capital word): how people's names are
+// written.
+func personShape(name string) bool {
+	ws := strings.Fields(name)
+	if len(ws) < 2 || len(ws) > 3 {
+		return false
+	}
+	if l := strings.ToLower(ws[0]); strings.HasSuffix(l, "ese") || strings.HasSuffix(l, "ish") || compass[l] {
+		return false // "Chinese Christians", "Polish Radio", "North America"
+	}
+	for _, w := range ws {
+		lw := strings.ToLower(strings.Trim(w, "."))
+		if !capitalised(w) || allCaps(strings.TrimSuffix(w, ".")) && utf8.RuneCountInString(w) > 2 || typeWords[lw] || classNouns[lw] != "" && classNouns[lw] != "person" {
+			return false
+		}
+		for _, r := range w {
+			if !unicode.IsLetter(r) && r != '.' && r != '\'' && r != '’' && r != '-' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// compass words open the names of regions.
+var compass = map[string]bool{"north": true, "south": true, "east": true, "west": true, "northern": true, "southern": true, "eastern": true,
+	"western": true, "central": true, "upper": true, "lower": true, "greater": true, "northeast": true, "northwest": true, "southeast": true, "southwest": true}
+
+var pronounStart = regexp.MustCompile(`^\W*(?:He|She|His|Her)\b`)
+
+// inferTypes gives each entity of a chunk its type from the evidence of all
+// its mentions (see the comment above typeVotes). sentOf gives the
+// sentence span of every mention.
+func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []string {
+	votes := make([]typeVotes, len(ents))
+	for i, cd := range ents {
+		votes[i] = typeVotes{}
+		switch {
+		case cd.typ == "other" || cd.typ == "":
+		case cd.typ == "abbreviation":
+			votes[i]["abbreviation"] += 0.4
+			if utf8.RuneCountInString(cd.name) >= 3 {
+				votes[i]["organization"] += 0.5 // an acronym names an organisation more often than anything else
+			}
+		case cd.priority >= 2:
+			// the document's title or file name says nothing of the kind of
+			// what it names ("Castor Vasquith" titles a passage about a man):
+			// typed by the text alone, or other, which aligns with any type
+		case cd.priority == 1:
+			votes[i][cd.typ] += 0.5
+		default:
+			votes[i][cd.typ] += 3
+		}
+		if cd.priority == 0 && (cd.typ == "other" || cd.typ == "") {
+			if ws := strings.Fields(cd.name); len(ws) >= 2 && compass[strings.ToLower(ws[0])] && nameHeadType(cd.name) == "" {
+				votes[i]["location"] += 2 // "Western Pennsylvania", "East Prussia"
+			} else if t := nameHeadType(cd.name); t != "" {
+				votes[i][t] += 2.5
+			} else if personShape(cd.name) {
+				votes[i]["person"] += 0.6
+			} else if abbreviation(cd.name) && utf8.RuneCountInString(cd.name) >= 3 {
+				votes[i]["organization"] += 0.5 // an acronym names an organisation more often than anything else
+			}
+		}
+	}
+	sentOf := func(m mention) [2]int {
+		for _, s := range sents {
+			if m.a >= s[0] && m.b <= s[1] {
+				return s
+			}
+		}
+		return [2]int{m.a, m.b}
+	}
+	for _, m := range ms {
+		s := sentOf(m)
+		before, after := text[s[0]:m.a], text[m.b:s[1]]
+		v := votes[m.entity]
+		if theBefore.MatchString(before) {
+			v["person"] -= 1 // "the Pittsburgh Gazette": a person's name takes no article
+		}
+		if honorific.MatchString(before) || personAft.MatchString(after) || personVerb.MatchString(after) {
+			v["person"] += 2
+		}
+		if orgAft.MatchString(after) {
+			v["organization"] += 2
+		}
+		if placeAft.MatchString(after) {
+			v["location"] += 1
+		}
+		if placeStrong.MatchString(before) || ofBefore.MatchString(before) {
+			v["location"] += 2
+		} else if placeBef.MatchString(before) {
+			v["location"] += 0.8
+		} else if placeBefThe.MatchString(before) {
+			v["location"] += 0.5
+		}
+		if orgBefore.MatchString(before) {
+			v["organization"] += 1.5
+		}
+		if sm := copulaDesc.FindStringSubmatch(after); sm != nil {
+			if t := nounType(descNoun(sm[1])); t != "" {
+				v[t] += 3
+			}
+		} else if sm := appoDesc.FindStringSubmatch(after); sm != nil {
+			if t := nounType(descNoun(sm[1])); t != "" {
+				v[t] += 2
+			}
+		}
+		if sm := nounBefore.FindStringSubmatch(before); sm != nil {
+			if t, ok := classNouns[sm[2]]; ok {
+				v[t] += 2
+			}
+		}
+		if demonym(text[m.a:m.b], after) {
+			v["location"] += 2
+		} else if l := strings.ToLower(text[m.a:m.b]); !strings.Contains(l, " ") && (strings.HasSuffix(l, "ish") || strings.HasSuffix(l, "ese")) && len(l) > 5 {
+			v["location"] += 1 // "Swedish", "Japanese": a people's (or their language's) name
+		}
+		if ofPlace.MatchString(before) && !strings.Contains(text[m.a:m.b], " ") {
+			v["location"] += 0.5 // "the capital of X", "the king of X"
+		}
+	}
+	// "He"/"She" going on after a sentence that opens with the name
+	for k := 1; k < len(sents); k++ {
+		if !pronounStart.MatchString(text[sents[k][0]:sents[k][1]]) {
+			continue
+		}
+		for j := k - 1; j >= 0; j-- {
+			var in []smention
+			for _, m := range ms {
+				if m.a >= sents[j][0] && m.b <= sents[j][1] {
+					in = append(in, smention{m.entity, m.a - sents[j][0], m.b - sents[j][0]})
+				}
+			}
+			if sub := subjectOf(text[sents[j][0]:sents[j][1]], in); sub >= 0 {
+				votes[in[sub].entity]["person"] += 2
+				break
+			}
+			if pronounStart.MatchString(text[sents[j][0]:sents[j][1]]) {
+				continue // the same person goes on
+			}
+			break
+		}
+	}
+	// a surname alone (never with an article): both are a person's
+	articled := make([]bool, len(ents))
+	for _, m := range ms {
+		if theBefore.MatchString(text[max(0, m.a-5):m.a]) {
+			articled[m.entity] = true
+		}
+	}
+	ends := map[string]int{} // how many longer names end (or start) with a word: "South Gondar", "North Gondar" share no surname
+	for _, cd := range ents {
+		if ws := strings.Fields(cd.name); len(ws) >= 2 {
+			ends[ws[len(ws)-1]]++
+			if ws[0] != ws[len(ws)-1] {
+				ends[ws[0]]++
+			}
+		}
+	}
+	for i, cd := range ents {
+		ws := strings.Fields(cd.name)
+		if len(ws) < 2 || len(ws) > 4 || !personShape(strings.Join(ws[max(0, len(ws)-3):], " ")) {
+			continue
+		}
+		for j, cj := range ents {
+			if j != i && !strings.Contains(cj.name, " ") && (cj.name == ws[len(ws)-1] || cj.name == ws[0] && len(ws) == 2) && !articled[j] && !articled[i] && ends[cj.name] == 1 {
+				votes[i]["person"] += 2
+				votes[j]["person"] += 2
+			}
+		}
+	}
+	// "Diocese of X", "University of X": a one-word name after the "of" of
+	// another name is a place
+	ofName := map[string]bool{}
+	for _, cd := range ents {
+		if ws := strings.Fields(cd.name); len(ws) >= 3 && ws[len(ws)-2] == "of" {
+			ofName[ws[len(ws)-1]] = true
+		}
+	}
+	for i, cd := range ents {
+		if ofName[cd.name] {
+			votes[i]["location"] += 1
+		}
+	}
+	// a name that opens with a place's name and goes on ("Orlando Magic",
+	// "Avex Taiwan" no: only a place first) names a team, a company, a
+	// body: no person
+	for i, cd := range ents {
+		ws := strings.Fields(cd.name)
+		if len(ws) < 2 {
+			continue
+		}
+		for j, cj := range ents {
+			if j != i && strings.HasPrefix(cd.name, cj.name+" ") && votes[j]["location"] >= 0.8 {
+				if t, _ := votes[j].best(); t == "location" {
+					votes[i]["person"] -= 1.5
+					votes[i]["organization"] += 0.8
+					break
+				}
+			}
+		}
+	}
+	// coordinated names are of one kind: "in Spain and Italy", "Poland,
+	// Hungary or Austria"
+	for round := 0; round < 2; round++ {
+		for k := 0; k+1 < len(ms); k++ {
+			a, b := ms[k], ms[k+1]
+			if g := strings.TrimSpace(text[a.b:b.a]); g != "and" && g != "or" && g != ", and" && g != ", or" && g != "," {
+				continue
+			}
+			ta, sa := votes[a.entity].best()
+			tb, sb := votes[b.entity].best()
+			if sa >= 0.8 && sb < 0.8 {
+				votes[b.entity][ta] += 0.8
+			}
+			if sb >= 0.8 && sa < 0.8 {
+				votes[a.entity][tb] += 0.8
+			}
+		}
+	}
+	// places listed with commas: "Vancouver, British Columbia, Canada"
+	for round := 0; round < 2; round++ {
+		for k := 0; k+1 < len(ms); k++ {
+			a, b := ms[k], ms[k+1]
+			if strings.TrimSpace(text[a.b:b.a]) != "," {
+				continue
+			}
+			ta, sa := votes[a.entity].best()
+			tb, sb := votes[b.entity].best()
+			if ta == "location" && sa >= 0.8 && votes[b.entity]["location"] < 1 {
+				votes[b.entity]["location"] += 1.5
+			}
+			if tb == "location" && sb >= 0.8 && votes[a.entity]["location"] < 1 {
+				votes[a.entity]["location"] += 1.5
+			}
+		}
+	}
+	out := make([]string, len(ents))
+	for i, cd := range ents {
+		t, s := votes[i].best()
+		switch {
+		case s >= 0.5:
+			out[i] = t
+		case cd.typ != "" && cd.priority < 2:
+			out[i] = cd.typ
+		default:
+			out[i] = "other"
+		}
+	}
+	return out
+}
+
+// shortForms maps a one-word entity to the longer entity of the chunk it
+// is a short form of: a person's surname ("Gibson" for "Duff Gibson"). A
+// word that could shorten two names shortens none. (Other short forms, "the
+// Gazette" for "the Evening Gazette", stay entities of their own: merging
+// two things is worse than keeping one twice.)
+func shortForms(text string, ents []candidate, types []string, ms []mention) map[int]int {
+	articled := make([]bool, len(ents))
+	for _, m := range ms {
+		if theBefore.MatchString(text[max(0, m.a-5):m.a]) {
+			articled[m.entity] = true
+		}
+	}
+	out := map[int]int{}
+	ambiguous := map[int]bool{}
+	for i, cd := range ents {
+		ws := strings.Fields(cd.name)
+		if len(ws) < 2 || len(ws) > 5 || cd.priority == 1 {
+			continue
+		}
+		for j, cj := range ents {
+			if j == i || strings.Contains(cj.name, " ") || cj.typed {
+				continue
+			}
+			if !(types[i] == "person" && types[j] != "location" && !articled[j] && cj.name == ws[len(ws)-1]) {
+				continue
+			}
+			if t, seen := out[j]; seen && t != i {
+				ambiguous[j] = true
+			}
+			out[j] = i
+		}
+	}
+	for j := range ambiguous {
+		delete(out, j)
+	}
+	return out
+}
+
+// indefinite says every mention of an entity follows "a" or "an": a
+// capitalised common noun ("was a Producer"), not a name. A people's
+// adjective ("a German racer") is not one.
+func indefinite(text string, ms []mention, n int) []bool {
+	seen, all := make([]bool, n), make([]bool, n)
+	for i := range all {
+		all[i] = true
+	}
+	for _, m := range ms {
+		seen[m.entity] = true
+		if !aBefore.MatchString(text[max(0, m.a-4):m.a]) || demonym(text[m.a:m.b], text[m.b:min(len(text), m.b+30)]) {
+			all[m.entity] = false
+		}
+	}
+	for i := range all {
+		all[i] = all[i] && seen[i]
+	}
+	return all
+}
+
+var aBefore = regexp.MustCompile(`(?:^|\s)[Aa]n?\s+$`)

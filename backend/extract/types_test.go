@@ -1,0 +1,153 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+
+	"cairn/backend/kb"
+	"cairn/backend/relphrase"
+)
+
+// offlineOf extracts one made-up passage.
+func offlineOf(text string) Result {
+	return ExtractOffline(Input{Chunk: kb.Chunk{ID: 1, DocID: 1, PageStart: 1, PageEnd: 1, CharStart: 0, CharEnd: len(text), Text: text}})
+}
+
+func entityTypes(r Result) map[string]string {
+	out := map[string]string{}
+	for _, e := range r.Entities {
+		out[e.Name] = e.Type
+	}
+	return out
+}
+
+// Types come from what the text says around a name; one type per entity.
+func TestOfflineTypesFromEvidence(t *testing.T) {
+	cases := []struct {
+		text string
+		want map[string]string
+	}{
+		{"Tomas Verhoek (born 4 May 1950 in Dunmarsh) is a Kestrian painter. He studied in Orvale.",
+			map[string]string{"Tomas Verhoek": "person", "Dunmarsh": "location", "Kestrian": "location", "Orvale": "location"}},
+		{"Brelloc is a town in the Varn Valley. The Halvik Gazette is a newspaper based in Brelloc.",
+			map[string]string{"Brelloc": "location", "Varn Valley": "location", "Halvik Gazette": "organization"}},
+		{"The album was recorded by Mira Osterfeld and Jonah Pell at the studio of Quellmark Records.",
+			map[string]string{"Mira Osterfeld": "person", "Jonah Pell": "person", "Quellmark Records": "organization"}},
+		{"The race ended in Tarrow, Welmshire, where Osterfeld won. Osterfeld later coached the team.",
+			map[string]string{"Tarrow": "location", "Welmshire": "location"}},
+		{"Dr. Anneke Brund joined Fennick Labs in 2004.",
+			map[string]string{"Anneke Brund": "person", "Fennick Labs": "organization"}},
+	}
+	for _, c := range cases {
+		got := entityTypes(offlineOf(c.text))
+		for name, typ := range c.want {
+			if got[name] != typ {
+				t.Errorf("%q: %s is %q, want %q (all: %v)", c.text, name, got[name], typ, got)
+			}
+		}
+	}
+}
+
+// Dates, amounts, percentages and quantities are no entities; a possessive
+// is no part of a name; a capitalised common noun after "a" is no name; a
+// surname alone is a mention of the full name.
+func TestOfflineNoValuesNoPossessives(t *testing.T) {
+	r := offlineOf("Harlow Minting paid $4.5 million, 12% of its budget, on 3 March 2011 for 40 hectares. " +
+		"Harlow Minting’s founder, Edda Vrane, was a Director of the fund. Vrane retired in 2015.")
+	got := entityTypes(r)
+	for _, bad := range []string{"$4.5 million", "12%", "3 March 2011", "40 hectares", "2015", "Harlow Minting’s", "Director", "Vrane"} {
+		if _, ok := got[bad]; ok {
+			t.Errorf("%q is an entity: %v", bad, got)
+		}
+	}
+	for _, e := range r.Entities {
+		if e.Name == "Edda Vrane" {
+			if e.Type != "person" || len(e.Mentions) != 2 {
+				t.Errorf("Edda Vrane: %+v", e)
+			}
+		}
+	}
+	if _, ok := got["Harlow Minting"]; !ok {
+		t.Errorf("the possessor lost: %v", got)
+	}
+	// the values are facts of the sentence's subject, with their spans
+	for _, e := range r.Entities {
+		if e.Name != "Harlow Minting" {
+			continue
+		}
+		var vs []string
+		for _, v := range e.Values {
+			vs = append(vs, v.Kind+":"+v.Text)
+			if v.Source.CharEnd-v.Source.CharStart != len(v.Text) {
+				t.Errorf("value %q has span %+v", v.Text, v.Source)
+			}
+		}
+		if strings.Join(vs, " ") != "money:$4.5 million percent:12% date:3 March 2011 quantity:40 hectares" {
+			t.Errorf("values of Harlow Minting: %v", vs)
+		}
+	}
+}
+
+// Relations are what a sentence states: its subject and what its verb
+// reaches, neighbours joined by a phrase or a preposition, places listed
+// with commas; the rest is co-occurrence.
+func TestOfflineStatedRelations(t *testing.T) {
+	r := offlineOf("Tomas Verhoek (born 1950 in Dunmarsh) is a Kestrian painter. " +
+		"He studied at the Orvale Academy in Brelloc, Welmshire. Mira Osterfeld and Jonah Pell met Tomas Verhoek.")
+	type edge struct{ s, p, o string }
+	var stated []edge
+	for _, rel := range r.Relations {
+		if rel.Predicate == relphrase.CoOccurs {
+			continue
+		}
+		stated = append(stated, edge{r.Entities[rel.Subject].Name, rel.Predicate, r.Entities[rel.Object].Name})
+		if !strings.Contains(rel.Statement, r.Entities[rel.Object].Name) {
+			t.Errorf("statement %q does not name the object", rel.Statement)
+		}
+	}
+	want := []edge{
+		{"Tomas Verhoek", "born in", "Dunmarsh"},
+		{"Tomas Verhoek", "is a", "Kestrian"},
+		{"Tomas Verhoek", "studied at", "Orvale Academy"},
+		{"Orvale Academy", "in", "Brelloc"},
+		{"Brelloc", "located in", "Welmshire"},
+		{"Mira Osterfeld", "met", "Tomas Verhoek"},
+		{"Jonah Pell", "met", "Tomas Verhoek"},
+	}
+	for _, w := range want {
+		found := false
+		for _, e := range stated {
+			found = found || e == w
+		}
+		if !found {
+			t.Errorf("missing %v in %v", w, stated)
+		}
+	}
+	for _, e := range stated {
+		if e.s == "Mira Osterfeld" && e.o == "Jonah Pell" {
+			t.Errorf("a list is no relation: %v", e)
+		}
+	}
+}
+
+func TestVerbPhrase(t *testing.T) {
+	cases := []struct {
+		between, want string
+		ok            bool
+	}{
+		{" was born in ", "was born in", true},
+		{" (born 4 May 1950 in ", "born in", true},
+		{" (1911 – 1971) was an American songwriter, educated at ", "was songwriter at", true},
+		{" also won the ", "also won", true},
+		{" and ", "", false},
+		{"; the next year ", "", false},
+		{" was the son of Castor and grew up in ", "", false},
+		{" , the capital of ", "", false},
+	}
+	for _, c := range cases {
+		got, ok := verbPhrase(c.between)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("verbPhrase(%q) = %q %v, want %q %v", c.between, got, ok, c.want, c.ok)
+		}
+	}
+}
