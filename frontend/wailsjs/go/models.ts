@@ -1259,6 +1259,7 @@ export namespace kb {
 	
 	
 	
+	
 
 }
 
