@@ -337,9 +337,9 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 			votes[i]["location"] += 1
 		}
 	}
-	// a name that opens with a place's name and goes on ("Orlando Magic",
-	// "Avex Taiwan" no: only a place first) names a team, a company, a
-	// body: no person
+	// a name that opens with a place's name and goes on (a made-up
+	// "Brindle Harbour Falcons" after "Brindle Harbour" was named a place;
+	// only a place first) names a team, a company, a body: no person
 	for i, cd := range ents {
 		ws := strings.Fields(cd.name)
 		if len(ws) < 2 {
