@@ -130,12 +130,13 @@ func (u *run) cellQuery(ctx context.Context, ts []tables.Table) (tables.Query, e
 			}
 		}
 	}
-	for _, w := range embed.Words(u.question) {
-		if !isYearWord(w) {
+	qw := embed.Words(u.question)
+	for _, w := range qw {
+		if !tables.IsYear(w) {
 			q.Terms[w] = true
 		}
 	}
-	add(embed.Words(u.question))
+	add(qw)
 	for _, t := range ts {
 		for _, c := range t.Columns {
 			add(tableWords(c))
@@ -151,14 +152,6 @@ func (u *run) cellQuery(ctx context.Context, ts []tables.Table) (tables.Query, e
 	}
 	q.Weight = func(w string) float64 { return math.Log(float64(n+1) / float64(df[w]+1)) }
 	return q, nil
-}
-
-func isYearWord(w string) bool {
-	if len(w) != 4 {
-		return false
-	}
-	y, err := strconv.Atoi(w)
-	return err == nil && y >= 1900 && y < 2100
 }
 
 // cellText writes the cells of one row as the answer's lead: the row (and

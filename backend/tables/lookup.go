@@ -201,7 +201,7 @@ func isAlnum(c byte) bool {
 func withoutYears(ws []string) []string {
 	out := ws[:0:0]
 	for _, w := range ws {
-		if !isYear(w) {
+		if !IsYear(w) {
 			out = append(out, w)
 		}
 	}

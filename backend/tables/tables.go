@@ -198,7 +198,7 @@ func isLabelLine(l string) bool {
 // column head, not a figure).
 func hasFigure(cells []string) bool {
 	for _, c := range cells {
-		if _, ok := Number(c); ok && !isYear(c) {
+		if _, ok := Number(c); ok && !IsYear(c) {
 			return true
 		}
 	}
@@ -217,8 +217,9 @@ var (
 	yearRE   = regexp.MustCompile(`^(?:19|20)\d\d$`)
 )
 
-// isYear reports whether a cell is a year and nothing else.
-func isYear(c string) bool { return yearRE.MatchString(strings.TrimSpace(c)) }
+// IsYear reports whether a cell (or a word) is a year, 1900–2099, and
+// nothing else.
+func IsYear(c string) bool { return yearRE.MatchString(strings.TrimSpace(c)) }
 
 // Number reads a figure as statements print it: "(1,577)" and "-1,577" are
 // negative, currency signs and thousands separators are dropped, "12.5%"
