@@ -827,8 +827,6 @@ func labelRow(ref []*pline, x *pline, stub float64) bool {
 	return len(strings.Fields(x.text)) <= 24 && !valueCell(x)
 }
 
-// rowsAlign reports whether two table rows share at least two column
-// positions (left edges, right edges or centres within an em).
 // alignedCells drops from a table's rows the lines that line up with no
 // cell of any other row: text from the next column of the page that
 // happens to share a row's baseline.
@@ -877,6 +875,8 @@ func alignsWithAny(x *pline, row []*pline) bool {
 	return false
 }
 
+// rowsAlign reports whether two table rows share at least two column
+// positions (left edges, right edges or centres within an em).
 func rowsAlign(a, b []*pline) bool {
 	s := math.Max(a[0].size, b[0].size)
 	shared := 0
