@@ -46,8 +46,10 @@ type gathered struct {
 	short []answerspan.Candidate
 	pool  []Evidence
 	kind  answerspan.Question
-	// cells: the table cells the question names among the evidence.
-	cells []foundCell
+	// cells: the table cells the question names among the evidence;
+	// stated: the figure computed by the formula the question states.
+	cells  []foundCell
+	stated *statedFigure
 }
 
 // gather retrieves, checks support, reranks (model) and builds paths.
@@ -103,7 +105,11 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 		if g.cells, err = u.tableCells(ctx, g.evidence); err != nil {
 			return nil, err
 		}
-		if u.trace.Support.Declined && len(g.cells) > 0 {
+		// A figure computed by the formula the question states.
+		if g.stated, err = u.statedFormula(ctx, g.evidence); err != nil {
+			return nil, err
+		}
+		if u.trace.Support.Declined && (len(g.cells) > 0 || g.stated != nil) {
 			u.trace.Support.Declined = false
 			u.trace.Support.Table = true
 		}
@@ -467,15 +473,15 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		}
 	}
 	boost = append(boost, memory...)
-	var cells []foundCell
+	var lead bool
 	if len(memory) == 0 {
-		cells = g.cells
+		lead = len(g.cells) > 0 || g.stated != nil
 	}
 	// A cell of a table the question names leads the answer over a short
 	// answer that is a figure (read from the passages' words, it would be
 	// a figure of the same rows taken without its column); a short answer
 	// of another kind (a name, a date) leads, the cell follows it.
-	if len(cells) > 0 && len(g.short) > 0 && g.short[0].Type == answerspan.TNumber {
+	if lead && len(g.short) > 0 && g.short[0].Type == answerspan.TNumber {
 		g.short = nil
 	}
 	if len(memory) == 0 && len(g.short) > 0 && g.short[0].Score >= answerspan.MinScore {
@@ -495,11 +501,11 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		}
 		text, cits, sa := shortText(g.short[0], g.kind, g.pool, extra)
 		a.Answer, a.Citations, a.Short = text, cits, sa
-		if len(cells) > 0 {
-			n := len(a.Citations) + 1
-			a.Answer += "\n\nFrom a table: " + cellText(cells, n)
-			a.Citations = append(a.Citations, cellCitation(cells, g.evidence, n))
-			a.Cells, a.Formula = answerCells(cells, n), cellFormula(cells)
+		if lead {
+			text, cits, cells, f, _ := figureLead(u.question, g, len(a.Citations)+1)
+			a.Answer += "\n\nFrom a table: " + text
+			a.Citations = append(a.Citations, cits...)
+			a.Cells, a.Formula = cells, f
 		}
 		u.trace.Short = sa
 		u.trace.AnswerBy = "extractive"
@@ -549,15 +555,16 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	}
 	var b strings.Builder
 	off := 0
-	if len(cells) > 0 {
+	if lead {
 		// A figure read from a table leads; the sentences follow it.
-		b.WriteString(cellText(cells, 1))
-		a.Citations = append(a.Citations, cellCitation(cells, g.evidence, 1))
-		a.Cells, a.Formula = answerCells(cells, 1), cellFormula(cells)
+		text, cits, cells, f, _ := figureLead(u.question, g, 1)
+		b.WriteString(text)
+		a.Citations = append(a.Citations, cits...)
+		a.Cells, a.Formula = cells, f
 		if len(sents) > 0 {
 			b.WriteString("\n\n")
 		}
-		off = 1
+		off = len(cits)
 	} else if len(memory) == 0 && len(sents) > 0 {
 		b.WriteString(NoShortText)
 	}
@@ -576,7 +583,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		c.N = i + 1 + off
 		a.Citations = append(a.Citations, c)
 	}
-	if len(sents) == 0 && len(cells) == 0 {
+	if len(sents) == 0 && !lead {
 		a.Declined = true
 		a.Answer = u.declineText(ev)
 		for _, e := range g.evidence {
@@ -586,7 +593,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	} else {
 		a.Answer = b.String()
 		u.trace.AnswerBy = "extractive"
-		if len(cells) > 0 {
+		if lead {
 			u.trace.AnswerBy = "table"
 		}
 	}

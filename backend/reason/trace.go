@@ -51,6 +51,9 @@ type Trace struct {
 	CitationsBy string `json:"citations_by,omitempty"`
 	// Short is the extractive short answer (the store reads it back from
 	// here), and Candidates the runners-up considered.
+	// Formula is the formula the question states and how far its
+	// quantities were found in tables.
+	Formula    *FormulaTrace   `json:"formula,omitempty"`
 	Short      *kb.ShortAnswer `json:"short,omitempty"`
 	Candidates []ShortTrace    `json:"short_candidates,omitempty"`
 
@@ -148,4 +151,13 @@ func DecodeTrace(raw []byte) (Trace, error) {
 		}
 	}
 	return t, nil
+}
+
+// FormulaTrace is a stated formula as the answer tried it: its figure,
+// the quantities found (with their figures) and the first one no table
+// gave.
+type FormulaTrace struct {
+	Target  string   `json:"target"`
+	Found   []string `json:"found,omitempty"`
+	Missing string   `json:"missing,omitempty"`
 }

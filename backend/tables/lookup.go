@@ -14,6 +14,16 @@ type Query struct {
 	Terms  map[string]bool
 	Weight func(word string) float64
 	Years  []int
+	// Context, when set, are more words that may name a table (in its
+	// title: "the balance sheet"), never its rows.
+	Context map[string]bool
+	// MinCover, when set, is the least part of the query's own weight
+	// (by Weight) a cell's row label, section and column must name: a
+	// short query ("total assets") is not answered by a row that names one
+	// of its words ("Total").
+	MinCover float64
+	// MinShare, when set, replaces the package's MinShare for this query.
+	MinShare float64
 }
 
 // Words cuts a label into comparable words (the caller's analyzer: lower
@@ -50,6 +60,10 @@ const MinShare = 0.4
 // total closes its table). At most one cell per row and year.
 func Lookup(q Query, tabs []Table, words Words) []Cell {
 	var out []Cell
+	minShare := MinShare
+	if q.MinShare > 0 {
+		minShare = q.MinShare
+	}
 	for ti, t := range tabs {
 		cols := yearColumns(t.Columns, q.Years)
 		if len(cols) == 0 {
@@ -62,7 +76,7 @@ func Lookup(q Query, tabs []Table, words Words) []Cell {
 			rowQ.Terms = map[string]bool{}
 			inTitle := map[string]bool{}
 			for _, w := range words(t.Title) {
-				if q.Terms[w] && !inTitle[w] {
+				if (q.Terms[w] || q.Context[w]) && !inTitle[w] {
 					titleHit += q.Weight(w)
 				}
 				inTitle[w] = true
@@ -92,7 +106,10 @@ func Lookup(q Query, tabs []Table, words Words) []Cell {
 					continue
 				}
 				match, share := score(rowQ, label, section, colWords[yc.col], ri == len(t.Rows)-1)
-				if share < MinShare {
+				if share < minShare {
+					continue
+				}
+				if q.MinCover > 0 && cover(q, label, section, colWords[yc.col]) < q.MinCover {
 					continue
 				}
 				match += titleHit / 4
@@ -242,4 +259,27 @@ func score(q Query, label, section, column []string, last bool) (match, share fl
 		return ch / 2, ch / ca
 	}
 	return 0, 0
+}
+
+// cover is the part of the query's weight that a row's label, section and
+// column name.
+func cover(q Query, parts ...[]string) float64 {
+	named := map[string]bool{}
+	for _, ws := range parts {
+		for _, w := range ws {
+			named[w] = true
+		}
+	}
+	var hit, all float64
+	for w := range q.Terms {
+		v := q.Weight(w)
+		all += v
+		if named[w] {
+			hit += v
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return hit / all
 }

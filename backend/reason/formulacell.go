@@ -1,0 +1,461 @@
+package reason
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+
+	"cairn/backend/analyze"
+	"cairn/backend/formula"
+	"cairn/backend/kb"
+	"cairn/backend/search"
+	"cairn/backend/tables"
+)
+
+// A figure the question says how to compute ("Turnover is defined as:
+// 2019 sales / (average assets between 2018 and 2019)"): each quantity of
+// the formula is read from a table row in its year, found among the
+// question's passages or by a search of its own (within the question's
+// scope and routed documents), and the answer leads with the formula
+// written out with every operand's figure and citation. Cairn computes;
+// with a model too, the arithmetic is never the model's.
+
+// operandPassages is how many passages each quantity's own search reads,
+// quantityPassages how many of those that hold all its words.
+const (
+	operandPassages  = 8
+	quantityPassages = 30
+)
+
+// minQuantityCover is the least part of a quantity's words (by weight) a
+// row must name to be read for it.
+const minQuantityCover = 0.7
+
+// minQuantityShare is the least part of a row's label the quantity must
+// name ("cash from operations" names little of "Net cash provided by
+// operating activities", but all of its own words are there).
+const minQuantityShare = 0.01
+
+// statedFigure is a computed figure and its operands, each cited.
+type statedFigure struct {
+	f     formula.Formula
+	year  int
+	value float64
+	figs  map[formula.Operand]float64
+	cells []foundCell // one per operand, in the formula's order
+	from  []Evidence  // the passage of each cell
+}
+
+// statedFormula computes the figure the question defines, when every
+// quantity of its formula is found in a table (nil otherwise).
+func (u *run) statedFormula(ctx context.Context, ev []Evidence) (*statedFigure, error) {
+	f, ok := formula.Parse(u.question)
+	if !ok {
+		return nil, nil
+	}
+	year := 0
+	for _, y := range questionYears(u.question) {
+		year = max(year, y)
+	}
+	ops := f.Expr.Operands(year)
+	// Each quantity's years are read from one row.
+	var names []string
+	years := map[string][]int{}
+	for _, op := range ops {
+		if years[op.Name] == nil {
+			names = append(names, op.Name)
+		}
+		years[op.Name] = append(years[op.Name], op.Year)
+	}
+	found := map[formula.Operand]int{}
+	sf := &statedFigure{f: f, year: year, figs: map[formula.Operand]float64{}}
+	ft := &FormulaTrace{Target: f.Target}
+	u.trace.Formula = ft
+	for _, name := range names {
+		cells, from, err := u.quantityCells(ctx, name, years[name], ev)
+		if err != nil || cells == nil {
+			ft.Missing = name
+			return nil, err
+		}
+		for i, c := range cells {
+			ft.Found = append(ft.Found, fmt.Sprintf("%s %d: %s = %s, %s (p. %d)", name, years[name][i], c.Label, c.Value, c.Column, from[i].Hit.PageStart))
+			op := formula.Operand{Name: name, Year: years[name][i]}
+			found[op] = len(sf.cells)
+			// Statements print outflows in parentheses; a definition
+			// names the quantity ("capital spending"): its size is taken.
+			sf.figs[op] = math.Abs(c.Number)
+			sf.cells = append(sf.cells, c)
+			sf.from = append(sf.from, from[i])
+		}
+	}
+	v, err := f.Expr.Eval(year, sf.figs)
+	if err != nil {
+		return nil, nil
+	}
+	sf.value = v
+	// The cells in the formula's order.
+	cells, from := make([]foundCell, len(ops)), make([]Evidence, len(ops))
+	for i, op := range ops {
+		cells[i], from[i] = sf.cells[found[op]], sf.from[found[op]]
+	}
+	sf.cells, sf.from = cells, from
+	return sf, nil
+}
+
+// quantityCells finds the row that names a quantity and its cells in the
+// years given (one per year, in order), among the tables of the
+// question's passages and of a search for the quantity: the best row
+// that has every year, else the best row for each year. An acronym in
+// the name ("PP&E") is read as the words of a row label it spells.
+func (u *run) quantityCells(ctx context.Context, name string, years []int, ev []Evidence) ([]foundCell, []Evidence, error) {
+	q := name
+	for _, y := range years {
+		if y != 0 {
+			q = fmt.Sprintf("%s %d", name, y)
+			break
+		}
+	}
+	res, err := u.r.Retriever.Retrieve(ctx, q, operandPassages)
+	if err != nil {
+		return nil, nil, err
+	}
+	pool := append([]Evidence(nil), ev[:min(len(ev), maxCellPassages)]...)
+	seen := map[int64]bool{}
+	for _, e := range pool {
+		seen[e.Hit.ID] = true
+	}
+	var all []tables.Table
+	var from []int // the pool passage of each table
+	addHits := func(hits []kb.Hit) {
+		for _, h := range hits {
+			if !seen[h.ID] {
+				seen[h.ID] = true
+				pool = append(pool, Evidence{N: len(pool) + 1, Hit: h})
+			}
+		}
+	}
+	parsed := 0
+	parse := func() {
+		for ; parsed < len(pool); parsed++ {
+			e := pool[parsed]
+			if !strings.Contains(e.Hit.Text, " | ") {
+				continue
+			}
+			for _, t := range tables.Parse(e.Hit.Text, e.Hit.TableHeader, lastHeading(e.Hit.HeadingPath)) {
+				all = append(all, t)
+				from = append(from, parsed)
+			}
+		}
+	}
+	addHits(res.Hits)
+	parse()
+	// The name with its acronyms spelled out by the labels seen; then the
+	// passages that hold all its words (a statement's row is one line
+	// among many: a search for the phrase may rank its passage low).
+	name = spelled(name, all)
+	if must := search.MatchTerms(name); len(must) > 0 {
+		// All of its words; and all of them with any other word of the
+		// question, headings weighing most (the statement the question
+		// names).
+		in := map[string]bool{}
+		for _, t := range must {
+			in[t] = true
+		}
+		var rest []string
+		for _, t := range search.MatchTerms(u.question) {
+			if !in[t] {
+				rest = append(rest, t)
+			}
+		}
+		matches := []string{strings.Join(must, " AND ")}
+		if len(rest) > 0 {
+			matches = append(matches, "("+strings.Join(must, " AND ")+") AND ("+strings.Join(rest, " OR ")+")")
+		}
+		var ids []int64
+		for i, m := range matches {
+			w := search.DefaultSettings().ColumnWeights
+			if i == 1 {
+				w[1] *= 4
+			}
+			found, err := u.r.Store.LexicalSearchIn(ctx, m, w, quantityPassages, u.r.Retriever.Docs)
+			if err != nil {
+				return nil, nil, ctx.Err()
+			}
+			for _, f := range found {
+				if !seen[f.ChunkID] {
+					seen[f.ChunkID] = true
+					ids = append(ids, f.ChunkID)
+				}
+			}
+		}
+		for _, id := range ids {
+			delete(seen, id)
+		}
+		hits, err := u.chunkHits(ctx, ids)
+		if err != nil {
+			return nil, nil, err
+		}
+		addHits(hits)
+		parse()
+	}
+	if len(all) == 0 {
+		return nil, nil, nil
+	}
+	query, err := u.wordQuery(ctx, name, all)
+	if err != nil || len(query.Terms) == 0 {
+		return nil, nil, err
+	}
+	for _, y := range years {
+		if y != 0 {
+			query.Years = append(query.Years, y)
+		}
+	}
+	// The row must name most of the quantity; the question's other words
+	// may name the table ("the balance sheet").
+	query.MinCover, query.MinShare = minQuantityCover, minQuantityShare
+	query.Context = map[string]bool{}
+	for _, w := range tableWords(u.question) {
+		query.Context[w] = true
+	}
+	cells := tables.Lookup(query, all, tableWords)
+	if len(cells) == 0 {
+		return nil, nil, nil
+	}
+	type rowKey struct{ t, r int }
+	byRow := map[rowKey]map[int]tables.Cell{}
+	var order []rowKey
+	for _, c := range cells {
+		k := rowKey{c.Table, c.Row}
+		if byRow[k] == nil {
+			byRow[k] = map[int]tables.Cell{}
+			order = append(order, k)
+		}
+		if _, ok := byRow[k][c.Year]; !ok {
+			byRow[k][c.Year] = c
+		}
+	}
+	// Rows of a table the question names ("the balance sheet": words of
+	// its title beyond the quantity's own) come first.
+	named := make([]float64, len(all))
+	for i, t := range all {
+		in := map[string]bool{}
+		for _, w := range tableWords(t.Title) {
+			if query.Context[w] && !query.Terms[w] && !in[w] {
+				in[w] = true
+				named[i] += query.Weight(w)
+			}
+		}
+	}
+	// Then the row whose label says least beyond the quantity (its share
+	// by the project's word weights: "Total revenues" over "Revenues from
+	// other segments").
+	share := func(k rowKey) float64 {
+		var hit, total float64
+		for _, w := range tableWords(all[k.t].Rows[k.r].Label) {
+			v := query.Weight(w)
+			total += v
+			if query.Terms[w] {
+				hit += v
+			}
+		}
+		if total == 0 {
+			return 0
+		}
+		return hit / total
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if named[a.t] != named[b.t] {
+			return named[a.t] > named[b.t]
+		}
+		return share(a) > share(b)+0.1
+	})
+	pick := func(k rowKey, y int) (tables.Cell, bool) {
+		c, ok := byRow[k][y]
+		return c, ok
+	}
+	var out []foundCell
+	var outFrom []Evidence
+	add := func(c tables.Cell) {
+		r := all[c.Table].Rows[c.Row]
+		out = append(out, foundCell{Cell: c, ev: from[c.Table], start: r.Start, end: r.End})
+		outFrom = append(outFrom, pool[from[c.Table]])
+	}
+	for _, k := range order {
+		whole := true
+		for _, y := range years {
+			if _, ok := pick(k, y); !ok {
+				whole = false
+			}
+		}
+		if whole {
+			for _, y := range years {
+				c, _ := pick(k, y)
+				add(c)
+			}
+			return out, outFrom, nil
+		}
+	}
+	for _, y := range years {
+		ok := false
+		for _, k := range order {
+			if c, has := pick(k, y); has {
+				add(c)
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return nil, nil, nil
+		}
+	}
+	return out, outFrom, nil
+}
+
+// spelled writes a quantity's name with each acronym replaced by the
+// words of a row label it spells ("PP&E" → "property, plant and
+// equipment"), when a label of the tables does.
+func spelled(name string, ts []tables.Table) string {
+	words := strings.Fields(name)
+	for i, w := range words {
+		if !tables.IsAcronym(w) {
+			continue
+		}
+	find:
+		for _, t := range ts {
+			for _, r := range t.Rows {
+				if s := tables.Spell(w, r.Label, analyze.IsStop); s != "" {
+					words[i] = s
+					break find
+				}
+			}
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// wordQuery is a phrase as tables.Lookup reads it, its words weighed by
+// their inverse document frequency among the project's passages.
+func (u *run) wordQuery(ctx context.Context, phrase string, ts []tables.Table) (tables.Query, error) {
+	q := tables.Query{Terms: map[string]bool{}}
+	words := tableWords(phrase)
+	for _, w := range words {
+		if !tables.IsYear(w) {
+			q.Terms[w] = true
+		}
+	}
+	seen := map[string]bool{}
+	for _, w := range words {
+		seen[w] = true
+	}
+	for _, t := range ts {
+		for _, r := range t.Rows {
+			for _, w := range tableWords(r.Label + " " + r.Section) {
+				if !seen[w] {
+					seen[w] = true
+					words = append(words, w)
+				}
+			}
+		}
+		for _, c := range t.Columns {
+			for _, w := range tableWords(c) {
+				if !seen[w] {
+					seen[w] = true
+					words = append(words, w)
+				}
+			}
+		}
+	}
+	df, n, err := u.r.Store.TermDF(ctx, words)
+	if err != nil {
+		return q, err
+	}
+	q.Weight = func(w string) float64 { return math.Log(float64(n+1) / float64(df[w]+1)) }
+	return q, nil
+}
+
+// percentRE finds a question that asks for a percentage.
+var percentRE = regexp.MustCompile(`(?i)%|\bpercent(?:age)?s?\b`)
+
+// text writes the figure's line: the formula with each operand's figure,
+// its result, the result as a percentage when the question asks for one,
+// and each operand's citation (citations numbered from n).
+func (sf *statedFigure) text(question string, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s", sf.f.Target)
+	if sf.year != 0 && !strings.Contains(sf.f.Target, fmt.Sprint(sf.year)) {
+		fmt.Fprintf(&b, " %d", sf.year)
+	}
+	fmt.Fprintf(&b, " = %s = %s", sf.f.Expr.Text(sf.year, sf.figs, figure), precise(sf.value))
+	if percentRE.MatchString(question) {
+		fmt.Fprintf(&b, " (%s %%)", precise(100*sf.value))
+	}
+	b.WriteString(". From the tables: ")
+	for i, c := range sf.cells {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s", c.Label)
+		if c.Column != "" {
+			fmt.Fprintf(&b, ", %s", c.Column)
+		}
+		fmt.Fprintf(&b, ": %s", c.Value)
+		if c.Unit != "" {
+			fmt.Fprintf(&b, " %s", c.Unit)
+		}
+		fmt.Fprintf(&b, " [%d]", n+i)
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// precise prints a computed figure: two decimals, or four below 1 (a
+// ratio of 0.0123 keeps its digits).
+func precise(v float64) string {
+	if math.Abs(v) < 1 && v != 0 {
+		return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", v), "0"), ".")
+	}
+	return figure(v)
+}
+
+// citations cites each operand's row, numbered from n.
+func (sf *statedFigure) citations(n int) []kb.Citation {
+	out := make([]kb.Citation, len(sf.cells))
+	for i, c := range sf.cells {
+		cit := citation(sf.from[i], c.start, c.end)
+		cit.N = n + i
+		out[i] = cit
+	}
+	return out
+}
+
+// answerCells are the operands as the answer carries them.
+func (sf *statedFigure) answerCells(n int) []kb.TableCell {
+	out := make([]kb.TableCell, len(sf.cells))
+	for i, c := range sf.cells {
+		out[i] = kb.TableCell{N: n + i, Row: c.Label, Section: c.Section, Column: c.Column, Unit: c.Unit, Value: c.Value, Number: c.Number, Year: c.Year}
+	}
+	return out
+}
+
+// formulaLine is the formula as the answer's Formula field states it.
+func (sf *statedFigure) formulaLine() string {
+	return fmt.Sprintf("%s = %s = %s", sf.f.Target, sf.f.Expr.Text(sf.year, sf.figs, figure), precise(sf.value))
+}
+
+// figureLead is what a figure leads the answer with, citations numbered
+// from n: the stated formula's result when the question defines one and
+// all its operands were found, else the cells of the row the question
+// names; ok is false when there is neither.
+func figureLead(question string, g *gathered, n int) (text string, cits []kb.Citation, cells []kb.TableCell, formula string, ok bool) {
+	if sf := g.stated; sf != nil {
+		return sf.text(question, n), sf.citations(n), sf.answerCells(n), sf.formulaLine(), true
+	}
+	if len(g.cells) > 0 {
+		return cellText(g.cells, n), []kb.Citation{cellCitation(g.cells, g.evidence, n)}, answerCells(g.cells, n), cellFormula(g.cells), true
+	}
+	return "", nil, nil, "", false
+}

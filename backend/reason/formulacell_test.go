@@ -1,0 +1,79 @@
+package reason_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"cairn/backend/evalset"
+	"cairn/backend/llm"
+	"cairn/backend/reason"
+)
+
+// A made-up company's statements, each its own passage, and a question
+// that states how its figure is computed from rows of both: the answer
+// leads with the formula worked out, every operand's row cited.
+func TestOfflineAnswerFromStatedFormula(t *testing.T) {
+	corpus := []evalset.Passage{
+		{ID: "earnings", Title: "Gadgetco statement of earnings", Text: "Consolidated Statement of Earnings\n" +
+			"(Thousands) | 2025 | 2024 | 2023\n" +
+			"Gadget sales | $ 12,000 | $ 10,000 | $ 9,000\n" +
+			"Cost of gadgets sold | (7,000) | (6,000) | (5,500)\n" +
+			"Net earnings | $ 1,500 | $ 1,200 | $ 1,000"},
+		{ID: "position", Title: "Gadgetco statement of position", Text: "Consolidated Statement of Position\n" +
+			"(Thousands) | 2025 | 2024\n" +
+			"Gadget stock | 2,000 | 1,000\n" +
+			"Total current assets | 5,000 | 4,000\n" +
+			"Total assets | 11,000 | 9,000\n" +
+			"Total current liabilities | 2,500 | 2,000"},
+		{ID: "board", Title: "Gadgetco board", Text: "The board of Gadgetco meets four times a year. Its chair is elected by the members for a term of three years."},
+	}
+	st := corpusStore(t, corpus)
+	r := newReasoner(st, llm.Offline{})
+	a, err := r.Quick(context.Background(), "What is Gadgetco's 2025 return on assets? Return on assets is defined as: 2025 net earnings / (average total assets between 2024 and 2025). Round to two decimals.", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Return on assets = net earnings 2025 1,500 / ((total assets 2024 9,000 + total assets 2025 11,000) / 2) = 0.15"
+	if a.Formula != want {
+		t.Fatalf("formula %q\nwant    %q\nanswer %q", a.Formula, want, a.Answer)
+	}
+	if len(a.Cells) != 3 || a.Cells[1].Row != "Total assets" || a.Cells[1].Year != 2024 || a.Cells[0].Row != "Net earnings" {
+		t.Errorf("cells %+v", a.Cells)
+	}
+	if !strings.HasPrefix(a.Answer, "Return on assets 2025 = ") {
+		t.Errorf("answer %q", a.Answer)
+	}
+	for i, c := range a.Citations[:3] {
+		if c.N != i+1 || !strings.HasPrefix(c.Text, a.Cells[i].Row+" |") {
+			t.Errorf("citation %d: %+v", i, c)
+		}
+	}
+	checkProvenance(t, st, a)
+	var tr reason.Trace
+	if err := json.Unmarshal(a.Trace, &tr); err != nil || tr.AnswerBy != "table" || tr.Formula == nil || len(tr.Formula.Found) != 3 {
+		t.Errorf("trace: answer_by %q formula %+v (%v)", tr.AnswerBy, tr.Formula, err)
+	}
+
+	// An instruction with word operators and a change between years.
+	a, err = r.Quick(context.Background(), "Define the stock turn as cost of gadgets sold divided by the change in gadget stock between 2024 and 2025. What is Gadgetco's stock turn in 2025?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "stock turn = cost of gadgets sold 2025 7,000 / (gadget stock 2025 2,000 − gadget stock 2024 1,000) = 7"; a.Formula != want {
+		t.Errorf("formula %q\nwant    %q", a.Formula, want)
+	}
+
+	// A quantity no row names: no formula, the answer goes on without it.
+	a, err = r.Quick(context.Background(), "What is Gadgetco's 2025 widget yield? Widget yield is defined as: 2025 gadget sales / 2025 moon dust.", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Formula != "" && strings.Contains(a.Formula, "moon dust") {
+		t.Errorf("formula with a quantity no table holds: %q", a.Formula)
+	}
+	if err := json.Unmarshal(a.Trace, &tr); err != nil || tr.Formula == nil || tr.Formula.Missing != "moon dust" {
+		t.Errorf("trace formula %+v (%v)", tr.Formula, err)
+	}
+}
