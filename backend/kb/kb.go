@@ -103,8 +103,9 @@ type PageBlock struct {
 // statement tables without rules read as rows with their labels, heads
 // and section rows; version 5: glyph names from embedded CFF font
 // programs, accents over a dotless i, numbered titles in the document's
-// own title style).
-const ReaderVersion = 5
+// own title style; version 6: rules under a statement's figure columns
+// only no longer cut its figures from their labels).
+const ReaderVersion = 6
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

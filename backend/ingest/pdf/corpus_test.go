@@ -183,7 +183,9 @@ func TestPageCap(t *testing.T) {
 	if !strings.Contains(strings.Join(doc.Warnings, " "), "first 500 pages") {
 		t.Errorf("no page-cap warning: %q", doc.Warnings)
 	}
-	if d := time.Since(t0); d > 20*time.Second {
+	// Reading all 100k pages would take many minutes; the bound is loose
+	// so a busy machine does not fail it (speed is make bench's).
+	if d := time.Since(t0); d > 2*time.Minute {
 		t.Errorf("500 pages took %v", d)
 	}
 }

@@ -205,7 +205,7 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 			in = append(in, l)
 		}
 	}
-	if len(in) < 2 {
+	if len(in) < 2 || labelledOutside(in, lines, t.x0) {
 		return nil
 	}
 	cols := t.columns(in, vs)
@@ -526,4 +526,35 @@ func columnsUsed(l *pline, g grid) (first, others bool) {
 		}
 	}
 	return first, others
+}
+
+// labelledOutside reports whether most lines of a ruled region have text
+// on their baseline to the left of it: the rules are underlines of figure
+// columns (a statement rules its subtotals under the figures only), and
+// the rows run on to their labels, so the region is not a table of its
+// own (the statement is read whole as a table without rules).
+func labelledOutside(in, lines []*pline, x0 float64) bool {
+	var bases []float64
+	for _, l := range in {
+		seen := false
+		for _, v := range bases {
+			if math.Abs(v-l.v) < 0.3*l.size {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			bases = append(bases, l.v)
+		}
+	}
+	labelled := 0
+	for _, v := range bases {
+		for _, l := range lines {
+			if !l.cell && l.u1 <= x0 && math.Abs(l.v-v) < 0.3*l.size && startsWithLetter(l.text) {
+				labelled++
+				break
+			}
+		}
+	}
+	return labelled >= 2 && 2*labelled >= len(bases)
 }

@@ -122,3 +122,56 @@ func TestStatementTableHeadsOverFigures(t *testing.T) {
 		t.Errorf("table rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// The same statement with rules under its figure columns only (under the
+// heads, above and under a total), as statements rule their subtotals:
+// the rules do not make the figures a table of their own apart from the
+// labels; every row still reads with its label.
+func TestStatementTableRuledUnderFiguresOnly(t *testing.T) {
+	items := []placedText{
+		{57, 700, "Balance of Widgets"},
+		{360, 680, "June 1, 2025"}, {430, 680, "June 2, 2024"},
+		{57, 670, "Assets"},
+		{57, 661, "Current assets"},
+		{66, 652, "Cash and cash equivalents"}, {350, 652, "$"}, figureAt(400, 652, "1,980"), {420, 652, "$"}, figureAt(470, 652, "1,101"),
+		{66, 643, "Widget inventories"}, figureAt(400, 643, "5,409"), figureAt(470, 643, "5,209"),
+		{66, 634, "Total current assets"}, figureAt(400, 634, "7,389"), figureAt(470, 634, "6,310"),
+		{66, 625, "Gizmo tooling"}, figureAt(400, 625, "3,580"), figureAt(470, 625, "3,787"),
+		{66, 616, "Total assets"}, figureAt(400, 616, "10,969"), figureAt(470, 616, "10,097"),
+	}
+	text := placedStream(8, items...)
+	body := text[strings.Index(text, "stream\n")+len("stream\n") : strings.LastIndex(text, "endstream")]
+	for _, y := range []float64{676, 640.5, 631.5, 622.5, 613.5, 611.5} {
+		body += fmt.Sprintf("340 %g 135 0.5 re f\n", y)
+	}
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	doc, err := Read(pdfWithObjects(objs), parsed.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, b := range doc.Blocks {
+		if b.Kind == parsed.BlockTableRow {
+			rows = append(rows, b.Text)
+		}
+	}
+	want := []string{
+		"June 1, 2025 | June 2, 2024",
+		"Assets",
+		"Current assets",
+		"Cash and cash equivalents | $ 1,980 | $ 1,101",
+		"Widget inventories | 5,409 | 5,209",
+		"Total current assets | 7,389 | 6,310",
+		"Gizmo tooling | 3,580 | 3,787",
+		"Total assets | 10,969 | 10,097",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+}
