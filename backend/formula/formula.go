@@ -178,6 +178,18 @@ func (e *Expr) walk(f func(*Expr)) {
 	}
 }
 
+// Divides reports whether e divides by anything but a number (a ratio of
+// quantities, whose result has no unit of its own).
+func (e *Expr) Divides() bool {
+	found := false
+	e.walk(func(x *Expr) {
+		if x.Op == '/' && !(x.R.Op == 0 && x.R.Name == "") {
+			found = true
+		}
+	})
+	return found
+}
+
 // Operands lists the quantities e needs, in order, once each; a year of 0
 // is given year.
 func (e *Expr) Operands(year int) []Operand {

@@ -390,8 +390,21 @@ func (sf *statedFigure) text(question string, n int) string {
 		fmt.Fprintf(&b, " %d", sf.year)
 	}
 	fmt.Fprintf(&b, " = %s = %s", sf.f.Expr.Text(sf.year, sf.figs, figure), precise(sf.value))
-	if percentRE.MatchString(question) {
+	if percentRE.MatchString(question) && sf.f.Expr.Divides() {
 		fmt.Fprintf(&b, " (%s %%)", precise(100*sf.value))
+	}
+	// An amount (no ratio) in the scale the question asks, when its
+	// operands share the one their tables state.
+	if asked := askedScale(question); asked != 0 && !sf.f.Expr.Divides() {
+		scale := sf.cells[0].Scale
+		for _, c := range sf.cells {
+			if c.Scale != scale {
+				scale = 0
+			}
+		}
+		if scale != 0 && scale != asked {
+			fmt.Fprintf(&b, " (= %s %s)", figure(sf.value*scale/asked), tables.ScaleName(asked))
+		}
 	}
 	b.WriteString(". From the tables: ")
 	for i, c := range sf.cells {
@@ -455,7 +468,7 @@ func figureLead(question string, g *gathered, n int) (text string, cits []kb.Cit
 		return sf.text(question, n), sf.citations(n), sf.answerCells(n), sf.formulaLine(), true
 	}
 	if len(g.cells) > 0 {
-		return cellText(g.cells, n), []kb.Citation{cellCitation(g.cells, g.evidence, n)}, answerCells(g.cells, n), cellFormula(g.cells), true
+		return cellText(g.cells, n, askedScale(question)), []kb.Citation{cellCitation(g.cells, g.evidence, n)}, answerCells(g.cells, n), cellFormula(g.cells), true
 	}
 	return "", nil, nil, "", false
 }

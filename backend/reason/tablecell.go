@@ -157,7 +157,7 @@ func (u *run) cellQuery(ctx context.Context, ts []tables.Table) (tables.Query, e
 // cellText writes the cells of one row as the answer's lead: the row (and
 // its section), each year's value under its column, the table's unit, and
 // the citation of the row.
-func cellText(cells []foundCell, n int) string {
+func cellText(cells []foundCell, n int, asked float64) string {
 	c := cells[0]
 	var b strings.Builder
 	b.WriteString(c.Label)
@@ -173,6 +173,9 @@ func cellText(cells []foundCell, n int) string {
 			fmt.Fprintf(&b, "%s: ", x.Column)
 		}
 		b.WriteString(x.Value)
+		if asked != 0 && x.Scale != 0 && asked != x.Scale {
+			fmt.Fprintf(&b, " (= %s %s)", figure(x.Number*x.Scale/asked), tables.ScaleName(asked))
+		}
 	}
 	if c.Unit != "" {
 		fmt.Fprintf(&b, " %s", c.Unit)
@@ -182,6 +185,20 @@ func cellText(cells []foundCell, n int) string {
 		b.WriteString(". " + f)
 	}
 	return b.String()
+}
+
+// askedScaleRE finds the scale a question asks its figure in ("in USD
+// millions", "in units of billions", "in thousands").
+var askedScaleRE = regexp.MustCompile(`(?i)\bin\s+(?:units\s+of\s+)?(?:USD\s+|US\$\s*|\$\s*|dollars\s+)?(thousands|millions|billions)\b`)
+
+// askedScale is the multiplier of the scale a question asks its figure
+// in; 0 when it names none.
+func askedScale(question string) float64 {
+	m := askedScaleRE.FindStringSubmatch(question)
+	if m == nil {
+		return 0
+	}
+	return tables.Scale(m[1])
 }
 
 // cellFormula works out what a row's figures over the years asked say

@@ -50,6 +50,15 @@ func TestOfflineAnswerFromTableCell(t *testing.T) {
 		t.Errorf("answer_by %q (%v)", tr.AnswerBy, err)
 	}
 
+	// The figure in the scale the question asks for.
+	a, err = r.Quick(context.Background(), "How much did Widgetco spend on purchases of gizmo tooling in 2025? Answer in millions.", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(a.Answer, "Purchases of gizmo tooling (Flows from Investing): 2025: (1,577) (= -1.58 million) (Thousands) [1]") {
+		t.Errorf("answer %q", a.Answer)
+	}
+
 	a, err = r.Quick(context.Background(), "What were Widgetco's net earnings from 2023 to 2025?", nil)
 	if err != nil {
 		t.Fatal(err)

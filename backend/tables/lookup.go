@@ -37,9 +37,12 @@ type Cell struct {
 	Section         string // the label row above it, if any
 	Column          string // the column's heads ("Capital Expenditures 2018")
 	Unit            string // the table's stub when it states a unit ("(Millions)")
-	Value           string // the cell as printed ("(1,577)")
-	Number          float64
-	Year            int // the year of the column, when the question named it
+	// Scale is the multiplier the table states for its figures (stub or
+	// title: 1e6 for "in millions"); 0 when it states none.
+	Scale  float64
+	Value  string // the cell as printed ("(1,577)")
+	Number float64
+	Year   int // the year of the column, when the question named it
 	// Score is the weight of the question's words that name the cell (in
 	// its row's label, column group and section); Share the part of the
 	// label's weight (or the column group's, for a total) they make.
@@ -68,6 +71,10 @@ func Lookup(q Query, tabs []Table, words Words) []Cell {
 		cols := yearColumns(t.Columns, q.Years)
 		if len(cols) == 0 {
 			continue
+		}
+		scale := Scale(t.Stub)
+		if scale == 0 {
+			scale = Scale(t.Title)
 		}
 		// Words of the question that name the table ("the balance sheet")
 		// choose the table, not its row.
@@ -114,7 +121,7 @@ func Lookup(q Query, tabs []Table, words Words) []Cell {
 				}
 				match += titleHit / 4
 				out = append(out, Cell{Table: ti, Row: ri, Col: yc.col, Label: r.Label, Section: r.Section, Column: t.Columns[yc.col],
-					Unit: t.Stub, Value: r.Cells[yc.col], Number: v, Year: yc.year, Score: match, Share: share})
+					Unit: t.Stub, Scale: scale, Value: r.Cells[yc.col], Number: v, Year: yc.year, Score: match, Share: share})
 			}
 		}
 	}

@@ -195,3 +195,17 @@ func TestParseSignColumns(t *testing.T) {
 		t.Fatalf("%+v", ts)
 	}
 }
+
+func TestScale(t *testing.T) {
+	for text, want := range map[string]float64{
+		"(Millions)": 1e6, "(In Millions, Except Par Value)": 1e6, "in thousands, except per share data": 1e3,
+		"$ in billions": 1e9, "Consolidated Balance Sheets": 0, "Millionsofwidgets": 0, "": 0,
+	} {
+		if got := Scale(text); got != want {
+			t.Errorf("Scale(%q) = %v, want %v", text, got, want)
+		}
+	}
+	if ScaleName(1e9) != "billion" || ScaleName(7) != "" {
+		t.Error("ScaleName")
+	}
+}
