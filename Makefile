@@ -55,7 +55,7 @@ frontend/e2e/node_modules/.installed: frontend/e2e/package.json
 	cd frontend/e2e && $(NPM_INSTALL)
 	@touch $@
 
-## frontend: build frontend/dist (embedded by main.go)
+## frontend: build frontend/dist (embedded by main.go; its committed .keep lets go build work before this)
 frontend: frontend/dist/index.html
 
 frontend/dist/index.html: frontend/node_modules/.installed $(FRONTEND_SRC)
@@ -145,7 +145,8 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 clean:
-	rm -rf build/bin frontend/dist frontend/e2e/out
+	rm -rf build/bin frontend/e2e/out
+	find frontend/dist -mindepth 1 -maxdepth 1 ! -name .keep -exec rm -rf {} + # .keep is committed (docs/development.md)
 
 ## ---- dist: installers and packages (README "Install") -------------------
 # `make dist` writes build/dist/: the Windows x64 cairn.exe (the Wails
