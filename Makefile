@@ -55,7 +55,7 @@ frontend/e2e/node_modules/.installed: frontend/e2e/package.json
 	cd frontend/e2e && $(NPM_INSTALL)
 	@touch $@
 
-## frontend: build frontend/dist (embedded by main.go)
+## frontend: build frontend/dist (embedded by main.go; its committed .keep lets go build work before this)
 frontend: frontend/dist/index.html
 
 frontend/dist/index.html: frontend/node_modules/.installed $(FRONTEND_SRC)
@@ -65,7 +65,7 @@ frontend/dist/index.html: frontend/node_modules/.installed $(FRONTEND_SRC)
 cli: frontend
 	CGO_ENABLED=0 $(GO) build -o $(CLI_BIN) .
 
-## build: the desktop app (Wails; -m: go.mod is kept tidy by hand, see README)
+## build: the desktop app (Wails; -m: go.mod is kept tidy by hand, see docs/development.md)
 build: deps-build
 	$(GO) tool wails build -m
 
@@ -145,9 +145,10 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 clean:
-	rm -rf build/bin frontend/dist frontend/e2e/out
+	rm -rf build/bin frontend/e2e/out
+	find frontend/dist -mindepth 1 -maxdepth 1 ! -name .keep -exec rm -rf {} + # .keep is committed (docs/development.md)
 
-## ---- dist: installers and packages (README "Install") -------------------
+## ---- dist: installers and packages (docs/install.md) -------------------
 # `make dist` writes build/dist/: the Windows x64 cairn.exe (the Wails
 # desktop app, cross-compiled without cgo; every command runs headless) and
 # its NSIS installer (per-user, Start menu, uninstaller, WebView2
@@ -188,7 +189,7 @@ dist-linux: deps-build frontend
 	$(GO) tool wails build -m -s -o cairn-dist -ldflags "$(DIST_LDFLAGS)"
 	dist/linux/package.sh build/bin/cairn-dist $(VERSION) $(DIST)
 
-## dist-macos: on a Mac only (never run here, see README "Install"): universal .app and .dmg
+## dist-macos: on a Mac only (never run here, see docs/install.md): universal .app and .dmg
 dist-macos: frontend
 	$(GO) tool wails build -m -s -platform darwin/universal -o Cairn -ldflags "$(DIST_LDFLAGS)"
 	@mkdir -p $(DIST)

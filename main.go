@@ -16,6 +16,11 @@ import (
 )
 
 // distFS is the built frontend (frontend/dist, made by `npm run build`).
+// frontend/dist/.keep is committed (a copy of frontend/public/.keep, which
+// Vite writes back on every build), so the pattern matches on a fresh clone
+// and `go build ./...` works before the frontend is built; such a binary
+// says the frontend is not built when it opens a window or serves
+// (app.distRoot). See docs/development.md.
 //
 //go:embed all:frontend/dist
 var distFS embed.FS

@@ -28,7 +28,7 @@ type Hashed struct {
 }
 
 // DefaultDim is the built-in embedder's dimension. Measured on ../shared/eval
-// (see README "Retrieval quality"): 1024 keeps vectors at 4 KiB per chunk.
+// (see docs/measurements.md, "Retrieval quality"): 1024 keeps vectors at 4 KiB per chunk.
 const DefaultDim = 1024
 
 // NewHashed returns the built-in embedder with dim buckets.

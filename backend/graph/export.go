@@ -13,7 +13,7 @@ import (
 )
 
 // Export is the stable graph export format (`cairn graph --format json`,
-// documented in the README):
+// documented in docs/design/graph.md, "Export"):
 //
 //	{"entities":[{"id","name","type","description","aliases","mentions":[SOURCE]}],
 //	 "relations":[{"id","subject","predicate","object","statement","confidence","sources":[SOURCE]}]}

@@ -21,7 +21,7 @@ import (
 	"cairn/backend/store"
 )
 
-// Settings tune answering. Defaults were measured on the DEV sets (README).
+// Settings tune answering. Defaults were measured on the DEV sets (docs/measurements.md).
 type Settings struct {
 	K         int     // evidence passages given to the answer
 	Abstain   float64 // minimum IDF-weighted question coverage of the best passage
@@ -38,7 +38,7 @@ type Settings struct {
 // on the hotpotqa and musique DEV sets, offline (a gold passage states an
 // edge of the top path in 50 % of questions at 0.75/0.25 vs 47 % at
 // 0.5/0.5 — within noise; θ 0.2 keeps about 5 paths); Abstain: `cairn eval
-// --thresholds` on each set's own corpus and on another set's (README).
+// --thresholds` on each set's own corpus and on another set's (docs/measurements.md).
 func DefaultSettings() Settings {
 	return Settings{K: 5, Abstain: 0.4, Lambda1: 0.75, Lambda2: 0.25, Theta: 0.2, MaxPaths: 5, MaxRounds: 3, MaxRerank: 40, Sentences: 2}
 }

@@ -20,7 +20,7 @@
 // reranker, reasoning paths and the UI) and candidate answer entities. A
 // project without a knowledge graph gets the passage list alone. Weights are
 // settings; the defaults were measured on the DEV sets of ../shared/eval
-// with `cairn eval-tune` (README, "Retrieval quality"). Gather returns the
+// with `cairn eval-tune` (docs/measurements.md, "Retrieval quality"). Gather returns the
 // lists unfused and FuseLists fuses them, so tuning scores many weightings
 // of one gathering.
 package retrieve

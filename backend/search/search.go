@@ -18,7 +18,7 @@ import (
 	"cairn/backend/vecindex"
 )
 
-// Settings tune hybrid search. Defaults were measured on ../shared/eval (README).
+// Settings tune hybrid search. Defaults were measured on ../shared/eval (docs/measurements.md).
 type Settings struct {
 	ColumnWeights [4]float64 // BM25 weights for title, heading, body, cjk
 	Depth         int        // how deep each ranked list is read before fusion
@@ -30,7 +30,7 @@ type Settings struct {
 // DefaultSettings are the measured defaults.
 func DefaultSettings() Settings {
 	// Measured with `go test ./backend/evalset -run TestRecallBeatsBM25 -v`
-	// (README "Retrieval quality"): titles weigh most; the built-in vectors
+	// (docs/measurements.md, "Retrieval quality"): titles weigh most; the built-in vectors
 	// are weaker than BM25 on these sets, so they add a light vote.
 	return Settings{ColumnWeights: [4]float64{5, 1.5, 1, 1}, Depth: 50, RRFK: 10, LexicalWeight: 1, VectorWeight: 0.3}
 }

@@ -14,8 +14,8 @@
 // pdftotext -layout, which keeps table rows whole: the fair reference for
 // documents that are mostly tables (it sets text columns side by side, so
 // it is no reference for multi-column prose).
-// The figures in backend/ingest/pdf/F1.md and the README's "How documents
-// are read" come from it; the gate itself is backend/ingest/pdf's
+// The figures in backend/ingest/pdf/F1.md and docs/measurements.md's "Reading
+// documents" come from it; the gate itself is backend/ingest/pdf's
 // quality_test.go, which shares the metric (pdfeval).
 package main
 

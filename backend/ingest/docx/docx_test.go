@@ -647,7 +647,9 @@ func TestDeepNesting(t *testing.T) {
 		strings.Repeat("</w:sdtContent></w:sdt>", depth) + p("", r("after"))
 	start := time.Now()
 	doc := readSynthetic(t, body, nil)
-	if time.Since(start) > 5*time.Second {
+	// Linear work takes a second or two; quadratic work on 200,000 levels
+	// would take hours. The bound is loose so a busy machine passes it.
+	if time.Since(start) > time.Minute {
 		t.Errorf("took %v", time.Since(start))
 	}
 	got := blockStrings(doc)
