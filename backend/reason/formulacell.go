@@ -30,6 +30,10 @@ const (
 	quantityPassages = 30
 )
 
+// jointRows is how many of each quantity's best rows the formula's
+// figures are chosen among (for rows on one page).
+const jointRows = 3
+
 // minQuantityCover is the least part of a quantity's words (by weight) a
 // row must name to be read for it.
 const minQuantityCover = 0.7
@@ -74,21 +78,44 @@ func (u *run) statedFormula(ctx context.Context, ev []Evidence) (*statedFigure, 
 	sf := &statedFigure{f: f, year: year, figs: map[formula.Operand]float64{}}
 	ft := &FormulaTrace{Target: f.Target}
 	u.trace.Formula = ft
-	for _, name := range names {
-		cells, from, err := u.quantityCells(ctx, name, years[name], ev)
-		if err != nil || cells == nil {
+	cands := make([][]rowChoice, len(names))
+	for i, name := range names {
+		rows, err := u.quantityRows(ctx, name, years[name], ev)
+		if err != nil || len(rows) == 0 {
 			ft.Missing = name
 			return nil, err
 		}
-		for i, c := range cells {
-			ft.Found = append(ft.Found, fmt.Sprintf("%s %d: %s = %s, %s (p. %d)", name, years[name][i], c.Label, c.Value, c.Column, from[i].Hit.PageStart))
-			op := formula.Operand{Name: name, Year: years[name][i]}
+		cands[i] = rows
+	}
+	// A formula's figures are read from one statement where they can be:
+	// each quantity's row is, among its best few, the first on the page
+	// where most of the quantities have one of theirs.
+	namesOn := map[[2]int64]map[int]bool{}
+	for i, rows := range cands {
+		for _, rc := range rows[:min(len(rows), jointRows)] {
+			p := rc.page()
+			if namesOn[p] == nil {
+				namesOn[p] = map[int]bool{}
+			}
+			namesOn[p][i] = true
+		}
+	}
+	for i, name := range names {
+		best := cands[i][0]
+		for _, rc := range cands[i][1:min(len(cands[i]), jointRows)] {
+			if len(namesOn[rc.page()]) > len(namesOn[best.page()]) {
+				best = rc
+			}
+		}
+		for j, c := range best.cells {
+			ft.Found = append(ft.Found, fmt.Sprintf("%s %d: %s = %s, %s (p. %d)", name, years[name][j], c.Label, c.Value, c.Column, best.from[j].Hit.PageStart))
+			op := formula.Operand{Name: name, Year: years[name][j]}
 			found[op] = len(sf.cells)
 			// Statements print outflows in parentheses; a definition
 			// names the quantity ("capital spending"): its size is taken.
 			sf.figs[op] = math.Abs(c.Number)
 			sf.cells = append(sf.cells, c)
-			sf.from = append(sf.from, from[i])
+			sf.from = append(sf.from, best.from[j])
 		}
 	}
 	v, err := f.Expr.Eval(year, sf.figs)
@@ -105,12 +132,13 @@ func (u *run) statedFormula(ctx context.Context, ev []Evidence) (*statedFigure, 
 	return sf, nil
 }
 
-// quantityCells finds the row that names a quantity and its cells in the
-// years given (one per year, in order), among the tables of the
-// question's passages and of a search for the quantity: the best row
-// that has every year, else the best row for each year. An acronym in
-// the name ("PP&E") is read as the words of a row label it spells.
-func (u *run) quantityCells(ctx context.Context, name string, years []int, ev []Evidence) ([]foundCell, []Evidence, error) {
+// quantityRows finds the rows that name a quantity, best first, with
+// their cells in the years given (one per year, in order), among the
+// tables of the question's passages and of a search for the quantity:
+// the rows that have every year, else the best row for each year. An
+// acronym in the name ("PP&E") is read as the words of a row label it
+// spells.
+func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []Evidence) ([]rowChoice, error) {
 	q := name
 	for _, y := range years {
 		if y != 0 {
@@ -120,7 +148,7 @@ func (u *run) quantityCells(ctx context.Context, name string, years []int, ev []
 	}
 	res, err := u.r.Retriever.Retrieve(ctx, q, operandPassages)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	pool := append([]Evidence(nil), ev[:min(len(ev), maxCellPassages)]...)
 	seen := map[int64]bool{}
@@ -182,7 +210,7 @@ func (u *run) quantityCells(ctx context.Context, name string, years []int, ev []
 			}
 			found, err := u.r.Store.LexicalSearchIn(ctx, m, w, quantityPassages, u.r.Retriever.Docs)
 			if err != nil {
-				return nil, nil, ctx.Err()
+				return nil, ctx.Err()
 			}
 			for _, f := range found {
 				if !seen[f.ChunkID] {
@@ -196,17 +224,17 @@ func (u *run) quantityCells(ctx context.Context, name string, years []int, ev []
 		}
 		hits, err := u.chunkHits(ctx, ids)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		addHits(hits)
 		parse()
 	}
 	if len(all) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
 	query, err := u.wordQuery(ctx, name, all)
 	if err != nil || len(query.Terms) == 0 {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, y := range years {
 		if y != 0 {
@@ -222,7 +250,7 @@ func (u *run) quantityCells(ctx context.Context, name string, years []int, ev []
 	}
 	cells := tables.Lookup(query, all, tableWords)
 	if len(cells) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
 	type rowKey struct{ t, r int }
 	byRow := map[rowKey]map[int]tables.Cell{}
@@ -277,42 +305,60 @@ func (u *run) quantityCells(ctx context.Context, name string, years []int, ev []
 		c, ok := byRow[k][y]
 		return c, ok
 	}
-	var out []foundCell
-	var outFrom []Evidence
-	add := func(c tables.Cell) {
-		r := all[c.Table].Rows[c.Row]
-		out = append(out, foundCell{Cell: c, ev: from[c.Table], start: r.Start, end: r.End})
-		outFrom = append(outFrom, pool[from[c.Table]])
+	// Candidates: each row that has every year, in order; else one
+	// made of the best row for each year.
+	var out []rowChoice
+	choice := func(cs []tables.Cell) rowChoice {
+		var rc rowChoice
+		for _, c := range cs {
+			r := all[c.Table].Rows[c.Row]
+			rc.cells = append(rc.cells, foundCell{Cell: c, ev: from[c.Table], start: r.Start, end: r.End})
+			rc.from = append(rc.from, pool[from[c.Table]])
+		}
+		return rc
 	}
 	for _, k := range order {
-		whole := true
+		var cs []tables.Cell
 		for _, y := range years {
-			if _, ok := pick(k, y); !ok {
-				whole = false
+			if c, ok := pick(k, y); ok {
+				cs = append(cs, c)
 			}
 		}
-		if whole {
-			for _, y := range years {
-				c, _ := pick(k, y)
-				add(c)
-			}
-			return out, outFrom, nil
+		if len(cs) == len(years) {
+			out = append(out, choice(cs))
 		}
 	}
+	if len(out) > 0 {
+		return out, nil
+	}
+	var cs []tables.Cell
 	for _, y := range years {
 		ok := false
 		for _, k := range order {
 			if c, has := pick(k, y); has {
-				add(c)
+				cs = append(cs, c)
 				ok = true
 				break
 			}
 		}
 		if !ok {
-			return nil, nil, nil
+			return nil, nil
 		}
 	}
-	return out, outFrom, nil
+	return []rowChoice{choice(cs)}, nil
+}
+
+// rowChoice is a row read for a quantity: its cell in each year asked,
+// and the passage of each.
+type rowChoice struct {
+	cells []foundCell
+	from  []Evidence
+}
+
+// page is where the row's first cell stands (document and page).
+func (rc rowChoice) page() [2]int64 {
+	h := rc.from[0].Hit
+	return [2]int64{h.DocID, int64(h.PageStart)}
 }
 
 // spelled writes a quantity's name with each acronym replaced by the

@@ -27,6 +27,10 @@ func TestOfflineAnswerFromStatedFormula(t *testing.T) {
 			"Total current assets | 5,000 | 4,000\n" +
 			"Total assets | 11,000 | 9,000\n" +
 			"Total current liabilities | 2,500 | 2,000"},
+		{ID: "note", Title: "Gadgetco note on the working ratio of its gadget leasing arm", Text: "Working ratio of the leasing arm\n" +
+			"(Thousands) | 2025 | 2024\n" +
+			"Total current assets | 900 | 800\n" +
+			"Leases receivable | 400 | 300"},
 		{ID: "board", Title: "Gadgetco board", Text: "The board of Gadgetco meets four times a year. Its chair is elected by the members for a term of three years."},
 	}
 	st := corpusStore(t, corpus)
@@ -62,6 +66,16 @@ func TestOfflineAnswerFromStatedFormula(t *testing.T) {
 		t.Fatal(err)
 	}
 	if want := "stock turn = cost of gadgets sold 2025 7,000 / (gadget stock 2025 2,000 − gadget stock 2024 1,000) = 7"; a.Formula != want {
+		t.Errorf("formula %q\nwant    %q", a.Formula, want)
+	}
+
+	// Both figures from the statement that holds them both, not one from
+	// a note whose title shares the question's words.
+	a, err = r.Quick(context.Background(), "What was Gadgetco's working ratio in 2025? Define the working ratio as total current assets divided by total current liabilities.", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "working ratio = total current assets 2025 5,000 / total current liabilities 2025 2,500 = 2"; a.Formula != want {
 		t.Errorf("formula %q\nwant    %q", a.Formula, want)
 	}
 

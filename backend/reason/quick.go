@@ -481,7 +481,8 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	// answer that is a figure (read from the passages' words, it would be
 	// a figure of the same rows taken without its column); a short answer
 	// of another kind (a name, a date) leads, the cell follows it.
-	if lead && len(g.short) > 0 && g.short[0].Type == answerspan.TNumber {
+	// A figure computed by the formula the question states always leads.
+	if lead && len(g.short) > 0 && (g.stated != nil || g.short[0].Type == answerspan.TNumber) {
 		g.short = nil
 	}
 	if len(memory) == 0 && len(g.short) > 0 && g.short[0].Score >= answerspan.MinScore {
