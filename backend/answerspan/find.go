@@ -136,15 +136,6 @@ func Stems(text string) []string {
 	return out
 }
 
-// synonyms: question words whose answer sentences use another word.
-var synonyms = map[string][]string{
-	"w:birth": {"w:born"}, "w:born": {"w:birth"}, "w:death": {"w:die", "w:kill"}, "w:die": {"w:death", "w:kill"},
-	"w:director": {"w:direct"}, "w:direct": {"w:director"}, "w:compos": {"w:compos"}, "w:perform": {"w:sung", "w:sing", "w:record"},
-	"w:spous": {"w:marri", "w:wife", "w:husband"}, "w:wife": {"w:marri"}, "w:husband": {"w:marri"}, "w:father": {"w:son", "w:daughter"},
-	"w:mother": {"w:son", "w:daughter"}, "w:writer": {"w:written", "w:wrote", "w:write"}, "w:author": {"w:written", "w:wrote"},
-	"w:founder": {"w:found"}, "w:produc": {"w:produc"}, "w:nation": {"w:citizen"}, "w:bury": {"w:buri"}, "w:buri": {"w:bury"},
-}
-
 type sent struct {
 	p, k       int // passage, and the sentence's index in it
 	start, end int
@@ -165,6 +156,9 @@ func (f *finder) prepare(s *sent) {
 	s.spans = sw.spans
 	if attrNouns[f.q.Focus] {
 		s.spans = append(s.spans[:len(s.spans):len(s.spans)], RoleSpans(s.text)...)
+	}
+	if f.q.Lang == "zh" {
+		s.spans = append(s.spans[:len(s.spans):len(s.spans)], zhSpans(s.text)...)
 	}
 	s.toks = sw.toks
 	s.tokQ = make([]bool, len(s.toks))

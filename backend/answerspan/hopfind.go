@@ -1,7 +1,6 @@
 package answerspan
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -151,16 +150,9 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// workNouns are the focus nouns a work answers.
-var workNouns = map[string]bool{"film": true, "album": true, "song": true, "novel": true, "book": true, "play": true, "series": true, "show": true, "game": true, "single": true, "magazine": true, "newspaper": true}
-
 // Place nouns by what they hold: a country holds states and cities, a
 // city is held by them.
-var (
-	holders = map[string]bool{"country": true, "state": true, "province": true, "nation": true}
-	held    = map[string]bool{"city": true, "town": true, "village": true}
-	sameAs  = map[string]string{"nation": "country", "sovereign state": "country", "federal republic": "country", "republic": "country", "capital": "city", "municipality": "town"}
-)
+var ()
 
 // placeFit weighs a place candidate for a question asking for a kind of
 // place ("which country", "which city"): a name written after a comma
@@ -202,8 +194,6 @@ func (f *finder) placeFit(c Candidate) float64 {
 	return fit
 }
 
-var rePlaceKind = regexp.MustCompile(`\b(?:is|was) (?:a|an|the) (?:[a-z0-9-]+ ){0,4}?(sovereign state|federal republic|republic|city|town|village|suburb|neighbourhood|neighborhood|hamlet|commune|country|nation|state|province|region|county|district|capital|municipality)\b`)
-
 // placeKind is the kind of place the first sentence of a name's own
 // passage says it is ("Zimbabwe ... is a landlocked country": "country"),
 // or "".
@@ -224,9 +214,6 @@ func (f *finder) placeKind(name string) string {
 	}
 	return ""
 }
-
-// institutionWords name organisations, not places.
-var institutionWords = map[string]bool{"college": true, "university": true, "school": true, "company": true, "records": true, "church": true, "party": true, "league": true, "club": true, "team": true, "corporation": true, "inc": true, "ltd": true, "group": true, "band": true, "festival": true, "museum": true, "stadium": true, "hospital": true, "institute": true, "academy": true, "council": true, "army": true, "navy": true, "department": true, "ministry": true, "agency": true, "award": true, "prize": true, "cup": true, "championship": true, "law": true, "association": true, "theatre": true, "theater": true}
 
 // institution says a name is an organisation's ("Chicago-Kent College of
 // Law").

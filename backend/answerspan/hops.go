@@ -547,7 +547,7 @@ func isRelationWord(w string) bool {
 			return true
 		}
 	}
-	return w == "performer" || w == "spouse" || w == "manufacturer" || w == "owner" || w == "operator" || w == "person" || w == "one" || w == "star" || w == "cast member"
+	return relationMore[w]
 }
 
 // isAdjectiveLike says a word after a possessive describes its noun
@@ -575,22 +575,7 @@ func hasContent(rest string) bool {
 	return false
 }
 
-var (
-	relativizer  = map[string]bool{"where": true, "that": true, "which": true, "who": true, "whom": true, "whose": true, "in": true, "at": true, "on": true}
-	auxWords     = map[string]bool{"is": true, "was": true, "are": true, "were": true, "did": true, "does": true, "do": true, "has": true, "have": true, "had": true, "be": true, "been": true, "would": true, "will": true, "can": true, "could": true}
-	determiners  = map[string]bool{"the": true, "a": true, "an": true, "his": true, "her": true, "its": true, "their": true}
-	adverbs      = map[string]bool{"later": true, "also": true, "first": true, "currently": true, "originally": true, "now": true, "once": true, "still": true}
-	prepositions = map[string]bool{"in": true, "of": true, "from": true, "to": true, "for": true, "with": true, "at": true, "on": true, "by": true, "into": true}
-	// hopStop are words that end a relation noun: a verb or a function word.
-	hopStop = map[string]bool{"is": true, "was": true, "are": true, "were": true, "did": true, "does": true, "do": true, "has": true, "have": true, "had": true, "and": true, "or": true, "the": true, "a": true, "an": true, "to": true, "by": true, "from": true, "with": true, "as": true, "for": true, "in": true, "on": true, "at": true, "when": true, "where": true, "who": true, "which": true, "that": true, "what": true, "it": true, "its": true, "his": true, "her": true, "their": true, "be": true, "become": true, "been": true, "same": true}
-	// appositive nouns name what the name after "of" is ("the village of
-	// Clonbrook"), not a relation to it.
-	appositive = map[string]bool{"city": true, "town": true, "village": true, "state": true, "county": true, "province": true, "region": true, "district": true, "island": true, "river": true, "kingdom": true, "republic": true, "isle": true, "borough": true, "municipality": true, "parish": true}
-	titleJoin  = map[string]bool{"und": true, "with": true, "and": true, "at": true, "les": true, "des": true, "the": true, "to": true, "a": true, "in": true, "on": true, "for": true}
-	ofTail     = map[string]bool{"birth": true, "death": true, "citizenship": true, "origin": true, "residence": true}
-	// idleWords say nothing of what a question asks beyond its phrase.
-	idleWords = map[string]bool{"name": true, "called": true, "named": true, "known": true}
-)
+var ()
 
 // participle says a word is a verb's -ing or -ed form that can start a
 // reduced relative clause ("containing", "directed").
@@ -598,21 +583,14 @@ func participle(w string) bool {
 	return len(w) > 5 && (strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ed")) && !naming[w]
 }
 
-// naming participles give the name of what they follow ("the album
-// titled Omo Baba Olowo"): the phrase is that name, no hop.
-var naming = map[string]bool{"titled": true, "entitled": true, "named": true, "called": true, "dubbed": true, "nicknamed": true, "renamed": true}
-
 // verbLead says a word can start the verb of an object clause right after
 // its subject name ("is", "was", "died", "lived").
 func verbLead(w string) bool {
 	if auxWords[w] {
 		return true
 	}
-	return strings.HasSuffix(w, "ed") || w == "won" || w == "went" || w == "grew" || w == "began" || w == "made" || w == "wrote" || w == "left" || w == "got" || w == "held"
+	return strings.HasSuffix(w, "ed") || verbLeads[w]
 }
-
-// nobility are the titles a name may carry after a comma.
-var nobility = map[string]bool{"king": true, "queen": true, "prince": true, "princess": true, "duke": true, "duchess": true, "earl": true, "count": true, "countess": true, "baron": true, "baroness": true, "lord": true, "lady": true, "landgrave": true, "margrave": true, "elector": true, "emperor": true, "empress": true, "viscount": true, "marquess": true, "archduke": true, "archduchess": true, "grand": true, "sultan": true, "pope": true, "saint": true, "bishop": true, "archbishop": true, "margravine": true, "landgravine": true}
 
 // titleWord says a word starts a title after a name ("Queen", "11th").
 func titleWord(w string) bool {

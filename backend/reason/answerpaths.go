@@ -11,6 +11,7 @@ import (
 	"cairn/backend/answerspan"
 	"cairn/backend/chunk"
 	"cairn/backend/kb"
+	"cairn/backend/lexicon"
 	"cairn/backend/relphrase"
 )
 
@@ -250,7 +251,7 @@ func foldIndex(s, sub string, from int) int {
 
 // titleWords are the lower-case words a title runs on through ("Walk the
 // Line", "Welcome to the Show"; not "and", which lists names).
-var titleWords = map[string]bool{"the": true, "of": true, "to": true, "in": true, "on": true, "at": true, "a": true, "an": true, "for": true, "with": true, "from": true, "de": true, "la": true, "von": true, "van": true}
+var titleWords = lexicon.English().Set("title_words")
 
 // inTitle says whether the words next to a name (nearest first) run on a
 // title: a capitalised word, maybe after title words. before: the words

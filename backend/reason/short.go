@@ -11,6 +11,7 @@ import (
 	"cairn/backend/answerspan"
 	"cairn/backend/embed"
 	"cairn/backend/kb"
+	"cairn/backend/lexicon"
 	"cairn/backend/search"
 )
 
@@ -22,7 +23,13 @@ const shortPool = 8
 // retrieved passages. pool holds the passages searched (evidence first).
 func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candidate, []Evidence, answerspan.Question, error) {
 	q := answerspan.Classify(u.question)
+	u.trace.Language = q.Lang
 	pool := append([]Evidence(nil), g.evidence...)
+	if q.NoLexicon {
+		// No lexicon reads the question: the best sentences answer it.
+		u.trace.NoShort = answerspan.NoShortReason(q)
+		return nil, pool, q, nil
+	}
 	seen := map[int64]bool{}
 	for _, e := range pool {
 		seen[e.Hit.ID] = true
@@ -469,13 +476,7 @@ func (u *run) searchNear(ctx context.Context, name, question string, pool *[]Evi
 
 // related are the words a passage states a relation with when a question
 // names it otherwise ("spouse": "married").
-var related = map[string]string{
-	"spouse": "married wife husband", "wife": "married", "husband": "married", "married": "wife husband",
-	"birthplace": "born", "birth": "born", "death": "died", "die": "died", "citizen": "nationality",
-	"director": "directed", "author": "wrote written", "writer": "wrote written", "performer": "performed sung band singer",
-	"composer": "composed", "founder": "founded", "headquarters": "headquartered based", "located": "location",
-	"producer": "produced", "manufacturer": "produced made", "creator": "created", "owner": "owned",
-}
+var related = lexicon.English().Map("related_words")
 
 // relatedWords are the related words of a question's words.
 func relatedWords(question string) string {
