@@ -158,7 +158,15 @@ func (f *finder) prepare(s *sent) {
 		s.spans = append(s.spans[:len(s.spans):len(s.spans)], RoleSpans(s.text)...)
 	}
 	if f.q.Lang == "zh" {
-		s.spans = append(s.spans[:len(s.spans):len(s.spans)], zhSpans(s.text)...)
+		// A Chinese question's amounts and dates are read the Chinese way
+		// (with their unit: "六个月"); a bare figure ("第21条") is none.
+		var spans []Span
+		for _, sp := range s.spans {
+			if sp.Type != TNumber && sp.Type != TDate {
+				spans = append(spans, sp)
+			}
+		}
+		s.spans = append(spans, zhSpans(s.text)...)
 	}
 	s.toks = sw.toks
 	s.tokQ = make([]bool, len(s.toks))
