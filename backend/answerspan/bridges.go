@@ -69,7 +69,7 @@ func Bridges(q Question, ps []Passage) []string {
 				seen[k] = true
 				score := f.firstHop(i) + f.sentRel(s)
 				if relBefore(toks, sp.Start, rel) {
-					score++ // "directed by George Pearson": the relation names it
+					score++ // "directed by Hugo Pell": the relation names it
 				}
 				found = append(found, named{sp.Text, score})
 			}

@@ -46,7 +46,7 @@ type Question struct {
 	Focus   string   // the noun the answer is an instance of ("film", "director"), when stated
 	// Resolved is a chained question with the entities found for its inner
 	// hops put in place of the phrases describing them ("Who is the spouse
-	// of Raoul Walsh?"), and Trail the sentences that found them, first hop
+	// of Tomas Rell?"), and Trail the sentences that found them, first hop
 	// first. Classify leaves both empty; a caller resolving the hops sets
 	// them.
 	Resolved string
@@ -269,7 +269,7 @@ func containsAny(s string, subs []string) bool {
 
 func clean(s string) string {
 	s = strings.TrimSpace(strings.Trim(s, " ?.!\"“”'"))
-	// "the birth of Robert Young", "the forming of The Dandy Warhols":
+	// "the birth of Ada Brook", "the forming of The Velvet Larks":
 	// the item, not the event.
 	if m := reEventOf.FindStringSubmatch(s); m != nil {
 		s = m[1]

@@ -149,7 +149,7 @@ func (f *finder) eventDate(ps []int) (float64, Ref, []Ref, string, bool) {
 					if !ok || j == i {
 						continue
 					}
-					// "a 1998 film by Ventura Pons": the maker, unnamed.
+					// "a 1998 film by Lina Moraes": the maker, unnamed.
 					if !said && lastWord(strings.ToLower(s.text[:sp.Start])) != "by" {
 						continue
 					}
@@ -355,7 +355,7 @@ func (f *finder) attributeAt(i int) (key, text string, at Ref) {
 				ws := strings.Split(sp.Text, ", ")
 				last := ws[len(ws)-1]
 				if m := regionAfter.FindStringSubmatch(s.text[sp.End:]); m != nil && !asksSmallerPlace(f.q.Text) {
-					last = m[1] // "Huntsville, Alabama": the region says more of the country
+					last = m[1] // "Eastbrook, Vermont": the region says more of the country
 				}
 				return f.valueKey(last), last, Ref{Passage: i, Start: s.start, End: s.end}
 			}
@@ -388,11 +388,11 @@ func (f *finder) valueKey(v string) string {
 }
 
 // regionAfter matches the region or country written after a place
-// (", Alabama" after "Huntsville").
+// (", Vermont" after "Eastbrook").
 var regionAfter = regexp.MustCompile(`^, ((?:[A-Z][a-z]+)(?: [A-Z][a-z]+)?)\b`)
 
 // inTitleWords reports whether word is one of the words of title: the
-// "Marian" of "Marian Hillar" is her name, not a demonym.
+// "Marian" of "Marian Ostrowe" is her name, not a demonym.
 func inTitleWords(word, title string) bool {
 	for _, w := range strings.Fields(title) {
 		if strings.EqualFold(strings.Trim(w, "(),"), word) {

@@ -345,12 +345,12 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 }
 
 // TitleKey is a document title as the name of its subject, normalised
-// and without a bracketed disambiguation: "Ray Taylor (director)" and
+// and without a bracketed disambiguation: "Ann Miro (director)" and
 // "ray taylor" have the same key.
 func TitleKey(title string) string { return titleKey(title) }
 
 // titleKey is a passage title as a mention of its subject: normalised,
-// without a trailing disambiguation in brackets ("Scott Howell (political
+// without a trailing disambiguation in brackets ("Ivo Marsh (political
 // consultant)" → "scott howell").
 func titleKey(title string) string {
 	t := strings.TrimSpace(title)

@@ -9,8 +9,8 @@ import (
 )
 
 // Inner is the innermost described entity of a chained question: the
-// phrase that describes it ("the director of Jump for Glory") and a
-// question asking for it ("Who is the director of Jump for Glory?").
+// phrase that describes it ("the director of Dance for Rain") and a
+// question asking for it ("Who is the director of Dance for Rain?").
 // Answering Ask and putting the answer in place of Phrase leaves a
 // question with one hop less.
 type Inner struct {
@@ -21,14 +21,14 @@ type Inner struct {
 }
 
 // Innermost finds the innermost entity a question describes instead of
-// naming it: a relation of a named entity ("the director of Jump for
-// Glory", "Damerjog's country") or a noun with a relative clause about one
-// ("the country where the Bubye River is found", "the company Novair
-// International Airways is part of", "the person who voices Jarvis"). The
+// naming it: a relation of a named entity ("the director of Dance for
+// Rain", "Vellmor's country") or a noun with a relative clause about one
+// ("the country where the Tarn River is found", "the company Skylark
+// International Airways is part of", "the person who voices Robo"). The
 // rightmost such phrase is taken (questions nest to the right). known are
 // names found for earlier hops, taken as names wherever they occur. ok is
 // false when the question describes no entity, or when the phrase is all
-// the question asks ("Who is the spouse of Raoul Walsh?": one hop left).
+// the question asks ("Who is the spouse of Tomas Rell?": one hop left).
 func Innermost(question string, known []string) (Inner, bool) {
 	p := parseHops(question, known)
 	var found []Inner
@@ -116,8 +116,8 @@ func parseHops(q string, known []string) *hopParse {
 	for _, sp := range names(q) {
 		mark(sp.Start, sp.End)
 	}
-	// A name and its title after a comma: "Sancha of Castile, Queen of
-	// Navarre", "George Howard, 11th Earl of Carlisle".
+	// A name and its title after a comma: "Irmina of Tarn, Queen of
+	// Westmark", "Hugo Marsh, 3rd Earl of Eastbrook".
 	for i := 0; i+1 < len(p.ents); i++ {
 		a, b := p.ents[i], p.ents[i+1]
 		next := a[1] + 1 // the title's first word: "Queen", "11th"
@@ -139,8 +139,8 @@ func parseHops(q string, known []string) *hopParse {
 		}
 		i--
 	}
-	// A title with lower-case words inside: "Bastien und Bastienne",
-	// "Songs I Wrote with Amy", "Breakfast at Tiffany's".
+	// A title with lower-case words inside: "Lied und Leben",
+	// "Songs We Sang with Lou", "Supper at Mona's".
 	for i := 0; i+1 < len(p.ents); i++ {
 		a, b := p.ents[i], p.ents[i+1]
 		gap := b[0] - a[1] - 1
@@ -241,12 +241,12 @@ func (p *hopParse) possessiveTok(k int) bool {
 
 // endsTitle says a name ending in "'s" at token k is a title, not a
 // possessive: nothing but punctuation or a function word follows it
-// ("Breakfast at Tiffany's?").
+// ("Supper at Mona's?").
 func (p *hopParse) endsTitle(k int) bool {
 	return !p.joined(k) || !p.plain(k+1) || hopStop[p.lower(k+1)]
 }
 
-// possessive is "Damerjog's country", "Corey Taylor's city of birth".
+// possessive is "Vellmor's country", "Lia Fenn's city of birth".
 func (p *hopParse) possessive() []Inner {
 	var out []Inner
 	for _, e := range p.ents {
@@ -284,8 +284,8 @@ func (p *hopParse) headAfter(k, max int, ends func(lower string) bool) ([]string
 	return head, j
 }
 
-// relationOf is "the director of Jump for Glory", "the first president of
-// Somalia": a relation noun of a name. "the village of Clonbrook" names a
+// relationOf is "the director of Dance for Rain", "the first president of
+// Norland": a relation noun of a name. "the village of Ashcombe" names a
 // place; it is the name itself.
 func (p *hopParse) relationOf() []Inner {
 	var out []Inner
@@ -309,7 +309,7 @@ func (p *hopParse) relationOf() []Inner {
 	return out
 }
 
-// adjunct is "the It'll Be Me singer", "the Thinking About You
+// adjunct is "the Paper Moon singer", "the Rainy Shore
 // performer": a name before a person's relation noun.
 func (p *hopParse) adjunct() []Inner {
 	var out []Inner
@@ -330,9 +330,9 @@ func (p *hopParse) adjunct() []Inner {
 	return out
 }
 
-// relative is "the country where the Bubye River is found", "the company
-// Novair International Airways is part of", "the person who voices Jarvis
-// in the Avengers Age of Ultron", "the state that borders Georgia".
+// relative is "the country where the Tarn River is found", "the company
+// Skylark International Airways is part of", "the person who voices Robo
+// in the Star Harbor Saga", "the state that borders Norland".
 func (p *hopParse) relative() []Inner {
 	var out []Inner
 	for k := range p.toks {
@@ -358,7 +358,7 @@ func (p *hopParse) relative() []Inner {
 				continue
 			}
 		} else if n := len(head); n == 2 && participle(head[1]) {
-			// "the country containing Nugegoda", "the film directed by".
+			// "the country containing Velmoor", "the film directed by".
 			rel, head, j = "participle", head[:1], j-1
 			h = head[0]
 		} else if n == 1 && p.plain(j) && participle(p.lower(j)) && p.joined(j) {
@@ -368,12 +368,12 @@ func (p *hopParse) relative() []Inner {
 		}
 		subj := j
 		if p.lower(subj) == "the" && appositive[p.lower(subj+1)] && p.lower(subj+2) == "of" {
-			subj += 3 // "where the village of Clonbrook is located"
+			subj += 3 // "where the village of Ashcombe is located"
 		}
 		first, last := p.entAt(subj)
 		if first >= 0 && !p.possessiveTok(last) {
 			// An object clause: the name, then its verb ("where the Bubye
-			// River is found", "Novair International Airways is part of").
+			// River is found", "Skylark International Airways is part of").
 			if rel == "" && !verbLead(p.lower(last+1)) {
 				continue
 			}
@@ -393,8 +393,8 @@ func (p *hopParse) relative() []Inner {
 			}
 			continue
 		}
-		// A subject clause: "who voices Jarvis (in the Avengers ...)",
-		// "that borders Georgia": a few words ending at a name.
+		// A subject clause: "who voices Robo (in the Star Harbor ...)",
+		// "that borders Norland": a few words ending at a name.
 		if rel != "who" && rel != "that" && rel != "which" && rel != "participle" {
 			continue
 		}
@@ -411,7 +411,7 @@ func (p *hopParse) relative() []Inner {
 		if stop < 0 || p.possessiveTok(stop) && !p.endsTitle(stop) {
 			continue
 		}
-		// "... Jarvis in the Avengers Age of Ultron": a place or work
+		// "... Robo in the Star Harbor Saga": a place or work
 		// right after the name belongs to the clause.
 		if p.joined(stop) && (p.lower(stop+1) == "in" || p.lower(stop+1) == "of") && p.joined(stop+1) {
 			if f, l := p.entAt(stop + 2); f >= 0 && (!p.possessiveTok(l) || p.endsTitle(l)) {
@@ -551,7 +551,7 @@ func isRelationWord(w string) bool {
 }
 
 // isAdjectiveLike says a word after a possessive describes its noun
-// rather than being it ("Joseph Strickland's religious denomination").
+// rather than being it ("Ivo Marsh's religious denomination").
 func isAdjectiveLike(w string) bool {
 	return strings.HasSuffix(w, "ous") || strings.HasSuffix(w, "al") || strings.HasSuffix(w, "ic") || strings.HasSuffix(w, "ive")
 }
@@ -574,8 +574,6 @@ func hasContent(rest string) bool {
 	}
 	return false
 }
-
-var ()
 
 // participle says a word is a verb's -ing or -ed form that can start a
 // reduced relative clause ("containing", "directed").

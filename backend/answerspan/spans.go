@@ -65,9 +65,9 @@ func Spans(s string) []Span {
 // "year – day" is then a year and the start of the next full date.
 var reMonthNext = regexp.MustCompile(`^\s+` + months)
 
-// dateSpans are the dates of s. A life span "(1356 – 21 January 1426)" is
-// two dates, the year and the full date, not the year range "1356 – 21"
-// and "January 1426".
+// dateSpans are the dates of s. A life span "(1402 – 3 March 1466)" is
+// two dates, the year and the full date, not the year range "1402 – 3"
+// and "March 1466".
 func dateSpans(s string) []Span {
 	var out []Span
 	for from := 0; from < len(s); {
@@ -172,7 +172,7 @@ func names(s string) []Span {
 				continue
 			}
 			// "Department of the Treasury", "Battle of the Bulge" (after
-			// one word: "John Lennon of the Beatles" is two names).
+			// one word: "Ada Brook of the Velvet Larks" is two names).
 			if j == i+1 && (w == "of" || w == "for" || w == "on" || w == "in") && j+2 < len(ws) && ws[j+1].text == "the" && capWord(ws[j+2].text) && s[ws[j].end:ws[j+1].start] == " " && s[ws[j+1].end:ws[j+2].start] == " " {
 				j += 2
 				continue
@@ -184,7 +184,7 @@ func names(s string) []Span {
 			i++
 			continue
 		}
-		// "The" starts a name only inside the sentence ("The Beatles").
+		// "The" starts a name only inside the sentence ("The Velvet Larks").
 		out = append(out, Span{Start: start, End: end, Text: s[start:end], Type: TName})
 		if isDemonym(ws[i].text) {
 			out = append(out, Span{Start: ws[i].start, End: ws[i].end, Text: ws[i].text, Type: TDemonym})

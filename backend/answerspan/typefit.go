@@ -13,7 +13,7 @@ func (f *finder) typeFit(sp Span, s sent) float64 {
 		return 0
 	}
 	if (f.q.Kind == Person || f.q.Kind == Place) && quoted(s.text, sp) {
-		fit *= 0.3 // a quoted name is a title: "Maximum Overdrive" (1986)
+		fit *= 0.3 // a quoted name is a title: "Night Harbor" (1986)
 	}
 	if f.q.Kind != Demonym && sp.Type == TName && !strings.Contains(sp.Text, " ") && isDemonym(sp.Text) {
 		fit *= 0.2 // "American" is rarely the answer unless a nationality is asked
@@ -25,7 +25,7 @@ func (f *finder) typeFit(sp Span, s sent) float64 {
 }
 
 // focusFit weighs a name by its head word against the question's focus
-// noun: "Jack Trice Stadium" for "what stadium" fits, "West Chicago High
+// noun: "Ada Brook Stadium" for "what stadium" fits, "West Eastbrook High
 // School" for "what county" does not.
 func focusFit(name, focus string) float64 {
 	ws := strings.Fields(strings.ToLower(name))
@@ -242,8 +242,6 @@ func (f *finder) class(key string) string {
 	}
 	return ""
 }
-
-var ()
 
 func lastWords(s string, n int) string {
 	ws := strings.Fields(s)

@@ -193,9 +193,9 @@ type hops struct {
 const hopAlt = 0.75
 
 // resolveHops answers a chained question hop by hop: the innermost
-// described entity ("the director of Jump for Glory") is asked for in the
+// described entity ("the director of Dance for Rain") is asked for in the
 // passages, the best name found is put in its place ("Who is the spouse of
-// Raoul Walsh?"), and that name's own passage and the passages naming it
+// Tomas Rell?"), and that name's own passage and the passages naming it
 // with the remaining question's words join the pool; then the next hop.
 // The last question is answered in the grown pool.
 func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence, seen map[int64]bool, ps *[]answerspan.Passage, dfs *termDF, passages passageCache, avoid []string) (hops, error) {
@@ -491,7 +491,7 @@ func relatedWords(question string) string {
 
 // fetchTitled appends to pool the first passage of each document titled
 // with one of the names, or titled with it and a disambiguation in
-// brackets ("Ray Taylor (director)", found through the lexical index's
+// brackets ("Ann Miro (director)", found through the lexical index's
 // title column), that is not in it yet, and says how many it added.
 func (u *run) fetchTitled(ctx context.Context, names []string, pool *[]Evidence, seen map[int64]bool) (int, error) {
 	if len(names) == 0 {

@@ -136,7 +136,7 @@ func Phrase(s string, ia, la, ib, lb int) (string, bool) {
 		return "", false // a question asserts nothing
 	}
 	if after, obj := s[ib+lb:], s[ib:ib+lb]; strings.HasPrefix(after, "'s") || strings.HasPrefix(after, "’s") || strings.HasSuffix(obj, "'s") || strings.HasSuffix(obj, "’s") {
-		return "", false // "X is India's largest …": the object is a possessor, not what is stated
+		return "", false // "X is Norland's largest …": the object is a possessor, not what is stated
 	}
 	if before := strings.Fields(s[:ia]); len(before) > 0 && (preposition[strings.ToLower(before[len(before)-1])] || len(before) > 1 && preposition[strings.ToLower(before[len(before)-2])] && !strings.HasSuffix(before[len(before)-1], ",")) {
 		return "", false // "Retrieval in open-domain QA is …": the subject is not the one the verb is about
