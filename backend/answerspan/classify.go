@@ -155,7 +155,7 @@ func Classify(q string) Question {
 	if m := reAttr.FindStringSubmatch(low); m != nil && attrNouns[m[1]] {
 		focus = m[1] // "what was the profession of ..."
 	}
-	if reOpen.MatchString(low) || reWhatTheTerm.MatchString(low) && !containsAny(low+" ", []string{" of ", " in ", " for ", " on ", " by ", " from "}) {
+	if reOpen.MatchString(low) || reWhatTheTerm.MatchString(low) && !containsAny(low+" ", termPreps) {
 		return out // "What does X say about Y?", "How does ...", "Why ...": no one-phrase answer
 	}
 	switch {
@@ -225,7 +225,7 @@ func isAdjective(w string) bool {
 }
 
 func yesNoFocus(low string) string {
-	for _, k := range []string{"both ", "same "} {
+	for _, k := range sameCues {
 		if i := strings.LastIndex(low, k); i >= 0 {
 			ws := strings.Fields(strings.Trim(low[i+len(k):], "?. "))
 			if len(ws) > 0 {

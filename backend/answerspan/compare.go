@@ -368,8 +368,7 @@ func (f *finder) attributeAt(i int) (key, text string, at Ref) {
 // smaller than a country (a state, county, city).
 func asksSmallerPlace(q string) bool {
 	for _, w := range strings.Fields(strings.ToLower(q)) {
-		switch strings.Trim(w, "?,.") {
-		case "state", "states", "county", "city", "cities", "town", "province", "region":
+		if smallerPlaces[strings.Trim(w, "?,.")] {
 			return true
 		}
 	}

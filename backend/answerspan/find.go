@@ -489,7 +489,7 @@ func norm(s string) string {
 		}
 	}
 	out := b.String()
-	for _, a := range []string{"the ", "a ", "an "} {
+	for _, a := range articles {
 		out = strings.TrimPrefix(out, a)
 	}
 	return out

@@ -29,7 +29,7 @@ func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
 		if f.spelling(c.Text) || q.Kind != Demonym && (onlyDemonyms(c.Text) || isDemonym(c.Text)) {
 			continue
 		}
-		for _, suf := range []string{"'s", "’s"} {
+		for _, suf := range possessives {
 			if strings.HasSuffix(c.Text, suf) && c.Span.End-c.Span.Start == len(c.Text) {
 				c.Text = strings.TrimSuffix(c.Text, suf) // "Finland's": Finland
 				c.Span.End -= len(suf)

@@ -227,7 +227,7 @@ func (p *hopParse) phrase(first, last int, ask string) Inner {
 // name is the text of tokens [first, last] without a possessive "'s".
 func (p *hopParse) name(first, last int) string {
 	t := p.q[p.toks[first].start:p.toks[last].end]
-	for _, s := range []string{"'s", "’s", "'", "’"} {
+	for _, s := range nameEndings {
 		t = strings.TrimSuffix(t, s)
 	}
 	return strings.Trim(t, "\"“” ")

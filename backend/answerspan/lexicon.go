@@ -71,6 +71,14 @@ var (
 	ofTail       = en.Set("of_tails")
 	idleWords    = en.Set("idle_words")
 	naming       = en.Set("naming_participles")
+	termPreps    = pad(en.Words("term_prepositions"), " ", " ")
+	sameCues     = pad(en.Words("same_cues"), "", " ")
+	articles     = pad(en.Words("articles"), "", " ")
+	possessives  = en.Words("possessive_endings")
+	// nameEndings are cut from a name in a question: a possessive, or the
+	// apostrophe of a plural's ("the Smiths'").
+	nameEndings   = append(append([]string(nil), possessives...), "'", "’")
+	smallerPlaces = en.Set("smaller_places")
 )
 
 // The regular expressions built on the lexicon's words.
@@ -90,6 +98,15 @@ func monthNumbers(names []string) map[string]int {
 	out := map[string]int{}
 	for i, m := range names {
 		out[strings.ToLower(m[:3])] = i + 1
+	}
+	return out
+}
+
+// pad puts before and after around each word.
+func pad(words []string, before, after string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = before + w + after
 	}
 	return out
 }

@@ -36,6 +36,14 @@ var (
 	// adverbs may come before a predicate's verb ("also owns", "later became").
 	adverbs     = en.Set("adverbs")
 	determiners = en.Set("determiners")
+	// possessives are "'s " and "’s ": "X's Y" states Y of X.
+	possessives = func() []string {
+		var out []string
+		for _, e := range en.Words("possessive_endings") {
+			out = append(out, e+" ")
+		}
+		return out
+	}()
 	// cjkVerbs are the CJK verbs that state a relation between two names;
 	// the text between the mentions must be one of them, after an optional
 	// negation or modal (cjkLead) and before an optional 于/了 ("并不属于",
@@ -155,7 +163,7 @@ func Phrase(s string, ia, la, ib, lb int) (string, bool) {
 		return cjkPhrase(mid)
 	}
 	// Possessive: "X's Y Z" → "Y".
-	for _, ap := range []string{"'s ", "’s "} {
+	for _, ap := range possessives {
 		if strings.HasPrefix(mid, ap) {
 			w := strings.Fields(strings.TrimRight(mid[len(ap):], " ,"))
 			if len(w) >= 1 && len(w) <= 3 && allLower(w) {
