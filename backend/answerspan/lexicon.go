@@ -2,6 +2,7 @@ package answerspan
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"cairn/backend/lexicon"
@@ -25,7 +26,7 @@ var (
 	events       = en.Pairs("compared_events")
 	adjectives   = en.Set("adjectives")
 	defineVerbs  = en.Set("define_verbs")
-	synonyms     = en.Groups("synonym_stems")
+	synonyms     = synonymStems(en.Groups("relation_synonyms"))
 	relationMore = en.Set("relation_words_more")
 
 	// Relations and class nouns: what kind of thing a name is.
@@ -107,6 +108,30 @@ func pad(words []string, before, after string) []string {
 	out := make([]string, len(words))
 	for i, w := range words {
 		out[i] = before + w + after
+	}
+	return out
+}
+
+// synonymStems are the relation synonyms by stem: the stems of a
+// question's word ("spouse": "w:spous") to those of the words a passage
+// may state it with ("w:marri", "w:wife", "w:husband").
+func synonymStems(groups map[string][]string) map[string][]string {
+	out := map[string][]string{}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		for _, ks := range Stems(k) {
+			for _, w := range groups[k] {
+				for _, st := range Stems(w) {
+					if st != ks && !slices.Contains(out[ks], st) {
+						out[ks] = append(out[ks], st)
+					}
+				}
+			}
+		}
 	}
 	return out
 }

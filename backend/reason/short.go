@@ -476,7 +476,15 @@ func (u *run) searchNear(ctx context.Context, name, question string, pool *[]Evi
 
 // related are the words a passage states a relation with when a question
 // names it otherwise ("spouse": "married").
-var related = lexicon.English().Map("related_words")
+var related = relatedOf(lexicon.English().Groups("relation_synonyms"))
+
+func relatedOf(groups map[string][]string) map[string]string {
+	out := map[string]string{}
+	for k, ws := range groups {
+		out[k] = strings.Join(ws, " ")
+	}
+	return out
+}
 
 // relatedWords are the related words of a question's words.
 func relatedWords(question string) string {
