@@ -88,7 +88,7 @@ var (
 	reNum       = regexp.MustCompile(`(?:[$€£¥]\s?)?\b\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*(?:` + en.Alt("number_scales") + `))?(?:\s+(?:[a-z]+){1})?`)
 	reWord      = regexp.MustCompile(`\b(?:` + en.Alt("number_words") + `)\b`)
 	rePersonDef = regexp.MustCompile(`\(\s*(?:(?:born|b\.|c\.|died|d\.|\d{1,2} \w+ \d{3,4}|\w+ \d{1,2}, \d{3,4})\b|\d{3,4}\s*[–-]|\d{3,4}\))|\b(?:was|is) an? (?:[a-z]+ ){0,3}(?:` + en.Alt("person_nouns") + `)\b`)
-	rePlaceDef  = regexp.MustCompile(`\b(?:is|was) (?:a|an|the) (?:[a-z-]+ ){0,4}(?:` + en.Alt("place_definitions") + `)\b`)
+	rePlaceDef  = regexp.MustCompile(`\b(?:is|was) (?:a|an|the) (?:[a-z-]+ ){0,4}(?:` + en.Alt("place_kinds") + `)\b`)
 	reWork      = regexp.MustCompile(`\b(?:is|was) (?:a|an|the) (?:[a-z0-9-]+ ){0,4}(?:` + en.Alt("work_nouns") + `)\b`)
 	rePlaceKind = regexp.MustCompile(`\b(?:is|was) (?:a|an|the) (?:[a-z0-9-]+ ){0,4}?(` + en.Alt("place_kinds") + `)\b`)
 )
