@@ -5,7 +5,9 @@
 // defined terms, the compared items) and scores them by the evidence chain
 // that reaches them from the question's entities (a bridge passage for a
 // two-hop question), type fit and passage rank. Everything here is a pure
-// function of its inputs.
+// function of its inputs. Its words come from backend/lexicon, by the
+// question's language: English and Chinese questions are classified, one
+// in a language without a lexicon is not (Question.NoLexicon).
 package answerspan
 
 import (
