@@ -69,7 +69,7 @@ func Bridges(q Question, ps []Passage) []string {
 				seen[k] = true
 				score := f.firstHop(i) + f.sentRel(s)
 				if relBefore(toks, sp.Start, rel) {
-					score++ // "directed by George Pearson": the relation names it
+					score++ // "directed by Hugo Pell": the relation names it
 				}
 				found = append(found, named{sp.Text, score})
 			}
@@ -112,8 +112,6 @@ func relBefore(toks []tok, at int, rel []string) bool {
 	}
 	return false
 }
-
-var orgWords = map[string]bool{"america": true, "award": true, "awards": true, "actress": true, "actor": true, "university": true, "college": true, "school": true, "association": true, "stadium": true, "company": true, "records": true, "church": true, "party": true, "league": true, "club": true, "team": true, "corporation": true, "inc": true, "ltd": true, "group": true, "band": true, "festival": true, "museum": true, "river": true, "county": true, "city": true, "state": true, "states": true, "kingdom": true, "republic": true, "empire": true, "war": true, "street": true, "island": true, "film": true, "series": true, "show": true, "album": true, "television": true, "network": true, "channel": true, "radio": true, "province": true, "district": true, "institute": true, "academy": true, "hospital": true, "council": true, "army": true, "navy": true, "force": true, "department": true, "ministry": true, "agency": true, "prize": true, "cup": true, "championship": true, "games": true, "olympics": true}
 
 // orgLike says a name holds a word of an organisation, place or work.
 func orgLike(name string) bool {

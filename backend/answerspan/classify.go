@@ -5,12 +5,16 @@
 // defined terms, the compared items) and scores them by the evidence chain
 // that reaches them from the question's entities (a bridge passage for a
 // two-hop question), type fit and passage rank. Everything here is a pure
-// function of its inputs.
+// function of its inputs. Its words come from backend/lexicon, by the
+// question's language: English and Chinese questions are classified, one
+// in a language without a lexicon is not (Question.NoLexicon).
 package answerspan
 
 import (
 	"regexp"
 	"strings"
+
+	"cairn/backend/lexicon"
 )
 
 // Kind is the kind of answer a question asks for.
@@ -44,11 +48,17 @@ type Question struct {
 	Focus   string   // the noun the answer is an instance of ("film", "director"), when stated
 	// Resolved is a chained question with the entities found for its inner
 	// hops put in place of the phrases describing them ("Who is the spouse
-	// of Raoul Walsh?"), and Trail the sentences that found them, first hop
+	// of Tomas Rell?"), and Trail the sentences that found them, first hop
 	// first. Classify leaves both empty; a caller resolving the hops sets
 	// them.
 	Resolved string
 	Trail    []Ref
+	// Lang is the question's language (lexicon.Detect: "en", "zh", ...).
+	// NoLexicon says Cairn has no lexicon with question words for it: the
+	// question is not classified (Kind is Unknown) and gets no short
+	// answer, only the best supporting sentences (NoShortReason says so).
+	Lang      string
+	NoLexicon bool
 }
 
 var (
@@ -61,21 +71,25 @@ var (
 	// "What is the standard deduction?": a term to explain, not a name.
 	reWhatTheTerm = regexp.MustCompile(`^what (?:is|are) (?:the |an? )?(?:[a-z0-9-]+ ){0,3}[a-z0-9-]+\s*\?*$`)
 	reBetween     = regexp.MustCompile(`(?i)\bbetween\s+(.+?)\s+and\s+(.+?),`)
-	yesNoLead     = map[string]bool{"is": true, "are": true, "was": true, "were": true, "do": true, "does": true, "did": true, "can": true, "could": true, "has": true, "have": true, "had": true, "will": true, "would": true, "should": true}
-	dateWords     = []string{"what year", "which year", "what date", "date of", "in what year", "what decade", "what century", "when", "how long ago", "what time"}
-	numWords      = []string{"how many", "how much", "what number", "population", "how old", "how tall", "how long", "how far", "how large", "how big", "what percentage", "what age", "what is the size"}
-	placeFoc      = []string{"place of birth", "place of death", "birthplace", "where", "what city", "which city", "what country", "which country", "what state", "which state", "what town", "which town", "what county", "which county", "what region", "which region", "what continent", "located", "headquarter", "burial place", "place of burial", "what province"}
-	personFoc     = []string{"who", "whom", "whose"}
 )
-
-var relationWords = []string{"father", "mother", "spouse", "wife", "husband", "son", "daughter", "child", "brother", "sister", "grandfather", "grandmother", "director", "composer", "performer", "producer", "author", "writer", "founder", "creator", "president", "king", "queen", "ceo", "member", "singer", "actor", "actress", "coach", "player", "editor", "publisher", "designer", "architect", "painter", "uncle", "aunt", "father-in-law", "mother-in-law", "sibling", "child"}
 
 // Classify names the kind of answer a question asks for, and the compared
 // items of a comparison.
+//
+// The question's language picks the lexicon it is read with: English
+// (Latin script with English function words, or no letters at all),
+// Chinese (Han script, classifyZh); a question in another language is
+// left Unknown with NoLexicon set.
 func Classify(q string) Question {
 	text := strings.TrimLeft(strings.TrimSpace(q), "\\\"'“ ")
+	switch lang := lexicon.Detect(text); {
+	case lang == "zh":
+		return classifyZh(text)
+	case lang != "en" && lang != "":
+		return Question{Text: text, Kind: Unknown, Lang: lang, NoLexicon: true}
+	}
 	low := strings.ToLower(text)
-	out := Question{Text: text, Kind: Unknown}
+	out := Question{Text: text, Kind: Unknown, Lang: "en"}
 	first := strings.Fields(low)
 	lead := ""
 	if len(first) > 0 {
@@ -143,19 +157,19 @@ func Classify(q string) Question {
 	if m := reAttr.FindStringSubmatch(low); m != nil && attrNouns[m[1]] {
 		focus = m[1] // "what was the profession of ..."
 	}
-	if reOpen.MatchString(low) || reWhatTheTerm.MatchString(low) && !containsAny(low+" ", []string{" of ", " in ", " for ", " on ", " by ", " from "}) {
+	if reOpen.MatchString(low) || reWhatTheTerm.MatchString(low) && !containsAny(low+" ", termPreps) {
 		return out // "What does X say about Y?", "How does ...", "Why ...": no one-phrase answer
 	}
 	switch {
-	case lead == "who" || lead == "whom" || lead == "whose":
+	case personLead[lead]:
 		out.Kind = Person
-	case lead == "when" || containsAny(low, []string{"what year", "which year", "what date", "in what year", "what decade", "what century", "date of"}) && !strings.Contains(low, "how many"):
+	case lead == "when" || containsAny(low, dateCues) && !strings.Contains(low, "how many"):
 		out.Kind = Date
 	case containsAny(low, numWords):
 		out.Kind = Number
 	case strings.Contains(low, "nationality") || strings.Contains(low, "what country is") && strings.Contains(low, " from") || strings.HasPrefix(low, "which country") && strings.HasSuffix(strings.TrimRight(low, "? "), " from"):
 		out.Kind = Demonym
-	case lead == "where" || containsAny(low, []string{"place of birth", "place of death", "birthplace", "place of burial", "burial place"}) && (lead == "what" || lead == "which") || placeNoun(focus) && (lead == "in" || lead == "what" || lead == "which" || lead == "from"):
+	case lead == "where" || containsAny(low, placeCues) && (lead == "what" || lead == "which") || placeNoun(focus) && (lead == "in" || lead == "what" || lead == "which" || lead == "from"):
 		out.Kind = Place
 		out.Focus = focus
 	case strings.HasPrefix(low, "what is a ") || strings.HasPrefix(low, "what is an ") || strings.HasPrefix(low, "define ") || strings.HasPrefix(low, "what does") && (strings.Contains(low, "prohibit") || strings.Contains(low, "mean") || strings.Contains(low, "require") || strings.Contains(low, "stand for")):
@@ -181,10 +195,6 @@ func Classify(q string) Question {
 	}
 	return out
 }
-
-var personNouns = map[string]bool{"person": true, "man": true, "woman": true, "actor": true, "actress": true, "singer": true, "writer": true, "author": true, "director": true, "player": true, "musician": true, "politician": true, "composer": true, "president": true, "producer": true, "artist": true, "king": true, "queen": true, "explorer": true, "founder": true, "poet": true, "novelist": true, "scientist": true, "coach": true, "footballer": true, "rapper": true, "comedian": true, "presenter": true, "journalist": true, "painter": true, "philosopher": true, "economist": true, "physicist": true, "chemist": true, "engineer": true, "lawyer": true, "judge": true, "general": true, "officer": true, "emperor": true, "prince": true, "princess": true, "duke": true, "guitarist": true, "drummer": true, "vocalist": true, "designer": true, "architect": true, "athlete": true, "wrestler": true, "boxer": true, "broadcaster": true, "businessman": true, "entrepreneur": true, "screenwriter": true, "filmmaker": true, "member": true, "character": true, "chairman": true, "leader": true, "governor": true, "senator": true, "minister": true, "bishop": true, "pope": true, "saint": true, "mayor": true}
-
-var placeNouns = map[string]bool{"city": true, "country": true, "state": true, "town": true, "county": true, "region": true, "province": true, "continent": true, "village": true, "island": true, "location": true, "place": true, "district": true, "capital": true, "area": true}
 
 func placeNoun(w string) bool { return placeNouns[w] || placeNouns[strings.TrimSuffix(w, "s")] }
 
@@ -213,11 +223,11 @@ func focusNoun(low string) string {
 }
 
 func isAdjective(w string) bool {
-	return strings.HasSuffix(w, "ish") || strings.HasSuffix(w, "ian") || strings.HasSuffix(w, "can") || w == "female" || w == "male" || w == "american" || w == "british" || w == "famous" || w == "other" || w == "former" || w == "first" || w == "last" || w == "same"
+	return strings.HasSuffix(w, "ish") || strings.HasSuffix(w, "ian") || strings.HasSuffix(w, "can") || adjectives[w]
 }
 
 func yesNoFocus(low string) string {
-	for _, k := range []string{"both ", "same "} {
+	for _, k := range sameCues {
 		if i := strings.LastIndex(low, k); i >= 0 {
 			ws := strings.Fields(strings.Trim(low[i+len(k):], "?. "))
 			if len(ws) > 0 {
@@ -232,15 +242,15 @@ func yesNoFocus(low string) string {
 func comparedEvent(low string) (string, int) {
 	order := 0
 	switch {
-	case containsAny(low, []string{" first", "earlier", "older", "oldest", "earliest", "sooner", "before", "longer"}):
+	case containsAny(low, orderEarly):
 		order = earliest
-	case containsAny(low, []string{" later", "younger", "youngest", "latest", "last", "more recent", "most recent", "newer", "after", "second"}):
+	case containsAny(low, orderLate):
 		order = latest
 	}
 	event := ""
-	for _, e := range []struct{ key, ev string }{{"born", "born"}, {"birth", "born"}, {"died", "died"}, {"die ", "died"}, {"death", "died"}, {"lived longer", "lifespan"}, {"released", "released"}, {"came out", "released"}, {"published", "published"}, {"founded", "founded"}, {"formed", "founded"}, {"established", "founded"}, {"created", "founded"}, {"older", "born"}, {"younger", "born"}} {
-		if strings.Contains(low, e.key) {
-			event = e.ev
+	for _, e := range events {
+		if strings.Contains(low, e[0]) {
+			event = e[1]
 			break
 		}
 	}
@@ -261,15 +271,13 @@ func containsAny(s string, subs []string) bool {
 
 func clean(s string) string {
 	s = strings.TrimSpace(strings.Trim(s, " ?.!\"“”'"))
-	// "the birth of Robert Young", "the forming of The Dandy Warhols":
+	// "the birth of Ada Brook", "the forming of The Velvet Larks":
 	// the item, not the event.
 	if m := reEventOf.FindStringSubmatch(s); m != nil {
 		s = m[1]
 	}
 	return strings.TrimSpace(s)
 }
-
-var reEventOf = regexp.MustCompile(`^(?i:the )?(?i:birth|death|forming|formation|founding|release|creation|establishment|opening|publication) of (.+)$`)
 
 // trimLead drops a question's lead words before the first option of
 // "Who was born first, A or B" ("Which film came out first A or B").

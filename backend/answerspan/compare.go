@@ -60,9 +60,6 @@ func (f *finder) choice() []Candidate {
 	return out
 }
 
-// creatorRel are the relations "a film by X" states without naming them.
-var creatorRel = map[string]bool{"director": true, "author": true, "writer": true, "composer": true, "creator": true, "painter": true, "architect": true}
-
 // relational says the question compares a related person ("the director
 // born first"), not the items themselves.
 func (f *finder) relational() bool {
@@ -152,7 +149,7 @@ func (f *finder) eventDate(ps []int) (float64, Ref, []Ref, string, bool) {
 					if !ok || j == i {
 						continue
 					}
-					// "a 1998 film by Ventura Pons": the maker, unnamed.
+					// "a 1998 film by Lina Moraes": the maker, unnamed.
 					if !said && lastWord(strings.ToLower(s.text[:sp.Start])) != "by" {
 						continue
 					}
@@ -248,8 +245,6 @@ func (f *finder) dateIn(i int) (float64, Ref, bool) {
 	}
 	return fallback, fbRef, fbOK
 }
-
-var monthNum = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
 
 // yearOf reads a date span as a fractional year (month and day refine it).
 func yearOf(s string) (float64, bool) {
@@ -360,7 +355,7 @@ func (f *finder) attributeAt(i int) (key, text string, at Ref) {
 				ws := strings.Split(sp.Text, ", ")
 				last := ws[len(ws)-1]
 				if m := regionAfter.FindStringSubmatch(s.text[sp.End:]); m != nil && !asksSmallerPlace(f.q.Text) {
-					last = m[1] // "Huntsville, Alabama": the region says more of the country
+					last = m[1] // "Eastbrook, Vermont": the region says more of the country
 				}
 				return f.valueKey(last), last, Ref{Passage: i, Start: s.start, End: s.end}
 			}
@@ -373,8 +368,7 @@ func (f *finder) attributeAt(i int) (key, text string, at Ref) {
 // smaller than a country (a state, county, city).
 func asksSmallerPlace(q string) bool {
 	for _, w := range strings.Fields(strings.ToLower(q)) {
-		switch strings.Trim(w, "?,.") {
-		case "state", "states", "county", "city", "cities", "town", "province", "region":
+		if smallerPlaces[strings.Trim(w, "?,.")] {
 			return true
 		}
 	}
@@ -393,11 +387,11 @@ func (f *finder) valueKey(v string) string {
 }
 
 // regionAfter matches the region or country written after a place
-// (", Alabama" after "Huntsville").
+// (", Vermont" after "Eastbrook").
 var regionAfter = regexp.MustCompile(`^, ((?:[A-Z][a-z]+)(?: [A-Z][a-z]+)?)\b`)
 
 // inTitleWords reports whether word is one of the words of title: the
-// "Marian" of "Marian Hillar" is her name, not a demonym.
+// "Marian" of "Marian Ostrowe" is her name, not a demonym.
 func inTitleWords(word, title string) bool {
 	for _, w := range strings.Fields(title) {
 		if strings.EqualFold(strings.Trim(w, "(),"), word) {
@@ -409,54 +403,13 @@ func inTitleWords(word, title string) bool {
 
 func demonymKey(s string) string {
 	s = strings.ToLower(s)
-	switch s {
-	case "united states", "us", "usa", "u.s.", "america":
-		return "american"
-	case "united kingdom", "uk", "england", "scotland", "wales", "britain", "english", "scottish", "welsh":
-		return "british"
-	}
-	if d, ok := countryDemonyms[s]; ok {
+	if d, ok := demonyms[s]; ok {
 		return d
 	}
 	if usStates[s] {
 		return "american"
 	}
 	return s
-}
-
-// countryDemonyms gives the demonym a comparison of nationalities reads a
-// country as ("born in Lyon, France" and "a French director" are the same).
-var countryDemonyms = map[string]string{
-	"france": "french", "germany": "german", "italy": "italian", "spain": "spanish", "portugal": "portuguese",
-	"netherlands": "dutch", "the netherlands": "dutch", "belgium": "belgian", "switzerland": "swiss", "austria": "austrian",
-	"ireland": "irish", "denmark": "danish", "norway": "norwegian", "sweden": "swedish", "finland": "finnish",
-	"iceland": "icelandic", "poland": "polish", "czech republic": "czech", "czechoslovakia": "czechoslovak", "slovakia": "slovak",
-	"hungary": "hungarian", "romania": "romanian", "bulgaria": "bulgarian", "greece": "greek", "turkey": "turkish",
-	"russia": "russian", "soviet union": "soviet", "ukraine": "ukrainian", "serbia": "serbian", "croatia": "croatian",
-	"yugoslavia": "yugoslav", "slovenia": "slovenian", "estonia": "estonian", "latvia": "latvian", "lithuania": "lithuanian",
-	"canada": "canadian", "mexico": "mexican", "brazil": "brazilian", "argentina": "argentine", "chile": "chilean",
-	"colombia": "colombian", "peru": "peruvian", "venezuela": "venezuelan", "cuba": "cuban", "jamaica": "jamaican",
-	"australia": "australian", "new zealand": "new zealander", "japan": "japanese", "china": "chinese", "taiwan": "taiwanese",
-	"korea": "korean", "south korea": "korean", "north korea": "korean", "india": "indian", "pakistan": "pakistani",
-	"bangladesh": "bangladeshi", "sri lanka": "sri lankan", "nepal": "nepali", "iran": "iranian", "iraq": "iraqi",
-	"israel": "israeli", "egypt": "egyptian", "lebanon": "lebanese", "syria": "syrian", "saudi arabia": "saudi",
-	"nigeria": "nigerian", "ghana": "ghanaian", "kenya": "kenyan", "south africa": "south african", "ethiopia": "ethiopian",
-	"morocco": "moroccan", "algeria": "algerian", "tunisia": "tunisian", "indonesia": "indonesian", "philippines": "filipino",
-	"thailand": "thai", "vietnam": "vietnamese", "malaysia": "malaysian", "singapore": "singaporean",
-}
-
-// usStates are read as "American" in a comparison of nationalities
-// ("born in Huntsville, Alabama").
-var usStates = map[string]bool{
-	"alabama": true, "alaska": true, "arizona": true, "arkansas": true, "california": true, "colorado": true,
-	"connecticut": true, "delaware": true, "florida": true, "georgia": true, "hawaii": true, "idaho": true,
-	"illinois": true, "indiana": true, "iowa": true, "kansas": true, "kentucky": true, "louisiana": true,
-	"maine": true, "maryland": true, "massachusetts": true, "michigan": true, "minnesota": true, "mississippi": true,
-	"missouri": true, "montana": true, "nebraska": true, "nevada": true, "new hampshire": true, "new jersey": true,
-	"new mexico": true, "new york": true, "north carolina": true, "north dakota": true, "ohio": true, "oklahoma": true,
-	"oregon": true, "pennsylvania": true, "rhode island": true, "south carolina": true, "south dakota": true,
-	"tennessee": true, "texas": true, "utah": true, "vermont": true, "virginia": true, "washington": true,
-	"west virginia": true, "wisconsin": true, "wyoming": true,
 }
 
 // describes says whether the first sentences of passage i use one of the

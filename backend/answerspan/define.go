@@ -10,8 +10,7 @@ import (
 func (f *finder) define() []Candidate {
 	var verb []string
 	for _, w := range Stems(f.q.Text) {
-		switch w {
-		case "w:prohibit", "w:mean", "w:requir", "w:stand", "w:defin", "w:allow", "w:permit", "w:provid", "w:includ", "w:cover", "w:exempt":
+		if defineVerbs[w] {
 			verb = append(verb, w)
 		}
 	}

@@ -136,15 +136,6 @@ func Stems(text string) []string {
 	return out
 }
 
-// synonyms: question words whose answer sentences use another word.
-var synonyms = map[string][]string{
-	"w:birth": {"w:born"}, "w:born": {"w:birth"}, "w:death": {"w:die", "w:kill"}, "w:die": {"w:death", "w:kill"},
-	"w:director": {"w:direct"}, "w:direct": {"w:director"}, "w:compos": {"w:compos"}, "w:perform": {"w:sung", "w:sing", "w:record"},
-	"w:spous": {"w:marri", "w:wife", "w:husband"}, "w:wife": {"w:marri"}, "w:husband": {"w:marri"}, "w:father": {"w:son", "w:daughter"},
-	"w:mother": {"w:son", "w:daughter"}, "w:writer": {"w:written", "w:wrote", "w:write"}, "w:author": {"w:written", "w:wrote"},
-	"w:founder": {"w:found"}, "w:produc": {"w:produc"}, "w:nation": {"w:citizen"}, "w:bury": {"w:buri"}, "w:buri": {"w:bury"},
-}
-
 type sent struct {
 	p, k       int // passage, and the sentence's index in it
 	start, end int
@@ -165,6 +156,17 @@ func (f *finder) prepare(s *sent) {
 	s.spans = sw.spans
 	if attrNouns[f.q.Focus] {
 		s.spans = append(s.spans[:len(s.spans):len(s.spans)], RoleSpans(s.text)...)
+	}
+	if f.q.Lang == "zh" {
+		// A Chinese question's amounts and dates are read the Chinese way
+		// (with their unit: "六个月"); a bare figure ("第21条") is none.
+		var spans []Span
+		for _, sp := range s.spans {
+			if sp.Type != TNumber && sp.Type != TDate {
+				spans = append(spans, sp)
+			}
+		}
+		s.spans = append(spans, zhSpans(s.text)...)
 	}
 	s.toks = sw.toks
 	s.tokQ = make([]bool, len(s.toks))
@@ -343,12 +345,12 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 }
 
 // TitleKey is a document title as the name of its subject, normalised
-// and without a bracketed disambiguation: "Ray Taylor (director)" and
+// and without a bracketed disambiguation: "Ann Miro (director)" and
 // "ray taylor" have the same key.
 func TitleKey(title string) string { return titleKey(title) }
 
 // titleKey is a passage title as a mention of its subject: normalised,
-// without a trailing disambiguation in brackets ("Scott Howell (political
+// without a trailing disambiguation in brackets ("Ivo Marsh (political
 // consultant)" → "scott howell").
 func titleKey(title string) string {
 	t := strings.TrimSpace(title)
@@ -487,7 +489,7 @@ func norm(s string) string {
 		}
 	}
 	out := b.String()
-	for _, a := range []string{"the ", "a ", "an "} {
+	for _, a := range articles {
 		out = strings.TrimPrefix(out, a)
 	}
 	return out

@@ -1,7 +1,6 @@
 package answerspan
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -30,7 +29,7 @@ func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
 		if f.spelling(c.Text) || q.Kind != Demonym && (onlyDemonyms(c.Text) || isDemonym(c.Text)) {
 			continue
 		}
-		for _, suf := range []string{"'s", "’s"} {
+		for _, suf := range possessives {
 			if strings.HasSuffix(c.Text, suf) && c.Span.End-c.Span.Start == len(c.Text) {
 				c.Text = strings.TrimSuffix(c.Text, suf) // "Finland's": Finland
 				c.Span.End -= len(suf)
@@ -39,7 +38,7 @@ func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
 		class := f.classOf(c.Text)
 		switch q.Kind {
 		case Person:
-			// "Guardians of the Galaxy", "House of Saud" name no one.
+			// "Keepers of the Harbor", "House of Vell" name no one.
 			if class == "place" || class == "work" || orgLike(c.Text) || strings.Contains(c.Text, " of the ") || strings.HasPrefix(c.Text, "House of ") {
 				continue
 			}
@@ -47,7 +46,7 @@ func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
 				c.Score *= 1.2
 			}
 		case Place, Demonym:
-			// "West Nicholson in Matabeleland South" is two places; a
+			// "West Ardis in Upper Tarn" is two places; a
 			// college is no place.
 			if class == "person" || class == "work" || strings.Contains(c.Text, " in ") || institution(c.Text) {
 				continue
@@ -56,7 +55,7 @@ func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
 				c.Score *= 1.2
 			}
 			c.Score *= f.placeFit(c)
-			// "Eastern Region of Uganda" for "which country": Uganda.
+			// "Eastern Region of Norland" for "which country": Norland.
 			if holders[strings.TrimSuffix(q.Focus, "s")] {
 				r := regionOf(c) // scored as the whole name
 				head := strings.ToLower(lastWord(strings.TrimSuffix(c.Text, " of "+r.Text)))
@@ -109,7 +108,7 @@ func FindHop(q Question, ps []Passage, idf IDF) []Candidate {
 }
 
 // spelling says a name is another spelling of a name the question says
-// ("Damerdjog" for "Damerjog"): at most two letters apart.
+// ("Velmor" for "Vellmor"): at most two letters apart.
 func (f *finder) spelling(name string) bool {
 	n := norm(name)
 	if len(n) < 5 {
@@ -151,21 +150,10 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// workNouns are the focus nouns a work answers.
-var workNouns = map[string]bool{"film": true, "album": true, "song": true, "novel": true, "book": true, "play": true, "series": true, "show": true, "game": true, "single": true, "magazine": true, "newspaper": true}
-
-// Place nouns by what they hold: a country holds states and cities, a
-// city is held by them.
-var (
-	holders = map[string]bool{"country": true, "state": true, "province": true, "nation": true}
-	held    = map[string]bool{"city": true, "town": true, "village": true}
-	sameAs  = map[string]string{"nation": "country", "sovereign state": "country", "federal republic": "country", "republic": "country", "capital": "city", "municipality": "town"}
-)
-
 // placeFit weighs a place candidate for a question asking for a kind of
 // place ("which country", "which city"): a name written after a comma
-// ("Hinds County, Mississippi") is what holds the place before it, one
-// written before a comma ("Wilmington, Delaware") is held by the one
+// ("Tarn County, Westmark") is what holds the place before it, one
+// written before a comma ("Eastbrook, Westmark") is held by the one
 // after; a name whose own passage says it is another kind of place ("is
 // a country" for "which city") ranks down.
 func (f *finder) placeFit(c Candidate) float64 {
@@ -186,7 +174,7 @@ func (f *finder) placeFit(c Candidate) float64 {
 	case held[foc] && strings.HasPrefix(after, ", ") && capWord(strings.TrimPrefix(after, ", ")):
 		fit = 1.3
 	case holders[foc] && strings.HasPrefix(after, ", ") && capWord(strings.TrimPrefix(after, ", ")):
-		fit = 0.6 // "Colombo, Sri Lanka": held by the name after it
+		fit = 0.6 // "Port Ardis, Norland": held by the name after it
 	}
 	if kind := f.placeKind(c.Text); kind != "" && placeNoun(foc) && foc != "place" && foc != "location" && foc != "area" {
 		if k, ok := sameAs[kind]; ok {
@@ -202,10 +190,8 @@ func (f *finder) placeFit(c Candidate) float64 {
 	return fit
 }
 
-var rePlaceKind = regexp.MustCompile(`\b(?:is|was) (?:a|an|the) (?:[a-z0-9-]+ ){0,4}?(sovereign state|federal republic|republic|city|town|village|suburb|neighbourhood|neighborhood|hamlet|commune|country|nation|state|province|region|county|district|capital|municipality)\b`)
-
 // placeKind is the kind of place the first sentence of a name's own
-// passage says it is ("Zimbabwe ... is a landlocked country": "country"),
+// passage says it is ("Norland ... is a landlocked country": "country"),
 // or "".
 func (f *finder) placeKind(name string) string {
 	i, ok := f.titleIx[norm(name)]
@@ -225,10 +211,7 @@ func (f *finder) placeKind(name string) string {
 	return ""
 }
 
-// institutionWords name organisations, not places.
-var institutionWords = map[string]bool{"college": true, "university": true, "school": true, "company": true, "records": true, "church": true, "party": true, "league": true, "club": true, "team": true, "corporation": true, "inc": true, "ltd": true, "group": true, "band": true, "festival": true, "museum": true, "stadium": true, "hospital": true, "institute": true, "academy": true, "council": true, "army": true, "navy": true, "department": true, "ministry": true, "agency": true, "award": true, "prize": true, "cup": true, "championship": true, "law": true, "association": true, "theatre": true, "theater": true}
-
-// institution says a name is an organisation's ("Chicago-Kent College of
+// institution says a name is an organisation's ("Harbor City College of
 // Law").
 func institution(name string) bool {
 	for _, w := range strings.Fields(strings.ToLower(name)) {
@@ -239,7 +222,7 @@ func institution(name string) bool {
 	return false
 }
 
-// regionOf is, for a name "X of Y" ("Eastern Region of Uganda"), the
+// regionOf is, for a name "X of Y" ("Eastern Region of Norland"), the
 // candidate Y; otherwise c.
 func regionOf(c Candidate) Candidate {
 	i := strings.LastIndex(c.Text, " of ")
@@ -256,8 +239,8 @@ func regionOf(c Candidate) Candidate {
 }
 
 // listed says the text after a name goes on with another name of a list
-// ("Dehiwala and /Pamankada", "Dehiwala, Colombo"), not with the sentence
-// ("Sri Lanka and is situated").
+// ("Ardis and /Velm", "Ardis, Port Tarn"), not with the sentence
+// ("Norland and is situated").
 func listed(after string) bool {
 	for _, sep := range []string{" and ", ", ", " or "} {
 		if rest, ok := strings.CutPrefix(after, sep); ok {

@@ -9,8 +9,8 @@ import (
 )
 
 // Inner is the innermost described entity of a chained question: the
-// phrase that describes it ("the director of Jump for Glory") and a
-// question asking for it ("Who is the director of Jump for Glory?").
+// phrase that describes it ("the director of Dance for Rain") and a
+// question asking for it ("Who is the director of Dance for Rain?").
 // Answering Ask and putting the answer in place of Phrase leaves a
 // question with one hop less.
 type Inner struct {
@@ -21,14 +21,14 @@ type Inner struct {
 }
 
 // Innermost finds the innermost entity a question describes instead of
-// naming it: a relation of a named entity ("the director of Jump for
-// Glory", "Damerjog's country") or a noun with a relative clause about one
-// ("the country where the Bubye River is found", "the company Novair
-// International Airways is part of", "the person who voices Jarvis"). The
+// naming it: a relation of a named entity ("the director of Dance for
+// Rain", "Vellmor's country") or a noun with a relative clause about one
+// ("the country where the Tarn River is found", "the company Skylark
+// International Airways is part of", "the person who voices Robo"). The
 // rightmost such phrase is taken (questions nest to the right). known are
 // names found for earlier hops, taken as names wherever they occur. ok is
 // false when the question describes no entity, or when the phrase is all
-// the question asks ("Who is the spouse of Raoul Walsh?": one hop left).
+// the question asks ("Who is the spouse of Tomas Rell?": one hop left).
 func Innermost(question string, known []string) (Inner, bool) {
 	p := parseHops(question, known)
 	var found []Inner
@@ -116,8 +116,8 @@ func parseHops(q string, known []string) *hopParse {
 	for _, sp := range names(q) {
 		mark(sp.Start, sp.End)
 	}
-	// A name and its title after a comma: "Sancha of Castile, Queen of
-	// Navarre", "George Howard, 11th Earl of Carlisle".
+	// A name and its title after a comma: "Irmina of Tarn, Queen of
+	// Westmark", "Hugo Marsh, 3rd Earl of Eastbrook".
 	for i := 0; i+1 < len(p.ents); i++ {
 		a, b := p.ents[i], p.ents[i+1]
 		next := a[1] + 1 // the title's first word: "Queen", "11th"
@@ -139,8 +139,8 @@ func parseHops(q string, known []string) *hopParse {
 		}
 		i--
 	}
-	// A title with lower-case words inside: "Bastien und Bastienne",
-	// "Songs I Wrote with Amy", "Breakfast at Tiffany's".
+	// A title with lower-case words inside: "Lied und Leben",
+	// "Songs We Sang with Lou", "Supper at Mona's".
 	for i := 0; i+1 < len(p.ents); i++ {
 		a, b := p.ents[i], p.ents[i+1]
 		gap := b[0] - a[1] - 1
@@ -227,7 +227,7 @@ func (p *hopParse) phrase(first, last int, ask string) Inner {
 // name is the text of tokens [first, last] without a possessive "'s".
 func (p *hopParse) name(first, last int) string {
 	t := p.q[p.toks[first].start:p.toks[last].end]
-	for _, s := range []string{"'s", "’s", "'", "’"} {
+	for _, s := range nameEndings {
 		t = strings.TrimSuffix(t, s)
 	}
 	return strings.Trim(t, "\"“” ")
@@ -241,12 +241,12 @@ func (p *hopParse) possessiveTok(k int) bool {
 
 // endsTitle says a name ending in "'s" at token k is a title, not a
 // possessive: nothing but punctuation or a function word follows it
-// ("Breakfast at Tiffany's?").
+// ("Supper at Mona's?").
 func (p *hopParse) endsTitle(k int) bool {
 	return !p.joined(k) || !p.plain(k+1) || hopStop[p.lower(k+1)]
 }
 
-// possessive is "Damerjog's country", "Corey Taylor's city of birth".
+// possessive is "Vellmor's country", "Lia Fenn's city of birth".
 func (p *hopParse) possessive() []Inner {
 	var out []Inner
 	for _, e := range p.ents {
@@ -284,8 +284,8 @@ func (p *hopParse) headAfter(k, max int, ends func(lower string) bool) ([]string
 	return head, j
 }
 
-// relationOf is "the director of Jump for Glory", "the first president of
-// Somalia": a relation noun of a name. "the village of Clonbrook" names a
+// relationOf is "the director of Dance for Rain", "the first president of
+// Norland": a relation noun of a name. "the village of Ashcombe" names a
 // place; it is the name itself.
 func (p *hopParse) relationOf() []Inner {
 	var out []Inner
@@ -309,7 +309,7 @@ func (p *hopParse) relationOf() []Inner {
 	return out
 }
 
-// adjunct is "the It'll Be Me singer", "the Thinking About You
+// adjunct is "the Paper Moon singer", "the Rainy Shore
 // performer": a name before a person's relation noun.
 func (p *hopParse) adjunct() []Inner {
 	var out []Inner
@@ -330,9 +330,9 @@ func (p *hopParse) adjunct() []Inner {
 	return out
 }
 
-// relative is "the country where the Bubye River is found", "the company
-// Novair International Airways is part of", "the person who voices Jarvis
-// in the Avengers Age of Ultron", "the state that borders Georgia".
+// relative is "the country where the Tarn River is found", "the company
+// Skylark International Airways is part of", "the person who voices Robo
+// in the Star Harbor Saga", "the state that borders Norland".
 func (p *hopParse) relative() []Inner {
 	var out []Inner
 	for k := range p.toks {
@@ -358,7 +358,7 @@ func (p *hopParse) relative() []Inner {
 				continue
 			}
 		} else if n := len(head); n == 2 && participle(head[1]) {
-			// "the country containing Nugegoda", "the film directed by".
+			// "the country containing Velmoor", "the film directed by".
 			rel, head, j = "participle", head[:1], j-1
 			h = head[0]
 		} else if n == 1 && p.plain(j) && participle(p.lower(j)) && p.joined(j) {
@@ -368,12 +368,12 @@ func (p *hopParse) relative() []Inner {
 		}
 		subj := j
 		if p.lower(subj) == "the" && appositive[p.lower(subj+1)] && p.lower(subj+2) == "of" {
-			subj += 3 // "where the village of Clonbrook is located"
+			subj += 3 // "where the village of Ashcombe is located"
 		}
 		first, last := p.entAt(subj)
 		if first >= 0 && !p.possessiveTok(last) {
 			// An object clause: the name, then its verb ("where the Bubye
-			// River is found", "Novair International Airways is part of").
+			// River is found", "Skylark International Airways is part of").
 			if rel == "" && !verbLead(p.lower(last+1)) {
 				continue
 			}
@@ -393,8 +393,8 @@ func (p *hopParse) relative() []Inner {
 			}
 			continue
 		}
-		// A subject clause: "who voices Jarvis (in the Avengers ...)",
-		// "that borders Georgia": a few words ending at a name.
+		// A subject clause: "who voices Robo (in the Star Harbor ...)",
+		// "that borders Norland": a few words ending at a name.
 		if rel != "who" && rel != "that" && rel != "which" && rel != "participle" {
 			continue
 		}
@@ -411,7 +411,7 @@ func (p *hopParse) relative() []Inner {
 		if stop < 0 || p.possessiveTok(stop) && !p.endsTitle(stop) {
 			continue
 		}
-		// "... Jarvis in the Avengers Age of Ultron": a place or work
+		// "... Robo in the Star Harbor Saga": a place or work
 		// right after the name belongs to the clause.
 		if p.joined(stop) && (p.lower(stop+1) == "in" || p.lower(stop+1) == "of") && p.joined(stop+1) {
 			if f, l := p.entAt(stop + 2); f >= 0 && (!p.possessiveTok(l) || p.endsTitle(l)) {
@@ -547,11 +547,11 @@ func isRelationWord(w string) bool {
 			return true
 		}
 	}
-	return w == "performer" || w == "spouse" || w == "manufacturer" || w == "owner" || w == "operator" || w == "person" || w == "one" || w == "star" || w == "cast member"
+	return relationMore[w]
 }
 
 // isAdjectiveLike says a word after a possessive describes its noun
-// rather than being it ("Joseph Strickland's religious denomination").
+// rather than being it ("Ivo Marsh's religious denomination").
 func isAdjectiveLike(w string) bool {
 	return strings.HasSuffix(w, "ous") || strings.HasSuffix(w, "al") || strings.HasSuffix(w, "ic") || strings.HasSuffix(w, "ive")
 }
@@ -575,32 +575,11 @@ func hasContent(rest string) bool {
 	return false
 }
 
-var (
-	relativizer  = map[string]bool{"where": true, "that": true, "which": true, "who": true, "whom": true, "whose": true, "in": true, "at": true, "on": true}
-	auxWords     = map[string]bool{"is": true, "was": true, "are": true, "were": true, "did": true, "does": true, "do": true, "has": true, "have": true, "had": true, "be": true, "been": true, "would": true, "will": true, "can": true, "could": true}
-	determiners  = map[string]bool{"the": true, "a": true, "an": true, "his": true, "her": true, "its": true, "their": true}
-	adverbs      = map[string]bool{"later": true, "also": true, "first": true, "currently": true, "originally": true, "now": true, "once": true, "still": true}
-	prepositions = map[string]bool{"in": true, "of": true, "from": true, "to": true, "for": true, "with": true, "at": true, "on": true, "by": true, "into": true}
-	// hopStop are words that end a relation noun: a verb or a function word.
-	hopStop = map[string]bool{"is": true, "was": true, "are": true, "were": true, "did": true, "does": true, "do": true, "has": true, "have": true, "had": true, "and": true, "or": true, "the": true, "a": true, "an": true, "to": true, "by": true, "from": true, "with": true, "as": true, "for": true, "in": true, "on": true, "at": true, "when": true, "where": true, "who": true, "which": true, "that": true, "what": true, "it": true, "its": true, "his": true, "her": true, "their": true, "be": true, "become": true, "been": true, "same": true}
-	// appositive nouns name what the name after "of" is ("the village of
-	// Clonbrook"), not a relation to it.
-	appositive = map[string]bool{"city": true, "town": true, "village": true, "state": true, "county": true, "province": true, "region": true, "district": true, "island": true, "river": true, "kingdom": true, "republic": true, "isle": true, "borough": true, "municipality": true, "parish": true}
-	titleJoin  = map[string]bool{"und": true, "with": true, "and": true, "at": true, "les": true, "des": true, "the": true, "to": true, "a": true, "in": true, "on": true, "for": true}
-	ofTail     = map[string]bool{"birth": true, "death": true, "citizenship": true, "origin": true, "residence": true}
-	// idleWords say nothing of what a question asks beyond its phrase.
-	idleWords = map[string]bool{"name": true, "called": true, "named": true, "known": true}
-)
-
 // participle says a word is a verb's -ing or -ed form that can start a
 // reduced relative clause ("containing", "directed").
 func participle(w string) bool {
 	return len(w) > 5 && (strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ed")) && !naming[w]
 }
-
-// naming participles give the name of what they follow ("the album
-// titled Omo Baba Olowo"): the phrase is that name, no hop.
-var naming = map[string]bool{"titled": true, "entitled": true, "named": true, "called": true, "dubbed": true, "nicknamed": true, "renamed": true}
 
 // verbLead says a word can start the verb of an object clause right after
 // its subject name ("is", "was", "died", "lived").
@@ -608,11 +587,8 @@ func verbLead(w string) bool {
 	if auxWords[w] {
 		return true
 	}
-	return strings.HasSuffix(w, "ed") || w == "won" || w == "went" || w == "grew" || w == "began" || w == "made" || w == "wrote" || w == "left" || w == "got" || w == "held"
+	return strings.HasSuffix(w, "ed") || verbLeads[w]
 }
-
-// nobility are the titles a name may carry after a comma.
-var nobility = map[string]bool{"king": true, "queen": true, "prince": true, "princess": true, "duke": true, "duchess": true, "earl": true, "count": true, "countess": true, "baron": true, "baroness": true, "lord": true, "lady": true, "landgrave": true, "margrave": true, "elector": true, "emperor": true, "empress": true, "viscount": true, "marquess": true, "archduke": true, "archduchess": true, "grand": true, "sultan": true, "pope": true, "saint": true, "bishop": true, "archbishop": true, "margravine": true, "landgravine": true}
 
 // titleWord says a word starts a title after a name ("Queen", "11th").
 func titleWord(w string) bool {

@@ -29,23 +29,10 @@ type Span struct {
 	Type       Type
 }
 
-const months = `(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sep\.|Sept\.|Oct\.|Nov\.|Dec\.)`
-
 var (
 	reDate = regexp.MustCompile(`\b(?:\d{1,2}\s+` + months + `,?\s+\d{1,4}|` + months + `\s+\d{1,2},?\s+\d{3,4}|` + months + `\s+\d{4}|(?:1[0-9]|20)\d{2}(?:\s*[–-]\s*\d{2,4})?s?|\d{1,4}\s+(?:BC|AD|BCE|CE))\b`)
-	reNum  = regexp.MustCompile(`(?:[$€£¥]\s?)?\b\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?:\s+(?:[a-z]+){1})?`)
-	reWord = regexp.MustCompile(`\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|hundred)\b`)
 	reQuot = regexp.MustCompile(`["“]([^"”]{2,80})["”]`)
 )
-
-// connector words may join the capitalised words of one name.
-var connector = map[string]bool{"of": true, "the": true, "de": true, "da": true, "di": true, "del": true, "della": true, "des": true, "du": true, "la": true, "le": true, "von": true, "van": true, "der": true, "den": true, "y": true, "al": true, "bin": true, "ibn": true, "and": true, "for": true, "on": true, "in": true, "'s": true, "&": true}
-
-// calendar words are capitalised but name no answer on their own.
-var calendar = map[string]bool{"January": true, "February": true, "March": true, "April": true, "May": true, "June": true, "July": true, "August": true, "September": true, "October": true, "November": true, "December": true, "Monday": true, "Tuesday": true, "Wednesday": true, "Thursday": true, "Friday": true, "Saturday": true, "Sunday": true}
-
-// leadStop are capitalised words that begin sentences but not names.
-var leadStop = map[string]bool{"The": true, "A": true, "An": true, "In": true, "On": true, "At": true, "He": true, "She": true, "It": true, "They": true, "His": true, "Her": true, "Its": true, "Their": true, "This": true, "That": true, "These": true, "Those": true, "After": true, "Before": true, "During": true, "When": true, "While": true, "As": true, "From": true, "By": true, "With": true, "For": true, "Of": true, "And": true, "But": true, "Since": true, "Although": true, "Following": true, "Born": true, "There": true, "Later": true, "Also": true, "However": true, "According": true, "Under": true, "Despite": true, "Following,": true, "Today": true, "Some": true, "Many": true, "Most": true, "Other": true, "One": true, "Two": true, "Each": true, "All": true, "We": true, "I": true, "You": true, "If": true, "To": true, "Is": true, "Was": true, "Were": true, "Are": true, "Who": true, "What": true, "Which": true, "Where": true, "Why": true, "How": true, "Both": true, "Neither": true, "Not": true, "Only": true, "Then": true, "Thus": true, "Here": true, "Now": true, "Because": true, "Upon": true, "Unlike": true, "Like": true, "Over": true, "Through": true, "Between": true, "Among": true, "Until": true, "Within": true, "Without": true, "Although,": true}
 
 // Spans lists the candidate answer spans of one sentence: names (runs of
 // capitalised words, with connectors inside), dates, numbers and amounts,
@@ -78,9 +65,9 @@ func Spans(s string) []Span {
 // "year – day" is then a year and the start of the next full date.
 var reMonthNext = regexp.MustCompile(`^\s+` + months)
 
-// dateSpans are the dates of s. A life span "(1356 – 21 January 1426)" is
-// two dates, the year and the full date, not the year range "1356 – 21"
-// and "January 1426".
+// dateSpans are the dates of s. A life span "(1402 – 3 March 1466)" is
+// two dates, the year and the full date, not the year range "1402 – 3"
+// and "March 1466".
 func dateSpans(s string) []Span {
 	var out []Span
 	for from := 0; from < len(s); {
@@ -113,8 +100,6 @@ func isLowerWord(w string) bool {
 	}
 	return true
 }
-
-var commonStop = map[string]bool{"and": true, "or": true, "the": true, "of": true, "in": true, "on": true, "at": true, "to": true, "a": true, "an": true, "was": true, "is": true, "by": true, "for": true, "with": true, "from": true, "as": true, "that": true, "which": true, "who": true, "it": true, "he": true, "she": true, "his": true, "her": true, "years": false}
 
 func analyzeStop(w string) bool { return commonStop[w] }
 
@@ -187,7 +172,7 @@ func names(s string) []Span {
 				continue
 			}
 			// "Department of the Treasury", "Battle of the Bulge" (after
-			// one word: "John Lennon of the Beatles" is two names).
+			// one word: "Ada Brook of the Velvet Larks" is two names).
 			if j == i+1 && (w == "of" || w == "for" || w == "on" || w == "in") && j+2 < len(ws) && ws[j+1].text == "the" && capWord(ws[j+2].text) && s[ws[j].end:ws[j+1].start] == " " && s[ws[j+1].end:ws[j+2].start] == " " {
 				j += 2
 				continue
@@ -199,7 +184,7 @@ func names(s string) []Span {
 			i++
 			continue
 		}
-		// "The" starts a name only inside the sentence ("The Beatles").
+		// "The" starts a name only inside the sentence ("The Velvet Larks").
 		out = append(out, Span{Start: start, End: end, Text: s[start:end], Type: TName})
 		if isDemonym(ws[i].text) {
 			out = append(out, Span{Start: ws[i].start, End: ws[i].end, Text: ws[i].text, Type: TDemonym})
@@ -245,8 +230,6 @@ func isRoman(w string) bool {
 	}
 	return true
 }
-
-var demonymExact = map[string]bool{"French": true, "Dutch": true, "Greek": true, "Swiss": true, "Thai": true, "Irish": true, "Welsh": true, "Scottish": true, "English": true, "British": true, "Danish": true, "Finnish": true, "Polish": true, "Swedish": true, "Spanish": true, "Turkish": true, "Czech": true, "Chinese": true, "Japanese": true, "Portuguese": true, "Vietnamese": true, "Lebanese": true, "Sudanese": true, "Filipino": true, "Kazakh": true, "Uzbek": true, "Pakistani": true, "Israeli": true, "Iraqi": true, "Saudi": true, "Bangladeshi": true, "Nepali": true, "Kuwaiti": true, "Somali": true, "Zealander": true, "Flemish": true, "Catalan": true, "Basque": true, "Maltese": true, "Burmese": true, "Taiwanese": true, "Icelandic": true, "Luxembourgish": true, "Slovak": true, "Croat": true, "Serb": true}
 
 func isDemonym(w string) bool {
 	if demonymExact[w] {

@@ -13,7 +13,7 @@ func (f *finder) typeFit(sp Span, s sent) float64 {
 		return 0
 	}
 	if (f.q.Kind == Person || f.q.Kind == Place) && quoted(s.text, sp) {
-		fit *= 0.3 // a quoted name is a title: "Maximum Overdrive" (1986)
+		fit *= 0.3 // a quoted name is a title: "Night Harbor" (1986)
 	}
 	if f.q.Kind != Demonym && sp.Type == TName && !strings.Contains(sp.Text, " ") && isDemonym(sp.Text) {
 		fit *= 0.2 // "American" is rarely the answer unless a nationality is asked
@@ -24,14 +24,8 @@ func (f *finder) typeFit(sp Span, s sent) float64 {
 	return fit
 }
 
-// classNouns are the head words that say what kind of thing a name is.
-var classNouns = map[string]bool{"school": true, "college": true, "university": true, "district": true, "county": true, "city": true, "state": true, "province": true, "region": true, "country": true, "river": true, "lake": true, "falls": true, "waterfall": true, "mountain": true, "airport": true, "stadium": true, "station": true, "church": true, "cathedral": true, "museum": true, "park": true, "bridge": true, "street": true, "hotel": true, "hospital": true, "company": true, "party": true, "army": true, "navy": true, "league": true, "club": true, "team": true, "band": true, "award": true, "prize": true, "treaty": true, "act": true, "war": true, "battle": true, "island": true, "sea": true, "ocean": true, "bay": true, "range": true, "valley": true, "desert": true, "forest": true, "canal": true, "dam": true, "tower": true, "palace": true, "castle": true, "abbey": true, "theatre": true, "theater": true, "festival": true, "conference": true, "council": true, "court": true, "records": true, "network": true, "channel": true, "magazine": true, "newspaper": true, "album": true, "film": true, "novel": true, "song": true, "institute": true, "academy": true}
-
-// focusAlias are head words that name the question's focus otherwise.
-var focusAlias = map[string][]string{"waterfall": {"falls"}, "body": {"river", "lake", "sea", "ocean", "bay"}, "mountain": {"mount", "peak"}, "range": {"mountains"}, "company": {"inc", "corporation", "ltd", "records"}, "station": {"radio"}, "university": {"college", "institute"}}
-
 // focusFit weighs a name by its head word against the question's focus
-// noun: "Jack Trice Stadium" for "what stadium" fits, "West Chicago High
+// noun: "Ada Brook Stadium" for "what stadium" fits, "West Eastbrook High
 // School" for "what county" does not.
 func focusFit(name, focus string) float64 {
 	ws := strings.Fields(strings.ToLower(name))
@@ -170,10 +164,6 @@ func (f *finder) kindFit(sp Span, s sent) float64 {
 // brackets after the first ("6.8 inches (").
 var reConverted = regexp.MustCompile(`\d[\d,.]*\s*[A-Za-z%°]*\s*\(\s*(?:about |approx\. |c\. )?$`)
 
-// attrNouns are focus nouns whose answer is a common noun that describes
-// its subject ("What was the profession of ...?" – "aviator").
-var attrNouns = map[string]bool{"profession": true, "occupation": true, "job": true, "genre": true, "position": true, "role": true, "instrument": true, "sport": true, "career": true, "title": true, "rank": true, "office": true}
-
 var (
 	reRoleCopula = regexp.MustCompile(`\b(?:is|was|are|were|became|becomes) (?:a|an|the) ((?:[A-Za-z][a-z-]* ){0,4}?[a-z][a-z-]*)(?: who| which| that| from| for| in| of| at| with|,|\.|;| and|$)`)
 	reRoleAs     = regexp.MustCompile(`\b(?:as|plays as|played as|works as|worked as|served as) (?:a|an|the) ((?:[A-Za-z][a-z-]* ){0,3}?[a-z][a-z-]*)(?: for| in| at| with| of|,|\.|;| and|$)`)
@@ -213,11 +203,7 @@ func roleAdjective(w string) bool {
 	if capWord(w) {
 		return true // "English", "Cherokee": a people or a place describes the noun
 	}
-	switch w {
-	case "famous", "former", "pioneering", "professional", "leading", "noted", "renowned", "prominent", "retired", "well-known", "successful", "popular", "prolific", "influential", "great", "major", "minor", "first", "second", "third", "late", "early", "young", "old", "new":
-		return true
-	}
-	return false
+	return roleAdjectives[w]
 }
 
 // classOf types a name by the evidence passage titled with it: "person"
@@ -256,12 +242,6 @@ func (f *finder) class(key string) string {
 	}
 	return ""
 }
-
-var (
-	rePersonDef = regexp.MustCompile(`\(\s*(?:(?:born|b\.|c\.|died|d\.|\d{1,2} \w+ \d{3,4}|\w+ \d{1,2}, \d{3,4})\b|\d{3,4}\s*[–-]|\d{3,4}\))|\b(?:was|is) an? (?:[a-z]+ ){0,3}(?:actor|actress|singer|writer|author|director|player|musician|politician|composer|producer|artist|king|queen|poet|novelist|scientist|footballer|rapper|comedian|journalist|painter|businessman|screenwriter|filmmaker|cinematographer|nobleman|noblewoman|prince|princess|duke|duchess|count|countess|bishop|general|officer|lawyer|judge|historian|philosopher|engineer|architect|designer|model|dancer|guitarist|drummer|songwriter|athlete|cyclist|swimmer|boxer|wrestler|coach|manager|priest|monk|saint|teacher|professor|physician|inventor|entrepreneur|explorer|emperor|ruler|sultan|pharaoh|lord|knight|soldier|diplomat|activist|economist|mathematician|physicist|chemist|biologist|astronomer|editor|publisher|broadcaster|presenter|host|chef|photographer|sculptor|illustrator|cartoonist|animator|voice actor|television personality)\b`)
-	rePlaceDef  = regexp.MustCompile(`\b(?:is|was) (?:a|an|the) (?:[a-z-]+ ){0,4}(?:city|town|village|country|municipality|commune|state|province|region|county|district|capital|island|river|lake|mountain|suburb|neighbourhood|neighborhood|borough|parish|settlement|hamlet|territory|kingdom|republic|nation|area|locality)\b`)
-	reWork      = regexp.MustCompile(`\b(?:is|was) (?:a|an|the) (?:[a-z0-9-]+ ){0,4}(?:film|movie|album|song|single|novel|book|play|opera|series|show|sitcom|game|video game|documentary|poem|painting|musical|ep|soundtrack|comic|manga|anime|magazine|newspaper)\b`)
-)
 
 func lastWords(s string, n int) string {
 	ws := strings.Fields(s)

@@ -11,6 +11,7 @@ import (
 	"cairn/backend/answerspan"
 	"cairn/backend/chunk"
 	"cairn/backend/kb"
+	"cairn/backend/lexicon"
 	"cairn/backend/relphrase"
 )
 
@@ -24,7 +25,7 @@ const runnersUp = 4
 // the sentence itself), with its span. The best candidate's path comes
 // first (a decided yes/no question's path ends at its conclusion); the
 // others end at the next candidates (of the runnersUp after it) that add
-// an answer to the ones drawn (not "Wynorski's" after a path through "Jim
+// an answer to the ones drawn (not "Varnow's" after a path through "Jim
 // Wynorski"), those reached through a bridge entity first (the chain a
 // multi-hop question asks for), else in the candidates' order. Scores fall
 // by 0.05 a place from 1 (at least 0.5), so they rank above the
@@ -170,8 +171,8 @@ func candidatePath(question string, c answerspan.Candidate, pool []Evidence, lin
 }
 
 // questionHop is the edge that joins a path starting at an entity the
-// question does not name ("Orange River" for "the body of water where
-// Augrabies Falls is located") to one it names: the first sentence of the
+// question does not name ("Tarn River" for "the body of water where
+// Velm Falls is located") to one it names: the first sentence of the
 // start's passage naming a question entity that is not on the path,
 // stated in the direction the sentence reads, and that entity. False when
 // the path starts at a named entity or no sentence names one.
@@ -211,8 +212,8 @@ func questionHop(question string, linked, nodes []string, e Evidence) (string, k
 
 // namesAsName says whether the question names name as a name: as whole
 // words, written with a capital (any case after it), and not inside a
-// longer title or name ("Lady" of "Lady Dorothy Macmillan", "Walk" of
-// "Walk the Line"; "country" of "the country where" is no name either).
+// longer title or name ("Lady" of "Lady Irmina Marsh", "Walk" of
+// "Walk the Shore"; "country" of "the country where" is no name either).
 func namesAsName(question, name string) bool {
 	if name == "" {
 		return false
@@ -250,13 +251,13 @@ func foldIndex(s, sub string, from int) int {
 
 // titleWords are the lower-case words a title runs on through ("Walk the
 // Line", "Welcome to the Show"; not "and", which lists names).
-var titleWords = map[string]bool{"the": true, "of": true, "to": true, "in": true, "on": true, "at": true, "a": true, "an": true, "for": true, "with": true, "from": true, "de": true, "la": true, "von": true, "van": true}
+var titleWords = lexicon.English().Set("title_words")
 
 // inTitle says whether the words next to a name (nearest first) run on a
 // title: a capitalised word, maybe after title words. before: the words
 // run back to the question's start (whose first word is no title's), and
 // a mark ending a word parts it from the name, as one opening a word
-// does after the name ("Taipei, Republic of China", "Come Dance With Me
+// does after the name ("Port Ardis, Republic of Norland", "Come Sail With Me
 // (Song)").
 func inTitle(words []string, before bool) bool {
 	for k, w := range words {
@@ -469,8 +470,8 @@ func conclusionPath(c answerspan.Candidate, pool []Evidence) (kb.Path, bool) {
 // adds says whether an answer adds one to those drawn: not when its words
 // (lower case, possessive "'s" and articles dropped) are those of a drawn
 // answer, or all among the words of a node a drawn path passes through
-// ("Wynorski's" after a path through "Jim Wynorski"), or when it lists a
-// drawn answer with others ("Jean-Claude Deret and Céline Léger" after
+// ("Varnow's" after a path through "Jim Varnow"), or when it lists a
+// drawn answer with others ("Jean-Paul Marel and Lise Aubry" after
 // "Céline Léger": the others get their own paths).
 func adds(answer string, ends, inner []string) bool {
 	ws := answerWords(answer)
@@ -568,7 +569,7 @@ func pathStart(c answerspan.Candidate, pool []Evidence, linked []string) string 
 }
 
 // unbracketed is a title without its bracketed disambiguation ("George
-// Pearson (filmmaker)" -> "George Pearson").
+// Pearson (filmmaker)" -> "Hugo Pell").
 func unbracketed(title string) string {
 	if i := strings.LastIndex(title, " ("); i > 0 && strings.HasSuffix(title, ")") {
 		return strings.TrimSpace(title[:i])

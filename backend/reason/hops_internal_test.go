@@ -28,9 +28,9 @@ func TestAddRefs(t *testing.T) {
 
 func TestRelatedWords(t *testing.T) {
 	cases := []struct{ q, want string }{
-		{"Who is the spouse of Raoul Walsh?", "married wife husband"},
-		{"Where was the director of Jump for Glory born?", "directed"},
-		{"What year did Kansas join the Union?", ""},
+		{"Who is the spouse of Tomas Rell?", "married wife husband"},
+		{"Where was the director of Dance for Rain born?", "directed birth"},
+		{"What year did Norland join the league?", ""},
 	}
 	for _, c := range cases {
 		if got := relatedWords(c.q); got != c.want {

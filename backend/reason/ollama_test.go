@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"cairn/backend/evalset"
+	"cairn/backend/ingest"
 	"cairn/backend/kb"
 	"cairn/backend/llm"
 	"cairn/backend/llm/fakeollama"
@@ -75,6 +76,7 @@ func indexed(t *testing.T) (*project.Project, []evalset.Question) {
 }
 
 func TestMain(m *testing.M) {
+	ingest.MaybeRunWorker() // the document reader's worker process (TestQuickChineseDocuments imports)
 	code := m.Run()
 	if graphDir != "" {
 		os.RemoveAll(graphDir)

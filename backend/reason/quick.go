@@ -597,6 +597,11 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		if lead {
 			u.trace.AnswerBy = "table"
 		}
+		if u.trace.NoShort != "" {
+			// The question's language has no lexicon: say why the
+			// sentences come without a short answer.
+			a.Answer += "\n\n(" + upperFirst(u.trace.NoShort) + ".)"
+		}
 	}
 	u.lap("extract")
 	if onToken != nil {
@@ -646,4 +651,12 @@ func (u *run) decided(ctx context.Context, g *gathered) bool {
 	}
 	cs, _, _, err := u.shortAnswer(ctx, g)
 	return err == nil && len(cs) > 0 && cs[0].Score >= answerspan.Decided
+}
+
+// upperFirst capitalises the first letter of an ASCII sentence.
+func upperFirst(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
 }

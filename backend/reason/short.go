@@ -11,6 +11,7 @@ import (
 	"cairn/backend/answerspan"
 	"cairn/backend/embed"
 	"cairn/backend/kb"
+	"cairn/backend/lexicon"
 	"cairn/backend/search"
 )
 
@@ -22,7 +23,13 @@ const shortPool = 8
 // retrieved passages. pool holds the passages searched (evidence first).
 func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candidate, []Evidence, answerspan.Question, error) {
 	q := answerspan.Classify(u.question)
+	u.trace.Language = q.Lang
 	pool := append([]Evidence(nil), g.evidence...)
+	if q.NoLexicon {
+		// No lexicon reads the question: the best sentences answer it.
+		u.trace.NoShort = answerspan.NoShortReason(q)
+		return nil, pool, q, nil
+	}
 	seen := map[int64]bool{}
 	for _, e := range pool {
 		seen[e.Hit.ID] = true
@@ -186,9 +193,9 @@ type hops struct {
 const hopAlt = 0.75
 
 // resolveHops answers a chained question hop by hop: the innermost
-// described entity ("the director of Jump for Glory") is asked for in the
+// described entity ("the director of Dance for Rain") is asked for in the
 // passages, the best name found is put in its place ("Who is the spouse of
-// Raoul Walsh?"), and that name's own passage and the passages naming it
+// Tomas Rell?"), and that name's own passage and the passages naming it
 // with the remaining question's words join the pool; then the next hop.
 // The last question is answered in the grown pool.
 func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence, seen map[int64]bool, ps *[]answerspan.Passage, dfs *termDF, passages passageCache, avoid []string) (hops, error) {
@@ -469,12 +476,14 @@ func (u *run) searchNear(ctx context.Context, name, question string, pool *[]Evi
 
 // related are the words a passage states a relation with when a question
 // names it otherwise ("spouse": "married").
-var related = map[string]string{
-	"spouse": "married wife husband", "wife": "married", "husband": "married", "married": "wife husband",
-	"birthplace": "born", "birth": "born", "death": "died", "die": "died", "citizen": "nationality",
-	"director": "directed", "author": "wrote written", "writer": "wrote written", "performer": "performed sung band singer",
-	"composer": "composed", "founder": "founded", "headquarters": "headquartered based", "located": "location",
-	"producer": "produced", "manufacturer": "produced made", "creator": "created", "owner": "owned",
+var related = relatedOf(lexicon.English().Groups("relation_synonyms"))
+
+func relatedOf(groups map[string][]string) map[string]string {
+	out := map[string]string{}
+	for k, ws := range groups {
+		out[k] = strings.Join(ws, " ")
+	}
+	return out
 }
 
 // relatedWords are the related words of a question's words.
@@ -490,7 +499,7 @@ func relatedWords(question string) string {
 
 // fetchTitled appends to pool the first passage of each document titled
 // with one of the names, or titled with it and a disambiguation in
-// brackets ("Ray Taylor (director)", found through the lexical index's
+// brackets ("Ann Miro (director)", found through the lexical index's
 // title column), that is not in it yet, and says how many it added.
 func (u *run) fetchTitled(ctx context.Context, names []string, pool *[]Evidence, seen map[int64]bool) (int, error) {
 	if len(names) == 0 {

@@ -56,6 +56,11 @@ type Trace struct {
 	Formula    *FormulaTrace   `json:"formula,omitempty"`
 	Short      *kb.ShortAnswer `json:"short,omitempty"`
 	Candidates []ShortTrace    `json:"short_candidates,omitempty"`
+	// Language is the question's language (lexicon.Detect), and NoShort
+	// why no short answer was sought: a language without a lexicon gets
+	// the best supporting sentences only.
+	Language string `json:"language,omitempty"`
+	NoShort  string `json:"no_short,omitempty"`
 
 	Retrieval RetrievalTrace `json:"retrieval"`
 	Rerank    *RerankTrace   `json:"rerank,omitempty"`

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"cairn/backend/lexicon"
 )
 
 // CoOccurs is the predicate of a relation whose sentence states no phrase
@@ -19,12 +21,35 @@ const CoOccurs = "co-occurs with"
 // MaxWords is the longest phrase between two mentions taken as a predicate.
 const MaxWords = 7
 
+// The words relphrase reads English sentences with (backend/lexicon/en.json)
+// and those it reads CJK sentences with (zh.json, ja.json).
 var (
-	copula   = map[string]bool{"is": true, "was": true, "are": true, "were": true, "be": true, "been": true, "being": true, "became": true, "becomes": true, "become": true, "remains": true, "remained": true, "has": true, "had": true, "have": true}
-	notVerbs = map[string]bool{"need": true, "red": true, "bed": true, "seed": true, "feed": true, "speed": true, "united": true, "limited": true, "related": true, "based": true, "called": false, "hundred": true, "kindred": true, "sacred": true, "naked": true, "wicked": true, "beloved": true}
-	verbLike = regexp.MustCompile(`^(?:[a-z]+(?:ed|en)|[a-z]{3,}(?:es|s)|[a-z]+ing|by|prohibits|requires|includes|contains|owns|leads|plays|wrote|won|led|made|born|died|founded|sang|ran|met|took|gave|became|began|built|bought|sold|left|held|shot|drew|chose|spoke|told|saw|set|put|read|hit|let|cut|lost|meant)$`)
-	pronoun  = regexp.MustCompile(`^(?:He|She|It|They|His|Her|Its|Their)\b`)
-	function = map[string]bool{"a": true, "an": true, "the": true, "of": true, "in": true, "on": true, "at": true, "to": true, "for": true, "and": true, "or": true, "with": true, "from": true, "as": true, "by": true, "that": true, "which": true, "who": true, "its": true, "his": true, "her": true, "their": true, "this": true, "these": true, "also": true, "not": true, "first": true, "1": false}
+	en          = lexicon.English()
+	copula      = en.Set("copulas")
+	notVerbs    = en.Set("not_verbs")
+	verbLike    = regexp.MustCompile(`^(?:[a-z]+(?:ed|en)|[a-z]{3,}(?:es|s)|[a-z]+ing|` + en.Alt("irregular_verbs") + `)$`)
+	pronoun     = regexp.MustCompile(`^(?:` + en.Alt("subject_pronouns") + `)\b`)
+	function    = en.Set("function_words")
+	preposition = en.Set("prepositions")
+	// auxiliaries may lead a predicate ("will replace", "can file").
+	auxiliaries = en.Set("modal_auxiliaries")
+	// adverbs may come before a predicate's verb ("also owns", "later became").
+	adverbs     = en.Set("adverbs")
+	determiners = en.Set("determiners")
+	// possessives are "'s " and "’s ": "X's Y" states Y of X.
+	possessives = func() []string {
+		var out []string
+		for _, e := range en.Words("possessive_endings") {
+			out = append(out, e+" ")
+		}
+		return out
+	}()
+	// cjkVerbs are the CJK verbs that state a relation between two names;
+	// the text between the mentions must be one of them, after an optional
+	// negation or modal (cjkLead) and before an optional 于/了 ("并不属于",
+	// "应当依照").
+	cjkVerbs = append(append([]string(nil), lexicon.Of("zh").Words("relation_verbs")...), lexicon.Of("ja").Words("relation_verbs")...)
+	cjkLead  = append(append([]string(nil), lexicon.Of("zh").Words("relation_leads")...), lexicon.Of("ja").Words("relation_leads")...)
 )
 
 // Between returns the label of an edge from a to b stated by sentence, and
@@ -62,8 +87,6 @@ func Quote(s string) string {
 	}
 	return "“" + cut + "…”"
 }
-
-var preposition = map[string]bool{"in": true, "of": true, "for": true, "on": true, "with": true, "from": true, "by": true, "under": true, "at": true, "to": true, "into": true, "about": true, "than": true, "between": true, "among": true}
 
 // find locates name in s at word boundaries: exactly first, then case
 // folded unless the name is all capitals ("CASES" is not "cases").
@@ -121,7 +144,7 @@ func Phrase(s string, ia, la, ib, lb int) (string, bool) {
 		return "", false // a question asserts nothing
 	}
 	if after, obj := s[ib+lb:], s[ib:ib+lb]; strings.HasPrefix(after, "'s") || strings.HasPrefix(after, "’s") || strings.HasSuffix(obj, "'s") || strings.HasSuffix(obj, "’s") {
-		return "", false // "X is India's largest …": the object is a possessor, not what is stated
+		return "", false // "X is Norland's largest …": the object is a possessor, not what is stated
 	}
 	if before := strings.Fields(s[:ia]); len(before) > 0 && (preposition[strings.ToLower(before[len(before)-1])] || len(before) > 1 && preposition[strings.ToLower(before[len(before)-2])] && !strings.HasSuffix(before[len(before)-1], ",")) {
 		return "", false // "Retrieval in open-domain QA is …": the subject is not the one the verb is about
@@ -140,7 +163,7 @@ func Phrase(s string, ia, la, ib, lb int) (string, bool) {
 		return cjkPhrase(mid)
 	}
 	// Possessive: "X's Y Z" → "Y".
-	for _, ap := range []string{"'s ", "’s "} {
+	for _, ap := range possessives {
 		if strings.HasPrefix(mid, ap) {
 			w := strings.Fields(strings.TrimRight(mid[len(ap):], " ,"))
 			if len(w) >= 1 && len(w) <= 3 && allLower(w) {
@@ -195,12 +218,6 @@ func allLower(w []string) bool {
 	return true
 }
 
-// auxiliaries may lead a predicate ("will replace", "can file").
-var auxiliaries = map[string]bool{"will": true, "would": true, "can": true, "could": true, "may": true, "might": true, "must": true, "shall": true, "should": true, "does": true, "did": true, "do": true}
-
-// adverbs may come before a predicate's verb ("also owns", "later became").
-var adverbs = map[string]bool{"also": true, "not": true, "then": true, "later": true, "subsequently": true, "still": true, "now": true, "formerly": true, "originally": true, "currently": true, "first": true, "jointly": true, "only": true}
-
 // hasVerb says the words read as a predicate: after any adverbs, they
 // start with a copula, an auxiliary or a verb form (not a preposition, an
 // adjective or a gerund: "for not filing in", "available under").
@@ -229,18 +246,9 @@ func hasVerb(w []string) bool {
 	return false
 }
 
-var determiners = map[string]bool{"the": true, "a": true, "an": true, "its": true, "his": true, "her": true, "their": true, "this": true, "that": true, "these": true, "those": true, "all": true, "each": true, "every": true, "any": true, "no": true, "some": true, "both": true, "our": true, "your": true}
-
 func hasLetters(w string) bool {
 	return strings.IndexFunc(w, unicode.IsLetter) >= 0
 }
-
-// cjkVerbs are the CJK verbs that state a relation between two names; the
-// text between the mentions must be one of them, after an optional
-// negation or modal and before an optional 于/了 ("并不属于", "应当依照").
-var cjkVerbs = []string{"是", "为", "属于", "位于", "包括", "包含", "规定", "设立", "负责", "成立", "称为", "简称", "指", "适用", "依照", "根据", "管理", "隶属", "等于", "享有", "承担", "支付", "提出", "签订", "解除", "违反", "批准", "颁布", "发布", "制定", "设有", "拥有", "创立", "创建", "导致", "影响", "支持", "使用", "采用", "は", "とは"}
-
-var cjkLead = []string{"并不", "不", "没有", "也", "均", "应当", "应", "可以", "必须", "已", "已经", "主要", "通常", "又", "则"}
 
 // cjkPhrase is the predicate of CJK text between two mentions: a relation
 // verb, perhaps negated or with a modal, nothing else.

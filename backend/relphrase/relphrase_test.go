@@ -57,3 +57,24 @@ func TestQuoteCuts(t *testing.T) {
 		t.Errorf("Quote = %q", q)
 	}
 }
+
+func FuzzBetween(f *testing.F) {
+	for _, s := range [][4]string{
+		{"Ada Brook founded the Harbor Press in 1901.", "Ada Brook", "Harbor Press", ""},
+		{"She later became the mayor of Eastbrook.", "Mia Lund", "Eastbrook", "Mia Lund"},
+		{"示例公司属于示例集团。", "示例公司", "示例集团", ""},
+		{"", "", "", ""},
+		{"A, the B of C", "A", "C", "A"},
+	} {
+		f.Add(s[0], s[1], s[2], s[3])
+	}
+	f.Fuzz(func(t *testing.T, sentence, a, b, title string) {
+		label, stated := Between(sentence, a, b, title)
+		if label == "" {
+			t.Fatalf("Between(%q, %q, %q): empty label", sentence, a, b)
+		}
+		if stated && len(strings.Fields(label)) > MaxWords && !strings.ContainsFunc(label, isCJKRune) {
+			t.Fatalf("Between(%q, %q, %q): phrase %q longer than %d words", sentence, a, b, label, MaxWords)
+		}
+	})
+}

@@ -1846,6 +1846,8 @@ export namespace reason {
 	    citations_by?: string;
 	    short?: kb.ShortAnswer;
 	    short_candidates?: ShortTrace[];
+	    language?: string;
+	    no_short?: string;
 	    retrieval: RetrievalTrace;
 	    rerank?: RerankTrace;
 	    semantic_chains?: Chain[];
@@ -1877,6 +1879,8 @@ export namespace reason {
 	        this.citations_by = source["citations_by"];
 	        this.short = this.convertValues(source["short"], kb.ShortAnswer);
 	        this.short_candidates = this.convertValues(source["short_candidates"], ShortTrace);
+	        this.language = source["language"];
+	        this.no_short = source["no_short"];
 	        this.retrieval = this.convertValues(source["retrieval"], RetrievalTrace);
 	        this.rerank = this.convertValues(source["rerank"], RerankTrace);
 	        this.semantic_chains = this.convertValues(source["semantic_chains"], Chain);
