@@ -1602,6 +1602,22 @@ export namespace reason {
 	        this.predicates = source["predicates"];
 	    }
 	}
+	export class FormulaTrace {
+	    target: string;
+	    found?: string[];
+	    missing?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FormulaTrace(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.target = source["target"];
+	        this.found = source["found"];
+	        this.missing = source["missing"];
+	    }
+	}
 	export class PathCounts {
 	    question: number;
 	    answer: number;
@@ -1844,6 +1860,7 @@ export namespace reason {
 	    answer_cut?: string;
 	    answer_continued?: number;
 	    citations_by?: string;
+	    formula?: FormulaTrace;
 	    short?: kb.ShortAnswer;
 	    short_candidates?: ShortTrace[];
 	    language?: string;
@@ -1877,6 +1894,7 @@ export namespace reason {
 	        this.answer_cut = source["answer_cut"];
 	        this.answer_continued = source["answer_continued"];
 	        this.citations_by = source["citations_by"];
+	        this.formula = this.convertValues(source["formula"], FormulaTrace);
 	        this.short = this.convertValues(source["short"], kb.ShortAnswer);
 	        this.short_candidates = this.convertValues(source["short_candidates"], ShortTrace);
 	        this.language = source["language"];
