@@ -116,8 +116,8 @@ func (s *Store) SaveOCRPage(ctx context.Context, docID int64, pg OCRPage, termsO
 	}
 	defer tx.Rollback()
 	var at int
-	var old, status string
-	err = tx.QueryRowContext(ctx, "SELECT char_start, text, ocr_status FROM pages WHERE doc_id = ? AND number = ?", docID, pg.Number).Scan(&at, &old, &status)
+	var old, status, layout string
+	err = tx.QueryRowContext(ctx, "SELECT char_start, text, ocr_status, layout FROM pages WHERE doc_id = ? AND number = ?", docID, pg.Number).Scan(&at, &old, &status, &layout)
 	if err == sql.ErrNoRows || err == nil && status != kb.OCRPending {
 		return false, nil
 	}
@@ -125,6 +125,12 @@ func (s *Store) SaveOCRPage(ctx context.Context, docID int64, pg OCRPage, termsO
 		return false, err
 	}
 	if pg.Status == kb.OCRDone {
+		// The page keeps its size, label and furniture; its blocks are
+		// the OCR text's.
+		if l, err := decodePageLayout(layout); err == nil {
+			l.Blocks = pg.Layout.Blocks
+			pg.Layout = l
+		}
 		if err := replacePageText(ctx, tx, docID, pg, at, len(old), termsOf); err != nil {
 			return false, fmt.Errorf("page %d: %w", pg.Number, err)
 		}

@@ -1,6 +1,9 @@
 package pdf
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Image-only pages. Reading does not OCR them: a page without a text layer
 // is flagged (parsed.PageInfo.NoText) and read later, page by page, by the
@@ -26,6 +29,12 @@ func OCRSwitchedOff() bool { return ocrSwitchedOff() }
 // OpenOCR opens data (with the user password of an encrypted PDF, if any)
 // for OCR. Close it when done.
 func OpenOCR(data []byte, password string) (*OCRDoc, error) {
+	if !ocrEnabled() {
+		if ocrSwitchedOff() {
+			return nil, errors.New("OCR is switched off (CAIRN_OCR=0)")
+		}
+		return nil, errors.New("tesseract is not installed: " + OCRInstallHint)
+	}
 	d, err := openIum(data, password)
 	if err != nil {
 		return nil, err
