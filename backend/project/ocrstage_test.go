@@ -412,3 +412,65 @@ func TestOCRStageMovesLaterSpans(t *testing.T) {
 		}
 	}
 }
+
+// TestOCRPageTimeLimit: a page whose OCR runs past the per-page limit is
+// recorded failed with a message that says so (and calls nothing damaged);
+// the pages after it are read; --retry-failed puts it back in the queue.
+func TestOCRPageTimeLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("OCR")
+	}
+	needOCRTools(t)
+	real, _ := exec.LookPath("tesseract")
+	// A tesseract that hangs on page 2's image (the OCR session names its
+	// images pageN.png).
+	shim := t.TempDir()
+	script := "#!/bin/sh\ncase \"$1\" in *page2.png) exec sleep 120;; esac\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(shim, "tesseract"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", shim+string(os.PathListSeparator)+os.Getenv("PATH"))
+	ctx := context.Background()
+	p := open(t)
+	lim := p.limits
+	lim.OCRPageTimeout = 15 * time.Second
+	p.SetReadLimits(lim)
+	rs, err := p.Import(ctx, []string{makeScan(t, 3)}, nil)
+	if err != nil || rs[0].Status != kb.StatusOK {
+		t.Fatalf("import: %v %+v", err, rs)
+	}
+	var last IndexProgress
+	t0 := time.Now()
+	if err := p.IndexOnly(ctx, []string{"ocr"}, func(e IndexProgress) { last = e }); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("3 pages, one past its limit: %v", time.Since(t0).Round(time.Millisecond))
+	pgs, _ := p.Store().Pages(ctx, rs[0].DocID, 0)
+	for _, pg := range pgs {
+		want := kb.OCRDone
+		if pg.Number == 2 {
+			want = kb.OCRFailed
+		}
+		if pg.OCRStatus != want {
+			t.Errorf("page %d: %s %q", pg.Number, pg.OCRStatus, pg.OCRNote)
+		}
+	}
+	note := pgs[1].OCRNote
+	if !strings.Contains(note, "took longer than 15s") || strings.Contains(note, "damaged") {
+		t.Errorf("page 2's note: %q", note)
+	}
+	if !strings.Contains(last.Warning, "--retry-failed") {
+		t.Errorf("the stage's last event: %+v", last)
+	}
+	d, _ := p.Store().Document(ctx, rs[0].DocID)
+	if d.Status != kb.StatusOK || len(d.Warnings) == 0 || !strings.Contains(d.Warnings[len(d.Warnings)-1], "OCR stopped on p. 2 (OCR of this page took longer than 15s") {
+		t.Errorf("document: %s %q", d.Status, d.Warnings)
+	}
+	check(t, p)
+	if n, err := p.RetryFailedOCR(ctx); err != nil || n != 1 {
+		t.Fatalf("retry failed OCR: %d %v", n, err)
+	}
+	if n, _ := p.Store().OCRPendingPages(ctx); n != 1 {
+		t.Fatalf("%d pages pending after the retry, want 1", n)
+	}
+}
