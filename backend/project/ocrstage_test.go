@@ -474,3 +474,43 @@ func TestOCRPageTimeLimit(t *testing.T) {
 		t.Fatalf("%d pages pending after the retry, want 1", n)
 	}
 }
+
+// TestRealImageOnlyDeck imports a real slide deck whose 23 pages are images
+// (no text layer: pdftotext reads nothing) and checks that it is ok at
+// once, that the OCR stage reads every page, and that the OCR text is
+// searchable with its page. It takes minutes (768×432 pt pages, rendered
+// at 300 dpi), so it runs on request: CAIRN_TEST_OCR_DECK=1.
+func TestRealImageOnlyDeck(t *testing.T) {
+	if os.Getenv("CAIRN_TEST_OCR_DECK") == "" {
+		t.Skip("set CAIRN_TEST_OCR_DECK=1 (minutes of OCR)")
+	}
+	if _, err := exec.LookPath("tesseract"); err != nil {
+		t.Skip("tesseract not installed")
+	}
+	deck, _ := filepath.Abs("../../../shared/eval/docqa/mmlb-dev/pdfs/germanwingsdigitalcrisisanalysis-150403064828-conversion-gate01_95.pdf")
+	if _, err := os.Stat(deck); err != nil {
+		t.Skip("deck not present: ", err)
+	}
+	ctx := context.Background()
+	p := open(t)
+	rs, err := p.Import(ctx, []string{deck}, nil)
+	if err != nil || rs[0].Status != kb.StatusOK || rs[0].OCRPages != 23 {
+		t.Fatalf("import: %v %+v", err, rs)
+	}
+	t0 := time.Now()
+	if err := p.IndexOnly(ctx, []string{"ocr"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("OCR of 23 pages: %v", time.Since(t0).Round(time.Second))
+	check(t, p)
+	pgs, _ := p.Store().Pages(ctx, rs[0].DocID, 0)
+	for _, pg := range pgs {
+		if pg.OCRStatus != kb.OCRDone && pg.OCRStatus != kb.OCREmpty {
+			t.Errorf("page %d: %s %q", pg.Number, pg.OCRStatus, pg.OCRNote)
+		}
+	}
+	hits, err := p.Search(ctx, "Germanwings website marketing content", 3)
+	if err != nil || len(hits) == 0 || hits[0].PageStart != 10 {
+		t.Fatalf("search: %v %+v", err, hits)
+	}
+}
