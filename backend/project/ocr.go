@@ -2,6 +2,7 @@ package project
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -46,9 +47,18 @@ func runOCR(ctx context.Context, p *Project, progress func(IndexProgress)) error
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := r.document(ctx, j); err != nil {
+		path, err := p.storedFile(j.StoredPath)
+		if err != nil {
+			// a row pointing outside files/: check reports it; never read
+			failed = append(failed, fmt.Sprintf("%s: its stored copy cannot be used (%v)", j.FileName, err))
+			continue
+		}
+		if err := r.document(ctx, j, path); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
+			}
+			if errors.Is(err, store.ErrNotFound) {
+				continue // removed while its pages were read
 			}
 			return fmt.Errorf("%s: %w", j.FileName, err)
 		}
@@ -79,12 +89,8 @@ type ocrRun struct {
 }
 
 // document OCRs one document's awaiting pages and saves each as it is done.
-func (r *ocrRun) document(ctx context.Context, j store.OCRJob) error {
+func (r *ocrRun) document(ctx context.Context, j store.OCRJob, path string) error {
 	r.failed = 0
-	path, err := r.p.storedFile(j.StoredPath)
-	if err != nil {
-		return err
-	}
 	left := len(j.Pages)
 	return ingest.OCRPages(ctx, path, "", j.Pages, r.p.limits, func(res ingest.OCRResult) error {
 		left--
