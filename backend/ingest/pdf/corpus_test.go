@@ -20,7 +20,7 @@ type want struct {
 	code    parsed.Code // expected error code; "" = success
 	pages   int         // expected page count (0 = don't check)
 	words   []string    // must appear (case-insensitive) in the text
-	noText  int         // pages that must be flagged NoText (OCR off)
+	noText  int         // pages that must be flagged NoText (reading never OCRs them; the import's ocr stage does)
 	warning string      // a warning must contain this
 	engine  string      // every page must come from this engine ("" = any)
 }
@@ -40,7 +40,7 @@ var corpus = map[string]want{
 	"bad/page-count-lie.pdf":                {pages: 1, words: []string{"page"}},
 	"bad/pdf-2.0-header.pdf":                {pages: 2, words: []string{"dense passage retrieval"}, engine: pdf.EngineWalker},
 	"bad/random-bytes.pdf":                  {code: parsed.CodeUnsupported},
-	"bad/text-only-in-images.pdf":           {pages: 2, noText: 2, warning: "no text layer"},
+	"bad/text-only-in-images.pdf":           {pages: 2, noText: 2},
 	"bad/trailing-garbage.pdf":              {pages: 18, words: []string{"copyright", "vessel hull"}},
 	"bad/truncated.pdf":                     {code: parsed.CodeTruncated},
 	// real/
@@ -56,7 +56,7 @@ var corpus = map[string]want{
 	"real/en-report-dmca-summary.pdf":           {pages: 18, words: []string{"copyright", "digital millennium copyright act"}},
 	"real/en-report-tables-ca-warn.pdf":         {pages: 16, words: []string{"warn report", "effective"}},
 	"real/en-report-tables-irs-i1040nr.pdf":     {pages: 50, words: []string{"instructions for form 1040nr", "nonresident alien"}},
-	"real/en-scanned-jbig2-xerox.pdf":           {pages: 1, noText: 1, warning: "no text layer"},
+	"real/en-scanned-jbig2-xerox.pdf":           {pages: 1, noText: 1},
 	"real/en-slides-libreoffice.pdf":            {pages: 3, words: []string{"test table slide", "class1"}},
 	"real/ja-slides-nlp2004.pdf":                {pages: 31, words: []string{"固有表現", "新聞記事"}},
 	"real/ja-vertical-poem.pdf":                 {pages: 1, words: []string{"わたくし", "風景やみんなといっしょに"}},
@@ -67,7 +67,7 @@ var corpus = map[string]want{
 	"real/zh-paper-2col-cjc-template.pdf":       {pages: 3, words: []string{"计算机学报", "chinese journal of computers"}},
 	"real/zh-paper-amas-2011.pdf":               {pages: 2, words: []string{"应用数学学报", "半参数"}},
 	"real/zh-report-tables-bond-prospectus.pdf": {pages: 1, words: []string{"募集说明书", "信用评级"}},
-	"real/zh-scanned-book-8p.pdf":               {pages: 8, noText: 8, warning: "no text layer"},
+	"real/zh-scanned-book-8p.pdf":               {pages: 8, noText: 8},
 }
 
 // TestCorpus reads every PDF of shared/docs/bad and shared/docs/real and
