@@ -126,15 +126,19 @@ func (a *App) IndexStatus() IndexState {
 	return a.index
 }
 
-// Reindex runs every pending indexing stage (knowledge graph, mind maps,
-// fusion) now and returns when it is done; progress is emitted as
+// Reindex runs every pending indexing stage (OCR of scanned pages,
+// knowledge graph, mind maps, fusion) now and returns when it is done; progress is emitted as
 // EventIndexProgress. It waits for a running import to finish first. It is
 // the user asking again: chunks left failed after their attempts with the
-// model are sent to it once more.
+// model are sent to it once more, and scanned pages whose OCR failed are
+// read again.
 func (a *App) Reindex() error {
 	defer a.enter()()
 	if p, err := a.openProject(); err == nil {
 		if _, err := p.RetryFailed(a.context()); err != nil {
+			return err
+		}
+		if _, err := p.RetryFailedOCR(a.context()); err != nil {
 			return err
 		}
 	}

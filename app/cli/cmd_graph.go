@@ -16,7 +16,7 @@ import (
 
 func init() {
 	register(
-		command{"index", "index --project DIR [--json] [--retry-failed]            run or resume pending indexing (knowledge graph, mind maps) with progress", cmdIndex},
+		command{"index", "index --project DIR [--json] [--retry-failed]            run or resume pending indexing (OCR of scanned pages, knowledge graph, mind maps) with progress", cmdIndex},
 		command{"graph", "graph --project DIR --format json|graphml               export the knowledge graph", cmdGraph},
 		command{"entity", "entity --project DIR [--json] NAME                      one entity: aliases, types, relations, sources", cmdEntity},
 	)
@@ -169,7 +169,7 @@ func cmdIndex(ctx context.Context, env *Env, args []string) int {
 	fs := env.flags("index")
 	dir := fs.String("project", "", "project folder")
 	asJSON := fs.Bool("json", false, "progress and the result as JSON lines")
-	retry := fs.Bool("retry-failed", false, "send chunks that already failed several times with the model to it again")
+	retry := fs.Bool("retry-failed", false, "send chunks that already failed several times with the model to it again, and OCR scanned pages that failed again")
 	if _, ok := env.parse(fs, args); !ok {
 		return 2
 	}
@@ -184,6 +184,11 @@ func cmdIndex(ctx context.Context, env *Env, args []string) int {
 			return env.fail(err)
 		}
 		fmt.Fprintf(env.Stderr, "retry: %d chunks that had failed with a model will be sent to it again\n", n)
+		if n, err := p.RetryFailedOCR(ctx); err != nil {
+			return env.fail(err)
+		} else if n > 0 {
+			fmt.Fprintf(env.Stderr, "retry: %d scanned pages whose OCR failed will be read again\n", n)
+		}
 	}
 	out := env.Stderr
 	if *asJSON {

@@ -76,6 +76,9 @@ func cmdImport(ctx context.Context, env *Env, args []string) int {
 		if r.Error != "" {
 			line += "\n                " + kb.OneLine(r.Error)
 		}
+		if r.OCRPages > 0 {
+			line += fmt.Sprintf("\n                %d scanned pages await OCR; indexing reads them page by page (cairn index) and each is searchable once read", r.OCRPages)
+		}
 		fmt.Fprintln(env.Stdout, line)
 	}
 	_, err := p.ImportWith(ctx, paths, project.ImportOptions{Password: *password}, func(pr project.Progress) {

@@ -16,6 +16,7 @@ import (
 
 	"cairn/backend/ingest"
 	"cairn/backend/ingest/parsed"
+	"cairn/backend/ingest/pdf"
 	"cairn/backend/ingest/pdf/pdfeval"
 )
 
@@ -125,6 +126,34 @@ func readAll(fs []inputFile, count bool) (time.Duration, error) {
 	return time.Since(t0), nil
 }
 
+// readAndOCRAll reads every file and OCRs its pages without a text layer,
+// as import and its "ocr" index stage do (reading flags them, OCR reads them
+// page by page), and counts the pages.
+func readAndOCRAll(fs []inputFile) (time.Duration, error) {
+	t0 := time.Now()
+	for i := range fs {
+		doc, err := ingest.Read(fs[i].Data, fs[i].Name, parsed.Options{})
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", fs[i].Name, err)
+		}
+		fs[i].Pages = len(doc.Pages)
+		o, err := pdf.OpenOCR(fs[i].Data, "")
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", fs[i].Name, err)
+		}
+		for _, pg := range doc.Pages {
+			if pg.NoText {
+				if _, err := o.Page(pg.Number); err != nil {
+					o.Close()
+					return 0, fmt.Errorf("%s page %d: %w", fs[i].Name, pg.Number, err)
+				}
+			}
+		}
+		o.Close()
+	}
+	return time.Since(t0), nil
+}
+
 // readIsolatedAll reads every file in a reader child process, as import does.
 func readIsolatedAll(ctx context.Context, fs []inputFile) (time.Duration, error) {
 	t0 := time.Now()
@@ -221,7 +250,7 @@ func measureImport(ctx context.Context, env *Env) ([]Figure, error) {
 		if _, err := exec.LookPath("tesseract"); err != nil {
 			env.Notef("tesseract not installed: scanned PDFs were not timed")
 		} else {
-			d, err := readAll(docs.Scans, true)
+			d, err := readAndOCRAll(docs.Scans)
 			if err != nil {
 				return figs, err
 			}

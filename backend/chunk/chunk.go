@@ -80,6 +80,10 @@ type span struct {
 	// tableHeader is, for a table row below its table's header row, that
 	// header row's text.
 	tableHeader string
+	// barrier marks the edge of a page without a text layer: no chunk
+	// crosses it, so the page's text can be replaced later (by OCR) with
+	// its own chunks alone.
+	barrier bool
 }
 
 // Split lays the document's blocks out as page texts (blocks joined by "\n",
@@ -122,6 +126,10 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 		pageStart := sb.Len()
 		first := true
 		var blocks []kb.PageBlock
+		pi := info[p]
+		if pi.NoText {
+			pieces = append(pieces, span{barrier: true})
+		}
 		for _, b := range byPage[p] {
 			t := cleanBlock(b.Text)
 			if t == "" {
@@ -169,7 +177,10 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 				pieces = append(pieces, span{start: start + s[0], end: start + s[1], page: p, tokens: CountTokens(t[s[0]:s[1]]), path: path})
 			}
 		}
-		pi := info[p]
+		if pi.NoText {
+			pieces = append(pieces, span{barrier: true})
+			header = ""
+		}
 		pages = append(pages, kb.Page{Number: p, CharStart: pageStart, Text: sb.String()[pageStart:], NoText: pi.NoText, OCR: pi.OCR,
 			PageLayout: kb.PageLayout{Label: pi.Label, Furniture: pi.Furniture, Width: pi.Width, Height: pi.Height, Blocks: blocks}})
 	}
@@ -219,6 +230,11 @@ func assemble(text string, pieces []span, opt Options) []kb.Chunk {
 		return carry
 	}
 	for i, p := range pieces {
+		if p.barrier {
+			emit(true)
+			cur, tokens = nil, 0
+			continue
+		}
 		startsSection := p.heading && (i == 0 || !pieces[i-1].heading)
 		over := tokens > 0 && tokens+p.tokens > opt.Target
 		headingsOnly := len(cur) > 0 && onlyHeadings(cur)

@@ -32,14 +32,25 @@ type Limits struct {
 	Timeout   time.Duration // wall clock for the whole read
 	MaxRSS    int64         // bytes of resident memory before the child is killed
 	InProcess bool          // read in this process (tests, fuzzing): no isolation
+	// OCRPageTimeout bounds the OCR of one scanned page (OCRPages; 0:
+	// DefaultOCRPageTimeout). OCR runs after reading, as an indexing
+	// stage, so Timeout never has to cover it.
+	OCRPageTimeout time.Duration
 }
 
-// DefaultLimits suit a laptop: 5 minutes and 3 GiB per file.
+// DefaultLimits suit a laptop: 5 minutes and 3 GiB per file, 5 minutes per
+// scanned page's OCR. CAIRN_READ_TIMEOUT and CAIRN_OCR_PAGE_TIMEOUT (Go
+// durations: "20m") change the time limits.
 func DefaultLimits() Limits {
-	l := Limits{Timeout: 5 * time.Minute, MaxRSS: 3 << 30}
+	l := Limits{Timeout: 5 * time.Minute, MaxRSS: 3 << 30, OCRPageTimeout: DefaultOCRPageTimeout}
 	if s := os.Getenv("CAIRN_READ_TIMEOUT"); s != "" {
 		if d, err := time.ParseDuration(s); err == nil {
 			l.Timeout = d
+		}
+	}
+	if s := os.Getenv("CAIRN_OCR_PAGE_TIMEOUT"); s != "" {
+		if d, err := time.ParseDuration(s); err == nil && d > 0 {
+			l.OCRPageTimeout = d
 		}
 	}
 	return l
@@ -50,6 +61,9 @@ type workerRequest struct {
 	Name     string         `json:"name"`
 	Options  parsed.Options `json:"options"`
 	MemLimit int64          `json:"mem_limit"`
+	// OCRPages, when set, makes the worker OCR these pages of a PDF
+	// (OCRPages) instead of reading the file.
+	OCRPages []int `json:"ocr_pages,omitempty"`
 }
 
 type workerReply struct {
@@ -85,6 +99,9 @@ func runWorker(in io.Reader, out io.Writer) int {
 	}
 	if req.MemLimit > 0 {
 		debug.SetMemoryLimit(req.MemLimit)
+	}
+	if len(req.OCRPages) > 0 {
+		return runOCRWorker(req, out)
 	}
 	var rep workerReply
 	doc, err := ReadFile(req.Path, req.Name, req.Options)
@@ -170,7 +187,7 @@ func ReadIsolated(ctx context.Context, path, name string, opt parsed.Options, li
 	default:
 	}
 	if ctx.Err() == context.DeadlineExceeded {
-		return nil, parsed.Errorf(parsed.CodeTimeout, "reading this file took longer than %s, so it was stopped (the file may be damaged or built to hang readers)", lim.Timeout)
+		return nil, parsed.Errorf(parsed.CodeTimeout, "reading this file took longer than %s, so it was stopped. A very large file on a busy computer can need longer (CAIRN_READ_TIMEOUT allows more, e.g. 20m; retry it then); a file that never finishes reading may be damaged. Scanned pages do not count against this limit: they are read with OCR afterwards, page by page", lim.Timeout)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

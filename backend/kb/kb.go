@@ -63,8 +63,21 @@ type Page struct {
 	Text      string `json:"text"`
 	NoText    bool   `json:"no_text,omitempty"` // image-only page (OCR candidate)
 	OCR       bool   `json:"ocr,omitempty"`     // text came from OCR
+	// OCRStatus is where the page stands in the "ocr" index stage: ""
+	// (nothing to do), OCRPending, OCRDone, OCREmpty or OCRFailed;
+	// OCRNote says why a page failed.
+	OCRStatus string `json:"ocr_status,omitempty"`
+	OCRNote   string `json:"ocr_note,omitempty"`
 	PageLayout
 }
+
+// A page's OCR states (Page.OCRStatus).
+const (
+	OCRPending = "pending" // no text layer; awaiting the "ocr" index stage
+	OCRDone    = "done"    // OCR text is the page's text
+	OCREmpty   = "empty"   // OCR found no reliable text
+	OCRFailed  = "failed"  // OCR stopped on the page (OCRNote says why)
+)
 
 // PageLayout is what a page's layout analysis knows beyond its text.
 type PageLayout struct {

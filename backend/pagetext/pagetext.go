@@ -22,9 +22,16 @@ import (
 func WriteDocument(w io.Writer, pages []kb.Page, markdown bool) error {
 	for _, pg := range pages {
 		note := ""
-		if pg.NoText {
+		switch {
+		case pg.NoText && pg.OCRStatus == kb.OCRPending:
+			note = " (no text layer: awaiting OCR)"
+		case pg.NoText && pg.OCRStatus == kb.OCREmpty:
+			note = " (no text layer: OCR found no text)"
+		case pg.NoText && pg.OCRStatus == kb.OCRFailed:
+			note = " (no text layer: OCR failed)"
+		case pg.NoText:
 			note = " (no text layer: needs OCR)"
-		} else if pg.OCR {
+		case pg.OCR:
 			note = " (text from OCR)"
 		}
 		text := pg.Text

@@ -245,7 +245,7 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 	if err != nil {
 		return res, err
 	}
-	if len(content.Chunks) == 0 && content.Status != kb.StatusNeedsOCR {
+	if len(content.Chunks) == 0 && content.Status != kb.StatusNeedsOCR && !awaitingOCR(content.Pages) {
 		msg := "no text found in this file"
 		if err := p.store.SetStatus(ctx, docID, kb.StatusFailed, string(parsed.CodeNoText), msg, doc.Warnings); err != nil {
 			return res, err
@@ -258,7 +258,14 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 	}
 	res.Status, res.Pages, res.Chunks, res.Warnings = content.Status, len(content.Pages), len(content.Chunks), content.Warnings
 	if content.Status == kb.StatusNeedsOCR {
-		res.Error = ocrMessage(content.Pages, doc.Warnings)
+		res.Error = ocrMessage(content.Pages, ocrHere())
+	}
+	if ocrHere() == ocrAwaiting {
+		for _, pg := range content.Pages {
+			if pg.OCRStatus == kb.OCRPending {
+				res.OCRPages++
+			}
+		}
 	}
 	return res, nil
 }
@@ -281,19 +288,24 @@ func (p *Project) index(ctx context.Context, name string, doc *parsed.Document) 
 	}
 	st := kb.StatusOK
 	noText := 0
-	for _, pg := range pages {
-		if pg.NoText {
+	for i := range pages {
+		if pages[i].NoText {
+			// Read by the "ocr" index stage (ocr.go), also when OCR is
+			// not available yet: installing tesseract later reads them.
+			pages[i].OCRStatus = kb.OCRPending
 			noText++
 		}
 	}
 	warnings := doc.Warnings
 	if noText > 0 {
 		// A document with readable pages is ok (with a warning naming the
-		// image-only ones); needs_ocr is for documents with no usable text.
-		if noText == len(pages) || len(chunks) == 0 {
+		// image-only ones), and so is one whose scans the OCR stage will
+		// read; needs_ocr is for documents with no usable text and no OCR.
+		ocr := ocrHere()
+		if (noText == len(pages) || len(chunks) == 0) && ocr != ocrAwaiting {
 			st = kb.StatusNeedsOCR
 		}
-		warnings = append(warnings, ocrMessage(pages, doc.Warnings))
+		warnings = append(warnings, ocrMessage(pages, ocr))
 	}
 	meta := printableTitle(cleanTitle(doc.MetaTitle))
 	if !plausibleTitle(meta) {
@@ -302,25 +314,81 @@ func (p *Project) index(ctx context.Context, name string, doc *parsed.Document) 
 	return store.Content{Title: title, MetaTitle: meta, Kind: string(doc.Kind), Status: st, Warnings: warnings, Pages: pages, Chunks: rows}, nil
 }
 
-// ocrMessage explains a needs_ocr document after what the reader tried
-// (its warnings say whether tesseract ran, was switched off, or is absent).
-func ocrMessage(pages []kb.Page, readerWarnings []string) string {
-	n := 0
+// ocrState is what OCR can do, or did, for a document's scanned pages.
+type ocrState int
+
+const (
+	ocrMissing  ocrState = iota // tesseract is not installed
+	ocrOff                      // CAIRN_OCR=0
+	ocrAwaiting                 // the "ocr" index stage will read them
+	ocrRan                      // the stage ran on them (some found nothing or failed)
+)
+
+// ocrHere is the state for pages awaiting OCR on this machine.
+func ocrHere() ocrState {
+	switch {
+	case ingest.OCRAvailable():
+		return ocrAwaiting
+	case ingest.OCRSwitchedOff():
+		return ocrOff
+	}
+	return ocrMissing
+}
+
+// ocrPhrase is in every OCR warning (isOCRWarning finds them by it).
+const ocrPhrase = "no text layer (scanned images)"
+
+// isOCRWarning reports whether a document warning is ocrMessage's.
+func isOCRWarning(w string) bool { return strings.Contains(w, ocrPhrase) }
+
+// ocrMessage explains a document's scanned pages after what OCR can do or
+// did ("" when every page has text): awaiting the OCR stage, switched off,
+// tesseract missing, or, once the stage ran, the pages where it found no
+// reliable text or stopped.
+func ocrMessage(pages []kb.Page, st ocrState) string {
+	var scans, empty, failed []kb.Page
 	for _, pg := range pages {
-		if pg.NoText {
-			n++
+		if !pg.NoText {
+			continue
+		}
+		scans = append(scans, pg)
+		switch pg.OCRStatus {
+		case kb.OCRFailed:
+			failed = append(failed, pg)
+		case kb.OCREmpty, "":
+			empty = append(empty, pg)
 		}
 	}
-	head := fmt.Sprintf("%d of %d pages (%s) have no text layer (scanned images)", n, len(pages), noTextPages(pages))
-	for _, w := range readerWarnings {
-		switch {
-		case strings.HasSuffix(w, pdf.WarnOCRFoundNothing):
-			return head + ", and OCR (tesseract) ran on them but found no reliable text: they may be blank, a poor scan, or in a language whose tesseract pack is not installed (e.g. tesseract-ocr-chi-sim)."
-		case strings.HasSuffix(w, pdf.WarnOCROff):
-			return head + "; OCR is switched off (CAIRN_OCR=0): unset it and re-import to read them with tesseract."
+	if len(scans) == 0 {
+		return ""
+	}
+	head := fmt.Sprintf("%d of %d pages (%s) have %s", len(scans), len(pages), noTextPages(scans), ocrPhrase)
+	switch st {
+	case ocrAwaiting:
+		return head + "; they are read with OCR (tesseract) page by page as an indexing stage, and become searchable as each page is read."
+	case ocrOff:
+		return head + "; OCR is switched off (CAIRN_OCR=0): unset it and run cairn index (or Build index in the app) to read them with tesseract."
+	case ocrMissing:
+		return head + ". To read them with OCR, " + pdf.OCRInstallHint + ", then run cairn index (or Build index in the app)."
+	}
+	var parts []string
+	if len(empty) > 0 {
+		parts = append(parts, fmt.Sprintf("OCR (tesseract) ran on %s but found no reliable text: they may be blank, a poor scan, or in a language whose tesseract pack is not installed (e.g. tesseract-ocr-chi-sim)", noTextPages(empty)))
+	}
+	if len(failed) > 0 {
+		parts = append(parts, fmt.Sprintf("OCR stopped on %s (%s); cairn index --retry-failed (or Build index in the app) tries again", noTextPages(failed), failed[0].OCRNote))
+	}
+	return head + " after OCR: " + strings.Join(parts, "; ") + "."
+}
+
+// awaitingOCR reports whether any page awaits the OCR stage.
+func awaitingOCR(pages []kb.Page) bool {
+	for _, pg := range pages {
+		if pg.OCRStatus == kb.OCRPending {
+			return true
 		}
 	}
-	return head + ". To read them with OCR, " + pdf.OCRInstallHint + ", then re-import."
+	return false
 }
 
 // noTextPages lists the image-only pages: "p. 3, 7, 12" (the first 20).

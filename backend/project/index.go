@@ -40,11 +40,13 @@ type IndexStage struct {
 
 // indexStages are the indexing stages, in the order they run: documents an
 // older reader produced are read again first (reread.go), so the later
-// stages build on their new passages; then the knowledge graph (graph.go),
+// stages build on their new passages; then scanned pages are read with OCR
+// (ocr.go), page by page; then the knowledge graph (graph.go),
 // then the mind maps, whose model mode organises the graph's facts, then
 // their fusion across documents (mindmap.go).
 var indexStages = []IndexStage{
 	{Name: "reread", Run: runReread},
+	{Name: "ocr", Run: runOCR},
 	{Name: "graph", Run: runGraph},
 	{Name: "mindmap", Run: runMindMaps},
 	{Name: "fusion", Run: runFusion},

@@ -4,27 +4,41 @@ import (
 	"strings"
 	"testing"
 
-	"cairn/backend/ingest/pdf"
 	"cairn/backend/kb"
 )
 
-// Issue 21, item 12: needs_ocr says how to install tesseract only when it is not
-// installed; when tesseract ran and found nothing, it says that.
+// Issue 21, item 12, with OCR as an index stage (issue 29, item 6): the
+// message says how to install tesseract only when it is not installed;
+// that the pages await the OCR stage when it is; and, once the stage ran,
+// which pages it found nothing on and which it stopped on, and why.
 func TestOCRMessageFollowsWhatWasTried(t *testing.T) {
-	pages := []kb.Page{{Number: 1, NoText: true}, {Number: 2}}
+	pages := []kb.Page{{Number: 1, NoText: true, OCRStatus: kb.OCRPending}, {Number: 2}}
 	for _, c := range []struct {
-		warnings []string
-		want     string
-		not      string
+		st   ocrState
+		want string
+		not  string
 	}{
-		{nil, "install tesseract-ocr", "ran"},
-		{[]string{"1 pages have no text layer; install tesseract-ocr (apt-get install tesseract-ocr tesseract-ocr-chi-sim) to read them"}, "install tesseract-ocr", "ran"},
-		{[]string{"1 pages have no text layer and " + pdf.WarnOCRFoundNothing}, "OCR (tesseract) ran on them but found no reliable text", "To read them with OCR"},
-		{[]string{"1 pages have no text layer; " + pdf.WarnOCROff}, "CAIRN_OCR=0", "To read them with OCR"},
+		{ocrMissing, "install tesseract-ocr", "ran"},
+		{ocrOff, "CAIRN_OCR=0", "To read them with OCR"},
+		{ocrAwaiting, "page by page as an indexing stage", "install"},
 	} {
-		got := ocrMessage(pages, c.warnings)
-		if !strings.HasPrefix(got, "1 of 2 pages (p. 1) have no text layer") || !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
-			t.Errorf("warnings %q: %q", c.warnings, got)
+		got := ocrMessage(pages, c.st)
+		if !strings.HasPrefix(got, "1 of 2 pages (p. 1) have no text layer") || !strings.Contains(got, c.want) || strings.Contains(got, c.not) || !isOCRWarning(got) {
+			t.Errorf("state %d: %q", c.st, got)
 		}
+	}
+	ran := []kb.Page{{Number: 1, NoText: true, OCRStatus: kb.OCREmpty}, {Number: 2, OCR: true, OCRStatus: kb.OCRDone},
+		{Number: 3, NoText: true, OCRStatus: kb.OCRFailed, OCRNote: "OCR of this page took longer than 5m0s, so it was stopped"}}
+	got := ocrMessage(ran, ocrRan)
+	for _, want := range []string{"2 of 3 pages (p. 1, 3)", "ran on p. 1 but found no reliable text", "stopped on p. 3 (OCR of this page took longer than 5m0s", "--retry-failed"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("after OCR: %q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, "damaged") || strings.Contains(got, "install tesseract-ocr with") {
+		t.Errorf("after OCR: %q", got)
+	}
+	if m := ocrMessage([]kb.Page{{Number: 1, OCR: true, OCRStatus: kb.OCRDone}}, ocrRan); m != "" {
+		t.Errorf("every page read: %q", m)
 	}
 }

@@ -39,6 +39,9 @@ type ImportResult struct {
 	Error     string       `json:"error"`
 	ErrorCode string       `json:"error_code,omitempty"`
 	Warnings  []string     `json:"warnings,omitempty"`
+	// OCRPages counts the scanned pages awaiting the "ocr" index stage,
+	// which reads them page by page after the import (ocr.go).
+	OCRPages int `json:"ocr_pages,omitempty"`
 }
 
 // Progress reports import progress: file Index of Total (1-based) has

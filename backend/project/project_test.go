@@ -18,6 +18,7 @@ import (
 func TestMain(m *testing.M) {
 	ingest.MaybeRunWorker()
 	maybeRunCrashChild()
+	maybeRunOCRChild()
 	os.Exit(m.Run())
 }
 

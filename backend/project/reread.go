@@ -65,7 +65,7 @@ func (p *Project) reread(ctx context.Context, id int64) error {
 	if err != nil {
 		return err
 	}
-	if len(content.Chunks) == 0 {
+	if len(content.Chunks) == 0 && !awaitingOCR(content.Pages) {
 		return fmt.Errorf("no text found when reading it again")
 	}
 	return p.store.SaveContent(ctx, id, content, search.ChunkTerms)

@@ -254,7 +254,7 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 			return err
 		}
 	}
-	insPage, err := tx.PrepareContext(ctx, "INSERT INTO pages(doc_id, number, char_start, text, no_text, ocr, layout) VALUES(?, ?, ?, ?, ?, ?, ?)")
+	insPage, err := tx.PrepareContext(ctx, "INSERT INTO pages(doc_id, number, char_start, text, no_text, ocr, layout, ocr_status, ocr_note) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)")
 	if err != nil {
 		return err
 	}
@@ -264,10 +264,37 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 		if err != nil {
 			return fmt.Errorf("save page %d: %w", p.Number, err)
 		}
-		if _, err := insPage.ExecContext(ctx, docID, p.Number, p.CharStart, p.Text, p.NoText, p.OCR, layout); err != nil {
+		if _, err := insPage.ExecContext(ctx, docID, p.Number, p.CharStart, p.Text, p.NoText, p.OCR, layout, p.OCRStatus, p.OCRNote); err != nil {
 			return fmt.Errorf("save page %d: %w", p.Number, err)
 		}
 	}
+	firstOrdinal := 0
+	for i, ch := range c.Chunks {
+		if i == 0 || ch.Ordinal < firstOrdinal {
+			firstOrdinal = ch.Ordinal
+		}
+	}
+	if err := insertChunks(ctx, tx, docID, c.Title, c.Chunks, firstOrdinal); err != nil {
+		return err
+	}
+	st := c.Status
+	if st == "" {
+		st = kb.StatusOK
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE documents SET reader = ? WHERE id = ?", kb.ReaderVersion, docID); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE documents SET title = ?, meta_title = ?, kind = ?, status = ?, error = '', error_code = '', warnings = ?, updated_at = ? WHERE id = ?",
+		c.Title, c.MetaTitle, c.Kind, st, warningsJSON(c.Warnings), nowText(), docID); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// insertChunks inserts chunks of a document with their lexical rows,
+// vectors and topic keys; the chunk whose ordinal is firstOrdinal is the
+// document's first (it carries the title's topic keys).
+func insertChunks(ctx context.Context, tx *sql.Tx, docID int64, title string, chunks []ChunkRow, firstOrdinal int) error {
 	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO chunks(doc_id, ordinal, page_start, page_end, char_start, char_end, heading_path, table_header, text, tokens)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
@@ -289,13 +316,7 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 		return err
 	}
 	defer insTopic.Close()
-	firstOrdinal := 0
-	for i, ch := range c.Chunks {
-		if i == 0 || ch.Ordinal < firstOrdinal {
-			firstOrdinal = ch.Ordinal
-		}
-	}
-	for _, ch := range c.Chunks {
+	for _, ch := range chunks {
 		hp, _ := json.Marshal(ch.HeadingPath)
 		if ch.HeadingPath == nil {
 			hp = []byte("[]")
@@ -315,24 +336,13 @@ func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf
 		if _, err := insVec.ExecContext(ctx, id, vecindex.EncodeDense(ch.Vector)); err != nil {
 			return fmt.Errorf("embed chunk %d: %w", ch.Ordinal, err)
 		}
-		for _, k := range topicKeys(c.Title, ch.Ordinal == firstOrdinal, ch.HeadingPath) {
+		for _, k := range topicKeys(title, ch.Ordinal == firstOrdinal, ch.HeadingPath) {
 			if _, err := insTopic.ExecContext(ctx, k, id); err != nil {
 				return fmt.Errorf("topic keys of chunk %d: %w", ch.Ordinal, err)
 			}
 		}
 	}
-	st := c.Status
-	if st == "" {
-		st = kb.StatusOK
-	}
-	if _, err := tx.ExecContext(ctx, "UPDATE documents SET reader = ? WHERE id = ?", kb.ReaderVersion, docID); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, "UPDATE documents SET title = ?, meta_title = ?, kind = ?, status = ?, error = '', error_code = '', warnings = ?, updated_at = ? WHERE id = ?",
-		c.Title, c.MetaTitle, c.Kind, st, warningsJSON(c.Warnings), nowText(), docID); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return nil
 }
 
 // RemoveDocuments deletes documents and everything derived from them (pages,
@@ -373,7 +383,7 @@ func (s *Store) RemoveDocuments(ctx context.Context, termsOf TermsOf, ids ...int
 
 // Pages returns a document's pages in order (only page n when n > 0).
 func (s *Store) Pages(ctx context.Context, docID int64, n int) ([]kb.Page, error) {
-	q := "SELECT doc_id, number, char_start, text, no_text, ocr, layout FROM pages WHERE doc_id = ?"
+	q := "SELECT doc_id, number, char_start, text, no_text, ocr, layout, ocr_status, ocr_note FROM pages WHERE doc_id = ?"
 	args := []any{docID}
 	if n > 0 {
 		q += " AND number = ?"
@@ -388,7 +398,7 @@ func (s *Store) Pages(ctx context.Context, docID int64, n int) ([]kb.Page, error
 	for rows.Next() {
 		var p kb.Page
 		var layout string
-		if err := rows.Scan(&p.DocID, &p.Number, &p.CharStart, &p.Text, &p.NoText, &p.OCR, &layout); err != nil {
+		if err := rows.Scan(&p.DocID, &p.Number, &p.CharStart, &p.Text, &p.NoText, &p.OCR, &layout, &p.OCRStatus, &p.OCRNote); err != nil {
 			return nil, err
 		}
 		if p.PageLayout, err = decodePageLayout(layout); err != nil {

@@ -21,8 +21,9 @@
 // whole files the library cannot open or decrypts wrongly: damaged framing,
 // broken xref, AES-256, 40-bit RC4. PDFium starts lazily, once per process,
 // with an on-disk wazero compilation cache. Image-only pages are flagged
-// and, when the tesseract binary is installed, rendered with PDFium and
-// OCRed.
+// (parsed.PageInfo.NoText) and not OCRed while reading: OpenOCR renders
+// them with PDFium and reads them with tesseract, page by page, for the
+// import's "ocr" indexing stage (scans.go).
 //
 // All work is capped (pages, operators, nesting, decompressed bytes), and
 // every call into the PDF library runs under recover. Malformed input

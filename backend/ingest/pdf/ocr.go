@@ -12,7 +12,6 @@ import (
 const (
 	ocrDPI       = 300
 	ocrMaxPixels = 4000 // longest side of the rendered page
-	maxOCRPages  = 500
 	// Mean word confidence (0-100, weighted by length) below which a
 	// page's OCR is retried with every installed language, and below
 	// which the text is thrown away as noise.
@@ -21,10 +20,6 @@ const (
 	// OSD script confidence below which the detected script is ignored.
 	osdMinConf = 1.0
 )
-
-// noTextHint is the warning shown when image-only pages cannot be OCRed
-// (OCRInstallHint says how to install tesseract on this OS).
-var noTextHint = OCRInstallHint + " to read them"
 
 // ocrSession OCRs the image-only pages of one document in a temporary
 // directory.

@@ -63,7 +63,7 @@ func read(data []byte, opt parsed.Options, useIum bool) (*parsed.Document, error
 			return nil, err
 		}
 	}
-	rd.flagAndOCR(pages)
+	// Image-only pages keep info.NoText; they are OCRed later (scans.go).
 	doc := &parsed.Document{Kind: parsed.KindPDF, Title: rd.title, MetaTitle: rd.title}
 	doc.Blocks = buildBlocks(pages)
 	for _, p := range pages {

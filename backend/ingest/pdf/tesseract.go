@@ -141,6 +141,7 @@ func runTesseract(img string, args ...string) (string, error) {
 	// One thread: tesseract's OpenMP threads spin and slow it down badly
 	// on a busy machine; pages are cheap enough one at a time.
 	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
+	endWithParent(cmd)
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
 	}

@@ -26,6 +26,7 @@ describe("etaText", () => {
   it("converts Go durations and names stages", () => {
     expect(nsToSeconds(2.5e9)).toBe(2.5);
     expect(stageText("mindmap")).toBe("Drawing mind maps");
+    expect(stageText("ocr")).toBe("Reading scanned pages (OCR)");
     expect(stageText("entity_links")).toBe("Entity links");
   });
 });

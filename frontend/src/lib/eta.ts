@@ -38,6 +38,7 @@ export function etaText(seconds: number | null | undefined): string {
 export const nsToSeconds = (ns?: number) => (ns ? ns / 1e9 : null);
 
 const STAGE_NAMES: Record<string, string> = {
+  ocr: "Reading scanned pages (OCR)",
   extract: "Extracting entities and relations",
   graph: "Building the knowledge graph",
   mindmap: "Drawing mind maps",

@@ -201,7 +201,7 @@ export default function LibraryView({ lib, onOpen, onAsk }: { lib: Library; onOp
               {lib.indexing.last?.note ? ` · ${lib.indexing.last.note}` : ""}
             </span>
             <span className="subtle tabular">
-              {lib.indexing.last?.total ? `${lib.indexing.last.done} of ${lib.indexing.last.total}` : "starting…"}
+              {lib.indexing.last?.total ? `${lib.indexing.last.done} of ${lib.indexing.last.total}${lib.indexing.last.stage === "ocr" ? " pages" : ""}` : "starting…"}
               {lib.indexing.eta !== null && lib.indexing.eta !== undefined ? ` · ${etaText(lib.indexing.eta)}` : ""}
             </span>
           </div>

@@ -183,7 +183,16 @@ export default function SourceView({ target, onBack, backLabel, onAsk }: { targe
                 {p.ocr && <span className="page-tag">OCR</span>}
               </div>
               {p.no_text && !p.text ? (
-                <p className="subtle page-empty">This page has no text layer (a scanned image).</p>
+                <p className="subtle page-empty">
+                  This page has no text layer (a scanned image)
+                  {p.ocr_status === "pending"
+                    ? "; it is read with OCR while indexing runs."
+                    : p.ocr_status === "failed"
+                      ? `; OCR stopped on it: ${p.ocr_note ?? ""}`
+                      : p.ocr_status === "empty"
+                        ? "; OCR found no reliable text on it."
+                        : "."}
+                </p>
               ) : (
                 <div className="page-text">
                   {parts.map((part, i) =>

@@ -1209,6 +1209,8 @@ export namespace kb {
 	    text: string;
 	    no_text?: boolean;
 	    ocr?: boolean;
+	    ocr_status?: string;
+	    ocr_note?: string;
 	    label?: string;
 	    furniture?: string[];
 	    width?: number;
@@ -1227,6 +1229,8 @@ export namespace kb {
 	        this.text = source["text"];
 	        this.no_text = source["no_text"];
 	        this.ocr = source["ocr"];
+	        this.ocr_status = source["ocr_status"];
+	        this.ocr_note = source["ocr_note"];
 	        this.label = source["label"];
 	        this.furniture = source["furniture"];
 	        this.width = source["width"];
@@ -1412,6 +1416,7 @@ export namespace project {
 	    error: string;
 	    error_code?: string;
 	    warnings?: string[];
+	    ocr_pages?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportResult(source);
@@ -1427,6 +1432,7 @@ export namespace project {
 	        this.error = source["error"];
 	        this.error_code = source["error_code"];
 	        this.warnings = source["warnings"];
+	        this.ocr_pages = source["ocr_pages"];
 	    }
 	}
 	export class IndexProgress {
