@@ -105,6 +105,10 @@ type Entity struct {
 	// Values: dates, amounts, percentages, quantities its sentences state
 	// of it (offline extractor; see attachValues).
 	Values []kb.Value `json:"values,omitempty"`
+	// TypeWeight is the strength of the evidence for Type in this chunk
+	// (the offline extractor's vote; 0: unknown). The store sums it over
+	// all the mentions of a name to decide the name's one type.
+	TypeWeight float64 `json:"-"`
 }
 
 // Relation links two entities of the same chunk (indexes into Entities).

@@ -550,7 +550,7 @@ func ExtractOffline(in Input) Result {
 		}
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].a < ms[j].a })
-	types := inferTypes(text, sents, ents, ms)
+	types, weights := inferTypes(text, sents, ents, ms)
 	// short forms become mentions of the name they shorten; capitalised
 	// common nouns ("a Producer") are no entities
 	short := shortForms(text, ents, types, ms)
@@ -580,7 +580,7 @@ func ExtractOffline(in Input) Result {
 		if kb.NormKey(name) != kb.NormKey(cd.name) {
 			name = cd.name // a short form came first: the entity keeps its full name
 		}
-		e := Entity{Name: name, Type: types[m.entity], SemanticType: cd.sem, Aliases: dedupe(cd.aliases, cd.name)}
+		e := Entity{Name: name, Type: types[m.entity], TypeWeight: weights[m.entity], SemanticType: cd.sem, Aliases: dedupe(cd.aliases, cd.name)}
 		if cd.sem != "" && cd.sem != "document" && cd.sem != "keyphrase" && cd.sem != "title" {
 			e.Concepts = []string{cd.sem, e.Type}
 		}

@@ -185,7 +185,7 @@ var pronounStart = regexp.MustCompile(`^\W*(?:He|She|His|Her)\b`)
 // inferTypes gives each entity of a chunk its type from the evidence of all
 // its mentions (see the comment above typeVotes). sentOf gives the
 // sentence span of every mention.
-func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []string {
+func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]string, []float64) {
 	votes := make([]typeVotes, len(ents))
 	for i, cd := range ents {
 		votes[i] = typeVotes{}
@@ -391,19 +391,24 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 		}
 	}
 	out := make([]string, len(ents))
+	weight := make([]float64, len(ents))
 	for i, cd := range ents {
 		t, s := votes[i].best()
 		switch {
 		case s >= 0.5:
-			out[i] = t
+			out[i], weight[i] = t, min(s, maxTypeWeight)
 		case cd.typ != "" && cd.priority < 2:
-			out[i] = cd.typ
+			out[i], weight[i] = cd.typ, 0.25
 		default:
 			out[i] = "other"
 		}
 	}
-	return out
+	return out, weight
 }
+
+// maxTypeWeight caps the weight of one chunk's vote for a name's type:
+// a chunk that says much of a name does not outvote many that say a little.
+const maxTypeWeight = 6.0
 
 // shortForms maps a one-word entity to the longer entity of the chunk it
 // is a short form of: a person's surname ("Gibson" for "Duff Gibson"). A

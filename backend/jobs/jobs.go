@@ -670,7 +670,7 @@ func toChunkGraph(chunkID int64, r extract.Result) store.ChunkGraph {
 		Calls: r.Usage.Calls, Prompt: r.Usage.PromptTokens, Complete: r.Usage.CompletionTokens, Wall: r.Usage.Wall, Facts: r.Facts}
 	for _, e := range r.Entities {
 		aliases := append(append([]string(nil), e.Aliases...), graph.DescriptionAliases(e.Name, e.Description)...)
-		g.Entities = append(g.Entities, store.GraphEntity{Name: e.Name, Type: e.Type, SemanticType: e.SemanticType, Description: e.Description,
+		g.Entities = append(g.Entities, store.GraphEntity{Name: e.Name, Type: e.Type, TypeWeight: e.TypeWeight, SemanticType: e.SemanticType, Description: e.Description,
 			Aliases: aliases, Concepts: e.Concepts, Mentions: e.Mentions, Values: e.Values})
 	}
 	for _, rel := range r.Relations {
