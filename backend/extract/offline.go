@@ -286,6 +286,22 @@ func classify(name string) (string, string) {
 		return "other", ""
 	}
 	last, first := strings.Trim(ws[len(ws)-1], ".,"), strings.Trim(ws[0], ".,")
+	// "Circuit Court of Cook County", "University of Toronto": the head
+	// noun stands before the first "of" and decides over the last word
+	for k := 1; k+1 < len(ws); k++ {
+		if ws[k] != "of" {
+			continue
+		}
+		head := strings.Trim(ws[k-1], ".,")
+		for _, r := range typeRules {
+			for _, w := range r.words {
+				if head == w && !r.first {
+					return r.typ, w
+				}
+			}
+		}
+		break
+	}
 	for _, r := range typeRules {
 		for _, w := range r.words {
 			if last == w || (r.first && first == w) || (r.typ == "location" && first == w && len(ws) > 1) {

@@ -54,7 +54,16 @@ var (
 	ofPlace     = regexp.MustCompile(`\b[a-z]{3,}\s+of\s+$`)
 	theBefore   = regexp.MustCompile(`(?:^|\s)[Tt]he\s+$`)
 	placeBefThe = regexp.MustCompile(`\b(?:in|at|near|from|across|throughout)\s+the\s+$`)
-	personVerb  = regexp.MustCompile(`^\s+(?:was born|died|married|starred|graduated|retired|resigned|wrote|sang|studied|divorced|testified|recalled)\b|^\s*\((?:c\.\s*)?(?:born|b\.|\d{3,4}\s*[-–]\s*\d{3,4}|died|d\.)`)
+	// "X was founded in", "X, founded in 1990,": a body someone set up
+	orgVerb = regexp.MustCompile(`^(?:\s+(?:was|were|is|has been|had been)\s+(?:founded|formed|established|incorporated|headquartered|dissolved|disbanded|acquired|listed)\b|,\s+(?:founded|formed|established|headquartered)\s+(?:in|by)\b)`)
+	// "X's wife", "X's death": what only a person has
+	personPoss = regexp.MustCompile(`^['’]s\s+(?:wife|husband|son|daughter|sons|daughters|father|mother|parents|brother|sister|widow|children|death|birth|childhood|marriage|funeral)\b`)
+	// "developed by X" names a maker (a company), "directed by X" an author (a person)
+	orgBy    = regexp.MustCompile(`\b(?:developed|manufactured|published|operated|owned|distributed|marketed|broadcast|released|issued|acquired|sponsored|organized|organised|administered|governed|controlled)\s+by\s+(?:the\s+)?$`)
+	personBy = regexp.MustCompile(`\b(?:directed|written|composed|painted|founded|produced|sung|performed|illustrated|edited|designed|authored|narrated|created|invented|played|voiced|portrayed|coached|led|co-written|co-founded)\s+by\s+$|\b(?:starring|featuring|co-starring)\s+$`)
+	// "X's capital", "X's population": what a place has
+	placePoss  = regexp.MustCompile(`^['’]s\s+(?:capital|largest city|population|prime minister|president|borders?|coast|coastline|provinces|regions|territory|independence|parliament|national)\b`)
+	personVerb = regexp.MustCompile(`^\s+(?:was born|died|married|starred|graduated|retired|resigned|wrote|sang|studied|divorced|testified|recalled)\b|^\s*\((?:c\.\s*)?(?:born|b\.|\d{3,4}\s*[-–]\s*\d{3,4}|died|d\.)`)
 )
 
 // descNoun is the head noun of a description phrase: the last lower-case
@@ -180,6 +189,11 @@ func personShape(name string) bool {
 var compass = map[string]bool{"north": true, "south": true, "east": true, "west": true, "northern": true, "southern": true, "eastern": true,
 	"western": true, "central": true, "upper": true, "lower": true, "greater": true, "northeast": true, "northwest": true, "southeast": true, "southwest": true}
 
+// functionWords end like nouns of persons but are none.
+var functionWords = map[string]bool{"other": true, "another": true, "former": true, "latter": true, "either": true, "neither": true, "rather": true,
+	"whether": true, "together": true, "further": true, "however": true, "never": true, "over": true, "after": true, "under": true, "ever": true,
+	"whatever": true, "whenever": true, "wherever": true, "later": true, "earlier": true, "member": true, "order": true}
+
 var pronounStart = regexp.MustCompile(`^\W*(?:He|She|His|Her)\b`)
 
 // inferTypes gives each entity of a chunk its type from the evidence of all
@@ -235,6 +249,32 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 		if honorific.MatchString(before) || personAft.MatchString(after) || personVerb.MatchString(after) {
 			v["person"] += 2
 		}
+		if placePoss.MatchString(after) {
+			v["location"] += 1.2
+		}
+		if orgBy.MatchString(before) {
+			v["organization"] += 1.2
+		} else if personBy.MatchString(before) {
+			v["person"] += 1.5
+		}
+		// a class noun right before the name, without an article: "guitarist
+		// X", "club X", "the Premier League club X"
+		if ws := strings.Fields(before); len(ws) > 0 && !strings.HasSuffix(before, ",") {
+			w := ws[len(ws)-1]
+			if r, _ := utf8.DecodeRuneInString(w); unicode.IsLower(r) && !functionWords[w] {
+				if t, ok := classNouns[w]; ok {
+					v[t] += 1.2
+				} else if len(w) >= 6 && personNoun(w) {
+					v["person"] += 1
+				}
+			}
+		}
+		if personPoss.MatchString(after) {
+			v["person"] += 1.5
+		}
+		if orgVerb.MatchString(after) {
+			v["organization"] += 1.2
+		}
 		if orgAft.MatchString(after) {
 			v["organization"] += 2
 		}
@@ -269,6 +309,8 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 			v["location"] += 2
 		} else if l := strings.ToLower(text[m.a:m.b]); !strings.Contains(l, " ") && (strings.HasSuffix(l, "ish") || strings.HasSuffix(l, "ese")) && len(l) > 5 {
 			v["location"] += 1 // "Swedish", "Japanese": a people's (or their language's) name
+		} else if !strings.ContainsAny(l, " -.") && strings.HasSuffix(l, "ans") && len(l) > 6 && !allCaps(text[m.a:m.b]) {
+			v["location"] += 1 // "Russians", "Americans": a people, named for its nation
 		}
 		if ofPlace.MatchString(before) && !strings.Contains(text[m.a:m.b], " ") {
 			v["location"] += 0.5 // "the capital of X", "the king of X"
