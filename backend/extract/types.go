@@ -51,7 +51,14 @@ var (
 	ofBefore    = regexp.MustCompile(`\b(city|town|village|province|county|state|republic|kingdom|island|islands|region|municipality|district|capital|suburb|borough)\s+of\s+$`)
 	placeStrong = regexp.MustCompile(`\b(?:born|died|raised|located|situated|based|headquartered|buried|settled|lives|lived|grew up|moved)\s+(?:in|at|near|to)\s+(?:the\s+)?$|\b(?:near|outside|north of|south of|east of|west of)\s+$`)
 	orgBefore   = regexp.MustCompile(`\b(?:joined|signed with|signed for|signed to|played for|plays for|member of|worked for|works for|employed by|acquired by|subsidiary of|division of|graduated from|studied at|attended|enrolled at|released by|published by|released on|owned by|chairman of|ceo of|president of|founder of)\s+(?:the\s+)?$`)
-	ofPlace     = regexp.MustCompile(`\b[a-z]{3,}\s+of\s+$`)
+	ofPlace     = regexp.MustCompile(`\b[a-z]{3,}\s+of\s+(?:the\s+)?$`)
+	// "one of the districts of X", "the Kotayk Province of X": a place
+	// noun (any listed one, singular or plural) before "of"
+	nounOf = regexp.MustCompile(`\b([A-Za-z]+)\s+of\s+(?:the\s+)?$`)
+	// "the younger brother, X", "its capital, X": a class noun and a comma
+	nounComma = regexp.MustCompile(`\b(?:the|a|an|his|her|their|its)\s+(?:[A-Za-z-]+\s+){0,2}?([a-z]+),\s+$`)
+	// "(X, 2 June 1663 – Y, May 1719)": where a life began and ended
+	lifePlace   = regexp.MustCompile(`^,\s+(?:\d{1,2}\s+[A-Z][a-z]+|[A-Z][a-z]+\s+\d{1,2},?|[A-Z][a-z]+)?\s*\d{3,4}\s*[)–—-]`)
 	theBefore   = regexp.MustCompile(`(?:^|\s)[Tt]he\s+$`)
 	placeBefThe = regexp.MustCompile(`\b(?:in|at|near|from|across|throughout)\s+the\s+$`)
 	// "X was founded in", "X, founded in 1990,": a body someone set up
@@ -280,6 +287,17 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 		}
 		if placeAft.MatchString(after) {
 			v["location"] += 1
+		}
+		if sm := nounOf.FindStringSubmatch(before); sm != nil && !ofBefore.MatchString(before) && nounType(sm[1]) == "location" && classNouns[strings.ToLower(sm[1])] != "person" {
+			v["location"] += 1.5
+		}
+		if sm := nounComma.FindStringSubmatch(before); sm != nil {
+			if t, ok := classNouns[sm[1]]; ok {
+				v[t] += 1.5
+			}
+		}
+		if lifePlace.MatchString(after) && (strings.HasSuffix(strings.TrimSpace(before), "(") || strings.HasSuffix(strings.TrimSpace(before), "–") || strings.HasSuffix(strings.TrimSpace(before), "-")) {
+			v["location"] += 2
 		}
 		if placeStrong.MatchString(before) || ofBefore.MatchString(before) {
 			v["location"] += 2
