@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"cairn/backend/kb"
 )
 
 // Entity types from evidence. Every mention of an entity in a chunk votes
@@ -51,7 +53,7 @@ var (
 	ofBefore    = regexp.MustCompile(`\b(city|town|village|province|county|state|republic|kingdom|island|islands|region|municipality|district|capital|suburb|borough)\s+of\s+$`)
 	placeStrong = regexp.MustCompile(`\b(?:born|died|raised|located|situated|based|headquartered|buried|settled|lives|lived|grew up|moved)\s+(?:in|at|near|to)\s+(?:the\s+)?$|\b(?:near|outside|north of|south of|east of|west of)\s+$`)
 	orgBefore   = regexp.MustCompile(`\b(?:joined|signed with|signed for|signed to|played for|plays for|member of|worked for|works for|employed by|acquired by|subsidiary of|division of|graduated from|studied at|attended|enrolled at|released by|published by|released on|owned by|chairman of|ceo of|president of|founder of)\s+(?:the\s+)?$`)
-	ofPlace     = regexp.MustCompile(`\b[a-z]{3,}\s+of\s+(?:the\s+)?$`)
+	ofPlace     = regexp.MustCompile(`\b[a-z]{3,}\s+of\s+$`)
 	// "one of the districts of X", "the Kotayk Province of X": a place
 	// noun (any listed one, singular or plural) before "of"
 	nounOf = regexp.MustCompile(`\b([A-Za-z]+)\s+of\s+(?:the\s+)?$`)
@@ -208,14 +210,21 @@ var pronounStart = regexp.MustCompile(`^\W*(?:He|She|His|Her)\b`)
 // sentence span of every mention.
 func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]string, []float64) {
 	votes := make([]typeVotes, len(ents))
+	// prior: the votes of a name's shape alone (an acronym, two or three
+	// plain capitalised words), which say little; a chunk's vote outside
+	// the chunk counts them a tenth (see the weights below)
+	prior := make([]typeVotes, len(ents))
 	for i, cd := range ents {
 		votes[i] = typeVotes{}
+		prior[i] = typeVotes{}
 		switch {
 		case cd.typ == "other" || cd.typ == "":
 		case cd.typ == "abbreviation":
 			votes[i]["abbreviation"] += 0.4
+			prior[i]["abbreviation"] += 0.4
 			if utf8.RuneCountInString(cd.name) >= 3 {
 				votes[i]["organization"] += 0.5 // an acronym names an organisation more often than anything else
+				prior[i]["organization"] += 0.5
 			}
 		case cd.priority >= 2:
 			// the document's title or file name says nothing of the kind of
@@ -233,8 +242,10 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 				votes[i][t] += 2.5
 			} else if personShape(cd.name) {
 				votes[i]["person"] += 0.6
+				prior[i]["person"] += 0.6
 			} else if abbreviation(cd.name) && utf8.RuneCountInString(cd.name) >= 3 {
 				votes[i]["organization"] += 0.5 // an acronym names an organisation more often than anything else
+				prior[i]["organization"] += 0.5
 			}
 		}
 	}
@@ -456,7 +467,8 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 		t, s := votes[i].best()
 		switch {
 		case s >= 0.5:
-			out[i], weight[i] = t, min(s, maxTypeWeight)
+			// the evidence of the text, and a tenth of the name's shape
+			out[i], weight[i] = t, max(min(s-0.9*prior[i][t], maxTypeWeight), 0.05)
 		case cd.typ != "" && cd.priority < 2:
 			out[i], weight[i] = cd.typ, 0.25
 		default:
@@ -468,6 +480,8 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 
 // maxTypeWeight caps the weight of one chunk's vote for a name's type:
 // a chunk that says much of a name does not outvote many that say a little.
+// A vote resting on the name's shape alone weighs a tenth of its score, so
+// that one passage saying what a name is outweighs many that only write it.
 const maxTypeWeight = 6.0
 
 // shortForms maps a one-word entity to the longer entity of the chunk it
@@ -502,10 +516,43 @@ func shortForms(text string, ents []candidate, types []string, ms []mention) map
 			out[j] = i
 		}
 	}
+	// the document's own definitions: "Internal Revenue Service (IRS)"
+	// makes "IRS" a short form of the name it abbreviates
+	for i, cd := range ents {
+		for _, a := range cd.aliases {
+			if !definedAbbreviation(cd.name, a) {
+				continue
+			}
+			for j, cj := range ents {
+				if j == i || cj.typed || cj.priority > 0 || kb.NormKey(cj.name) != kb.NormKey(a) {
+					continue
+				}
+				if t, seen := out[j]; seen && t != i {
+					ambiguous[j] = true
+				}
+				out[j] = i
+			}
+		}
+	}
 	for j := range ambiguous {
 		delete(out, j)
 	}
 	return out
+}
+
+// definedAbbreviation says abbr (from "name (abbr)") abbreviates name: all
+// capitals, its first letter the name's, and no longer than the name's
+// words allow ("Digital Millennium Copyright Act (DMCA)", not "Janne
+// Johnsen (Conservative Party)").
+func definedAbbreviation(name, abbr string) bool {
+	a := strings.ReplaceAll(abbr, ".", "")
+	ws := strings.Fields(name)
+	if len(ws) < 2 || !abbreviation(a) || utf8.RuneCountInString(a) > 2*len(ws) {
+		return false
+	}
+	r1, _ := utf8.DecodeRuneInString(a)
+	r2, _ := utf8.DecodeRuneInString(name)
+	return unicode.ToUpper(r2) == r1
 }
 
 // indefinite says every mention of an entity follows "a" or "an": a

@@ -659,7 +659,7 @@ func (j *Extraction) aligner() store.Aligner {
 		for i, c := range cands {
 			gc[i] = graph.Candidate{Entity: c.Entity, ByName: c.ByName}
 		}
-		return graph.Align(graph.Mention{Name: e.Name, Type: e.Type, Description: e.Description, Aliases: e.Aliases}, gc, j.Vectorize)
+		return graph.Align(graph.Mention{Name: e.Name, Type: e.Type, Description: e.Description, Aliases: e.Aliases, TypeWeight: e.TypeWeight}, gc, j.Vectorize)
 	}
 }
 

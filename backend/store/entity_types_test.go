@@ -84,3 +84,48 @@ func TestOneNameOneType(t *testing.T) {
 	}
 	mustCheck(t, s)
 }
+
+// A passage that defines an abbreviation ("Quarry Rights Protection Act
+// (QRPA)") saved after passages that used the abbreviation alone merges the
+// abbreviation's entity into the defined name's: one entity, its mentions,
+// values and relations moved, the graph consistent.
+func TestDefinedAbbreviationMerges(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	a := addDoc(t, s, "aaa", "The QRPA binds Dorvel Mining.")
+	b := addDoc(t, s, "bbb", "The Quarry Rights Protection Act (QRPA) passed.")
+	ca, cb := chunkIDs(t, s, a), chunkIDs(t, s, b)
+	q := ent(t, s, ca[0], "QRPA", "organization", "")
+	q.TypeWeight = 0.05
+	d := ent(t, s, ca[0], "Dorvel Mining", "organization", "")
+	if err := s.SaveChunkGraph(ctx, ChunkGraph{ChunkID: ca[0], Status: "ok", Extractor: ExtractorOffline, Entities: []GraphEntity{q, d},
+		Relations: []GraphRelation{{Subject: 0, Object: 1, Predicate: "binds", Confidence: 0.5, Source: src(t, s, ca[0], "The QRPA binds Dorvel Mining.")}}}, vec1024, nil); err != nil {
+		t.Fatal(err)
+	}
+	law := ent(t, s, cb[0], "Quarry Rights Protection Act", "law", "", "QRPA")
+	law.TypeWeight = 3
+	if err := s.SaveChunkGraph(ctx, ChunkGraph{ChunkID: cb[0], Status: "ok", Extractor: ExtractorOffline, Entities: []GraphEntity{law}}, vec1024, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := entityTypes(t, s, "qrpa"); len(got) != 0 {
+		t.Errorf("the abbreviation's own entity is left: %v", got)
+	}
+	got := entityTypes(t, s, "quarry rights protection act")
+	if len(got) != 1 {
+		t.Fatalf("defined name: %v, want one entity", got)
+	}
+	var id int64
+	for k, typ := range got {
+		id = k
+		if typ != "law" {
+			t.Errorf("type %s, want law", typ)
+		}
+	}
+	var n, rels int
+	s.db.QueryRow("SELECT count(*) FROM mentions WHERE entity_id = ?", id).Scan(&n)
+	s.db.QueryRow("SELECT count(*) FROM relations WHERE subject_id = ? AND predicate = 'binds'", id).Scan(&rels)
+	if n != 2 || rels != 1 {
+		t.Errorf("merged entity: %d mentions, %d relations, want 2 and 1", n, rels)
+	}
+	mustCheck(t, s)
+}

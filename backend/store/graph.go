@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"cairn/backend/graph"
 	"cairn/backend/kb"
 )
 
@@ -190,6 +191,9 @@ func saveChunkGraph(ctx context.Context, tx cachedTx, g ChunkGraph, vec Vectoriz
 			return err
 		}
 		ids[i] = id
+		if err := absorbDefined(ctx, tx, e, id); err != nil {
+			return err
+		}
 		aliases, aliasNorms := aliasLists(e)
 		typ, weight := typeVote(e)
 		weight /= float64(len(e.Mentions)) // the chunk votes once, whatever its number of mentions
@@ -367,6 +371,73 @@ func resolveEntity(ctx context.Context, tx cachedTx, e GraphEntity, vec Vectoriz
 		return 0, err
 	}
 	return res.LastInsertId()
+}
+
+// absorbDefined merges into entity id the entity named by an abbreviation
+// that e's chunk defines ("Digital Millennium Copyright Act (DMCA)"): a
+// passage that used "DMCA" alone may have been saved first, as an entity
+// of its own, before the passage that defines it.
+func absorbDefined(ctx context.Context, tx cachedTx, e GraphEntity, id int64) error {
+	for _, a := range e.Aliases {
+		if !graph.DefinedAbbreviation(e.Name, a) {
+			continue
+		}
+		rows, err := tx.QueryContext(ctx, "SELECT id FROM entities WHERE norm_key = ? AND id <> ?", kb.NormKey(a), id)
+		if err != nil {
+			return err
+		}
+		var from []int64
+		for rows.Next() {
+			var f int64
+			if err := rows.Scan(&f); err != nil {
+				rows.Close()
+				return err
+			}
+			from = append(from, f)
+		}
+		rows.Close()
+		for _, f := range from {
+			if err := mergeEntity(ctx, tx, f, id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// mergeEntity moves everything of entity from onto entity into and deletes
+// from: its mentions are inserted again under into (the triggers keep
+// names, aliases and type votes), its relations re-pointed (a relation
+// into already has takes the sources), its values and concept links
+// moved.
+func mergeEntity(ctx context.Context, tx cachedTx, from, into int64) error {
+	if from == into {
+		return nil
+	}
+	for _, q := range []string{
+		`INSERT INTO mentions(entity_id, chunk_id, doc_id, surface, norm_key, semantic_type, description, aliases, alias_norms, type, type_weight, page_start, page_end, char_start, char_end)
+			SELECT ?2, chunk_id, doc_id, surface, norm_key, semantic_type, description, aliases, alias_norms, type, type_weight, page_start, page_end, char_start, char_end FROM mentions WHERE entity_id = ?1 ORDER BY id`,
+		"UPDATE entity_facts SET entity_id = ?2 WHERE entity_id = ?1",
+		"INSERT OR IGNORE INTO entity_concepts(entity_id, concept_id, chunk_id) SELECT ?2, concept_id, chunk_id FROM entity_concepts WHERE entity_id = ?1",
+		// relations: the sources of one that into already has move to it
+		`UPDATE relation_sources SET relation_id = (SELECT r2.id FROM relations r, relations r2 WHERE r.id = relation_sources.relation_id
+				AND r2.subject_id = CASE WHEN r.subject_id = ?1 THEN ?2 ELSE r.subject_id END AND r2.predicate = r.predicate
+				AND r2.object_id = CASE WHEN r.object_id = ?1 THEN ?2 ELSE r.object_id END)
+			WHERE relation_id IN (SELECT r.id FROM relations r WHERE (r.subject_id = ?1 OR r.object_id = ?1) AND EXISTS (SELECT 1 FROM relations r2
+				WHERE r2.subject_id = CASE WHEN r.subject_id = ?1 THEN ?2 ELSE r.subject_id END AND r2.predicate = r.predicate
+				AND r2.object_id = CASE WHEN r.object_id = ?1 THEN ?2 ELSE r.object_id END))`,
+		// a relation between the two becomes a loop: dropped
+		"DELETE FROM relations WHERE (subject_id = ?1 AND object_id = ?2) OR (subject_id = ?2 AND object_id = ?1)",
+		"UPDATE OR IGNORE relations SET subject_id = ?2, vec_stale = 1 WHERE subject_id = ?1",
+		"UPDATE OR IGNORE relations SET object_id = ?2, vec_stale = 1 WHERE object_id = ?1",
+		"DELETE FROM mentions WHERE entity_id = ?1",
+		"DELETE FROM entities WHERE id = ?1",
+	} {
+		if _, err := tx.ExecContext(ctx, q, from, into); err != nil {
+			return fmt.Errorf("merge entity %d into %d: %w", from, into, err)
+		}
+	}
+	return nil
 }
 
 // sameTypeByName is the default aligner: an existing entity of the same
