@@ -58,7 +58,8 @@ var (
 	// noun (any listed one, singular or plural) before "of"
 	nounOf = regexp.MustCompile(`\b([A-Za-z]+)\s+of\s+(?:the\s+)?$`)
 	// "the younger brother, X", "its capital, X": a class noun and a comma
-	nounComma = regexp.MustCompile(`\b(?:the|a|an|his|her|their|its)\s+(?:[A-Za-z-]+\s+){0,2}?([a-z]+),\s+$`)
+	nativeOf  = regexp.MustCompile(`\bnatives?\s+of\s+(?:the\s+)?$`)
+	nounComma = regexp.MustCompile(`\b(?:the|a|an|his|her|their|its)\s+(?:[A-Za-z-]+\s+){0,3}?([a-z]+),\s+$`)
 	// "(X, 2 June 1663 – Y, May 1719)": where a life began and ended
 	lifePlace   = regexp.MustCompile(`^,\s+(?:\d{1,2}\s+[A-Z][a-z]+|[A-Z][a-z]+\s+\d{1,2},?|[A-Z][a-z]+)?\s*\d{3,4}\s*[)–—-]`)
 	theBefore   = regexp.MustCompile(`(?:^|\s)[Tt]he\s+$`)
@@ -235,6 +236,14 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 		default:
 			votes[i][cd.typ] += 3
 		}
+		if cd.priority == 0 && (cd.typ == "other" || cd.typ == "") && nameHeadType(cd.name) == "" {
+			for _, a := range cd.aliases {
+				if definedAbbreviation(cd.name, a) {
+					votes[i]["organization"] += 1.2 // a name the document abbreviates ("… Democracy (MMD)") names a body
+					break
+				}
+			}
+		}
 		if cd.priority == 0 && (cd.typ == "other" || cd.typ == "") {
 			if ws := strings.Fields(cd.name); len(ws) >= 2 && compass[strings.ToLower(ws[0])] && nameHeadType(cd.name) == "" {
 				votes[i]["location"] += 2 // "Western Pennsylvania", "East Prussia"
@@ -263,6 +272,12 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 		v := votes[m.entity]
 		if theBefore.MatchString(before) {
 			v["person"] -= 1 // "the Pittsburgh Gazette": a person's name takes no article
+			if strings.Contains(text[m.a:m.b], " ") {
+				v["organization"] += 0.3 // "the Carolina Panthers": a body, more often than not
+			}
+		}
+		if nativeOf.MatchString(before) {
+			v["location"] += 2
 		}
 		if honorific.MatchString(before) || personAft.MatchString(after) || personVerb.MatchString(after) {
 			v["person"] += 2
