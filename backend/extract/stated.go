@@ -44,6 +44,8 @@ type stated struct {
 }
 
 var (
+	// "X state of Y", "X's province of Y": a place noun between two names
+	placeOfGap  = regexp.MustCompile(`^(?:['’]s\s+)?(?:[a-z]+\s+)?([a-z]+)\s+of(?:\s+the)?$`)
 	pronounOpen = regexp.MustCompile(`^\W*(He|She|It|They|His|Her|Its|Their)\b`)
 	clauseBreak = regexp.MustCompile(`[;:]|\.\s|\bwhile\b|\bwhereas\b|\bbut\b`)
 	onePrep     = map[string]bool{"in": true, "of": true, "at": true, "by": true, "for": true, "from": true, "with": true, "on": true, "to": true}
@@ -298,6 +300,10 @@ func sentenceRelations(s string, in []smention, topic int, place func(entity int
 			continue
 		}
 		gap := strings.TrimSpace(s[a.b:b.a])
+		if sm := placeOfGap.FindStringSubmatch(gap); sm != nil && nounType(sm[1]) == "location" {
+			add(b.entity, a.entity, "located in", 0.5) // "the U.S. state of Connecticut": Connecticut is in the U.S.
+			continue
+		}
 		gap = strings.TrimSuffix(strings.TrimSuffix(gap, " the"), " The")
 		if onePrep[gap] && gap != "of" && gap != "to" && gap != "with" {
 			add(a.entity, b.entity, gap, 0.5)

@@ -194,3 +194,15 @@ func TestOfflineConjuncts(t *testing.T) {
 		}
 	}
 }
+
+// A place noun between two names states the second is in the first: "the
+// Kestrian province of Ulvany".
+func TestOfflinePlaceOf(t *testing.T) {
+	r := offlineOf("Orvale lies in the Kestrian province of Ulvany.")
+	for _, rel := range r.Relations {
+		if r.Entities[rel.Subject].Name == "Ulvany" && rel.Predicate == "located in" && r.Entities[rel.Object].Name == "Kestrian" {
+			return
+		}
+	}
+	t.Errorf("Ulvany located in Kestrian missing: %+v", r.Relations)
+}
