@@ -58,8 +58,15 @@ var (
 	// noun (any listed one, singular or plural) before "of"
 	nounOf = regexp.MustCompile(`\b([A-Za-z]+)\s+of\s+(?:the\s+)?$`)
 	// "the younger brother, X", "its capital, X": a class noun and a comma
-	nativeOf  = regexp.MustCompile(`\bnatives?\s+of\s+(?:the\s+)?$`)
-	nounComma = regexp.MustCompile(`\b(?:the|a|an|his|her|their|its)\s+(?:[A-Za-z-]+\s+){0,3}?([a-z]+),\s+$`)
+	// "married X", "the son of X", "the X administration": a person
+	personBefore = regexp.MustCompile(`\b(?:married|marries|marry|widow of|(?:son|daughter|sons|daughters|wife|husband|father|mother|brother|sister|child|children|grandson|granddaughter|nephew|niece|heir|descendant|descendants)\s+of)\s+$`)
+	personAfter  = regexp.MustCompile(`^\s+administration\b`)
+	// "of northeastern X", "capital is X": a place
+	placeBef2 = regexp.MustCompile(`\b(?:of|across|throughout)\s+(?:north|south|east|west|northern|southern|eastern|western|central|northeastern|northwestern|southeastern|southwestern)\s+$|\bcapital\s+(?:is|was|city is)\s+$`)
+	// "the X prefecture", "X road": a place noun right after the name
+	placeNounAfter = regexp.MustCompile(`^\s+([a-z]+)\b`)
+	nativeOf       = regexp.MustCompile(`\bnatives?\s+of\s+(?:the\s+)?$`)
+	nounComma      = regexp.MustCompile(`\b(?:the|a|an|his|her|their|its)\s+(?:[A-Za-z-]+\s+){0,3}?([a-z]+),\s+$`)
 	// "(X, 2 June 1663 – Y, May 1719)": where a life began and ended
 	lifePlace   = regexp.MustCompile(`^,\s+(?:\d{1,2}\s+[A-Z][a-z]+|[A-Z][a-z]+\s+\d{1,2},?|[A-Z][a-z]+)?\s*\d{3,4}\s*[)–—-]`)
 	theBefore   = regexp.MustCompile(`(?:^|\s)[Tt]he\s+$`)
@@ -276,8 +283,14 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 				v["organization"] += 0.3 // "the Carolina Panthers": a body, more often than not
 			}
 		}
-		if nativeOf.MatchString(before) {
+		if nativeOf.MatchString(before) || placeBef2.MatchString(before) {
 			v["location"] += 2
+		}
+		if personBefore.MatchString(before) || personAfter.MatchString(after) {
+			v["person"] += 1.5
+		}
+		if sm := placeNounAfter.FindStringSubmatch(after); sm != nil && classNouns[sm[1]] == "location" && !strings.Contains(text[m.a:m.b], " ") {
+			v["location"] += 1
 		}
 		if honorific.MatchString(before) || personAft.MatchString(after) || personVerb.MatchString(after) {
 			v["person"] += 2

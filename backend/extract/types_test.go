@@ -49,6 +49,9 @@ func TestOfflineTypesFromEvidence(t *testing.T) {
 		// founded, a person's kin, a place's capital
 		{"Marrowind Ostal was founded in 1921. Tavi Ronsk's wife taught there. The delegates praised Brellia's capital.",
 			map[string]string{"Marrowind Ostal": "organization", "Tavi Ronsk": "person", "Brellia": "location"}},
+		// marriage, kin, an administration; a compass word after "of", a place noun after the name
+		{"In 1686 she married Tesk Holloran, the son of Brannoc. He served under the Fennick administration in the north of northeastern Quenmark and the Dravo prefecture.",
+			map[string]string{"Tesk Holloran": "person", "Brannoc": "person", "Fennick": "person", "Quenmark": "location", "Dravo": "location"}},
 		// a place noun before "of", a life's places in brackets
 		{"Hesk is one of the districts of Ulvany. Edda Morrel (Quenfort, 2 June 1663 – Vessa, May 1719) was a writer.",
 			map[string]string{"Ulvany": "location", "Quenfort": "location", "Edda Morrel": "person"}},
