@@ -57,8 +57,10 @@ const (
 // from evidence (types.go), values (dates, amounts) no entities,
 // possessives and contexts no part of a name; 10: a document's title
 // gives no type (a title typed "work" split the entity it names from its
-// mentions typed by the text).
-const OfflineVersion = "10"
+// mentions typed by the text); 11: a chunk's type vote carries its weight
+// (one name, one type across chunks), more type frames, defined
+// abbreviations as short forms, relations carried to each conjunct.
+const OfflineVersion = "11"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}
