@@ -59,8 +59,10 @@ const (
 // gives no type (a title typed "work" split the entity it names from its
 // mentions typed by the text); 11: a chunk's type vote carries its weight
 // (one name, one type across chunks), more type frames, defined
-// abbreviations as short forms, relations carried to each conjunct.
-const OfflineVersion = "11"
+// abbreviations as short forms, relations carried to each conjunct; 12:
+// a list's class noun ("masters such as X"), club frames, a class noun
+// used as a name ("the Navy").
+const OfflineVersion = "12"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

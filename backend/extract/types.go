@@ -52,7 +52,7 @@ var (
 	nounBefore  = regexp.MustCompile(`\b(?:the|a|an|his|her|their|its|fellow)\s+((?:[A-Za-z-]+\s+){0,2}?)([a-z]+)\s+$`)
 	ofBefore    = regexp.MustCompile(`\b(city|town|village|province|county|state|republic|kingdom|island|islands|region|municipality|district|capital|suburb|borough)\s+of\s+$`)
 	placeStrong = regexp.MustCompile(`\b(?:born|died|raised|located|situated|based|headquartered|buried|settled|lives|lived|grew up|moved)\s+(?:in|at|near|to)\s+(?:the\s+)?$|\b(?:near|outside|north of|south of|east of|west of)\s+$`)
-	orgBefore   = regexp.MustCompile(`\b(?:joined|signed with|signed for|signed to|played for|plays for|member of|worked for|works for|employed by|acquired by|subsidiary of|division of|graduated from|studied at|attended|enrolled at|released by|published by|released on|owned by|chairman of|ceo of|president of|founder of)\s+(?:the\s+)?$`)
+	orgBefore   = regexp.MustCompile(`\b(?:joined|signed with|signed for|signed to|played for|plays for|member of|worked for|works for|employed by|acquired by|subsidiary of|division of|graduated from|studied at|attended|enrolled at|released by|published by|released on|owned by|chairman of|ceo of|president of|founder of|drafted by|traded to|loaned to|transferred to|moved to the|manager of|captain of|coach of|coached)\s+(?:the\s+)?$`)
 	ofPlace     = regexp.MustCompile(`\b[a-z]{3,}\s+of\s+$`)
 	// "one of the districts of X", "the Kotayk Province of X": a place
 	// noun (any listed one, singular or plural) before "of"
@@ -65,8 +65,11 @@ var (
 	placeBef2 = regexp.MustCompile(`\b(?:of|across|throughout)\s+(?:north|south|east|west|northern|southern|eastern|western|central|northeastern|northwestern|southeastern|southwestern)\s+$|\bcapital\s+(?:is|was|city is)\s+$`)
 	// "the X prefecture", "X road": a place noun right after the name
 	placeNounAfter = regexp.MustCompile(`^\s+([a-z]+)\b`)
-	nativeOf       = regexp.MustCompile(`\bnatives?\s+of\s+(?:the\s+)?$`)
-	nounComma      = regexp.MustCompile(`\b(?:the|a|an|his|her|their|its)\s+(?:[A-Za-z-]+\s+){0,3}?([a-z]+),\s+$`)
+	// "masters such as X", "industries such as X", "children: X": the kind
+	// a list's first name belongs to
+	suchAs    = regexp.MustCompile(`\b([a-z]+)(?:\s+(?:such as|including|like|namely)|\s*:)\s+(?:the\s+)?$`)
+	nativeOf  = regexp.MustCompile(`\bnatives?\s+of\s+(?:the\s+)?$`)
+	nounComma = regexp.MustCompile(`\b(?:the|a|an|his|her|their|its)\s+(?:[A-Za-z-]+\s+){0,3}?([a-z]+),\s+$`)
 	// "(X, 2 June 1663 – Y, May 1719)": where a life began and ended
 	lifePlace   = regexp.MustCompile(`^,\s+(?:\d{1,2}\s+[A-Z][a-z]+|[A-Z][a-z]+\s+\d{1,2},?|[A-Z][a-z]+)?\s*\d{3,4}\s*[)–—-]`)
 	theBefore   = regexp.MustCompile(`(?:^|\s)[Tt]he\s+$`)
@@ -256,6 +259,8 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 				votes[i]["location"] += 2 // "Western Pennsylvania", "East Prussia"
 			} else if t := nameHeadType(cd.name); t != "" {
 				votes[i][t] += 2.5
+			} else if t := classNouns[strings.ToLower(cd.name)]; t != "" && t != "person" && !strings.Contains(cd.name, " ") {
+				votes[i][t] += 1.5 // "the Navy", "Parliament": a class noun used as a name names one of its kind
 			} else if personShape(cd.name) {
 				votes[i]["person"] += 0.6
 				prior[i]["person"] += 0.6
@@ -281,6 +286,11 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 			v["person"] -= 1 // "the Pittsburgh Gazette": a person's name takes no article
 			if strings.Contains(text[m.a:m.b], " ") {
 				v["organization"] += 0.3 // "the Carolina Panthers": a body, more often than not
+			}
+		}
+		if sm := suchAs.FindStringSubmatch(before); sm != nil && !functionWords[sm[1]] {
+			if t := nounType(sm[1]); t != "" {
+				v[t] += 1.2
 			}
 		}
 		if nativeOf.MatchString(before) || placeBef2.MatchString(before) {

@@ -52,6 +52,9 @@ func TestOfflineTypesFromEvidence(t *testing.T) {
 		// marriage, kin, an administration; a compass word after "of", a place noun after the name
 		{"In 1686 she married Tesk Holloran, the son of Brannoc. He served under the Fennick administration in the north of northeastern Quenmark and the Dravo prefecture.",
 			map[string]string{"Tesk Holloran": "person", "Brannoc": "person", "Fennick": "person", "Quenmark": "location", "Dravo": "location"}},
+		// a list's class noun; a club's frames; a class noun used as a name
+		{"He studied under masters such as Orrin Vaskel. He was drafted by the Harbour Kestrels and served in the Navy. FC Dravik won.",
+			map[string]string{"Orrin Vaskel": "person", "Harbour Kestrels": "organization", "Navy": "organization", "FC Dravik": "organization"}},
 		// a place noun before "of", a life's places in brackets
 		{"Hesk is one of the districts of Ulvany. Edda Morrel (Quenfort, 2 June 1663 – Vessa, May 1719) was a writer.",
 			map[string]string{"Ulvany": "location", "Quenfort": "location", "Edda Morrel": "person"}},
