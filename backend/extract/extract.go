@@ -57,8 +57,12 @@ const (
 // from evidence (types.go), values (dates, amounts) no entities,
 // possessives and contexts no part of a name; 10: a document's title
 // gives no type (a title typed "work" split the entity it names from its
-// mentions typed by the text).
-const OfflineVersion = "10"
+// mentions typed by the text); 11: a chunk's type vote carries its weight
+// (one name, one type across chunks), more type frames, defined
+// abbreviations as short forms, relations carried to each conjunct; 12:
+// a list's class noun ("masters such as X"), club frames, a class noun
+// used as a name ("the Navy").
+const OfflineVersion = "12"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}
@@ -105,6 +109,10 @@ type Entity struct {
 	// Values: dates, amounts, percentages, quantities its sentences state
 	// of it (offline extractor; see attachValues).
 	Values []kb.Value `json:"values,omitempty"`
+	// TypeWeight is the strength of the evidence for Type in this chunk
+	// (the offline extractor's vote; 0: unknown). The store sums it over
+	// all the mentions of a name to decide the name's one type.
+	TypeWeight float64 `json:"-"`
 }
 
 // Relation links two entities of the same chunk (indexes into Entities).

@@ -267,6 +267,7 @@ var typeRules = []struct {
 	{[]string{"act", "code", "regulation", "regulations", "treaty", "convention", "directive", "agreement", "law", "constitution", "rule", "rules", "statute"}, "law", false},
 	{[]string{"form", "schedule", "publication", "pub", "report", "handbook", "manual", "guide"}, "work", true},
 	{[]string{"river", "lake", "mount", "city", "county", "state", "states", "republic", "kingdom", "island", "islands", "province", "street", "avenue"}, "location", false},
+	{[]string{"fc", "afc", "cf"}, "organization", true}, // "FC …", "… AFC": a football club
 	{[]string{"mr", "mrs", "ms", "dr", "prof", "professor", "sir", "king", "queen", "president", "judge", "senator"}, "person", true},
 	{[]string{"war", "conference", "summit", "election", "revolution", "olympics"}, "event", false},
 }
@@ -286,6 +287,22 @@ func classify(name string) (string, string) {
 		return "other", ""
 	}
 	last, first := strings.Trim(ws[len(ws)-1], ".,"), strings.Trim(ws[0], ".,")
+	// "Circuit Court of Cook County", "University of Toronto": the head
+	// noun stands before the first "of" and decides over the last word
+	for k := 1; k+1 < len(ws); k++ {
+		if ws[k] != "of" {
+			continue
+		}
+		head := strings.Trim(ws[k-1], ".,")
+		for _, r := range typeRules {
+			for _, w := range r.words {
+				if head == w && !r.first {
+					return r.typ, w
+				}
+			}
+		}
+		break
+	}
 	for _, r := range typeRules {
 		for _, w := range r.words {
 			if last == w || (r.first && first == w) || (r.typ == "location" && first == w && len(ws) > 1) {
@@ -550,7 +567,7 @@ func ExtractOffline(in Input) Result {
 		}
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].a < ms[j].a })
-	types := inferTypes(text, sents, ents, ms)
+	types, weights := inferTypes(text, sents, ents, ms)
 	// short forms become mentions of the name they shorten; capitalised
 	// common nouns ("a Producer") are no entities
 	short := shortForms(text, ents, types, ms)
@@ -580,7 +597,7 @@ func ExtractOffline(in Input) Result {
 		if kb.NormKey(name) != kb.NormKey(cd.name) {
 			name = cd.name // a short form came first: the entity keeps its full name
 		}
-		e := Entity{Name: name, Type: types[m.entity], SemanticType: cd.sem, Aliases: dedupe(cd.aliases, cd.name)}
+		e := Entity{Name: name, Type: types[m.entity], TypeWeight: weights[m.entity], SemanticType: cd.sem, Aliases: dedupe(cd.aliases, cd.name)}
 		if cd.sem != "" && cd.sem != "document" && cd.sem != "keyphrase" && cd.sem != "title" {
 			e.Concepts = []string{cd.sem, e.Type}
 		}

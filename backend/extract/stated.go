@@ -44,6 +44,8 @@ type stated struct {
 }
 
 var (
+	// "X state of Y", "X's province of Y": a place noun between two names
+	placeOfGap  = regexp.MustCompile(`^(?:['’]s\s+)?(?:[a-z]+\s+)?([a-z]+)\s+of(?:\s+the)?$`)
 	pronounOpen = regexp.MustCompile(`^\W*(He|She|It|They|His|Her|Its|Their)\b`)
 	clauseBreak = regexp.MustCompile(`[;:]|\.\s|\bwhile\b|\bwhereas\b|\bbut\b`)
 	onePrep     = map[string]bool{"in": true, "of": true, "at": true, "by": true, "for": true, "from": true, "with": true, "on": true, "to": true}
@@ -262,8 +264,19 @@ func sentenceRelations(s string, in []smention, topic int, place func(entity int
 		}
 	}
 	if subj >= 0 {
+		lastPred, lastK := "", -1
 		for k := first; k < len(in); k++ {
-			if pred, ok := verbPhrase(s[subjEnd:in[k].a]); ok {
+			var pred string
+			var ok bool
+			if lastK >= 0 && lastK == k-1 && in[k-1].b <= in[k].a && conjunct(s[in[k-1].b:in[k].a]) {
+				// "written by A and B", "born in A, B": the relation
+				// carries over to each conjunct
+				pred, ok = lastPred, true
+			} else {
+				pred, ok = verbPhrase(s[subjEnd:in[k].a])
+			}
+			if ok {
+				lastPred, lastK = pred, k
 				add(subj, in[k].entity, pred, 0.5)
 				for j := 0; j < first && j < len(in); j++ {
 					if in[j].entity != subj && subjectOf(s, in) == 0 {
@@ -280,9 +293,17 @@ func sentenceRelations(s string, in []smention, topic int, place func(entity int
 		}
 		if p, ok := relphrase.Phrase(s, a.a, a.b-a.a, b.a, b.b-b.a); ok {
 			add(a.entity, b.entity, p, 0.6)
+			// "A founded B and C": the phrase reaches every conjunct after b
+			for j := k + 2; j < len(in) && in[j-1].b <= in[j].a && conjunct(s[in[j-1].b:in[j].a]); j++ {
+				add(a.entity, in[j].entity, p, 0.5)
+			}
 			continue
 		}
 		gap := strings.TrimSpace(s[a.b:b.a])
+		if sm := placeOfGap.FindStringSubmatch(gap); sm != nil && nounType(sm[1]) == "location" {
+			add(b.entity, a.entity, "located in", 0.5) // "the U.S. state of Connecticut": Connecticut is in the U.S.
+			continue
+		}
 		gap = strings.TrimSuffix(strings.TrimSuffix(gap, " the"), " The")
 		if onePrep[gap] && gap != "of" && gap != "to" && gap != "with" {
 			add(a.entity, b.entity, gap, 0.5)
@@ -291,6 +312,16 @@ func sentenceRelations(s string, in []smention, topic int, place func(entity int
 		}
 	}
 	return out, subj
+}
+
+// conjunct says the text between two mentions joins them in a list: "and",
+// "or", a comma, ", and".
+func conjunct(gap string) bool {
+	switch strings.TrimSpace(gap) {
+	case "and", "or", ",", ", and", ", or", "as well as":
+		return true
+	}
+	return false
 }
 
 // maxValuesPerEntity caps the values one chunk attaches to one entity.

@@ -23,7 +23,8 @@ var typedPatterns = []typedPattern{
 	// Law and section references.
 	{re: regexp.MustCompile(`\b\d+\s+U\.\s?S\.\s?C\.\s*(?:§+\s*)?\d+[a-z]?(?:\([A-Za-z0-9]+\))*`), typ: "law", sem: "section"},
 	{re: regexp.MustCompile(`§+\s?\d+(?:\.\d+)*[a-z]?(?:\([A-Za-z0-9]+\))*`), typ: "law", sem: "section"},
-	{re: regexp.MustCompile(`\b(?:[Ss]ection|[Ss]ec\.|[Aa]rticle|[Rr]ule|[Cc]hapter|[Tt]itle|[Pp]aragraph|[Cc]lause)\s+\d+[A-Za-z]?(?:\([A-Za-z0-9]+\))*(?:\.\d+)*`), typ: "law", sem: "section"},
+	{re: regexp.MustCompile(`\b(?:[Ss]ection|[Ss]ec\.|[Aa]rticle|[Rr]ule|[Cc]hapter|[Tt]itle|[Pp]aragraph|[Cc]lause)\s+(?:\d+[A-Za-z]?(?:\([A-Za-z0-9]+\))*(?:\.\d+)*|[IVX]{1,5}\b)`), typ: "law", sem: "section",
+		without: []string{"ection ", "ec. ", "rticle ", "ule ", "hapter ", "itle ", "aragraph ", "lause "}}, // "Title II": a Roman numeral needs no digit
 	{re: regexp.MustCompile(`第[一二三四五六七八九十百千零〇两\d]+[条章节款项编](?:第[一二三四五六七八九十百千零〇两\d]+[款项])?`), typ: "law", sem: "section", without: []string{"第"}},
 	// Forms and numbered documents.
 	{re: regexp.MustCompile(`\b(?:Form|Schedule|Publication|Pub\.|Notice|Circular|Revenue Procedure|Rev\. Proc\.|Executive Order|Public Law|Pub\. L\.|Bill|H\.R\.|S\.)\s?(?:No\.\s?)?[A-Z]?\d[\dA-Z]*(?:[-–]\d*[A-Z]*)*(?:\s?\([A-Z0-9-]+\))?`), typ: "work", sem: "form"},

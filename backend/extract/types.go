@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"cairn/backend/kb"
 )
 
 // Entity types from evidence. Every mention of an entity in a chunk votes
@@ -50,11 +52,38 @@ var (
 	nounBefore  = regexp.MustCompile(`\b(?:the|a|an|his|her|their|its|fellow)\s+((?:[A-Za-z-]+\s+){0,2}?)([a-z]+)\s+$`)
 	ofBefore    = regexp.MustCompile(`\b(city|town|village|province|county|state|republic|kingdom|island|islands|region|municipality|district|capital|suburb|borough)\s+of\s+$`)
 	placeStrong = regexp.MustCompile(`\b(?:born|died|raised|located|situated|based|headquartered|buried|settled|lives|lived|grew up|moved)\s+(?:in|at|near|to)\s+(?:the\s+)?$|\b(?:near|outside|north of|south of|east of|west of)\s+$`)
-	orgBefore   = regexp.MustCompile(`\b(?:joined|signed with|signed for|signed to|played for|plays for|member of|worked for|works for|employed by|acquired by|subsidiary of|division of|graduated from|studied at|attended|enrolled at|released by|published by|released on|owned by|chairman of|ceo of|president of|founder of)\s+(?:the\s+)?$`)
+	orgBefore   = regexp.MustCompile(`\b(?:joined|signed with|signed for|signed to|played for|plays for|member of|worked for|works for|employed by|acquired by|subsidiary of|division of|graduated from|studied at|attended|enrolled at|released by|published by|released on|owned by|chairman of|ceo of|president of|founder of|drafted by|traded to|loaned to|transferred to|moved to the|manager of|captain of|coach of|coached)\s+(?:the\s+)?$`)
 	ofPlace     = regexp.MustCompile(`\b[a-z]{3,}\s+of\s+$`)
+	// "one of the districts of X", "the Kotayk Province of X": a place
+	// noun (any listed one, singular or plural) before "of"
+	nounOf = regexp.MustCompile(`\b([A-Za-z]+)\s+of\s+(?:the\s+)?$`)
+	// "the younger brother, X", "its capital, X": a class noun and a comma
+	// "married X", "the son of X", "the X administration": a person
+	personBefore = regexp.MustCompile(`\b(?:married|marries|marry|widow of|(?:son|daughter|sons|daughters|wife|husband|father|mother|brother|sister|child|children|grandson|granddaughter|nephew|niece|heir|descendant|descendants)\s+of)\s+$`)
+	personAfter  = regexp.MustCompile(`^\s+administration\b`)
+	// "of northeastern X", "capital is X": a place
+	placeBef2 = regexp.MustCompile(`\b(?:of|across|throughout)\s+(?:north|south|east|west|northern|southern|eastern|western|central|northeastern|northwestern|southeastern|southwestern)\s+$|\bcapital\s+(?:is|was|city is)\s+$`)
+	// "the X prefecture", "X road": a place noun right after the name
+	placeNounAfter = regexp.MustCompile(`^\s+([a-z]+)\b`)
+	// "masters such as X", "industries such as X", "children: X": the kind
+	// a list's first name belongs to
+	suchAs    = regexp.MustCompile(`\b([a-z]+)(?:\s+(?:such as|including|like|namely)|\s*:)\s+(?:the\s+)?$`)
+	nativeOf  = regexp.MustCompile(`\bnatives?\s+of\s+(?:the\s+)?$`)
+	nounComma = regexp.MustCompile(`\b(?:the|a|an|his|her|their|its)\s+(?:[A-Za-z-]+\s+){0,3}?([a-z]+),\s+$`)
+	// "(X, 2 June 1663 – Y, May 1719)": where a life began and ended
+	lifePlace   = regexp.MustCompile(`^,\s+(?:\d{1,2}\s+[A-Z][a-z]+|[A-Z][a-z]+\s+\d{1,2},?|[A-Z][a-z]+)?\s*\d{3,4}\s*[)–—-]`)
 	theBefore   = regexp.MustCompile(`(?:^|\s)[Tt]he\s+$`)
 	placeBefThe = regexp.MustCompile(`\b(?:in|at|near|from|across|throughout)\s+the\s+$`)
-	personVerb  = regexp.MustCompile(`^\s+(?:was born|died|married|starred|graduated|retired|resigned|wrote|sang|studied|divorced|testified|recalled)\b|^\s*\((?:c\.\s*)?(?:born|b\.|\d{3,4}\s*[-–]\s*\d{3,4}|died|d\.)`)
+	// "X was founded in", "X, founded in 1990,": a body someone set up
+	orgVerb = regexp.MustCompile(`^(?:\s+(?:was|were|is|has been|had been)\s+(?:founded|formed|established|incorporated|headquartered|dissolved|disbanded|acquired|listed)\b|,\s+(?:founded|formed|established|headquartered)\s+(?:in|by)\b)`)
+	// "X's wife", "X's death": what only a person has
+	personPoss = regexp.MustCompile(`^['’]s\s+(?:wife|husband|son|daughter|sons|daughters|father|mother|parents|brother|sister|widow|children|death|birth|childhood|marriage|funeral)\b`)
+	// "developed by X" names a maker (a company), "directed by X" an author (a person)
+	orgBy    = regexp.MustCompile(`\b(?:developed|manufactured|published|operated|owned|distributed|marketed|broadcast|released|issued|acquired|sponsored|organized|organised|administered|governed|controlled)\s+by\s+(?:the\s+)?$`)
+	personBy = regexp.MustCompile(`\b(?:directed|written|composed|painted|founded|produced|sung|performed|illustrated|edited|designed|authored|narrated|created|invented|played|voiced|portrayed|coached|led|co-written|co-founded)\s+by\s+$|\b(?:starring|featuring|co-starring)\s+$`)
+	// "X's capital", "X's population": what a place has
+	placePoss  = regexp.MustCompile(`^['’]s\s+(?:capital|largest city|population|prime minister|president|borders?|coast|coastline|provinces|regions|territory|independence|parliament|national)\b`)
+	personVerb = regexp.MustCompile(`^\s+(?:was born|died|married|starred|graduated|retired|resigned|wrote|sang|studied|divorced|testified|recalled)\b|^\s*\((?:c\.\s*)?(?:born|b\.|\d{3,4}\s*[-–]\s*\d{3,4}|died|d\.)`)
 )
 
 // descNoun is the head noun of a description phrase: the last lower-case
@@ -180,21 +209,33 @@ func personShape(name string) bool {
 var compass = map[string]bool{"north": true, "south": true, "east": true, "west": true, "northern": true, "southern": true, "eastern": true,
 	"western": true, "central": true, "upper": true, "lower": true, "greater": true, "northeast": true, "northwest": true, "southeast": true, "southwest": true}
 
+// functionWords end like nouns of persons but are none.
+var functionWords = map[string]bool{"other": true, "another": true, "former": true, "latter": true, "either": true, "neither": true, "rather": true,
+	"whether": true, "together": true, "further": true, "however": true, "never": true, "over": true, "after": true, "under": true, "ever": true,
+	"whatever": true, "whenever": true, "wherever": true, "later": true, "earlier": true, "member": true, "order": true}
+
 var pronounStart = regexp.MustCompile(`^\W*(?:He|She|His|Her)\b`)
 
 // inferTypes gives each entity of a chunk its type from the evidence of all
 // its mentions (see the comment above typeVotes). sentOf gives the
 // sentence span of every mention.
-func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []string {
+func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]string, []float64) {
 	votes := make([]typeVotes, len(ents))
+	// prior: the votes of a name's shape alone (an acronym, two or three
+	// plain capitalised words), which say little; a chunk's vote outside
+	// the chunk counts them a tenth (see the weights below)
+	prior := make([]typeVotes, len(ents))
 	for i, cd := range ents {
 		votes[i] = typeVotes{}
+		prior[i] = typeVotes{}
 		switch {
 		case cd.typ == "other" || cd.typ == "":
 		case cd.typ == "abbreviation":
 			votes[i]["abbreviation"] += 0.4
+			prior[i]["abbreviation"] += 0.4
 			if utf8.RuneCountInString(cd.name) >= 3 {
 				votes[i]["organization"] += 0.5 // an acronym names an organisation more often than anything else
+				prior[i]["organization"] += 0.5
 			}
 		case cd.priority >= 2:
 			// the document's title or file name says nothing of the kind of
@@ -205,15 +246,27 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 		default:
 			votes[i][cd.typ] += 3
 		}
+		if cd.priority == 0 && (cd.typ == "other" || cd.typ == "") && nameHeadType(cd.name) == "" {
+			for _, a := range cd.aliases {
+				if definedAbbreviation(cd.name, a) {
+					votes[i]["organization"] += 1.2 // a name the document abbreviates ("… Democracy (MMD)") names a body
+					break
+				}
+			}
+		}
 		if cd.priority == 0 && (cd.typ == "other" || cd.typ == "") {
 			if ws := strings.Fields(cd.name); len(ws) >= 2 && compass[strings.ToLower(ws[0])] && nameHeadType(cd.name) == "" {
 				votes[i]["location"] += 2 // "Western Pennsylvania", "East Prussia"
 			} else if t := nameHeadType(cd.name); t != "" {
 				votes[i][t] += 2.5
+			} else if t := classNouns[strings.ToLower(cd.name)]; t != "" && t != "person" && !strings.Contains(cd.name, " ") {
+				votes[i][t] += 1.5 // "the Navy", "Parliament": a class noun used as a name names one of its kind
 			} else if personShape(cd.name) {
 				votes[i]["person"] += 0.6
+				prior[i]["person"] += 0.6
 			} else if abbreviation(cd.name) && utf8.RuneCountInString(cd.name) >= 3 {
 				votes[i]["organization"] += 0.5 // an acronym names an organisation more often than anything else
+				prior[i]["organization"] += 0.5
 			}
 		}
 	}
@@ -231,15 +284,69 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 		v := votes[m.entity]
 		if theBefore.MatchString(before) {
 			v["person"] -= 1 // "the Pittsburgh Gazette": a person's name takes no article
+			if strings.Contains(text[m.a:m.b], " ") {
+				v["organization"] += 0.3 // "the Carolina Panthers": a body, more often than not
+			}
+		}
+		if sm := suchAs.FindStringSubmatch(before); sm != nil && !functionWords[sm[1]] {
+			if t := nounType(sm[1]); t != "" {
+				v[t] += 1.2
+			}
+		}
+		if nativeOf.MatchString(before) || placeBef2.MatchString(before) {
+			v["location"] += 2
+		}
+		if personBefore.MatchString(before) || personAfter.MatchString(after) {
+			v["person"] += 1.5
+		}
+		if sm := placeNounAfter.FindStringSubmatch(after); sm != nil && classNouns[sm[1]] == "location" && !strings.Contains(text[m.a:m.b], " ") {
+			v["location"] += 1
 		}
 		if honorific.MatchString(before) || personAft.MatchString(after) || personVerb.MatchString(after) {
 			v["person"] += 2
+		}
+		if placePoss.MatchString(after) {
+			v["location"] += 1.2
+		}
+		if orgBy.MatchString(before) {
+			v["organization"] += 1.2
+		} else if personBy.MatchString(before) {
+			v["person"] += 1.5
+		}
+		// a class noun right before the name, without an article: "guitarist
+		// X", "club X", "the Premier League club X"
+		if ws := strings.Fields(before); len(ws) > 0 && !strings.HasSuffix(before, ",") {
+			w := ws[len(ws)-1]
+			if r, _ := utf8.DecodeRuneInString(w); unicode.IsLower(r) && !functionWords[w] {
+				if t, ok := classNouns[w]; ok {
+					v[t] += 1.2
+				} else if len(w) >= 6 && personNoun(w) {
+					v["person"] += 1
+				}
+			}
+		}
+		if personPoss.MatchString(after) {
+			v["person"] += 1.5
+		}
+		if orgVerb.MatchString(after) {
+			v["organization"] += 1.2
 		}
 		if orgAft.MatchString(after) {
 			v["organization"] += 2
 		}
 		if placeAft.MatchString(after) {
 			v["location"] += 1
+		}
+		if sm := nounOf.FindStringSubmatch(before); sm != nil && !ofBefore.MatchString(before) && nounType(sm[1]) == "location" && classNouns[strings.ToLower(sm[1])] != "person" {
+			v["location"] += 1.5
+		}
+		if sm := nounComma.FindStringSubmatch(before); sm != nil {
+			if t, ok := classNouns[sm[1]]; ok {
+				v[t] += 1.5
+			}
+		}
+		if lifePlace.MatchString(after) && (strings.HasSuffix(strings.TrimSpace(before), "(") || strings.HasSuffix(strings.TrimSpace(before), "–") || strings.HasSuffix(strings.TrimSpace(before), "-")) {
+			v["location"] += 2
 		}
 		if placeStrong.MatchString(before) || ofBefore.MatchString(before) {
 			v["location"] += 2
@@ -269,6 +376,8 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 			v["location"] += 2
 		} else if l := strings.ToLower(text[m.a:m.b]); !strings.Contains(l, " ") && (strings.HasSuffix(l, "ish") || strings.HasSuffix(l, "ese")) && len(l) > 5 {
 			v["location"] += 1 // "Swedish", "Japanese": a people's (or their language's) name
+		} else if !strings.ContainsAny(l, " -.") && strings.HasSuffix(l, "ans") && len(l) > 6 && !allCaps(text[m.a:m.b]) {
+			v["location"] += 1 // "Russians", "Americans": a people, named for its nation
 		}
 		if ofPlace.MatchString(before) && !strings.Contains(text[m.a:m.b], " ") {
 			v["location"] += 0.5 // "the capital of X", "the king of X"
@@ -391,19 +500,27 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) []s
 		}
 	}
 	out := make([]string, len(ents))
+	weight := make([]float64, len(ents))
 	for i, cd := range ents {
 		t, s := votes[i].best()
 		switch {
 		case s >= 0.5:
-			out[i] = t
+			// the evidence of the text, and a tenth of the name's shape
+			out[i], weight[i] = t, max(min(s-0.9*prior[i][t], maxTypeWeight), 0.05)
 		case cd.typ != "" && cd.priority < 2:
-			out[i] = cd.typ
+			out[i], weight[i] = cd.typ, 0.25
 		default:
 			out[i] = "other"
 		}
 	}
-	return out
+	return out, weight
 }
+
+// maxTypeWeight caps the weight of one chunk's vote for a name's type:
+// a chunk that says much of a name does not outvote many that say a little.
+// A vote resting on the name's shape alone weighs a tenth of its score, so
+// that one passage saying what a name is outweighs many that only write it.
+const maxTypeWeight = 6.0
 
 // shortForms maps a one-word entity to the longer entity of the chunk it
 // is a short form of: a person's surname ("Gibson" for "Duff Gibson"). A
@@ -437,10 +554,43 @@ func shortForms(text string, ents []candidate, types []string, ms []mention) map
 			out[j] = i
 		}
 	}
+	// the document's own definitions: "Internal Revenue Service (IRS)"
+	// makes "IRS" a short form of the name it abbreviates
+	for i, cd := range ents {
+		for _, a := range cd.aliases {
+			if !definedAbbreviation(cd.name, a) {
+				continue
+			}
+			for j, cj := range ents {
+				if j == i || cj.typed || cj.priority > 0 || kb.NormKey(cj.name) != kb.NormKey(a) {
+					continue
+				}
+				if t, seen := out[j]; seen && t != i {
+					ambiguous[j] = true
+				}
+				out[j] = i
+			}
+		}
+	}
 	for j := range ambiguous {
 		delete(out, j)
 	}
 	return out
+}
+
+// definedAbbreviation says abbr (from "name (abbr)") abbreviates name: all
+// capitals, its first letter the name's, and no longer than the name's
+// words allow ("Digital Millennium Copyright Act (DMCA)", not "Janne
+// Johnsen (Conservative Party)").
+func definedAbbreviation(name, abbr string) bool {
+	a := strings.ReplaceAll(abbr, ".", "")
+	ws := strings.Fields(name)
+	if len(ws) < 2 || !abbreviation(a) || utf8.RuneCountInString(a) > 2*len(ws) {
+		return false
+	}
+	r1, _ := utf8.DecodeRuneInString(a)
+	r2, _ := utf8.DecodeRuneInString(name)
+	return unicode.ToUpper(r2) == r1
 }
 
 // indefinite says every mention of an entity follows "a" or "an": a

@@ -37,6 +37,27 @@ func TestOfflineTypesFromEvidence(t *testing.T) {
 			map[string]string{"Tarrow": "location", "Welmshire": "location"}},
 		{"Dr. Anneke Brund joined Fennick Labs in 2004.",
 			map[string]string{"Anneke Brund": "person", "Fennick Labs": "organization"}},
+		// the head before "of" decides over the last word
+		{"He sat on the Circuit Court of Varn County for ten years.",
+			map[string]string{"Circuit Court of Varn County": "organization"}},
+		// a class noun right before the name, without an article
+		{"The record features guitarist Olan Terwe and the club Dravik United.",
+			map[string]string{"Olan Terwe": "person", "Dravik United": "organization"}},
+		// maker and author frames
+		{"The Pellum Q was developed by Quorrin. The film was directed by Sefa Holm.",
+			map[string]string{"Quorrin": "organization", "Sefa Holm": "person"}},
+		// founded, a person's kin, a place's capital
+		{"Marrowind Ostal was founded in 1921. Tavi Ronsk's wife taught there. The delegates praised Brellia's capital.",
+			map[string]string{"Marrowind Ostal": "organization", "Tavi Ronsk": "person", "Brellia": "location"}},
+		// marriage, kin, an administration; a compass word after "of", a place noun after the name
+		{"In 1686 she married Tesk Holloran, the son of Brannoc. He served under the Fennick administration in the north of northeastern Quenmark and the Dravo prefecture.",
+			map[string]string{"Tesk Holloran": "person", "Brannoc": "person", "Fennick": "person", "Quenmark": "location", "Dravo": "location"}},
+		// a list's class noun; a club's frames; a class noun used as a name
+		{"He studied under masters such as Orrin Vaskel. He was drafted by the Harbour Kestrels and served in the Navy. FC Dravik won.",
+			map[string]string{"Orrin Vaskel": "person", "Harbour Kestrels": "organization", "Navy": "organization", "FC Dravik": "organization"}},
+		// a place noun before "of", a life's places in brackets
+		{"Hesk is one of the districts of Ulvany. Edda Morrel (Quenfort, 2 June 1663 – Vessa, May 1719) was a writer.",
+			map[string]string{"Ulvany": "location", "Quenfort": "location", "Edda Morrel": "person"}},
 	}
 	for _, c := range cases {
 		got := entityTypes(offlineOf(c.text))
@@ -114,6 +135,7 @@ func TestOfflineStatedRelations(t *testing.T) {
 		{"Mira Osterfeld", "met", "Tomas Verhoek"},
 		{"Jonah Pell", "met", "Tomas Verhoek"},
 	}
+
 	for _, w := range want {
 		found := false
 		for _, e := range stated {
@@ -150,4 +172,43 @@ func TestVerbPhrase(t *testing.T) {
 			t.Errorf("verbPhrase(%q) = %q %v, want %q %v", c.between, got, ok, c.want, c.ok)
 		}
 	}
+}
+
+// Coordination carries a stated relation to each conjunct.
+func TestOfflineConjuncts(t *testing.T) {
+	cases := []struct {
+		text string
+		want [][3]string
+	}{
+		{"Tessel Moor was written by Doran Veil and Mott Sharne.",
+			[][3]string{{"Tessel Moor", "was written by", "Doran Veil"}, {"Tessel Moor", "was written by", "Mott Sharne"}}},
+		{"Harl Benno studied in Quenfort, Vessa, and Dunmarsh.",
+			[][3]string{{"Harl Benno", "studied in", "Quenfort"}, {"Harl Benno", "studied in", "Vessa"}, {"Harl Benno", "studied in", "Dunmarsh"}}},
+	}
+	for _, c := range cases {
+		r := offlineOf(c.text)
+		got := map[[3]string]bool{}
+		for _, rel := range r.Relations {
+			if rel.Predicate != relphrase.CoOccurs {
+				got[[3]string{r.Entities[rel.Subject].Name, rel.Predicate, r.Entities[rel.Object].Name}] = true
+			}
+		}
+		for _, w := range c.want {
+			if !got[w] {
+				t.Errorf("%q: missing %v in %v", c.text, w, got)
+			}
+		}
+	}
+}
+
+// A place noun between two names states the second is in the first: "the
+// Kestrian province of Ulvany".
+func TestOfflinePlaceOf(t *testing.T) {
+	r := offlineOf("Orvale lies in the Kestrian province of Ulvany.")
+	for _, rel := range r.Relations {
+		if r.Entities[rel.Subject].Name == "Ulvany" && rel.Predicate == "located in" && r.Entities[rel.Object].Name == "Kestrian" {
+			return
+		}
+	}
+	t.Errorf("Ulvany located in Kestrian missing: %+v", r.Relations)
 }

@@ -20,7 +20,14 @@ import (
 type Mention struct {
 	Name, Type, Description string
 	Aliases                 []string
+	// TypeWeight is the strength of the chunk's evidence for Type (0:
+	// unknown, as from a model).
+	TypeWeight float64
 }
+
+// weakType is the evidence below which a mention's type yields to the one
+// entity its name is known by (an acronym's prior, a name's shape).
+const weakType = 1.0
 
 // Candidate is an existing entity it might be: known by one of the same
 // normalised names (ByName) or close by vector.
@@ -40,6 +47,10 @@ const MergeThreshold = 0.92
 //  1. a candidate known by the mention's name or one of its aliases, of the
 //     same type (or either side untyped, "other"): the same entity. Aliases
 //     are how cross-lingual names meet ("北京" with alias "Beijing").
+//     A name that defines an abbreviation ("… Act (DMCA)") is the entity
+//     known by the abbreviation.
+//     A mention whose type rests on weak evidence (TypeWeight under
+//     weakType) joins the one candidate known by its name, of any type.
 //  2. a candidate of the same type whose name vector is within
 //     MergeThreshold and whose name passes SimilarNames ("Internal Revenue
 //     Service" / "Internal Revenue Services"); never across types, never
@@ -61,6 +72,34 @@ func Align(m Mention, cands []Candidate, vec func(string) []float32) int64 {
 			return c.Entity.ID
 		}
 	}
+	// the document's definition: "Digital Millennium Copyright Act (DMCA)"
+	// is the entity known as "DMCA", whatever type that one was given
+	for _, c := range cands {
+		if !c.ByName {
+			continue
+		}
+		for _, a := range m.Aliases {
+			if kb.NormKey(a) == kb.NormKey(c.Entity.Name) && DefinedAbbreviation(m.Name, a) {
+				return c.Entity.ID
+			}
+		}
+	}
+	// one name, one type: a name the text says little of ("DMCA" alone,
+	// typed by its shape) is the one entity known by it ("Digital
+	// Millennium Copyright Act (DMCA)"), whatever that entity's type
+	if m.TypeWeight > 0 && m.TypeWeight < weakType {
+		var only int64
+		n := 0
+		for _, c := range cands {
+			if c.ByName {
+				only = c.Entity.ID
+				n++
+			}
+		}
+		if n == 1 {
+			return only
+		}
+	}
 	if vec == nil {
 		return 0
 	}
@@ -75,6 +114,25 @@ func Align(m Mention, cands []Candidate, vec func(string) []float32) int64 {
 		}
 	}
 	return best
+}
+
+// DefinedAbbreviation says abbr, given in brackets after name, abbreviates
+// it: all capitals (dots aside), two to six letters, starting with the
+// name's first letter, the name of two words or more.
+func DefinedAbbreviation(name, abbr string) bool {
+	a := strings.ReplaceAll(abbr, ".", "")
+	n := utf8.RuneCountInString(a)
+	if len(strings.Fields(name)) < 2 || n < 2 || n > 6 {
+		return false
+	}
+	for _, r := range a {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+	}
+	r1, _ := utf8.DecodeRuneInString(a)
+	r2, _ := utf8.DecodeRuneInString(name)
+	return unicode.ToUpper(r2) == r1
 }
 
 var digitsRe = regexp.MustCompile(`\d+`)

@@ -57,6 +57,16 @@ func TestAlign(t *testing.T) {
 		{"similar but different type", Mention{Name: "Internal Revenue Services", Type: "work"}, []Candidate{{ent(2, "Internal Revenue Service", "organization"), false}}, 0},
 		{"different names, same prefix", Mention{Name: "Department of Labor", Type: "organization"}, []Candidate{{ent(6, "Department of Justice", "organization"), false}}, 0},
 		{"CJK near miss", Mention{Name: "民事主体", Type: "concept"}, []Candidate{{ent(7, "民事活动", "concept"), false}}, 0},
+		{"weak type joins the one entity known by the name", Mention{Name: "QRPA", Type: "organization", TypeWeight: 0.05},
+			[]Candidate{{ent(8, "Quarry Rights Protection Act", "law", "QRPA"), true}}, 8},
+		{"strong type stays apart", Mention{Name: "QRPA", Type: "organization", TypeWeight: 2},
+			[]Candidate{{ent(8, "Quarry Rights Protection Act", "law", "QRPA"), true}}, 0},
+		{"weak type, two entities known by the name: none", Mention{Name: "QRPA", Type: "organization", TypeWeight: 0.05},
+			[]Candidate{{ent(8, "Quarry Rights Protection Act", "law", "QRPA"), true}, {ent(9, "Quarry Road Paving Authority", "location", "QRPA"), true}}, 0},
+		{"a definition joins the abbreviation's entity", Mention{Name: "Quarry Rights Protection Act", Type: "law", TypeWeight: 3, Aliases: []string{"QRPA"}},
+			[]Candidate{{ent(10, "QRPA", "organization"), true}}, 10},
+		{"a bracket that is no abbreviation joins nothing", Mention{Name: "Tarn Belvik", Type: "person", TypeWeight: 3, Aliases: []string{"Harbour Party"}},
+			[]Candidate{{ent(11, "Harbour Party", "organization"), true}}, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := Align(c.m, c.cands, hashed); got != c.want {

@@ -659,7 +659,7 @@ func (j *Extraction) aligner() store.Aligner {
 		for i, c := range cands {
 			gc[i] = graph.Candidate{Entity: c.Entity, ByName: c.ByName}
 		}
-		return graph.Align(graph.Mention{Name: e.Name, Type: e.Type, Description: e.Description, Aliases: e.Aliases}, gc, j.Vectorize)
+		return graph.Align(graph.Mention{Name: e.Name, Type: e.Type, Description: e.Description, Aliases: e.Aliases, TypeWeight: e.TypeWeight}, gc, j.Vectorize)
 	}
 }
 
@@ -670,7 +670,7 @@ func toChunkGraph(chunkID int64, r extract.Result) store.ChunkGraph {
 		Calls: r.Usage.Calls, Prompt: r.Usage.PromptTokens, Complete: r.Usage.CompletionTokens, Wall: r.Usage.Wall, Facts: r.Facts}
 	for _, e := range r.Entities {
 		aliases := append(append([]string(nil), e.Aliases...), graph.DescriptionAliases(e.Name, e.Description)...)
-		g.Entities = append(g.Entities, store.GraphEntity{Name: e.Name, Type: e.Type, SemanticType: e.SemanticType, Description: e.Description,
+		g.Entities = append(g.Entities, store.GraphEntity{Name: e.Name, Type: e.Type, TypeWeight: e.TypeWeight, SemanticType: e.SemanticType, Description: e.Description,
 			Aliases: aliases, Concepts: e.Concepts, Mentions: e.Mentions, Values: e.Values})
 	}
 	for _, rel := range r.Relations {

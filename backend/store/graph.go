@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"cairn/backend/graph"
 	"cairn/backend/kb"
 )
 
@@ -38,6 +39,7 @@ func init() {
 		Invariant{"relations without a vector", "SELECT count(*) FROM relations r WHERE NOT EXISTS (SELECT 1 FROM relations_vec v WHERE v.relation_id = r.id)"},
 		Invariant{"relation vectors without a relation", "SELECT count(*) FROM relations_vec v WHERE NOT EXISTS (SELECT 1 FROM relations r WHERE r.id = v.relation_id)"},
 		Invariant{"entity aliases out of step with the mentions", "SELECT count(*) FROM entity_aliases a WHERE NOT EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = a.entity_id AND (m.norm_key = a.alias_norm OR EXISTS (SELECT 1 FROM json_each(m.alias_norms) j WHERE j.value = a.alias_norm)))"},
+		Invariant{"entity type votes out of step with the mentions", "SELECT count(*) FROM entity_type_votes v WHERE v.n <> (SELECT count(*) FROM mentions m WHERE m.entity_id = v.entity_id AND m.type = v.type) OR abs(v.weight - (SELECT coalesce(sum(m.type_weight), 0) FROM mentions m WHERE m.entity_id = v.entity_id AND m.type = v.type)) > 1e-6"},
 		Invariant{"concepts without a link", "SELECT count(*) FROM concepts k WHERE NOT EXISTS (SELECT 1 FROM entity_concepts l WHERE l.concept_id = k.id) AND NOT EXISTS (SELECT 1 FROM concept_isa l WHERE l.child_id = k.id OR l.parent_id = k.id)"},
 		Invariant{"chunks marked extracted (ok) without any entity, relation or fact", "SELECT count(*) FROM chunk_extractions x WHERE x.status = 'ok' AND NOT EXISTS (SELECT 1 FROM mentions m WHERE m.chunk_id = x.chunk_id) AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.chunk_id = x.chunk_id)"},
 	)
@@ -53,6 +55,7 @@ const (
 type GraphEntity struct {
 	Name         string      // as written in the chunk
 	Type         string      // coarse type (person, organization, ...)
+	TypeWeight   float64     // strength of the evidence for Type in this chunk (0: 1 for a type, 0 for "other")
 	SemanticType string      // finer type, optional
 	Description  string      // one line, optional
 	Aliases      []string    // other names, optional (any language)
@@ -188,14 +191,19 @@ func saveChunkGraph(ctx context.Context, tx cachedTx, g ChunkGraph, vec Vectoriz
 			return err
 		}
 		ids[i] = id
+		if err := absorbDefined(ctx, tx, e, id); err != nil {
+			return err
+		}
 		aliases, aliasNorms := aliasLists(e)
+		typ, weight := typeVote(e)
+		weight /= float64(len(e.Mentions)) // the chunk votes once, whatever its number of mentions
 		for _, m := range e.Mentions {
 			if err := inSpan(m); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO mentions(entity_id, chunk_id, doc_id, surface, norm_key, semantic_type, description, aliases, alias_norms, page_start, page_end, char_start, char_end)
-				VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, g.ChunkID, docID, strings.TrimSpace(e.Name), kb.NormKey(e.Name), e.SemanticType, kb.OneLine(e.Description),
-				aliases, aliasNorms, m.PageStart, m.PageEnd, m.CharStart, m.CharEnd); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO mentions(entity_id, chunk_id, doc_id, surface, norm_key, semantic_type, description, aliases, alias_norms, type, type_weight, page_start, page_end, char_start, char_end)
+				VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, g.ChunkID, docID, strings.TrimSpace(e.Name), kb.NormKey(e.Name), e.SemanticType, kb.OneLine(e.Description),
+				aliases, aliasNorms, typ, weight, m.PageStart, m.PageEnd, m.CharStart, m.CharEnd); err != nil {
 				return fmt.Errorf("chunk %d: mention of %q: %w", g.ChunkID, e.Name, err)
 			}
 		}
@@ -257,6 +265,24 @@ func saveChunkGraph(ctx context.Context, tx cachedTx, g ChunkGraph, vec Vectoriz
 	return nil
 }
 
+// typeVote is the type a chunk gives an entity and the weight of its vote
+// (migration 0018): the extractor's evidence strength, else 1 for a type
+// and 0 for "other" (which says nothing).
+func typeVote(e GraphEntity) (string, float64) {
+	typ := strings.TrimSpace(e.Type)
+	if typ == "" {
+		typ = "other"
+	}
+	w := e.TypeWeight
+	switch {
+	case typ == "other":
+		w = 0
+	case w <= 0:
+		w = 1
+	}
+	return typ, w
+}
+
 func aliasLists(e GraphEntity) (string, string) {
 	key := kb.NormKey(e.Name)
 	seen := map[string]bool{}
@@ -298,9 +324,10 @@ func clearChunkGraph(ctx context.Context, tx cachedTx, chunkID int64) error {
 	return nil
 }
 
-// resolveEntity finds the entity a new mention belongs to (exact key and
-// type first, then the aligner's choice among name and vector candidates)
-// or creates it.
+// resolveEntity finds the entity a new mention belongs to (the entity of
+// its exact name whatever its type — one name, one type: the type is voted
+// by all the mentions, see 0018_entity_type_votes.sql — then the aligner's
+// choice among name and vector candidates) or creates it.
 func resolveEntity(ctx context.Context, tx cachedTx, e GraphEntity, vec Vectorizer, align Aligner) (int64, error) {
 	key := kb.NormKey(e.Name)
 	if key == "" {
@@ -311,7 +338,9 @@ func resolveEntity(ctx context.Context, tx cachedTx, e GraphEntity, vec Vectoriz
 		typ = "other"
 	}
 	var id int64
-	err := tx.QueryRowContext(ctx, "SELECT id FROM entities WHERE norm_key = ? AND type = ?", key, typ).Scan(&id)
+	// an older build may have left one name under two types: the one of
+	// this type first
+	err := tx.QueryRowContext(ctx, "SELECT id FROM entities WHERE norm_key = ? ORDER BY type = ? DESC, id LIMIT 1", key, typ).Scan(&id)
 	if err == nil {
 		return id, nil
 	}
@@ -342,6 +371,73 @@ func resolveEntity(ctx context.Context, tx cachedTx, e GraphEntity, vec Vectoriz
 		return 0, err
 	}
 	return res.LastInsertId()
+}
+
+// absorbDefined merges into entity id the entity named by an abbreviation
+// that e's chunk defines ("Digital Millennium Copyright Act (DMCA)"): a
+// passage that used "DMCA" alone may have been saved first, as an entity
+// of its own, before the passage that defines it.
+func absorbDefined(ctx context.Context, tx cachedTx, e GraphEntity, id int64) error {
+	for _, a := range e.Aliases {
+		if !graph.DefinedAbbreviation(e.Name, a) {
+			continue
+		}
+		rows, err := tx.QueryContext(ctx, "SELECT id FROM entities WHERE norm_key = ? AND id <> ?", kb.NormKey(a), id)
+		if err != nil {
+			return err
+		}
+		var from []int64
+		for rows.Next() {
+			var f int64
+			if err := rows.Scan(&f); err != nil {
+				rows.Close()
+				return err
+			}
+			from = append(from, f)
+		}
+		rows.Close()
+		for _, f := range from {
+			if err := mergeEntity(ctx, tx, f, id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// mergeEntity moves everything of entity from onto entity into and deletes
+// from: its mentions are inserted again under into (the triggers keep
+// names, aliases and type votes), its relations re-pointed (a relation
+// into already has takes the sources), its values and concept links
+// moved.
+func mergeEntity(ctx context.Context, tx cachedTx, from, into int64) error {
+	if from == into {
+		return nil
+	}
+	for _, q := range []string{
+		`INSERT INTO mentions(entity_id, chunk_id, doc_id, surface, norm_key, semantic_type, description, aliases, alias_norms, type, type_weight, page_start, page_end, char_start, char_end)
+			SELECT ?2, chunk_id, doc_id, surface, norm_key, semantic_type, description, aliases, alias_norms, type, type_weight, page_start, page_end, char_start, char_end FROM mentions WHERE entity_id = ?1 ORDER BY id`,
+		"UPDATE entity_facts SET entity_id = ?2 WHERE entity_id = ?1",
+		"INSERT OR IGNORE INTO entity_concepts(entity_id, concept_id, chunk_id) SELECT ?2, concept_id, chunk_id FROM entity_concepts WHERE entity_id = ?1",
+		// relations: the sources of one that into already has move to it
+		`UPDATE relation_sources SET relation_id = (SELECT r2.id FROM relations r, relations r2 WHERE r.id = relation_sources.relation_id
+				AND r2.subject_id = CASE WHEN r.subject_id = ?1 THEN ?2 ELSE r.subject_id END AND r2.predicate = r.predicate
+				AND r2.object_id = CASE WHEN r.object_id = ?1 THEN ?2 ELSE r.object_id END)
+			WHERE relation_id IN (SELECT r.id FROM relations r WHERE (r.subject_id = ?1 OR r.object_id = ?1) AND EXISTS (SELECT 1 FROM relations r2
+				WHERE r2.subject_id = CASE WHEN r.subject_id = ?1 THEN ?2 ELSE r.subject_id END AND r2.predicate = r.predicate
+				AND r2.object_id = CASE WHEN r.object_id = ?1 THEN ?2 ELSE r.object_id END))`,
+		// a relation between the two becomes a loop: dropped
+		"DELETE FROM relations WHERE (subject_id = ?1 AND object_id = ?2) OR (subject_id = ?2 AND object_id = ?1)",
+		"UPDATE OR IGNORE relations SET subject_id = ?2, vec_stale = 1 WHERE subject_id = ?1",
+		"UPDATE OR IGNORE relations SET object_id = ?2, vec_stale = 1 WHERE object_id = ?1",
+		"DELETE FROM mentions WHERE entity_id = ?1",
+		"DELETE FROM entities WHERE id = ?1",
+	} {
+		if _, err := tx.ExecContext(ctx, q, from, into); err != nil {
+			return fmt.Errorf("merge entity %d into %d: %w", from, into, err)
+		}
+	}
+	return nil
 }
 
 // sameTypeByName is the default aligner: an existing entity of the same
