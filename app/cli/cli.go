@@ -53,7 +53,7 @@ func init() {
 		command{"docs", "docs --project DIR [--json]                             list documents: id, title, status, pages, chunks, error", cmdDocs},
 		command{"rename", "rename --project DIR [--org O --type T --period P] ID TITLE  rename a document (the file is not read again); --auto ID undoes it", cmdRename},
 		command{"remove", "remove --project DIR DOC_ID...                          delete documents and everything derived from them", cmdRemove},
-		command{"search", "search --project DIR [--k N] [--json] QUERY              hybrid passage search (BM25 + vectors, fused)", cmdSearch},
+		command{"search", "search --project DIR [--k N] [--json] [--doc ID]... QUERY   hybrid passage search (BM25 + vectors, fused)", cmdSearch},
 		command{"text", "text --project DIR [--page N] [--format text|md|json] DOC_ID   the extracted text, page by page (md: # headings, pipe tables)", cmdText},
 		command{"check", "check --project DIR [--repair]                          integrity check; exits non-zero on problems; --repair imports orphaned originals again", cmdCheck},
 		command{"serve", "serve --project DIR [--addr 127.0.0.1:PORT]            serve the app to a browser on loopback (token in the URL)", cmdServe},

@@ -17,7 +17,7 @@ import (
 func init() {
 	register(
 		command{"index", "index --project DIR [--json] [--retry-failed]            run or resume pending indexing (OCR of scanned pages, knowledge graph, mind maps) with progress", cmdIndex},
-		command{"graph", "graph --project DIR --format json|graphml               export the knowledge graph", cmdGraph},
+		command{"graph", "graph --project DIR --format json|graphml [--doc ID]... [--cooccurrence]   export the knowledge graph", cmdGraph},
 		command{"entity", "entity --project DIR [--json] NAME                      one entity: aliases, types, relations, sources", cmdEntity},
 	)
 }
