@@ -314,7 +314,7 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 			v["person"] += 1.5
 		}
 		// a class noun right before the name, without an article: "guitarist
-		// X", "club X", "the Premier League club X"
+		// X", "club X", "the Harbour League club X"
 		if ws := strings.Fields(before); len(ws) > 0 && !strings.HasSuffix(before, ",") {
 			w := ws[len(ws)-1]
 			if r, _ := utf8.DecodeRuneInString(w); unicode.IsLower(r) && !functionWords[w] {
