@@ -28,11 +28,18 @@ type placedText struct {
 // returns its table rows and the header row.
 func tableRowsOf(t *testing.T, items []placedText) (rows []string, header string) {
 	t.Helper()
+	return tableRowsOfStream(t, placedStream(8, items...))
+}
+
+// tableRowsOfStream reads a one-page PDF with the content stream given
+// (Helvetica as /F1) and returns its table rows and the header row.
+func tableRowsOfStream(t *testing.T, stream string) (rows []string, header string) {
+	t.Helper()
 	objs := []string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-		placedStream(8, items...),
+		stream,
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
 	}
 	doc, err := Read(pdfWithObjects(objs), parsed.Options{})
@@ -144,23 +151,7 @@ func TestStatementTableRuledUnderFiguresOnly(t *testing.T) {
 	for _, y := range []float64{676, 640.5, 631.5, 622.5, 613.5, 611.5} {
 		body += fmt.Sprintf("340 %g 135 0.5 re f\n", y)
 	}
-	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-	}
-	doc, err := Read(pdfWithObjects(objs), parsed.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []string
-	for _, b := range doc.Blocks {
-		if b.Kind == parsed.BlockTableRow {
-			rows = append(rows, b.Text)
-		}
-	}
+	rows, _ := tableRowsOfStream(t, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body))
 	want := []string{
 		"June 1, 2025 | June 2, 2024",
 		"Assets",
