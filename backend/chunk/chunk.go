@@ -84,6 +84,9 @@ type span struct {
 	// crosses it, so the page's text can be replaced later (by OCR) with
 	// its own chunks alone.
 	barrier bool
+	// captioned marks a table row whose path ends with its table's caption
+	// (see Caption).
+	captioned bool
 }
 
 // Split lays the document's blocks out as page texts (blocks joined by "\n",
@@ -118,13 +121,16 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 	var pieces []span
 	var path []string
 	var levels []int
-	header := "" // the header row of the table being laid out, if any
+	header := ""          // the header row of the table being laid out, if any
+	caption := ""         // the caption of the table being laid out, if any
+	var prev parsed.Block // the block laid out before this one on the page
 	for p := 1; p <= nPages; p++ {
 		if p > 1 {
 			sb.WriteString(kb.PageSeparator)
 		}
 		pageStart := sb.Len()
 		first := true
+		prev = parsed.Block{}
 		var blocks []kb.PageBlock
 		pi := info[p]
 		if pi.NoText {
@@ -148,8 +154,13 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 			}
 			blocks = append(blocks, pb)
 			if b.Kind != parsed.BlockTableRow {
-				header = "" // any other block ends the table
+				header, caption = "", "" // any other block ends the table
+			} else if prev.Kind == parsed.BlockParagraph {
+				// A table opens here: the short lines just above it
+				// are its caption.
+				caption = Caption(cleanBlock(prev.Text))
 			}
+			prev = b
 			if b.Kind == parsed.BlockHeading {
 				lvl := max(b.Level, 1)
 				for len(levels) > 0 && levels[len(levels)-1] >= lvl {
@@ -165,6 +176,10 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 				// header row (on this page or, for a table carried over,
 				// an earlier one) remember it.
 				sp := span{start: start, end: sb.Len(), page: p, tokens: CountTokens(t), path: path}
+				if caption != "" {
+					sp.path = append(path[:len(path):len(path)], caption)
+					sp.captioned = true
+				}
 				if b.Header {
 					header = kb.OneLine(t)
 				} else {
@@ -179,7 +194,7 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 		}
 		if pi.NoText {
 			pieces = append(pieces, span{barrier: true})
-			header = ""
+			header, caption = "", ""
 		}
 		pages = append(pages, kb.Page{Number: p, CharStart: pageStart, Text: sb.String()[pageStart:], NoText: pi.NoText, OCR: pi.OCR,
 			PageLayout: kb.PageLayout{Label: pi.Label, Furniture: pi.Furniture, Width: pi.Width, Height: pi.Height, Blocks: blocks}})
@@ -207,7 +222,7 @@ func assemble(text string, pieces []span, opt Options) []kb.Chunk {
 		c := kb.Chunk{
 			Ordinal: len(chunks), PageStart: first.page, PageEnd: last.page,
 			CharStart: first.start, CharEnd: last.end, Text: text[first.start:last.end],
-			HeadingPath: append([]string(nil), last.path...),
+			HeadingPath: append([]string(nil), captionedPath(cur)...),
 		}
 		if first.heading {
 			// A chunk opening with a run of headings (a title and its
@@ -277,6 +292,84 @@ func assemble(text string, pieces []span, opt Options) []kb.Chunk {
 	}
 	emit(true)
 	return chunks
+}
+
+// captionedPath is the heading path of a chunk made of the pieces cur: the
+// last piece's, or, when the chunk holds rows of a captioned table that end
+// before it does (the text after the table is under the same heading), the
+// path of those rows, caption included.
+func captionedPath(cur []span) []string {
+	last := cur[len(cur)-1]
+	if last.captioned {
+		return last.path
+	}
+	for i := len(cur) - 1; i >= 0; i-- {
+		p := cur[i]
+		if p.captioned && len(p.path) == len(last.path)+1 && equalPaths(p.path[:len(last.path)], last.path) {
+			return p.path
+		}
+	}
+	return last.path
+}
+
+func equalPaths(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Caption is the caption a table has when the paragraph just above it is
+// one: a few short lines, none of them a sentence ("Consolidated Balance
+// Sheets / (In millions, except per share data)", "Table 3: Results by
+// region"). The lines are joined by " — "; "" when the paragraph is text.
+func Caption(par string) string {
+	const maxLines, maxWords, maxLineWords = 4, 28, 12
+	lines := strings.Split(strings.TrimSpace(par), "\n")
+	if len(lines) == 0 || len(lines) > maxLines {
+		return ""
+	}
+	words := 0
+	var out []string
+	for _, l := range lines {
+		l = strings.Join(strings.Fields(l), " ")
+		if l == "" {
+			continue
+		}
+		n := len(strings.Fields(l))
+		if n > maxLineWords || endsProse(l) {
+			return ""
+		}
+		words += n
+		out = append(out, l)
+	}
+	if len(out) == 0 || words > maxWords {
+		return ""
+	}
+	return strings.Join(out, " — ")
+}
+
+// endsProse says a line ends as prose does: a full stop, question or
+// exclamation mark after a word of more than three letters ("… in 2023."
+// ends a sentence, "Holdings, Inc." does not).
+func endsProse(l string) bool {
+	r, _ := utf8.DecodeLastRuneInString(l)
+	switch r {
+	case '.', '?', '!', '。', '？', '！':
+	default:
+		return false
+	}
+	if r != '.' {
+		return true
+	}
+	f := strings.Fields(l)
+	w := strings.TrimRight(f[len(f)-1], ".")
+	return utf8.RuneCountInString(w) > 3 || strings.IndexFunc(w, unicode.IsDigit) >= 0
 }
 
 func onlyHeadings(s []span) bool {

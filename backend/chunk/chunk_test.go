@@ -272,3 +272,61 @@ func TestLeadingHeadingsGiveThePath(t *testing.T) {
 		}
 	}
 }
+
+func TestCaption(t *testing.T) {
+	for _, tc := range []struct{ par, want string }{
+		{"Northwind Holdings, Inc.\nConsolidated Statements of Cash Flows\n(In millions)", "Northwind Holdings, Inc. — Consolidated Statements of Cash Flows — (In millions)"},
+		{"Table 3: Results by region", "Table 3: Results by region"},
+		{"The table below shows the results by region for the year.", ""},
+		{"Figures in millions. See note 4", "Figures in millions. See note 4"}, // a full stop inside a line is not a final one
+		{"one\ntwo\nthree\nfour\nfive", ""},
+		{"Revenue grew in every region this year, led by the northern stores and the new online shop", ""},
+		{"", ""},
+	} {
+		got := Caption(tc.par)
+		if got != tc.want {
+			t.Errorf("Caption(%q) = %q, want %q", tc.par, got, tc.want)
+		}
+	}
+}
+
+// A table's caption (the short lines just above it) ends the heading path
+// of the table's passages, on the page that opens it and on the next page
+// it continues onto, and not of the text after the table.
+func TestTableCaptionEndsTheTablesPath(t *testing.T) {
+	row := func(page int, text string, header bool) parsed.Block {
+		return parsed.Block{Page: page, Kind: parsed.BlockTableRow, Header: header, Text: text}
+	}
+	blocks := []parsed.Block{
+		{Page: 1, Kind: parsed.BlockHeading, Level: 1, Text: "Report of the auditors"},
+		{Page: 1, Kind: parsed.BlockParagraph, Text: "We have audited the statements that follow, and we report on them here in full."},
+		{Page: 2, Kind: parsed.BlockParagraph, Text: "Northwind Holdings\nConsolidated Statements of Cash Flows"},
+		row(2, "(Millions) | 2024 | 2023", true),
+	}
+	for i := 0; i < 12; i++ {
+		blocks = append(blocks, row(2+i/6, fmt.Sprintf("Line item number %d of the statement | %d | %d", i, 100+i, 90+i), false))
+	}
+	blocks = append(blocks, parsed.Block{Page: 3, Kind: parsed.BlockParagraph, Text: "The notes that follow are part of these statements and are read with them."})
+	_, chunks := Split(&parsed.Document{Blocks: blocks}, Options{Target: 25, Max: 40, Overlap: -1})
+	const caption = "Northwind Holdings — Consolidated Statements of Cash Flows"
+	sawPage3 := false
+	for _, c := range chunks {
+		inTable := strings.Contains(c.Text, "Line item")
+		got := c.HeadingPath[len(c.HeadingPath)-1]
+		switch {
+		case inTable && got != caption:
+			t.Errorf("table chunk %q: path %q, want it to end with the caption", c.Text, c.HeadingPath)
+		case !inTable && got == caption:
+			t.Errorf("chunk %q outside the table has the caption in its path", c.Text)
+		}
+		if inTable && c.PageStart == 3 {
+			sawPage3 = true
+		}
+		if c.HeadingPath[0] != "Report of the auditors" {
+			t.Errorf("chunk %q: path %q lost its heading", c.Text, c.HeadingPath)
+		}
+	}
+	if !sawPage3 {
+		t.Error("no table chunk on page 3: the test does not test a table carried over")
+	}
+}

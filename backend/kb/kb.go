@@ -117,8 +117,9 @@ type PageBlock struct {
 // and section rows; version 5: glyph names from embedded CFF font
 // programs, accents over a dotless i, numbered titles in the document's
 // own title style; version 6: rules under a statement's figure columns
-// only no longer cut its figures from their labels).
-const ReaderVersion = 6
+// only no longer cut its figures from their labels; version 7: a table's
+// caption ends the heading path of its passages).
+const ReaderVersion = 7
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

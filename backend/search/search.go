@@ -25,6 +25,10 @@ type Settings struct {
 	RRFK          float64    // reciprocal-rank constant
 	LexicalWeight float64
 	VectorWeight  float64
+	// NamedWeight weighs the list of passages whose heading path the
+	// question names (see NamedSection; 0: no such list). Measured on
+	// ../shared/eval/docqa/financebench-dev (docs/measurements.md).
+	NamedWeight float64
 }
 
 // DefaultSettings are the measured defaults.
@@ -32,7 +36,7 @@ func DefaultSettings() Settings {
 	// Measured with `go test ./backend/evalset -run TestRecallBeatsBM25 -v`
 	// (docs/measurements.md, "Retrieval quality"): titles weigh most; the built-in vectors
 	// are weaker than BM25 on these sets, so they add a light vote.
-	return Settings{ColumnWeights: [4]float64{5, 1.5, 1, 1}, Depth: 50, RRFK: 10, LexicalWeight: 1, VectorWeight: 0.3}
+	return Settings{ColumnWeights: [4]float64{5, 1.5, 1, 1}, Depth: 50, RRFK: 10, LexicalWeight: 1, VectorWeight: 0.3, NamedWeight: 1}
 }
 
 // Searcher runs hybrid passage search over one project store.
@@ -142,6 +146,30 @@ func LexicalIn(ctx context.Context, st *store.Store, question string, weights [4
 	}
 	rare, common := SplitCommon(terms, rows, CommonRowBudget(total))
 	return st.LexicalSearchIn(ctx, ScopedMatch(rare, common), weights, k, docs)
+}
+
+// SectionsIn ranks the k passages whose heading path (with a table's
+// caption and header row) best matches the question by BM25 over that
+// column alone: a question that names the section or table it asks about
+// ("… shown in the cash flow statement") finds the passages under it
+// however little of the question their text repeats. Only the question's
+// rarer words select (see SplitCommon).
+func SectionsIn(ctx context.Context, st *store.Store, question string, k int, docs []int64) ([]store.Scored, error) {
+	var terms []string
+	for _, t := range MatchTerms(question) {
+		if !strings.HasPrefix(t, "cjk :") {
+			terms = append(terms, t)
+		}
+	}
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	rows, total, err := st.TermRows(ctx, terms)
+	if err != nil {
+		return nil, err
+	}
+	rare, _ := SplitCommon(terms, rows, CommonRowBudget(total))
+	return st.LexicalSearchIn(ctx, "heading : ("+strings.Join(rare, " OR ")+")", [4]float64{0, 1, 0, 0}, k, docs)
 }
 
 // Common-word split: a question's words select at most
@@ -322,10 +350,21 @@ func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[
 		return nil, nil, nil, vr.err
 	}
 	lists := []Ranked{{Name: "lexical", Weight: set.LexicalWeight, IDs: ids(lex)}}
+
 	if vr.near != nil {
 		lists = append(lists, Ranked{Name: "vector", Weight: set.VectorWeight, IDs: ids(vr.near)})
 	}
 	fused, score, ranks := Fuse(set.RRFK, lists...)
+	if set.NamedWeight > 0 {
+		named, err := s.namedList(ctx, query, fused)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if len(named) > 0 {
+			lists = append(lists, Ranked{Name: "named", Weight: set.NamedWeight, IDs: named})
+			fused, score, ranks = Fuse(set.RRFK, lists...)
+		}
+	}
 	if len(fused) > k {
 		fused = fused[:k]
 	}

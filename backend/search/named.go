@@ -1,0 +1,126 @@
+package search
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"cairn/backend/analyze"
+)
+
+// Named sections: a question that names the section or table it is about
+// ("… as shown in the cash flow statement", "according to the balance
+// sheet") is answered there, however few of its other words the section's
+// text repeats (a statement is mostly figures). A heading line (or a table
+// caption's line) is named when the question holds at least namedMinWords
+// of its content words and at least namedMinShare of them; words of the
+// document's title do not count (every passage of the document has them).
+
+const (
+	namedMinWords = 2
+	namedMinShare = 0.6
+	// namedDepth is how many of the fused passages are checked for a
+	// named section (a third as many more come from the heading column).
+	namedDepth = 60
+)
+
+// NamedSection is how many content words of the question name one line of
+// the passage's heading path (table captions, whose lines are joined by
+// " — ", count line by line): 0 when no line is named.
+func NamedSection(question, docTitle string, path []string) int {
+	q := map[string]bool{}
+	for _, w := range contentStems(question) {
+		q[w] = true
+	}
+	title := map[string]bool{}
+	for _, w := range contentStems(docTitle) {
+		title[w] = true
+	}
+	best := 0
+	for _, level := range path {
+		if strings.EqualFold(strings.TrimSpace(level), strings.TrimSpace(docTitle)) {
+			continue
+		}
+		for _, line := range strings.Split(level, " — ") {
+			n, named := 0, 0
+			seen := map[string]bool{}
+			for _, w := range contentStems(line) {
+				if title[w] || seen[w] {
+					continue
+				}
+				seen[w] = true
+				n++
+				if q[w] {
+					named++
+				}
+			}
+			if named >= namedMinWords && float64(named) >= namedMinShare*float64(n) && named > best {
+				best = named
+			}
+		}
+	}
+	return best
+}
+
+// contentStems are the stemmed content words of s: no function words, no
+// one-letter words, no numbers.
+func contentStems(s string) []string {
+	var out []string
+	for _, t := range analyze.Tokens(s) {
+		if t.CJK {
+			out = append(out, analyze.Bigrams(t.Text)...)
+			continue
+		}
+		w := strings.ToLower(t.Text)
+		if analyze.IsStop(w) || len([]rune(w)) < 2 || strings.Trim(w, "0123456789.,") == "" {
+			continue
+		}
+		out = append(out, analyze.Stem(w))
+	}
+	return out
+}
+
+// namedList ranks the passages whose heading path the question names,
+// more named words first, each group in its fused order. Candidates are
+// the first namedDepth fused passages and the best of a search of the
+// heading column alone (SectionsIn), which finds a statement whose text
+// shares little with the question.
+func (s *Searcher) namedList(ctx context.Context, query string, fused []int64) ([]int64, error) {
+	cand := append([]int64(nil), fused[:min(len(fused), namedDepth)]...)
+	in := map[int64]bool{}
+	for _, id := range cand {
+		in[id] = true
+	}
+	section, err := SectionsIn(ctx, s.Store, query, namedDepth/3, s.Docs)
+	if err != nil {
+		return nil, err
+	}
+	for _, sc := range section {
+		if !in[sc.ChunkID] {
+			in[sc.ChunkID] = true
+			cand = append(cand, sc.ChunkID)
+		}
+	}
+	hits, err := s.Store.ChunkHits(ctx, cand)
+	if err != nil {
+		return nil, err
+	}
+	named := map[int64]int{}
+	for _, h := range hits {
+		title := h.IndexTitle
+		if title == "" {
+			title = h.DocTitle
+		}
+		if n := NamedSection(query, title, h.HeadingPath); n > 0 {
+			named[h.ID] = n
+		}
+	}
+	var out []int64
+	for _, id := range cand {
+		if named[id] > 0 {
+			out = append(out, id)
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return named[out[a]] > named[out[b]] })
+	return out, nil
+}

@@ -1,0 +1,97 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cairn/backend/kb"
+	"cairn/backend/store"
+)
+
+func TestNamedSection(t *testing.T) {
+	const title = "Northwind Holdings — Annual Report 2024"
+	for _, tc := range []struct {
+		question string
+		path     []string
+		want     int
+	}{
+		// A caption's line names the statement (3 of its 4 content words).
+		{"What were Northwind's 2024 purchases of equipment, as shown in the cash flow statement?",
+			[]string{"Report of the auditors", "Northwind Holdings — Consolidated Statements of Cash Flows — (In millions)"}, 3},
+		{"According to the balance sheet, what were total assets?", []string{"Consolidated Balance Sheets"}, 2},
+		// Two of six words are too few: a note about cash flows is not the statement.
+		{"What does the cash flow statement show?", []string{"Note 9. Supplemental Cash Flow Information"}, 0},
+		// One word never names a section.
+		{"What was the revenue?", []string{"Revenue"}, 0},
+		// The document's own title words do not count.
+		{"What does the Northwind annual report say about risk?", []string{"Annual Report"}, 0},
+		{"Which risks does the report name?", nil, 0},
+	} {
+		if got := NamedSection(tc.question, title, tc.path); got != tc.want {
+			t.Errorf("NamedSection(%q, %q) = %d, want %d", tc.question, tc.path, got, tc.want)
+		}
+	}
+}
+
+// A question that names the statement it asks about finds the statement's
+// passage, although the passage is figures and shares few of its words,
+// while passages of prose that repeat the question's words rank below it
+// without the named list.
+func TestNamedStatementIsFound(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.EnsureVectors(ctx, kb.EmbedderInfo{Model: "t", Dim: 2}); err != nil {
+		t.Fatal(err)
+	}
+	const title = "Northwind Holdings — Annual Report 2024"
+	id, err := st.AddDocument(ctx, kb.Document{Title: title, FileName: "nw.pdf", Kind: "pdf", Hash: "nw"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []store.ChunkRow
+	var pages []kb.Page
+	add := func(page int, path []string, header, text string) {
+		c := kb.Chunk{Ordinal: len(rows), PageStart: page, PageEnd: page, CharEnd: len(text), Text: text, HeadingPath: path, TableHeader: header}
+		rows = append(rows, store.ChunkRow{Chunk: c, FTS: store.ChunkFTS(title, c), Vector: []float32{1, 0}, Terms: strings.Fields(strings.ToLower(text))})
+		pages = append(pages, kb.Page{Number: page, Text: text})
+	}
+	for i := range 12 {
+		add(i+1, []string{"Management's discussion", fmt.Sprintf("Topic %d", i)}, "",
+			fmt.Sprintf("The 2024 capital expenditure amount, in millions, rests on the cash flow forecasts and the statement of plans for region %d.", i))
+	}
+	add(40, []string{"Report of the auditors", "Northwind Holdings — Consolidated Statements of Cash Flows — Years ended December 31"}, "(Millions) | 2024 | 2023",
+		"Net income | 5,120 | 4,870\nDepreciation | 1,410 | 1,380\nPurchases of equipment | (1,577) | (1,373)\nProceeds from sales of assets | 262 | 49")
+	if err := st.SaveContent(ctx, id, store.Content{Title: title, Kind: "pdf", Status: kb.StatusOK, Pages: pages, Chunks: rows},
+		func(string, kb.Chunk) []string { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	const q = "What is the 2024 capital expenditure amount in millions? Rely on the cash flow statement."
+	rank := func(set Settings) int {
+		s := &Searcher{Store: st, Settings: set}
+		hits, err := s.Search(ctx, q, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, h := range hits {
+			if h.PageStart == 40 {
+				return i + 1
+			}
+		}
+		return 0
+	}
+	set := DefaultSettings()
+	if r := rank(set); r != 1 {
+		t.Errorf("the named statement ranks %d in the top 5, want 1", r)
+	}
+	set.NamedWeight = 0
+	if r := rank(set); r == 1 {
+		t.Errorf("without the named list the statement ranks first too: the test does not test it")
+	}
+}
