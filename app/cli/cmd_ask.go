@@ -26,8 +26,8 @@ func init() {
 	)
 }
 
-// askJSON is `ask --json`'s object: the answer (answer, declined,
-// citations, paths, trace, ...) and the model it was asked with.
+// askJSON is `ask --json`'s object: the answer (answer, outcome,
+// declined, citations, paths, trace, ...) and the model it was asked with.
 type askJSON struct {
 	kb.Answer
 	Provider llm.Status `json:"provider"`
@@ -81,6 +81,8 @@ func printAnswer(env *Env, a kb.Answer) {
 		fmt.Fprintln(env.Stdout)
 		if a.Declined {
 			fmt.Fprintln(env.Stdout, "Closest passages:")
+		} else if a.Outcome == kb.OutcomeEvidence {
+			fmt.Fprintln(env.Stdout, "Passages about the question:")
 		} else {
 			fmt.Fprintln(env.Stdout, "Sources:")
 		}
@@ -104,10 +106,21 @@ func printAnswer(env *Env, a kb.Answer) {
 		fmt.Fprintf(env.Stdout, "  %.2f  %s\n", p.Score, strings.Join(parts, "; "))
 	}
 	if a.Cut != "" {
-		fmt.Fprintf(env.Stdout, "\n(answer %d, %s mode, CUT OFF: %s)\n", a.ID, a.Mode, a.Cut)
+		fmt.Fprintf(env.Stdout, "\n(answer %d, %s mode, %s, CUT OFF: %s)\n", a.ID, a.Mode, outcomeText(a), a.Cut)
 		return
 	}
-	fmt.Fprintf(env.Stdout, "\n(answer %d, %s mode)\n", a.ID, a.Mode)
+	fmt.Fprintf(env.Stdout, "\n(answer %d, %s mode, %s)\n", a.ID, a.Mode, outcomeText(a))
+}
+
+// outcomeText names an answer's outcome for the line under it.
+func outcomeText(a kb.Answer) string {
+	switch {
+	case a.Declined || a.Outcome == kb.OutcomeDeclined:
+		return "outcome: declined, the documents do not answer it"
+	case a.Outcome == kb.OutcomeEvidence:
+		return "outcome: evidence only, no answer formed offline"
+	}
+	return "outcome: answer"
 }
 
 func clip(s string, n int) string {
@@ -189,7 +202,7 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 			return env.fail(fmt.Errorf("question %s: %w", q.ID, err))
 		}
 		lat = append(lat, float64(time.Since(t0).Microseconds())/1000)
-		if evalset.Contains(a.Answer, q.Answers) {
+		if evalset.Contains(answerBody(a), q.Answers) {
 			contains++
 		}
 		short := ""
@@ -206,7 +219,7 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 			mark := "  "
 			if evalset.ExactMatch(short, q.Answers) == 1 {
 				mark = "OK"
-			} else if evalset.Contains(a.Answer, q.Answers) {
+			} else if evalset.Contains(answerBody(a), q.Answers) {
 				mark = "c "
 			}
 			var tr reason.Trace
@@ -320,6 +333,18 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 		}
 	}
 	return 0
+}
+
+// answerBody is the answer text a gold answer is sought in: an evidence
+// answer without its lead, which names the documents the passages are in
+// (a title holding the gold answer is not an answer).
+func answerBody(a kb.Answer) string {
+	if a.Outcome == kb.OutcomeEvidence {
+		if _, rest, ok := strings.Cut(a.Answer, "\n\n"); ok {
+			return rest
+		}
+	}
+	return a.Answer
 }
 
 // showDetail prints, for tuning (CAIRN_EVAL_SHOW=2 with --show), the

@@ -45,6 +45,11 @@ type Answer struct {
 	Question string `json:"question"`
 	Answer   string `json:"answer"`
 	Declined bool   `json:"declined"`
+	// Outcome tells the three outcomes apart: OutcomeAnswer (an answer was
+	// formed), OutcomeEvidence (passages about the question were found but
+	// no answer could be formed from them without a model; not declined)
+	// or OutcomeDeclined (nothing in the scope answers it; Declined).
+	Outcome string `json:"outcome"`
 	// Cut says why the answer is incomplete: the model stopped at its
 	// length limit and a continuation did not finish it ("" when complete).
 	Cut       string          `json:"cut,omitempty"`
@@ -65,6 +70,22 @@ type Answer struct {
 	// Formula is the arithmetic done on the cells, written out ("Change
 	// 2016 → 2017: 54 − 42 = +12 (+28.57 %)"), when there is any.
 	Formula string `json:"formula,omitempty"`
+}
+
+// The outcomes of an answer (Answer.Outcome).
+const (
+	OutcomeAnswer   = "answer"
+	OutcomeEvidence = "evidence"
+	OutcomeDeclined = "declined"
+)
+
+// OutcomeOf is the outcome of an answer stored before answers carried
+// one: declined, else an answer.
+func OutcomeOf(declined bool) string {
+	if declined {
+		return OutcomeDeclined
+	}
+	return OutcomeAnswer
 }
 
 // TableCell is one figure an answer takes from a table: the row's label

@@ -360,8 +360,11 @@ func TestToolsCarryProvenance(t *testing.T) {
 			t.Errorf("deep without a model: want a quick answer with the reason, got %+v", deep)
 		}
 		no := call[AskOut](t, cs, "ask", map[string]any{"question": "What is the airspeed velocity of an unladen swallow over Jupiter's moons?"})
-		if !no.Declined {
-			t.Errorf("an unrelated question was answered: %q", no.Answer)
+		if !no.Declined || no.Outcome != kb.OutcomeDeclined {
+			t.Errorf("an unrelated question was answered (outcome %q): %q", no.Outcome, no.Answer)
+		}
+		if out.Outcome != kb.OutcomeAnswer {
+			t.Errorf("ask: outcome %q", out.Outcome)
 		}
 		// documents: the answer is drawn from those documents only
 		scoped := call[AskOut](t, cs, "ask", map[string]any{"question": "What does the law say about contracts?", "documents": []int64{zh, mixed}})
@@ -676,5 +679,64 @@ func TestAskWithModel(t *testing.T) {
 	}
 	if text := contentText(res); strings.Count(text, fenceOpen+" ") != len(out.Citations)+1 || strings.Count(text, fenceClose) != len(out.Citations)+1 {
 		t.Errorf("the answer broke its fence:\n%s", text)
+	}
+}
+
+// TestAskOutcomes: ask's outcome tells an answer, evidence only (passages
+// about the question, cited, no answer formed offline; not declined) and a
+// decline apart, in its structured result and in its text.
+func TestAskOutcomes(t *testing.T) {
+	p, err := project.Open(filepath.Join(t.TempDir(), "town"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	files := map[string]string{
+		"mill.txt":   "Alderbrook mill\n\nThe Alderbrook mill was founded by Oren Vasek, a carpenter from the valley. It ground grain for the farms along the river for a century.\n",
+		"ferry.txt":  "Alderbrook ferry\n\nThe Alderbrook ferry crosses the wide river below the town. The ferry carries carts, cattle and travellers between the banks, and the ferryman lives in the stone house by the landing.\n",
+		"bakery.txt": "Alderbrook bakery\n\nThe bakery on the square sells rye bread and honey cakes. It opens before dawn on market days.\n",
+	}
+	var paths []string
+	dir := t.TempDir()
+	for name, text := range files {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, f)
+	}
+	ctx := context.Background()
+	res, err := p.Import(ctx, paths, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Status != kb.StatusOK {
+			t.Fatalf("import %s: %s %s", r.File, r.Status, r.Error)
+		}
+	}
+	cs := connect(t, p, Options{})
+	for _, tc := range []struct {
+		question, outcome, text, head string
+	}{
+		{"Who founded the Alderbrook mill?", kb.OutcomeAnswer, "Oren Vasek", "Citations:"},
+		{"In what year did the Alderbrook ferry first cross the river?", kb.OutcomeEvidence, "Evidence only: the cited passages are about this question", "Passages about the question:"},
+		{"What is the melting point of tungsten carbide?", kb.OutcomeDeclined, "Declined: the documents do not answer", "Closest passages:"},
+	} {
+		r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"question": tc.question}})
+		if err != nil || r.IsError {
+			t.Fatalf("ask %q: %v %s", tc.question, err, contentText(r))
+		}
+		var out AskOut
+		b, _ := json.Marshal(r.StructuredContent)
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.Outcome != tc.outcome || out.Declined != (tc.outcome == kb.OutcomeDeclined) || len(out.Citations) == 0 {
+			t.Errorf("ask %q: outcome %q declined %v, %d citations, want %q: %q", tc.question, out.Outcome, out.Declined, len(out.Citations), tc.outcome, out.Answer)
+		}
+		if text := contentText(r); !strings.Contains(text, tc.text) || !strings.Contains(text, tc.head) {
+			t.Errorf("ask %q: text does not say %q and %q:\n%s", tc.question, tc.text, tc.head, text)
+		}
 	}
 }

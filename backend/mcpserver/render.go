@@ -57,8 +57,11 @@ func renderPassages(head string, ps []Passage) string {
 
 func renderAnswer(a AskOut) string {
 	var b strings.Builder
-	if a.Declined {
+	switch {
+	case a.Declined:
 		b.WriteString("Declined: the documents do not answer this question.\n")
+	case a.Outcome == kb.OutcomeEvidence:
+		b.WriteString("Evidence only: the cited passages are about this question, but no answer could be formed from them without a model.\n")
 	}
 	fmt.Fprintf(&b, "Answer (%s mode, %s", a.Mode, a.Model)
 	if a.Fallback != "" {
@@ -70,6 +73,8 @@ func renderAnswer(a AskOut) string {
 	if len(a.Citations) > 0 {
 		if a.Declined {
 			b.WriteString("\nClosest passages:\n")
+		} else if a.Outcome == kb.OutcomeEvidence {
+			b.WriteString("\nPassages about the question:\n")
 		} else {
 			b.WriteString("\nCitations:\n")
 		}

@@ -151,7 +151,7 @@ func (s *Server) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskIn) (*mc
 	if err != nil {
 		return nil, AskOut{}, err
 	}
-	out := AskOut{Notice: DataNotice, Answer: a.Answer, Declined: a.Declined, Mode: a.Mode, Model: modelName(prov),
+	out := AskOut{Notice: DataNotice, Answer: a.Answer, Declined: a.Declined, Outcome: a.Outcome, Mode: a.Mode, Model: modelName(prov),
 		Citations: []Citation{}, Paths: []ReasoningPath{}, Formula: a.Formula}
 	for _, c := range a.Cells {
 		out.Cells = append(out.Cells, TableCell(c))

@@ -84,6 +84,7 @@ type AskOut struct {
 	Notice    string          `json:"notice"`
 	Answer    string          `json:"answer" jsonschema:"the answer with [n] citation markers, or why the documents do not answer"`
 	Declined  bool            `json:"declined" jsonschema:"true when the documents do not answer the question (citations are then the closest passages)"`
+	Outcome   string          `json:"outcome" jsonschema:"answer (an answer was formed), evidence (passages about the question were found, cited, but no answer could be formed from them without a model; not a decline) or declined (nothing in the documents answers it)"`
 	Mode      string          `json:"mode" jsonschema:"quick or deep, as answered"`
 	Model     string          `json:"model" jsonschema:"who wrote the answer: an Ollama model, or offline (extractive: the best-supported sentences)"`
 	Fallback  string          `json:"fallback,omitempty" jsonschema:"why deep mode or the model answer fell back"`

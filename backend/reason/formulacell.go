@@ -426,10 +426,36 @@ func (u *run) wordQuery(ctx context.Context, phrase string, ts []tables.Table) (
 // percentRE finds a question that asks for a percentage.
 var percentRE = regexp.MustCompile(`(?i)%|\bpercent(?:age)?s?\b`)
 
-// text writes the figure's line: the formula with each operand's figure,
-// its result, the result as a percentage when the question asks for one,
-// and each operand's citation (citations numbered from n).
+// text writes the figure's line (formulaLine), then each operand's row
+// with its citation (citations numbered from n).
 func (sf *statedFigure) text(question string, n int) string {
+	var b strings.Builder
+	b.WriteString(sf.formulaLine(question))
+	b.WriteString(". From the tables: ")
+	for i, c := range sf.cells {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s", c.Label)
+		if c.Column != "" {
+			fmt.Fprintf(&b, ", %s", c.Column)
+		}
+		fmt.Fprintf(&b, ": %s", c.Value)
+		if c.Unit != "" {
+			fmt.Fprintf(&b, " %s", c.Unit)
+		}
+		fmt.Fprintf(&b, " [%d]", n+i)
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// formulaLine is the formula worked out, exactly as the answer's text
+// leads with it and as its Formula field states it (the Ask view shows
+// the field only when the text does not hold it): the figure's name and
+// year, each operand's figure, the result, the result as a percentage when
+// the question asks for one, and an amount in the scale the question asks.
+func (sf *statedFigure) formulaLine(question string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s", sf.f.Target)
 	if sf.year != 0 && !strings.Contains(sf.f.Target, fmt.Sprint(sf.year)) {
@@ -452,22 +478,6 @@ func (sf *statedFigure) text(question string, n int) string {
 			fmt.Fprintf(&b, " (= %s %s)", figure(sf.value*scale/asked), tables.ScaleName(asked))
 		}
 	}
-	b.WriteString(". From the tables: ")
-	for i, c := range sf.cells {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		fmt.Fprintf(&b, "%s", c.Label)
-		if c.Column != "" {
-			fmt.Fprintf(&b, ", %s", c.Column)
-		}
-		fmt.Fprintf(&b, ": %s", c.Value)
-		if c.Unit != "" {
-			fmt.Fprintf(&b, " %s", c.Unit)
-		}
-		fmt.Fprintf(&b, " [%d]", n+i)
-	}
-	b.WriteString(".")
 	return b.String()
 }
 
@@ -500,18 +510,13 @@ func (sf *statedFigure) answerCells(n int) []kb.TableCell {
 	return out
 }
 
-// formulaLine is the formula as the answer's Formula field states it.
-func (sf *statedFigure) formulaLine() string {
-	return fmt.Sprintf("%s = %s = %s", sf.f.Target, sf.f.Expr.Text(sf.year, sf.figs, figure), precise(sf.value))
-}
-
 // figureLead is what a figure leads the answer with, citations numbered
 // from n: the stated formula's result when the question defines one and
 // all its operands were found, else the cells of the row the question
 // names; ok is false when there is neither.
 func figureLead(question string, g *gathered, n int) (text string, cits []kb.Citation, cells []kb.TableCell, formula string, ok bool) {
 	if sf := g.stated; sf != nil {
-		return sf.text(question, n), sf.citations(n), sf.answerCells(n), sf.formulaLine(), true
+		return sf.text(question, n), sf.citations(n), sf.answerCells(n), sf.formulaLine(question), true
 	}
 	if len(g.cells) > 0 {
 		return cellText(g.cells, n, askedScale(question)), []kb.Citation{cellCitation(g.cells, g.evidence, n)}, answerCells(g.cells, n), cellFormula(g.cells), true

@@ -39,15 +39,17 @@ func TestOfflineAnswerFromStatedFormula(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Return on assets = net earnings 2025 1,500 / ((total assets 2024 9,000 + total assets 2025 11,000) / 2) = 0.15"
+	want := "Return on assets 2025 = net earnings 2025 1,500 / ((total assets 2024 9,000 + total assets 2025 11,000) / 2) = 0.15"
 	if a.Formula != want {
 		t.Fatalf("formula %q\nwant    %q\nanswer %q", a.Formula, want, a.Answer)
 	}
 	if len(a.Cells) != 3 || a.Cells[1].Row != "Total assets" || a.Cells[1].Year != 2024 || a.Cells[0].Row != "Net earnings" {
 		t.Errorf("cells %+v", a.Cells)
 	}
-	if !strings.HasPrefix(a.Answer, "Return on assets 2025 = ") {
-		t.Errorf("answer %q", a.Answer)
+	// The text leads with the formula exactly as the field states it (the
+	// Ask view then shows it once).
+	if !strings.HasPrefix(a.Answer, a.Formula+". From the tables: ") {
+		t.Errorf("answer %q does not lead with the formula %q", a.Answer, a.Formula)
 	}
 	for i, c := range a.Citations[:3] {
 		if c.N != i+1 || !strings.HasPrefix(c.Text, a.Cells[i].Row+" |") {
@@ -65,8 +67,8 @@ func TestOfflineAnswerFromStatedFormula(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "stock turn = cost of gadgets sold 2025 7,000 / (gadget stock 2025 2,000 − gadget stock 2024 1,000) = 7"; a.Formula != want {
-		t.Errorf("formula %q\nwant    %q", a.Formula, want)
+	if want := "stock turn 2025 = cost of gadgets sold 2025 7,000 / (gadget stock 2025 2,000 − gadget stock 2024 1,000) = 7"; a.Formula != want || !strings.HasPrefix(a.Answer, want+". ") {
+		t.Errorf("formula %q\nwant    %q\nanswer %q", a.Formula, want, a.Answer)
 	}
 
 	// Both figures from the statement that holds them both, not one from
@@ -75,8 +77,18 @@ func TestOfflineAnswerFromStatedFormula(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "working ratio = total current assets 2025 5,000 / total current liabilities 2025 2,500 = 2"; a.Formula != want {
-		t.Errorf("formula %q\nwant    %q", a.Formula, want)
+	if want := "working ratio 2025 = total current assets 2025 5,000 / total current liabilities 2025 2,500 = 2"; a.Formula != want || !strings.HasPrefix(a.Answer, want+". ") {
+		t.Errorf("formula %q\nwant    %q\nanswer %q", a.Formula, want, a.Answer)
+	}
+
+	// A percentage asked for: the formula's line carries it, in the field
+	// as in the text.
+	a, err = r.Quick(context.Background(), "What is Gadgetco's 2025 earnings margin as a percentage? Define the earnings margin as 2025 net earnings / 2025 gadget sales.", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "earnings margin 2025 = net earnings 2025 1,500 / gadget sales 2025 12,000 = 0.125 (12.5 %)"; a.Formula != want || !strings.HasPrefix(a.Answer, want+". ") {
+		t.Errorf("formula %q\nwant    %q\nanswer %q", a.Formula, want, a.Answer)
 	}
 
 	// A quantity no row names: no formula, the answer goes on without it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"cairn/backend/answerspan"
@@ -361,7 +362,7 @@ func (u *run) quick(ctx context.Context, onToken func(string), memory []string) 
 func (u *run) answer(ctx context.Context, g *gathered, onToken func(string), memory []string) (kb.Answer, error) {
 	a := kb.Answer{Question: u.question, Paths: g.paths}
 	if g.declined {
-		a.Declined = true
+		a.Declined, a.Outcome = true, kb.OutcomeDeclined
 		a.Answer = u.declineText(g.evidence)
 		for _, e := range g.evidence {
 			a.Citations = append(a.Citations, citation(e, 0, 0))
@@ -403,6 +404,7 @@ func (u *run) answer(ctx context.Context, g *gathered, onToken func(string), mem
 			u.lap("answer")
 			a.Answer = strings.TrimSpace(rep.Text)
 			a.Citations = u.cite(a.Answer, g.evidence)
+			a.Outcome = kb.OutcomeAnswer
 			u.trace.AnswerBy = "model"
 			if rep.Cut {
 				a.Cut = fmt.Sprintf("the model stopped at its length limit (%d tokens) before finishing; the answer is incomplete", rep.MaxTokens)
@@ -502,6 +504,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		}
 		text, cits, sa := shortText(g.short[0], g.kind, g.pool, extra)
 		a.Answer, a.Citations, a.Short = text, cits, sa
+		a.Outcome = kb.OutcomeAnswer
 		if lead {
 			text, cits, cells, f, _ := figureLead(u.question, g, len(a.Citations)+1)
 			a.Answer += "\n\nFrom a table: " + text
@@ -554,6 +557,10 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 			sents = append(sents, s)
 		}
 	}
+	// Sentences without a short answer to a question that asks for one
+	// (a name, a date, a figure, yes or no) are the passages about it, not
+	// its answer: the outcome is evidence, and the text says so and where.
+	evidence := !lead && len(memory) == 0 && len(sents) > 0 && needsShort(g.kind)
 	var b strings.Builder
 	off := 0
 	if lead {
@@ -566,6 +573,12 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 			b.WriteString("\n\n")
 		}
 		off = len(cits)
+	} else if evidence {
+		var cited []Evidence
+		for _, s := range sents {
+			cited = append(cited, ev[s.ev])
+		}
+		b.WriteString(u.evidenceText(cited))
 	} else if len(memory) == 0 && len(sents) > 0 {
 		b.WriteString(NoShortText)
 	}
@@ -585,7 +598,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		a.Citations = append(a.Citations, c)
 	}
 	if len(sents) == 0 && !lead {
-		a.Declined = true
+		a.Declined, a.Outcome = true, kb.OutcomeDeclined
 		a.Answer = u.declineText(ev)
 		for _, e := range g.evidence {
 			a.Citations = append(a.Citations, citation(e, 0, 0))
@@ -593,6 +606,10 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		u.trace.AnswerBy = "declined"
 	} else {
 		a.Answer = b.String()
+		a.Outcome = kb.OutcomeAnswer
+		if evidence {
+			a.Outcome = kb.OutcomeEvidence
+		}
 		u.trace.AnswerBy = "extractive"
 		if lead {
 			u.trace.AnswerBy = "table"
@@ -608,6 +625,86 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		onToken(a.Answer)
 	}
 	return a, nil
+}
+
+// needsShort says a question of kind q asks for a short answer (a name,
+// a date, a place, a figure, one of two items, yes or no): sentences
+// without one are only the passages about it. Open questions, what a
+// term or section says, lists and questions no lexicon reads are
+// answered by their sentences.
+func needsShort(q answerspan.Question) bool {
+	switch q.Kind {
+	case answerspan.Person, answerspan.Date, answerspan.Place, answerspan.Number,
+		answerspan.Choice, answerspan.YesNo, answerspan.Demonym, answerspan.Thing:
+		return !q.NoLexicon
+	}
+	return false
+}
+
+// evidenceText leads an answer whose outcome is evidence: passages about
+// the question were found (ev, the passages its sentences come from) but
+// no short answer was formed from them without a model; it says where
+// they are and that a model can read them.
+func (u *run) evidenceText(ev []Evidence) string {
+	how := "offline"
+	if u.trace.AnswerFallback != "" {
+		how = "without the model (its answer failed)"
+	}
+	return fmt.Sprintf("Evidence only: the passages on %s are about this question, but no short answer could be formed from them %s. "+
+		"A model (Ollama) can read them and answer it. The sentences that match the question best:\n\n", where(ev), how)
+}
+
+// where names the pages of each document the passages ev lie on, in the
+// order of first appearance: "p. 12–13 of Annual report", "pp. 3, 7 of
+// Guide and p. 2 of Notes".
+func where(ev []Evidence) string {
+	type span struct{ from, to int }
+	var docs []string
+	pages := map[string][]span{}
+	for _, e := range ev {
+		t := e.Hit.DocTitle
+		if t == "" {
+			t = fmt.Sprintf("document %d", e.Hit.DocID)
+		}
+		if _, ok := pages[t]; !ok {
+			docs = append(docs, t)
+		}
+		to := max(e.Hit.PageEnd, e.Hit.PageStart)
+		pages[t] = append(pages[t], span{e.Hit.PageStart, to})
+	}
+	var parts []string
+	for _, d := range docs {
+		ss := pages[d]
+		sort.Slice(ss, func(i, j int) bool { return ss[i].from < ss[j].from })
+		var merged []span
+		for _, s := range ss {
+			if n := len(merged); n > 0 && s.from <= merged[n-1].to+1 {
+				merged[n-1].to = max(merged[n-1].to, s.to)
+				continue
+			}
+			merged = append(merged, s)
+		}
+		var list []string
+		for _, s := range merged {
+			if s.to > s.from {
+				list = append(list, fmt.Sprintf("%d–%d", s.from, s.to))
+			} else {
+				list = append(list, fmt.Sprint(s.from))
+			}
+		}
+		p := "p. "
+		if len(list) > 1 || merged[0].to > merged[0].from {
+			p = "pp. "
+		}
+		parts = append(parts, p+strings.Join(list, ", ")+" of "+d)
+	}
+	switch len(parts) {
+	case 0:
+		return "the pages cited"
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // declineText says that nothing in the scope answers the question, what

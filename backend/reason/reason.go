@@ -148,6 +148,13 @@ func (u *run) finish(a *kb.Answer) error {
 		a.Paths, c = DrawnPaths(u.anchors(a), a.Paths)
 		u.trace.PathsDropped, u.trace.PathsTouch = c.Dropped, &c
 	}
+	switch {
+	case a.Declined:
+		a.Outcome = kb.OutcomeDeclined
+	case a.Outcome == "":
+		a.Outcome = kb.OutcomeAnswer
+	}
+	u.trace.Outcome = a.Outcome
 	u.trace.Timings["total"] = time.Since(u.start).Milliseconds()
 	u.trace.Usage = u.meter.Total()
 	u.trace.ByTask = u.meter.ByTask()

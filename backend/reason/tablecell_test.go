@@ -66,6 +66,9 @@ func TestOfflineAnswerFromTableCell(t *testing.T) {
 	if len(a.Cells) != 3 || a.Formula != "Change 2023 → 2025: 5,363 − 5,058 = +305 (+6.03 %). Average 2023–2025: (5,058 + 4,869 + 5,363) / 3 = 5,096.67." {
 		t.Fatalf("cells %+v, formula %q", a.Cells, a.Formula)
 	}
+	if !strings.Contains(a.Answer, "]. "+a.Formula) {
+		t.Errorf("answer %q does not state the formula %q as its field does", a.Answer, a.Formula)
+	}
 
 	// A question no row names gets no cell.
 	a, err = r.Quick(context.Background(), "Who chairs the board of Widgetco?", nil)

@@ -37,6 +37,10 @@ type Trace struct {
 	// best-supported sentences of the passages), "table" (a figure read
 	// from a table's cell, then those sentences) or "declined".
 	AnswerBy string `json:"answer_by"`
+	// Outcome is the answer's outcome (kb.Answer.Outcome): "answer",
+	// "evidence" (passages about the question, no answer formed from them
+	// without a model) or "declined"; the store reads it back from here.
+	Outcome string `json:"outcome"`
 	// AnswerFallback is why a model answer was replaced by the extractive
 	// one (the model failed, timed out, or its stream broke off).
 	AnswerFallback string `json:"answer_fallback,omitempty"`

@@ -57,14 +57,25 @@ func nonNil[T any](xs []T) []T {
 // answerScope reads kb.Answer.Scope back from the trace.
 const answerScope = "CASE WHEN json_valid(trace) THEN json_extract(trace, '$.scope') END"
 
+// answerOutcome reads kb.Answer.Outcome back from the trace (reason.Trace's
+// outcome); an answer stored before answers had one gets it from declined
+// (scanAnswer: declined, else an answer). No migration: the trace holds it.
+const answerOutcome = "CASE WHEN json_valid(trace) THEN json_extract(trace, '$.outcome') END"
+
 const answerCut = "COALESCE(CASE WHEN json_valid(trace) THEN json_extract(trace, '$.answer_cut') END, '')"
 
 func scanAnswer(sc interface{ Scan(...any) error }, withTrace bool) (kb.Answer, error) {
 	var a kb.Answer
 	var cit, paths, trace string
-	var short, scope sql.NullString
-	if err := sc.Scan(&a.ID, &a.Question, &a.Answer, &a.Declined, &a.Mode, &cit, &paths, &trace, &a.AskedAt, &a.Cut, &short, &scope); err != nil {
+	var short, scope, outcome sql.NullString
+	if err := sc.Scan(&a.ID, &a.Question, &a.Answer, &a.Declined, &a.Mode, &cit, &paths, &trace, &a.AskedAt, &a.Cut, &short, &scope, &outcome); err != nil {
 		return a, err
+	}
+	switch a.Outcome = kb.OutcomeOf(a.Declined); outcome.String {
+	case kb.OutcomeAnswer, kb.OutcomeEvidence:
+		if !a.Declined {
+			a.Outcome = outcome.String
+		}
 	}
 	if scope.Valid && scope.String != "" {
 		var sc kb.Scope
@@ -92,7 +103,7 @@ func scanAnswer(sc interface{ Scan(...any) error }, withTrace bool) (kb.Answer, 
 
 // Answers lists stored answers newest first, without their traces.
 func (s *Store) Answers(ctx context.Context) ([]kb.Answer, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, '', asked_at, "+answerCut+", json_extract(trace, '$.short'), "+answerScope+" FROM answers ORDER BY asked_at DESC, id DESC")
+	rows, err := s.db.QueryContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, '', asked_at, "+answerCut+", json_extract(trace, '$.short'), "+answerScope+", "+answerOutcome+" FROM answers ORDER BY asked_at DESC, id DESC")
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +121,7 @@ func (s *Store) Answers(ctx context.Context) ([]kb.Answer, error) {
 
 // Answer loads one stored answer with its trace.
 func (s *Store) Answer(ctx context.Context, id int64) (kb.Answer, error) {
-	a, err := scanAnswer(s.db.QueryRowContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, trace, asked_at, "+answerCut+", json_extract(trace, '$.short'), "+answerScope+" FROM answers WHERE id = ?", id), true)
+	a, err := scanAnswer(s.db.QueryRowContext(ctx, "SELECT id, question, answer, declined, mode, citations, paths, trace, asked_at, "+answerCut+", json_extract(trace, '$.short'), "+answerScope+", "+answerOutcome+" FROM answers WHERE id = ?", id), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return kb.Answer{}, fmt.Errorf("answer %d: %w", id, ErrNoAnswer)
 	}

@@ -4,6 +4,7 @@ import { Icon, Notice } from "../components/ui";
 import { parseCitations } from "../lib/citations";
 import { pageSpan, plainError } from "../lib/format";
 import { answerScopeText, type Scope } from "../lib/scope";
+import { answerOutcome, outcomeLabel, textHasFormula } from "../lib/outcome";
 import { ScopeChip } from "../components/ScopeChip";
 import { buildPathGraph, NODE_LABEL_MAX, pathChain, pathKindLabel, pathScore, pathsKindLine, type PathGraph } from "../lib/pathgraph";
 
@@ -196,6 +197,8 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
   const body = short ? (cut >= 0 ? text.slice(cut + 2) : "") : text;
   const segs = useMemo(() => parseCitations(body, cites.keys()), [body, cites]);
   const open = (c: Citation) => onOpenSource(c, { title: c.doc_title, label: `[${c.n}]` });
+  // Evidence only and a decline are labelled; an answer needs no label.
+  const outcome = a ? answerOutcome(a) : null;
   return (
     <article className={`turn card${active ? " active" : ""}`} onClick={onSelect}>
       <div className="turn-q">
@@ -206,8 +209,13 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
       {turn.error ? (
         <Notice tone="bad">{plainError(turn.error)}</Notice>
       ) : (
-        <div className={`turn-a${a?.declined ? " declined" : ""}`} data-testid="answer">
+        <div className={`turn-a${outcome && outcome !== "answer" ? ` ${outcome}` : ""}`} data-testid="answer" data-outcome={outcome ?? undefined}>
           {!text && !a && <span className="subtle typing">Thinking…</span>}
+          {outcome && outcome !== "answer" && (
+            <div className={`answer-outcome ${outcome}`} data-testid="answer-outcome">
+              {outcomeLabel(outcome)}
+            </div>
+          )}
           {short && (
             <div className="short-answer" data-testid="short-answer">
               <span className="short-text">{short.text}</span>
@@ -237,6 +245,7 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
           </div>
           {a && !a.declined && (a.citations?.length ?? 0) > 0 && (
             <div className="evidence">
+              {outcome === "evidence" && <div className="eyebrow">Passages about the question</div>}
               {(a.citations ?? []).map((c) => (
                 <button key={c.n} className="evidence-card" onClick={(e) => (e.stopPropagation(), open(c))} data-testid="evidence">
                   <span className="cite static">{c.n}</span>
@@ -255,7 +264,7 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
               <span data-testid="answer-cut">Incomplete answer: {a.cut}.</span>
             </Notice>
           )}
-          {a && <div className="subtle turn-meta">{a.mode === "deep" ? "Deep answer" : "Quick answer"}{a.declined ? " · Cairn declined: the documents do not say" : ""}</div>}
+          {a && <div className="subtle turn-meta">{a.mode === "deep" ? "Deep answer" : "Quick answer"}</div>}
         </div>
       )}
     </article>
@@ -264,7 +273,8 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
 
 /** The table cells an answer reads its figures from, as a small table:
  * the row (and its section), the column, the value as printed (a citation
- * opening the row in its source), then the arithmetic done on them. */
+ * opening the row in its source), then the arithmetic done on them when
+ * the answer's text does not already state it. */
 function AnswerCells({ answer, onOpen }: { answer: Answer; onOpen: (n: number) => void }) {
   const cells = answer.cells ?? [];
   return (
@@ -295,7 +305,7 @@ function AnswerCells({ answer, onOpen }: { answer: Answer; onOpen: (n: number) =
           ))}
         </tbody>
       </table>
-      {answer.formula && (
+      {answer.formula && !textHasFormula(answer.answer, answer.formula) && (
         <div className="formula" data-testid="answer-formula">
           {answer.formula}
         </div>

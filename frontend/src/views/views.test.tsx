@@ -360,7 +360,7 @@ import { ReasoningPanel } from "./Ask";
 describe("ReasoningPanel", () => {
   it("scales a path wider than the panel to fit it (third node of a two-edge path included)", () => {
     const s = { doc_id: 1, chunk_id: 1, page_start: 1, page_end: 1, char_start: 0, char_end: 5 };
-    const answer = { question: "q", answer: "a", declined: false, mode: "quick", citations: [], trace: null, paths: [{ score: 1, chosen: true, nodes: ["Femmes de Sade", "Alex de Renzy", "Buenos Aires"], edges: [{ from: "Femmes de Sade", to: "Alex de Renzy", predicate: "directed by", source: s }, { from: "Alex de Renzy", to: "Buenos Aires", predicate: "born in", source: s }] }] };
+    const answer = { question: "q", answer: "a", declined: false, outcome: "answer", mode: "quick", citations: [], trace: null, paths: [{ score: 1, chosen: true, nodes: ["Femmes de Sade", "Alex de Renzy", "Buenos Aires"], edges: [{ from: "Femmes de Sade", to: "Alex de Renzy", predicate: "directed by", source: s }, { from: "Alex de Renzy", to: "Buenos Aires", predicate: "born in", source: s }] }] };
     render(<ReasoningPanel answer={answer} onOpenSource={() => {}} onShowInGraph={() => {}} />);
     const svg = screen.getByTestId("path-graph");
     expect(svg.getAttribute("width")).toBe("100%");
@@ -427,6 +427,64 @@ describe("AskView: figures from a table", () => {
     expect(screen.getByTestId("answer-formula").textContent).toBe("Change 2024 → 2025: 5,363 − 4,869 = +494 (+10.15 %).");
     fireEvent.click(screen.getByText("$ 5,363"));
     expect(opened).toEqual([row]);
+  });
+});
+
+describe("AskView: the formula once", () => {
+  const row = { n: 1, doc_id: 1, chunk_id: 9, page_start: 60, page_end: 60, char_start: 10, char_end: 60, doc_title: "Widgetco — Annual report 2025", text: "Net earnings | $ 5,363 | $ 4,869" };
+  const cells = [
+    { n: 1, row: "Net earnings", column: "2024", value: "$ 4,869", number: 4869, year: 2024 },
+    { n: 1, row: "Net earnings", column: "2025", value: "$ 5,363", number: 5363, year: 2025 },
+  ];
+  const formula = "Change 2024 → 2025: 5,363 − 4,869 = +494 (+10.15 %).";
+  async function askFor(answer: string) {
+    fake.ask.mockResolvedValueOnce({ question: "q", answer, mode: "quick", outcome: "answer", citations: [row], paths: [], trace: null, cells, formula });
+    render(<AskView onOpenSource={() => {}} onShowInGraph={() => {}} focusKey={0} />);
+    fireEvent.change(screen.getByTestId("ask-input"), { target: { value: "How did net earnings change from 2024 to 2025?" } });
+    await act(async () => fireEvent.click(screen.getByTestId("ask-submit")));
+  }
+  it("shows no formula box when the answer's text states the formula", async () => {
+    await askFor("Net earnings: 2024: $ 4,869; 2025: $ 5,363 [1]. " + formula);
+    expect(screen.getAllByTestId("answer-cell")).toHaveLength(2);
+    expect(screen.queryByTestId("answer-formula")).toBeNull();
+    expect(screen.getByTestId("answer").textContent!.split("5,363 − 4,869").length - 1).toBe(1);
+  });
+  it("shows the formula box when the text does not state it", async () => {
+    await askFor("Net earnings: 2024: $ 4,869; 2025: $ 5,363 [1]");
+    expect(screen.getByTestId("answer-formula").textContent).toBe(formula);
+  });
+});
+
+describe("AskView: outcomes", () => {
+  const passage = { n: 1, doc_id: 2, chunk_id: 7, page_start: 12, page_end: 13, char_start: 0, char_end: 40, doc_title: "Alderbrook town notes", text: "The ferry crosses the wide river below the town." };
+  async function askFor(a: object) {
+    fake.ask.mockResolvedValueOnce({ question: "q", mode: "quick", paths: [], trace: null, ...a });
+    render(<AskView onOpenSource={() => {}} onShowInGraph={() => {}} focusKey={0} />);
+    fireEvent.change(screen.getByTestId("ask-input"), { target: { value: "In what year did the ferry first cross?" } });
+    await act(async () => fireEvent.click(screen.getByTestId("ask-submit")));
+  }
+  it("labels evidence only, lists its passages, and is no decline", async () => {
+    await askFor({ answer: "Evidence only: the passages on pp. 12–13 of Alderbrook town notes are about this question … The ferry crosses the wide river below the town. [1]", declined: false, outcome: "evidence", citations: [passage] });
+    const label = screen.getByTestId("answer-outcome");
+    expect(label.textContent).toMatch(/^Evidence only/);
+    expect(label.className).toContain("evidence");
+    expect(screen.getByTestId("answer").getAttribute("data-outcome")).toBe("evidence");
+    expect(screen.getByTestId("answer").className).not.toContain("declined");
+    expect(screen.getByText("Passages about the question")).toBeTruthy();
+    expect(screen.getAllByTestId("evidence")).toHaveLength(1);
+  });
+  it("labels a decline apart from evidence only", async () => {
+    await askFor({ answer: "The documents do not answer this question. Searched: the whole project.", declined: true, outcome: "declined", citations: [passage] });
+    const label = screen.getByTestId("answer-outcome");
+    expect(label.textContent).toMatch(/^Declined/);
+    expect(label.className).toContain("declined");
+    expect(screen.getByTestId("answer").className).toContain("declined");
+    expect(screen.queryByTestId("evidence")).toBeNull();
+  });
+  it("labels nothing on an answer, nor on an old answer without an outcome", async () => {
+    await askFor({ answer: "Oren Vasek [1].", declined: false, citations: [passage] });
+    expect(screen.queryByTestId("answer-outcome")).toBeNull();
+    expect(screen.getByTestId("answer").getAttribute("data-outcome")).toBe("answer");
   });
 });
 

@@ -766,6 +766,7 @@ export namespace kb {
 	    question: string;
 	    answer: string;
 	    declined: boolean;
+	    outcome: string;
 	    cut?: string;
 	    mode: string;
 	    citations: Citation[];
@@ -787,6 +788,7 @@ export namespace kb {
 	        this.question = source["question"];
 	        this.answer = source["answer"];
 	        this.declined = source["declined"];
+	        this.outcome = source["outcome"];
 	        this.cut = source["cut"];
 	        this.mode = source["mode"];
 	        this.citations = this.convertValues(source["citations"], Citation);
@@ -1862,6 +1864,7 @@ export namespace reason {
 	    paths_dropped?: number;
 	    paths_touch?: PathCounts;
 	    answer_by: string;
+	    outcome: string;
 	    answer_fallback?: string;
 	    answer_cut?: string;
 	    answer_continued?: number;
@@ -1896,6 +1899,7 @@ export namespace reason {
 	        this.paths_dropped = source["paths_dropped"];
 	        this.paths_touch = this.convertValues(source["paths_touch"], PathCounts);
 	        this.answer_by = source["answer_by"];
+	        this.outcome = source["outcome"];
 	        this.answer_fallback = source["answer_fallback"];
 	        this.answer_cut = source["answer_cut"];
 	        this.answer_continued = source["answer_continued"];
