@@ -334,21 +334,27 @@ func Caption(par string) string {
 	if len(lines) == 0 || len(lines) > maxLines {
 		return ""
 	}
-	words := 0
+	words, named := 0, 0
 	var out []string
 	for _, l := range lines {
 		l = strings.Join(strings.Fields(l), " ")
 		if l == "" {
 			continue
 		}
-		n := len(strings.Fields(l))
-		if n > maxLineWords || endsProse(l) {
+		f := strings.Fields(l)
+		if len(f) > maxLineWords || endsProse(l) {
 			return ""
 		}
-		words += n
+		for _, w := range f {
+			if utf8.RuneCountInString(w) > 1 && strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+				named++
+			}
+		}
+		words += len(f)
 		out = append(out, l)
 	}
-	if len(out) == 0 || words > maxWords {
+	// Words, not figures: "$ 692 $" left over above a table is no caption.
+	if len(out) == 0 || words > maxWords || named < 2 || 2*named < words {
 		return ""
 	}
 	return strings.Join(out, " — ")

@@ -280,6 +280,9 @@ func TestCaption(t *testing.T) {
 		{"The table below shows the results by region for the year.", ""},
 		{"Figures in millions. See note 4", "Figures in millions. See note 4"}, // a full stop inside a line is not a final one
 		{"one\ntwo\nthree\nfour\nfive", ""},
+		{"$ 692 $", ""},
+		{"2024 | 1,200 | 1,150 | 980", ""},
+		{"Revenue", ""},
 		{"Revenue grew in every region this year, led by the northern stores and the new online shop", ""},
 		{"", ""},
 	} {
