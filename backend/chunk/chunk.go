@@ -157,8 +157,13 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 				header, caption = "", "" // any other block ends the table
 			} else if prev.Kind == parsed.BlockParagraph {
 				// A table opens here: the short lines just above it
-				// are its caption.
-				caption = Caption(cleanBlock(prev.Text))
+				// are its caption, or, when they are years alone, the
+				// heads of its figure columns.
+				if ys := yearLines(cleanBlock(prev.Text)); len(ys) >= 2 {
+					header = " | " + strings.Join(ys, " | ")
+				} else {
+					caption = Caption(cleanBlock(prev.Text))
+				}
 			}
 			prev = b
 			if b.Kind == parsed.BlockHeading {
@@ -180,7 +185,7 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 					sp.path = append(path[:len(path):len(path)], caption)
 					sp.captioned = true
 				}
-				if b.Header {
+				if b.Header && !yearHeads(header) {
 					header = kb.OneLine(t)
 				} else {
 					sp.tableHeader = header
@@ -323,6 +328,24 @@ func equalPaths(a, b []string) bool {
 	}
 	return true
 }
+
+// yearLines returns the years of a paragraph made of years alone, one or
+// more a line ("2024\n2023", "2024 2023 2022"): a statement's column
+// heads set above its first row; nil for any other text.
+func yearLines(par string) []string {
+	f := strings.Fields(par)
+	for _, w := range f {
+		if len(w) != 4 || (!strings.HasPrefix(w, "19") && !strings.HasPrefix(w, "20")) || strings.Trim(w, "0123456789") != "" {
+			return nil
+		}
+	}
+	return f
+}
+
+// yearHeads says a table's carried header is years taken from the lines
+// above it (see yearLines): the first row under them is a row of figures,
+// whatever the reader marked it.
+func yearHeads(header string) bool { return strings.HasPrefix(header, " | ") }
 
 // Caption is the caption a table has when the paragraph just above it is
 // one: a few short lines, none of them a sentence ("Consolidated Balance

@@ -333,3 +333,36 @@ func TestTableCaptionEndsTheTablesPath(t *testing.T) {
 		t.Error("no table chunk on page 3: the test does not test a table carried over")
 	}
 }
+
+// A statement whose years stand as lines of their own above its first row
+// carries them as its header row, and the first row under them (which the
+// reader may mark as a header) stays a row of figures.
+func TestYearLinesAreTheTablesHeader(t *testing.T) {
+	blocks := []parsed.Block{
+		{Page: 1, Kind: parsed.BlockHeading, Level: 1, Text: "Statement of cash flows"},
+		{Page: 1, Kind: parsed.BlockParagraph, Text: "2025\n2024\n2023"},
+		{Page: 1, Kind: parsed.BlockTableRow, Header: true, Text: "Net income | 5,120 | 4,870 | 4,400"},
+	}
+	for i := range 14 {
+		blocks = append(blocks, parsed.Block{Page: 1, Kind: parsed.BlockTableRow, Text: fmt.Sprintf("Line item number %d | %d | %d | %d", i, 100+i, 90+i, 80+i)})
+	}
+	_, chunks := Split(&parsed.Document{Blocks: blocks}, Options{Target: 25, Max: 40, Overlap: -1})
+	continued := 0
+	for _, c := range chunks {
+		if strings.HasPrefix(c.Text, "Line item") {
+			continued++
+			if c.TableHeader != " | 2025 | 2024 | 2023" {
+				t.Errorf("chunk %q: TableHeader %q, want the years", c.Text, c.TableHeader)
+			}
+		}
+	}
+	if continued == 0 {
+		t.Fatal("no chunk starts inside the table: the test does not test the carried header")
+	}
+	if got := yearLines("2025 2024\n2023"); len(got) != 3 {
+		t.Errorf("yearLines = %q", got)
+	}
+	if got := yearLines("In 2025 and 2024"); got != nil {
+		t.Errorf("yearLines of prose = %q", got)
+	}
+}

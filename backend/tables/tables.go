@@ -75,6 +75,10 @@ func Parse(text, header, heading string) []Table {
 		}
 		cur = nil
 	}
+	// The years over a statement's figures, when they are set as lines of
+	// their own above its first row ("2021", "2020", "2019" under the
+	// title or under a first label row) rather than as a header row.
+	var yearHead []string
 	pos := 0
 	for _, line := range strings.SplitAfter(text, "\n") {
 		start := pos
@@ -82,6 +86,10 @@ func Parse(text, header, heading string) []Table {
 		l := strings.TrimSpace(line)
 		end := start + len(strings.TrimRight(line, "\n"))
 		if l == "" {
+			continue
+		}
+		if ys := yearsOnly(l); len(ys) > 0 && (cur == nil || len(cur.Rows) == 0) {
+			yearHead = append(yearHead, ys...)
 			continue
 		}
 		if !strings.Contains(l, " | ") {
@@ -93,7 +101,7 @@ func Parse(text, header, heading string) []Table {
 			}
 			flush()
 			section = ""
-			pendingHeads = nil
+			pendingHeads, yearHead = nil, nil
 			above = append(above, l)
 			if len(above) > titleLines {
 				above = above[1:]
@@ -107,6 +115,12 @@ func Parse(text, header, heading string) []Table {
 			above = nil
 		}
 		label, values := cells[0], cells[1:]
+		if label != "" && allBlank(values) {
+			// A label with empty cells ("Operating Activities |  |  |")
+			// is a section row, not a head.
+			section = label
+			continue
+		}
 		if !hasFigure(values) {
 			if len(cur.Rows) == 0 {
 				cur.Heads = append(cur.Heads, cells)
@@ -127,6 +141,10 @@ func Parse(text, header, heading string) []Table {
 			// No label: all cells are values.
 			label, values = "", cells
 		}
+		if len(cur.Rows) == 0 && len(yearHead) >= 2 {
+			cur.Heads = append(cur.Heads, yearHead)
+		}
+		yearHead = nil
 		cur.Rows = append(cur.Rows, Row{Label: label, Section: section, Cells: values, Start: start, End: end})
 	}
 	flush()
@@ -181,7 +199,31 @@ func splitCells(row string) []string {
 	for i, p := range parts {
 		parts[i] = strings.TrimSpace(p)
 	}
+	if n := len(parts); n > 1 && parts[n-1] == "|" { // "Label |  |" ends on an empty cell
+		parts[n-1] = ""
+	}
 	return parts
+}
+
+func allBlank(cells []string) bool {
+	for _, c := range cells {
+		if c != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// yearsOnly returns the years of a line that holds nothing else ("2021",
+// "2021 2020"); nil otherwise.
+func yearsOnly(l string) []string {
+	f := strings.Fields(l)
+	for _, w := range f {
+		if !IsYear(w) {
+			return nil
+		}
+	}
+	return f
 }
 
 // isLabelLine reports whether a line alone between table rows reads as a

@@ -209,3 +209,32 @@ func TestScale(t *testing.T) {
 		t.Error("ScaleName")
 	}
 }
+
+// A statement whose years are set as lines of their own above its first
+// row (and under a first label row) has them as its column heads; the
+// year lines are neither its sections nor part of its title.
+func TestParseYearLinesAboveFigures(t *testing.T) {
+	text := "Consolidated Statement of Cash Flows\nOperating Activities |  |  |  |  |  |\n2025\n2024\n2023\n" +
+		"Net income | $ | 5,120 | $ | 4,870 | $ | 4,400\nInvesting Activities\nCapital spending |  | (1,625) |  | (1,240) |  | (1,232)\n"
+	tabs := Parse(text, "", "")
+	if len(tabs) != 1 {
+		t.Fatalf("got %d tables, want 1: %+v", len(tabs), tabs)
+	}
+	tb := tabs[0]
+	if got := strings.Join(tb.Columns, "/"); got != "2025/2024/2023" {
+		t.Errorf("columns %q, want the years", got)
+	}
+	if tb.Rows[0].Section != "Operating Activities" || tb.Rows[1].Section != "Investing Activities" {
+		t.Errorf("sections %q, %q", tb.Rows[0].Section, tb.Rows[1].Section)
+	}
+	cells := Lookup(Query{Terms: map[string]bool{"capital": true, "spending": true}, Weight: func(string) float64 { return 1 }, Years: []int{2024}},
+		tabs, strings.Fields)
+	if len(cells) == 0 || cells[0].Value != "(1,240)" {
+		t.Errorf("lookup of capital spending 2024: %+v", cells)
+	}
+	// Years alone under a prose line are no heads of the table after them.
+	tabs = Parse("The years we report on are these.\n2025\n2024\nSomething said in full here.\nNet income | 5 | 4\n", "", "")
+	if len(tabs) != 1 || len(tabs[0].Heads) != 0 {
+		t.Errorf("years before prose became heads: %+v", tabs)
+	}
+}
