@@ -107,10 +107,9 @@ func (s *Searcher) namedList(ctx context.Context, query string, fused []int64) (
 	}
 	named := map[int64]int{}
 	for _, h := range hits {
-		title := h.IndexTitle
-		if title == "" {
-			title = h.DocTitle
-		}
+		// The words of both titles, the one shown ("Northwind — Form
+		// 10-K 2024") and the reader's, name the document, not a section.
+		title := h.DocTitle + " — " + h.IndexTitle
 		if n := NamedSection(query, title, h.HeadingPath); n > 0 {
 			named[h.ID] = n
 		}

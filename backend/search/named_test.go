@@ -95,3 +95,12 @@ func TestNamedStatementIsFound(t *testing.T) {
 		t.Errorf("without the named list the statement ranks first too: the test does not test it")
 	}
 }
+
+// The document's name set as its running top heading is no section the
+// question names, though the question names the company.
+func TestNamedSectionLeavesOutTheDocumentsName(t *testing.T) {
+	q := "What drove Northwind's operating margin change? If margin is not useful for a company like this, say why."
+	if got := NamedSection(q, "Northwind Company — Form 10-K 2024 — UNITED STATES SECURITIES AND EXCHANGE COMMISSION", []string{"NORTHWIND COMPANY", "Notices"}); got != 0 {
+		t.Errorf("NamedSection = %d, want 0", got)
+	}
+}
