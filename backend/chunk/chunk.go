@@ -124,13 +124,14 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 	header := ""          // the header row of the table being laid out, if any
 	caption := ""         // the caption of the table being laid out, if any
 	var prev parsed.Block // the block laid out before this one on the page
+	var years []string    // the years of the year-only paragraphs just laid out
 	for p := 1; p <= nPages; p++ {
 		if p > 1 {
 			sb.WriteString(kb.PageSeparator)
 		}
 		pageStart := sb.Len()
 		first := true
-		prev = parsed.Block{}
+		prev, years = parsed.Block{}, nil
 		var blocks []kb.PageBlock
 		pi := info[p]
 		if pi.NoText {
@@ -155,15 +156,22 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 			blocks = append(blocks, pb)
 			if b.Kind != parsed.BlockTableRow {
 				header, caption = "", "" // any other block ends the table
+				if ys := yearLines(t); b.Kind == parsed.BlockParagraph && len(ys) > 0 {
+					years = append(years, ys...)
+				} else {
+					years = nil
+				}
 			} else if prev.Kind == parsed.BlockParagraph {
 				// A table opens here: the short lines just above it
-				// are its caption, or, when they are years alone, the
-				// heads of its figure columns.
-				if ys := yearLines(cleanBlock(prev.Text)); len(ys) >= 2 {
-					header = " | " + strings.Join(ys, " | ")
+				// are its caption, or, when they are years alone (in
+				// one paragraph or several), the heads of its figure
+				// columns.
+				if len(years) >= 2 {
+					header = " | " + strings.Join(years, " | ")
 				} else {
 					caption = Caption(cleanBlock(prev.Text))
 				}
+				years = nil
 			}
 			prev = b
 			if b.Kind == parsed.BlockHeading {
