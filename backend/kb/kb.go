@@ -118,8 +118,12 @@ type PageBlock struct {
 // programs, accents over a dotless i, numbered titles in the document's
 // own title style; version 6: rules under a statement's figure columns
 // only no longer cut its figures from their labels; version 7: a table's
-// caption ends the heading path of its passages).
-const ReaderVersion = 7
+// caption ends the heading path of its passages; version 8: headings set
+// at the body size in a second colour or a pen-made bold, CJK numbered
+// titles, numbered titles set close above their text, capitals titles of
+// one-page documents; 8 and not 7 because another branch also moves to
+// 7).
+const ReaderVersion = 8
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -84,6 +84,7 @@ func buildBlocks(pages []pageOut) []parsed.Block {
 		}
 	}
 	body := bodySize(pages)
+	markAccents(pages)
 	markStyledTitles(pages, body)
 	levels := headingLevels(pages, body)
 	var blocks []parsed.Block
@@ -214,10 +215,43 @@ func isHeading(q para, body float64) bool {
 	if q.titled || q.size >= body*headingSizeRatio {
 		return true
 	}
-	if q.size < body*0.9 || q.runes > 120 || q.lines > 2 || endsSentence(q.text) || listItemRE.MatchString(q.text) {
+	if q.size < body*0.9 || q.runes > 120 || q.lines > 2 || endsSentence(q.text) || listItemRE.MatchString(q.text) || captionRE.MatchString(q.text) {
 		return false
 	}
-	return q.bold
+	if q.bold {
+		return true
+	}
+	// A numbered title in a second colour ("4 Method" in blue).
+	_, numbered := numberedTitle(q, body)
+	return q.accent && numbered
+}
+
+// captionRE matches a numbered caption ("Table 3: Sites", "Figure 2",
+// "表7-1：…", "图 3"): set in bold at the body size, it names a table or a
+// figure, not a section.
+var captionRE = regexp.MustCompile(`^\s*(?i:table|figure|fig\.)\s*\d+|^\s*[表图圖표그림]\s*\d+`)
+
+// markAccents sets accent on the paragraphs set in one colour that is not
+// the page's body colour (the colour of most letters outside tables).
+func markAccents(pages []pageOut) {
+	for p := range pages {
+		ps := pages[p].paras
+		hist := map[uint32]int{}
+		for _, q := range ps {
+			if q.oneColour && !q.table && !q.furniture {
+				hist[q.colour] += letters(q.text)
+			}
+		}
+		body, n := uint32(0), -1
+		for c, k := range hist {
+			if k > n || k == n && c < body {
+				body, n = c, k
+			}
+		}
+		for i := range ps {
+			ps[i].accent = n > 0 && ps[i].oneColour && colourDistance(ps[i].colour, body) > minColourDistance
+		}
+	}
 }
 
 // isFigure reports whether text is a figure set large rather than a title:

@@ -37,16 +37,17 @@ var appendixCapsRE = regexp.MustCompile(`^[A-Z]\s+\p{Lu}{2}`)
 // titleStyle is what tells one heading style from another here: the size
 // (half points), the weight and whether the letters are all capitals.
 type titleStyle struct {
-	size float64
-	bold bool
-	caps bool
+	size   float64
+	bold   bool
+	caps   bool
+	accent bool
 }
 
 // styleOf is a paragraph's title style. Sizes are compared to the
 // point: small capitals make a title's mean size vary a little with its
 // letters.
 func styleOf(q para) titleStyle {
-	return titleStyle{size: math.Round(q.size), bold: q.bold, caps: allCaps(q.text)}
+	return titleStyle{size: math.Round(q.size), bold: q.bold, caps: allCaps(q.text), accent: q.accent}
 }
 
 // numberedTitle reports whether q looks like a numbered section title on
@@ -63,18 +64,8 @@ func numberedTitle(q para, body float64) (int, bool) {
 	if body <= 0 || !q.upright || q.table || q.furniture || q.lines > 2 || q.runes > 90 || q.size < minSize {
 		return 0, false
 	}
-	m := numberedTitleRE.FindStringSubmatch(t)
-	if m == nil && appendixCapsRE.MatchString(t) && allCaps(t) {
-		m = []string{"", "A", ""}
-	}
-	if m == nil || letters(t) < 3 || endsOpen(t) || isFigure(t) || listItemRE.MatchString(t) {
-		return 0, false
-	}
-	last, _ := utf8.DecodeLastRuneInString(t)
-	if strings.ContainsRune(".,;:!?。，；：！？", last) {
-		return 0, false
-	}
-	if len(strings.Fields(t)) > 14 {
+	m := numberedLineMatch(t)
+	if m == nil {
 		return 0, false
 	}
 	num := m[1] + m[2]
@@ -83,6 +74,30 @@ func numberedTitle(q para, body float64) (int, bool) {
 		depth++
 	}
 	return depth, true
+}
+
+// numberedLine reports whether a line reads as a numbered title: a
+// section number, then a capitalised word or an ideograph; at least three
+// letters (two ideographs: "1 概述"); at most 14 words; no sentence or
+// clause punctuation at its end; not open-ended, an amount or a bullet.
+func numberedLine(s string) bool { return numberedLineMatch(strings.TrimSpace(s)) != nil }
+
+// numberedLineMatch is numberedLine with the number's submatches of
+// numberedTitleRE (t trimmed).
+func numberedLineMatch(t string) []string {
+	m := numberedTitleRE.FindStringSubmatch(t)
+	if m == nil && appendixCapsRE.MatchString(t) && allCaps(t) {
+		m = []string{"", "A", ""}
+	}
+	n := letters(t)
+	if m == nil || n < 2 || n < 3 && m[2] == "" || endsOpen(t) || isFigure(t) || listItemRE.MatchString(t) {
+		return nil
+	}
+	last, _ := utf8.DecodeLastRuneInString(t)
+	if strings.ContainsRune(".,;:!?。，；：！？", last) || len(strings.Fields(t)) > 14 {
+		return nil
+	}
+	return m
 }
 
 // allCaps reports whether the letters of s (at least three cased ones)
@@ -187,8 +202,10 @@ func capsTitle(s string) bool {
 
 // markCapsTitles sets titled on one-line paragraphs in capitals whose
 // style at least minTitleStyleUses such lines share on two pages or
-// more, none of them next to another capitals line (a list, a table's
-// labels), unless they would be more than a tenth of the paragraphs.
+// more (or on the one page of a one-page document), none of them next to
+// another capitals line (a list, a table's labels), unless they would be
+// more than a tenth of the paragraphs (a quarter in a document of one or
+// two pages).
 func markCapsTitles(pages []pageOut, body float64) {
 	uses := map[titleStyle]int{}
 	onPages := map[titleStyle]map[int]bool{}
@@ -217,12 +234,16 @@ func markCapsTitles(pages []pageOut, body float64) {
 			cands = append(cands, cand{p, i})
 		}
 	}
-	if 10*len(cands) > total {
+	share := 10 // at most a tenth of the paragraphs; a quarter on one or two pages, where a section holds fewer
+	if len(pages) <= 2 {
+		share = 4
+	}
+	if share*len(cands) > total {
 		return
 	}
 	for _, c := range cands {
 		q := &pages[c.p].paras[c.i]
-		if st := styleOf(*q); uses[st] >= minTitleStyleUses && len(onPages[st]) >= 2 {
+		if st := styleOf(*q); uses[st] >= minTitleStyleUses && len(onPages[st]) >= min(2, len(pages)) {
 			q.titled = true
 		}
 	}

@@ -16,7 +16,8 @@ type glyph struct {
 	// and word spacing (Tc, Tw), which move the pen but leave white.
 	ix, iy float64
 	size   float64
-	weight int // font weight rank (fontWeight)
+	weight int    // font weight rank (fontWeight)
+	color  uint32 // fill colour, 0xRRGGBB
 }
 
 // Run-building thresholds, as fractions of the font size (em).
@@ -43,6 +44,8 @@ type run struct {
 	sizeSum            float64 // sum of glyph sizes, for the mean
 	glyphs             int
 	weights            [7]int  // glyphs by font weight rank
+	color              uint32  // fill colour of the first glyph
+	mixed              bool    // glyphs of more than one colour
 	u0, u1             float64 // extent along the writing direction (frame coordinates)
 	v                  float64 // baseline across the writing direction (frame coordinates)
 	lastRune           rune
@@ -77,11 +80,16 @@ type para struct {
 	// upright: the text runs left to right on the page (not rotated or
 	// vertical); only upright paragraphs can be headings.
 	upright bool
-	bold    bool       // every line is set in a bold face
-	table   bool       // a table row: cells joined by " | "
-	cells   int        // cells of a table row
-	box     [4]float64 // device space: x0, y0, x1, y1 (y up); zero for plain-text pages
-	hasBox  bool
+	bold    bool // every line is set in a bold face
+	// colour is the fill colour of every line when oneColour; accent: that
+	// colour is not the page's body colour (set by buildBlocks).
+	colour    uint32
+	oneColour bool
+	accent    bool
+	table     bool       // a table row: cells joined by " | "
+	cells     int        // cells of a table row
+	box       [4]float64 // device space: x0, y0, x1, y1 (y up); zero for plain-text pages
+	hasBox    bool
 	// furniture: a running header or footer, page number or printer's
 	// mark (set by markFurniture); kept out of the text.
 	furniture bool
@@ -112,9 +120,21 @@ type layout struct {
 	lastSize     float64
 	lastRune     rune
 	pendingSpace bool
-	pending      *pendingAccent       // a spacing accent waiting for its letter
-	seen         map[dupKey][]float64 // flattened x, y pairs
+	pending      *pendingAccent // a spacing accent waiting for its letter
+	seen         map[dupKey][]seenGlyph
+	lastSeen     dupKey // where duplicate recorded the last glyph
+	lastSeenAt   int
 }
+
+// seenGlyph is a glyph painted on the page, for finding it painted again.
+type seenGlyph struct {
+	x, y   float64
+	r      *run
+	weight int
+}
+
+// boldWeight is the weight rank of a bold face (fontWeight).
+const boldWeight = 5
 
 const dupCell = 2.0
 
@@ -168,6 +188,12 @@ func (lo *layout) addGlyph(g glyph) {
 		}
 	}
 	c := lo.cur
+	lo.seen[lo.lastSeen][lo.lastSeenAt].r = c
+	if c.glyphs == 0 {
+		c.color = g.color
+	} else if g.color != c.color {
+		c.mixed = true
+	}
 	c.b.WriteString(g.text)
 	c.sizeSum += g.size
 	c.glyphs++
@@ -221,25 +247,36 @@ func (lo *layout) newRun(g glyph) {
 }
 
 // duplicate reports whether the same text was already painted within
-// dupTolEm of g's position, and records g otherwise.
+// dupTolEm of g's position, and records g otherwise. A glyph painted again
+// a little off its place is fake bold (a face without a bold weight,
+// emboldened by overprinting): the first one counts as bold.
 func (lo *layout) duplicate(g glyph) bool {
 	if lo.seen == nil {
-		lo.seen = map[dupKey][]float64{}
+		lo.seen = map[dupKey][]seenGlyph{}
 	}
 	tol := math.Min(dupTolEm*g.size, dupCell)
 	cx, cy := int32(math.Floor(g.x/dupCell)), int32(math.Floor(g.y/dupCell))
 	for i := int32(-1); i <= 1; i++ {
 		for j := int32(-1); j <= 1; j++ {
 			pts := lo.seen[dupKey{g.text, cx + i, cy + j}]
-			for k := 0; k+1 < len(pts); k += 2 {
-				if math.Abs(pts[k]-g.x) <= tol && math.Abs(pts[k+1]-g.y) <= tol {
-					return true
+			for k := range pts {
+				p := &pts[k]
+				dx, dy := math.Abs(p.x-g.x), math.Abs(p.y-g.y)
+				if dx > tol || dy > tol {
+					continue
 				}
+				if off := math.Max(dx, dy); off > 0.02*g.size && p.weight < boldWeight && p.r != nil && p.r.weights[p.weight] > 0 {
+					p.r.weights[p.weight]--
+					p.r.weights[boldWeight]++
+					p.weight = boldWeight
+				}
+				return true
 			}
 		}
 	}
 	k := dupKey{g.text, cx, cy}
-	lo.seen[k] = append(lo.seen[k], g.x, g.y)
+	lo.seen[k] = append(lo.seen[k], seenGlyph{x: g.x, y: g.y, weight: min(max(g.weight, 0), 6)})
+	lo.lastSeen, lo.lastSeenAt = k, len(lo.seen[k])-1
 	return false
 }
 

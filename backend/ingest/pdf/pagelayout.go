@@ -45,6 +45,42 @@ type pline struct {
 
 func (l *pline) bold() bool { return l.heavy }
 
+// colour is the fill colour of the line's glyphs, and false when they
+// are set in more than one colour.
+func (l *pline) colour() (uint32, bool) {
+	for i, r := range l.runs {
+		if r.mixed || i > 0 && r.color != l.runs[0].color {
+			return 0, false
+		}
+	}
+	if len(l.runs) == 0 {
+		return 0, false
+	}
+	return l.runs[0].color, true
+}
+
+// colourChange reports whether two lines are each set in one colour, and
+// clearly not the same one.
+func colourChange(a, b *pline) bool {
+	ca, oka := a.colour()
+	cb, okb := b.colour()
+	return oka && okb && colourDistance(ca, cb) > minColourDistance
+}
+
+// minColourDistance: colours closer than this (the largest difference of
+// a channel, 0..255) are one colour to a reader (black and near-black).
+const minColourDistance = 64
+
+// colourDistance is the largest difference of the two colours' channels.
+func colourDistance(a, b uint32) int {
+	d := 0
+	for sh := 0; sh <= 16; sh += 8 {
+		x, y := int(a>>sh&0xff), int(b>>sh&0xff)
+		d = max(d, x-y, y-x)
+	}
+	return d
+}
+
 // pblock is a group of lines read together.
 type pblock struct {
 	lines          []*pline
@@ -583,6 +619,9 @@ func joins(b *pblock, l *pline, dv float64) bool {
 	if len(b.lines) == 1 && capsTitle(lb.text) && !allCaps(l.text) {
 		return false // a title in capitals on the line above its paragraph
 	}
+	if colourChange(lb, l) {
+		return false // a title in a second colour above its paragraph
+	}
 	if lb.bold() != l.bold() {
 		// A bold run-in heading that wraps: "Former U.S. citizens and
 		// former U.S." / "long-term residents. If you ..." reads on.
@@ -1080,17 +1119,20 @@ func blockParas(b *pblock, f frame) []para {
 		var texts []string
 		var sizeSum float64
 		glyphs, bold := 0, true
+		colour, oneColour := ls[0].colour()
 		u0, u1, v0, v1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 		for _, l := range ls {
 			texts = append(texts, l.text)
 			sizeSum += l.size * float64(l.glyphs)
 			glyphs += l.glyphs
 			bold = bold && l.bold()
+			c, ok := l.colour()
+			oneColour = oneColour && ok && c == colour
 			u0, u1 = math.Min(u0, l.u0), math.Max(u1, l.u1)
 			v0, v1 = math.Min(v0, l.v-0.25*l.size), math.Max(v1, l.v+0.8*l.size)
 		}
 		t := joinLines(texts)
-		p := para{text: t, lines: len(ls), runes: utf8.RuneCountInString(t), upright: upright, bold: bold}
+		p := para{text: t, lines: len(ls), runes: utf8.RuneCountInString(t), upright: upright, bold: bold, colour: colour, oneColour: oneColour}
 		if glyphs > 0 {
 			p.size = sizeSum / float64(glyphs)
 		}
@@ -1107,13 +1149,39 @@ func blockParas(b *pblock, f frame) []para {
 		indented := l.u0 > b.u0+0.8*s && l.u0 > prev.u0+0.8*s
 		last, _ := utf8.DecodeLastRuneInString(strings.TrimSpace(prev.text))
 		ends := strings.ContainsRune(".!?:。！？：", last)
-		if short && (indented || ends) || runes > maxParaRunes {
+		// A numbered title on a line of its own ends its paragraph even
+		// when it is set as close as a line of text ("3 应用电路" over
+		// its first paragraph).
+		alone := i-1 == start && prev.u1-prev.u0 < 0.6*(b.u1-b.u0) && numberedLine(prev.text) && brokenEarly(prev, l, b.u1)
+		if short && (indented || ends || alone) || runes > maxParaRunes {
 			emit(i)
 			runes = 0
 		}
 	}
 	emit(len(b.lines))
 	return out
+}
+
+// brokenEarly reports whether line prev ends where the text did not need
+// to break: the room left before the block's right edge u1 would have
+// held the next line's first word (a title on a line of its own, not a
+// line of running text wrapped before a long word).
+func brokenEarly(prev, l *pline, u1 float64) bool {
+	t := strings.TrimSpace(l.text)
+	n := utf8.RuneCountInString(t)
+	if n == 0 || l.u1 <= l.u0 {
+		return false
+	}
+	word := 1
+	if first, _ := utf8.DecodeRuneInString(t); !noSpaceScript(first) {
+		if i := strings.IndexByte(t, ' '); i > 0 {
+			word = utf8.RuneCountInString(t[:i])
+		} else {
+			word = n
+		}
+	}
+	need := (l.u1-l.u0)*float64(word)/float64(n) + 0.5*l.size
+	return u1-prev.u1 > need
 }
 
 // setBox stores a frame box as a device-space box on p.

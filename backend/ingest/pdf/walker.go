@@ -35,6 +35,8 @@ type gstate struct {
 	tc, tw, th, tl float64
 	rise           float64
 	lineWidth      float64 // in user space (w)
+	fill           uint32  // non-stroking colour as 0xRRGGBB (black by default)
+	render         int     // text rendering mode (Tr)
 }
 
 // pageResult is what the walker extracted from one page.
@@ -150,6 +152,12 @@ func (w *walker) run(data []byte, res *resources, gs gstate, depth int) {
 				gs.font = w.font(res, args[len(args)-2].str)
 				gs.size = args[len(args)-1].num
 			}
+		case "g", "rg", "k", "sc", "scn":
+			gs.fill = fillColour(args, gs.fill)
+		case "cs":
+			gs.fill = 0 // a new colour space starts at black
+		case "Tr":
+			gs.render = int(lastNum(args, float64(gs.render)))
 		case "w":
 			gs.lineWidth = math.Abs(lastNum(args, gs.lineWidth))
 		case "Tc":
@@ -211,6 +219,30 @@ func (w *walker) run(data []byte, res *resources, gs gstate, depth int) {
 			}
 		}
 	}
+}
+
+// fillColour is the colour set by g, rg, k, sc or scn as 0xRRGGBB: one
+// operand is a grey, three RGB, four CMYK; anything else (a pattern, a
+// separation's tint) keeps the colour before.
+func fillColour(args []operand, prev uint32) uint32 {
+	var v []float64
+	for _, a := range args {
+		if a.kind != kNum {
+			return prev
+		}
+		v = append(v, math.Min(math.Max(a.num, 0), 1))
+	}
+	switch len(v) {
+	case 1:
+		v = []float64{v[0], v[0], v[0]}
+	case 3:
+	case 4:
+		k := v[3]
+		v = []float64{(1 - v[0]) * (1 - k), (1 - v[1]) * (1 - k), (1 - v[2]) * (1 - k)}
+	default:
+		return prev
+	}
+	return uint32(math.Round(v[0]*255))<<16 | uint32(math.Round(v[1]*255))<<8 | uint32(math.Round(v[2]*255))
 }
 
 // fail records the first reason the walk stopped early.
@@ -297,7 +329,10 @@ func (w *walker) show(gs *gstate, tm *matrix, s string) {
 			w.res.undecodable++
 			continue
 		}
-		g.x, g.y, g.size, g.weight = x, y, em, f.weight
+		g.x, g.y, g.size, g.weight, g.color = x, y, em, f.weight, gs.fill
+		if gs.render == 2 && g.weight < boldWeight {
+			g.weight = boldWeight // filled and stroked: set bold by the pen
+		}
 		if w.clip && !w.visible(x, y, em) {
 			continue
 		}
