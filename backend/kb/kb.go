@@ -121,8 +121,7 @@ type PageBlock struct {
 // caption ends the heading path of its passages; version 8: headings set
 // at the body size in a second colour or a pen-made bold, CJK numbered
 // titles, numbered titles set close above their text, capitals titles of
-// one-page documents; 8 and not 7 because another branch also moves to
-// 7).
+// one-page documents).
 const ReaderVersion = 8
 
 // PageSeparator joins page texts into the document text that chunk char spans
