@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerOutcome, outcomeLabel, textHasFormula } from "./outcome";
+import { answerOutcome, outcomeLabel, textHasFormula, withoutCellsLead } from "./outcome";
 
 describe("answerOutcome", () => {
   it("reads the outcome, and derives it for answers that carry none", () => {
@@ -26,5 +26,22 @@ describe("textHasFormula", () => {
     expect(textHasFormula("Change 2024 → 2025: 5,363 − 4,869 = +495 (+10.17 %).", formula)).toBe(false);
     expect(textHasFormula("anything", "")).toBe(false);
     expect(textHasFormula("anything", undefined)).toBe(false);
+  });
+});
+
+describe("withoutCellsLead", () => {
+  const cells = [
+    { row: "Merchandise inventories", value: "5,409" },
+    { row: "Merchandise inventories", value: "5,209" },
+  ];
+  it("drops the lead paragraph that states the cells", () => {
+    expect(withoutCellsLead("Merchandise inventories: 2025: 5,409; 2024: 5,209 [1]\n\nThe audit covers the balance sheets [2]", cells)).toBe("The audit covers the balance sheets [2]");
+    expect(withoutCellsLead("Merchandise inventories: 2025: 5,409; 2024: 5,209 [1]", cells)).toBe("");
+  });
+  it("keeps text whose lead does not state every cell", () => {
+    const t = "Merchandise inventories: 2025: 5,409 [1]\n\nMore [2]";
+    expect(withoutCellsLead(t, cells)).toBe(t);
+    expect(withoutCellsLead("Sentences first [1]\n\nMerchandise inventories 5,409 5,209", cells)).toBe("Sentences first [1]\n\nMerchandise inventories 5,409 5,209");
+    expect(withoutCellsLead(t, [])).toBe(t);
   });
 });

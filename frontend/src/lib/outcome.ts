@@ -42,3 +42,16 @@ export function textHasFormula(text: string, formula: string | undefined): boole
   const f = normalise(formula ?? "");
   return f !== "" && normalise(text).includes(f);
 }
+
+/** The answer text without its lead paragraph when that paragraph states
+ * the cells the answer shows as a table (the row's label and every value:
+ * "Inventories (Current assets): 2025: 5,409 [1]"); the text as it is
+ * otherwise. The lead's formula, if any, is then the formula box's to show. */
+export function withoutCellsLead(text: string, cells: { row: string; value: string }[]): string {
+  if (cells.length === 0) return text;
+  const end = text.indexOf("\n\n");
+  const lead = end >= 0 ? text.slice(0, end) : text;
+  const states = lead.includes(cells[0].row) && cells.every((c) => lead.includes(c.value));
+  if (!states) return text;
+  return end >= 0 ? text.slice(end + 2) : "";
+}

@@ -4,7 +4,7 @@ import { Icon, Notice } from "../components/ui";
 import { parseCitations } from "../lib/citations";
 import { pageSpan, plainError } from "../lib/format";
 import { answerScopeText, type Scope } from "../lib/scope";
-import { answerOutcome, outcomeLabel, textHasFormula } from "../lib/outcome";
+import { answerOutcome, outcomeLabel, textHasFormula, withoutCellsLead } from "../lib/outcome";
 import { ScopeChip } from "../components/ScopeChip";
 import { buildPathGraph, NODE_LABEL_MAX, pathChain, pathKindLabel, pathScore, pathsKindLine, type PathGraph } from "../lib/pathgraph";
 
@@ -194,7 +194,10 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
   // its supporting sentences (the text after the first blank line).
   const short = a?.short;
   const cut = short ? text.indexOf("\n\n") : -1;
-  const body = short ? (cut >= 0 ? text.slice(cut + 2) : "") : text;
+  const full = short ? (cut >= 0 ? text.slice(cut + 2) : "") : text;
+  // The table of cells shows the figures: the text's lead that states them
+  // again is not shown twice.
+  const body = a?.cells && a.cells.length > 0 ? withoutCellsLead(full, a.cells) : full;
   const segs = useMemo(() => parseCitations(body, cites.keys()), [body, cites]);
   const open = (c: Citation) => onOpenSource(c, { title: c.doc_title, label: `[${c.n}]` });
   // Evidence only and a decline are labelled; an answer needs no label.
@@ -226,7 +229,7 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
               )}
             </div>
           )}
-          {a?.cells && a.cells.length > 0 && <AnswerCells answer={a} onOpen={(n) => cites.get(n) && open(cites.get(n)!)} />}
+          {a?.cells && a.cells.length > 0 && <AnswerCells answer={a} shownText={body} onOpen={(n) => cites.get(n) && open(cites.get(n)!)} />}
           {short && body && <div className="eyebrow support-head">Supporting sentences</div>}
           <div className={short ? "support" : undefined} data-testid={short ? "support" : undefined}>
           {segs.map((s, i) =>
@@ -275,7 +278,7 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
  * the row (and its section), the column, the value as printed (a citation
  * opening the row in its source), then the arithmetic done on them when
  * the answer's text does not already state it. */
-function AnswerCells({ answer, onOpen }: { answer: Answer; onOpen: (n: number) => void }) {
+function AnswerCells({ answer, shownText, onOpen }: { answer: Answer; shownText: string; onOpen: (n: number) => void }) {
   const cells = answer.cells ?? [];
   return (
     <div className="answer-cells" data-testid="answer-cells">
@@ -305,7 +308,7 @@ function AnswerCells({ answer, onOpen }: { answer: Answer; onOpen: (n: number) =
           ))}
         </tbody>
       </table>
-      {answer.formula && !textHasFormula(answer.answer, answer.formula) && (
+      {answer.formula && !textHasFormula(shownText, answer.formula) && (
         <div className="formula" data-testid="answer-formula">
           {answer.formula}
         </div>

@@ -443,9 +443,17 @@ describe("AskView: the formula once", () => {
     fireEvent.change(screen.getByTestId("ask-input"), { target: { value: "How did net earnings change from 2024 to 2025?" } });
     await act(async () => fireEvent.click(screen.getByTestId("ask-submit")));
   }
-  it("shows no formula box when the answer's text states the formula", async () => {
-    await askFor("Net earnings: 2024: $ 4,869; 2025: $ 5,363 [1]. " + formula);
+  it("shows the cells and the formula once when the text's lead states them", async () => {
+    await askFor("Net earnings: 2024: $ 4,869; 2025: $ 5,363 [1]. " + formula + "\n\nThe year's sales grew in every region [1].");
     expect(screen.getAllByTestId("answer-cell")).toHaveLength(2);
+    expect(screen.getByTestId("answer-formula").textContent).toBe(formula);
+    const text = screen.getByTestId("answer").textContent!;
+    expect(text.split("5,363 − 4,869").length - 1).toBe(1);
+    expect(text).not.toContain("Net earnings: 2024");
+    expect(text).toContain("The year's sales grew");
+  });
+  it("shows no formula box when the text states the formula outside a lead of cells", async () => {
+    await askFor("The year's sales grew in every region [1].\n\n" + formula);
     expect(screen.queryByTestId("answer-formula")).toBeNull();
     expect(screen.getByTestId("answer").textContent!.split("5,363 − 4,869").length - 1).toBe(1);
   });
