@@ -170,7 +170,7 @@ func cmdEval(ctx context.Context, env *Env, args []string) int {
 	}
 	defer p.Close()
 	prov, status := env.connect(ctx, p)
-	r := reason.New(p.Store(), p.Retriever(), prov)
+	r := reason.New(p.Retriever(), prov)
 	if *abstain >= 0 {
 		r.Settings.Abstain = *abstain
 	}

@@ -482,7 +482,7 @@ func cmdEvalPaths(ctx context.Context, env *Env, args []string) int {
 			p.Close()
 			return env.fail(err)
 		}
-		r := reason.New(p.Store(), p.Retriever(), llm.Offline{})
+		r := reason.New(p.Retriever(), llm.Offline{})
 		r.Settings.Theta, r.Settings.MaxPaths = 0, 20
 		withPaths := 0
 		for _, q := range qs {

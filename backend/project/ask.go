@@ -40,7 +40,7 @@ func (p *Project) Reasoner(ctx context.Context, question string, docs []int64) (
 		return nil, err
 	}
 	rt := p.Retriever()
-	r := reason.New(p.store, rt, p.Provider())
+	r := reason.New(rt, p.Provider())
 	if !scope.Whole() {
 		rt.Docs = scope.Docs
 		r.Scope = scope

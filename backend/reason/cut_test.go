@@ -33,7 +33,7 @@ func TestCutAnswer(t *testing.T) {
 			srv.On(fakeollama.Rule{Schema: "rerank", Func: pickRelations})
 			srv.On(fakeollama.Rule{JSON: &no, Contains: "Continue it exactly where it stopped", Reply: c.continuation})
 			srv.On(fakeollama.Rule{JSON: &no, Reply: long})
-			r := reason.New(p.Store(), p.Retriever(), ollama(t, srv, func(cfg *llm.OllamaConfig) { cfg.MaxAnswerTokens = 40 }))
+			r := reason.New(p.Retriever(), ollama(t, srv, func(cfg *llm.OllamaConfig) { cfg.MaxAnswerTokens = 40 }))
 			var streamed strings.Builder
 			a, err := r.Quick(context.Background(), q.Question, func(s string) { streamed.WriteString(s) })
 			if err != nil {
@@ -70,7 +70,7 @@ func TestUnmarkedAnswerCitations(t *testing.T) {
 	srv.On(fakeollama.Rule{Schema: "rerank", Func: pickRelations})
 	no := false
 	srv.On(fakeollama.Rule{JSON: &no, Reply: "I think it is " + q.Answers[0] + "."})
-	r := reason.New(p.Store(), p.Retriever(), ollama(t, srv, nil))
+	r := reason.New(p.Retriever(), ollama(t, srv, nil))
 	a, err := r.Quick(context.Background(), q.Question, nil)
 	if err != nil {
 		t.Fatal(err)

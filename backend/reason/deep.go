@@ -294,24 +294,14 @@ func varless(s string) string {
 // graphLookup links name to entities and follows relations whose predicate
 // matches; want says which end is the answer.
 func (u *run) graphLookup(ctx context.Context, name, predicate, want string) ([]string, []int64, error) {
-	st := u.r.Store
-	var ids []int64
-	for _, part := range strings.Split(name, " and ") {
-		byAlias, err := st.EntitiesByAlias(ctx, []string{kb.NormKey(part)})
-		if err != nil {
-			return nil, nil, err
-		}
-		ids = append(ids, byAlias[kb.NormKey(part)]...)
+	rt := u.r.Retriever
+	ids, err := rt.EntitiesCalled(ctx, strings.Split(name, " and "))
+	if err != nil {
+		return nil, nil, err
 	}
 	if len(ids) == 0 {
-		near, err := st.NearestEntities(ctx, u.r.hashed().Vector(name), 3)
-		if err != nil {
+		if ids, err = rt.EntitiesNear(ctx, name, 3, 0.85); err != nil {
 			return nil, nil, err
-		}
-		for _, n := range near {
-			if n.Score >= 0.85 {
-				ids = append(ids, n.ID)
-			}
 		}
 	}
 	if len(ids) == 0 {
@@ -321,11 +311,7 @@ func (u *run) graphLookup(ctx context.Context, name, predicate, want string) ([]
 	for _, id := range ids {
 		isKnown[id] = true
 	}
-	relIDs, err := st.RelationsTouching(ctx, ids, 200)
-	if err != nil {
-		return nil, nil, err
-	}
-	rels, err := st.RelationsByID(ctx, relIDs)
+	rels, err := rt.RelationsTouching(ctx, ids, 200)
 	if err != nil {
 		return nil, nil, err
 	}

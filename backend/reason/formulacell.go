@@ -208,14 +208,14 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 			if i == 1 {
 				w[1] *= 4
 			}
-			found, err := u.r.Store.LexicalSearchIn(ctx, m, w, quantityPassages, u.r.Retriever.Docs)
+			found, err := u.r.Retriever.Match(ctx, m, w, quantityPassages)
 			if err != nil {
 				return nil, ctx.Err()
 			}
-			for _, f := range found {
-				if !seen[f.ChunkID] {
-					seen[f.ChunkID] = true
-					ids = append(ids, f.ChunkID)
+			for _, id := range found {
+				if !seen[id] {
+					seen[id] = true
+					ids = append(ids, id)
 				}
 			}
 		}
@@ -415,11 +415,11 @@ func (u *run) wordQuery(ctx context.Context, phrase string, ts []tables.Table) (
 			}
 		}
 	}
-	df, n, err := u.r.Store.TermDF(ctx, words)
+	terms, err := u.r.Retriever.TermStats(ctx, words)
 	if err != nil {
 		return q, err
 	}
-	q.Weight = func(w string) float64 { return math.Log(float64(n+1) / float64(df[w]+1)) }
+	q.Weight = terms.PlainIDF
 	return q, nil
 }
 

@@ -100,7 +100,7 @@ func TestQuickChineseDocuments(t *testing.T) {
 			t.Fatalf("import %s: %v %+v", d, err, res)
 		}
 	}
-	r := reason.New(p.Store(), p.Retriever(), llm.Offline{})
+	r := reason.New(p.Retriever(), llm.Offline{})
 	for _, c := range []struct{ q, short, cited string }{
 		{"成年人是多少周岁以上的自然人？", "十八周岁", "十八周岁以上的自然人为成年人"},
 		{"劳动者提前多少日以书面形式通知用人单位可以解除劳动合同？", "", "书面形式通知用人单位"},

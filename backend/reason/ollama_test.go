@@ -126,7 +126,7 @@ func trace(t *testing.T, a kb.Answer) reason.Trace {
 func supported(t *testing.T, p *project.Project, qs []evalset.Question) evalset.Question {
 	t.Helper()
 	for _, q := range qs {
-		a, err := reason.New(p.Store(), p.Retriever(), llm.Offline{}).Quick(context.Background(), q.Question, nil)
+		a, err := reason.New(p.Retriever(), llm.Offline{}).Quick(context.Background(), q.Question, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +146,7 @@ func TestQuickOllama(t *testing.T) {
 	no := false
 	answer := "The answer is " + q.Answers[0] + " [1], as the second passage confirms [2]."
 	srv.On(fakeollama.Rule{JSON: &no, Reply: answer})
-	r := reason.New(p.Store(), p.Retriever(), ollama(t, srv, nil))
+	r := reason.New(p.Retriever(), ollama(t, srv, nil))
 	var streamed strings.Builder
 	pieces := 0
 	a, err := r.Quick(context.Background(), q.Question, func(s string) { streamed.WriteString(s); pieces++ })
@@ -201,7 +201,7 @@ func TestDeepOllamaTwoSteps(t *testing.T) {
 	srv.On(fakeollama.Rule{Schema: "step", Reply: `{"answer":"` + q.Answers[0] + `","evidence":[1]}`})
 	no := false
 	srv.On(fakeollama.Rule{JSON: &no, Reply: "It is " + q.Answers[0] + " [1]."})
-	r := reason.New(p.Store(), p.Retriever(), ollama(t, srv, nil))
+	r := reason.New(p.Retriever(), ollama(t, srv, nil))
 	a, err := r.Deep(context.Background(), q.Question, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +242,7 @@ func TestDeepOllamaMalformedPlan(t *testing.T) {
 	srv.On(fakeollama.Rule{Schema: "rerank", Func: pickRelations})
 	no := false
 	srv.On(fakeollama.Rule{JSON: &no, Reply: "Quick answer [1]."})
-	a, err := reason.New(p.Store(), p.Retriever(), ollama(t, srv, nil)).Deep(context.Background(), q.Question, nil)
+	a, err := reason.New(p.Retriever(), ollama(t, srv, nil)).Deep(context.Background(), q.Question, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestDeepOllamaMalformedPlan(t *testing.T) {
 func TestAskModelFaults(t *testing.T) {
 	p, qs := indexed(t)
 	q := supported(t, p, qs)
-	offline, err := reason.New(p.Store(), p.Retriever(), llm.Offline{}).Quick(context.Background(), q.Question, nil)
+	offline, err := reason.New(p.Retriever(), llm.Offline{}).Quick(context.Background(), q.Question, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func TestAskModelFaults(t *testing.T) {
 				srv.Reset()
 				c.setup(srv, &cfg)
 				srv.On(fakeollama.Rule{Schema: "rerank", Func: pickRelations})
-				faultCase(t, p.Store(), reason.New(p.Store(), p.Retriever(), o), q.Question, mode, c.name, c.kind, offline.Answer, long)
+				faultCase(t, p.Store(), reason.New(p.Retriever(), o), q.Question, mode, c.name, c.kind, offline.Answer, long)
 			}
 		})
 	}

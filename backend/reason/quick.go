@@ -71,7 +71,7 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 	g := &gathered{res: res}
 	u.trace.Retrieval = RetrievalTrace{Lists: res.Lists, Linked: res.Linked, Candidates: res.Candidates, Timings: res.Timings}
 	u.trace.Subgraph = res.Subgraph
-	cov, joint, err := support(ctx, u.r.Store, question, res.Hits[:min(len(res.Hits), k)])
+	cov, joint, err := support(ctx, u.r.Retriever, question, res.Hits[:min(len(res.Hits), k)])
 	if err != nil {
 		return nil, err
 	}
@@ -494,7 +494,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		if g.kind.Resolved != "" {
 			ev, question = g.pool, g.kind.Resolved
 		}
-		best, err := extract(ctx, u.r.Store, question, ev, append(boost, g.short[0].Text), u.set.Sentences)
+		best, err := extract(ctx, u.r.Retriever, question, ev, append(boost, g.short[0].Text), u.set.Sentences)
 		if err != nil {
 			return a, err
 		}
@@ -538,7 +538,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	if len(trail) > 0 {
 		most = max(most, min(4, len(trail)+1))
 	}
-	found, err := extract(ctx, u.r.Store, question, ev, boost, most+len(trail))
+	found, err := extract(ctx, u.r.Retriever, question, ev, boost, most+len(trail))
 	if err != nil {
 		return a, err
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 	"time"
@@ -18,7 +17,6 @@ import (
 	"cairn/backend/kb"
 	"cairn/backend/llm"
 	"cairn/backend/retrieve"
-	"cairn/backend/store"
 )
 
 // Settings tune answering. Defaults were measured on the DEV sets (docs/measurements.md).
@@ -43,24 +41,25 @@ func DefaultSettings() Settings {
 	return Settings{K: 5, Abstain: 0.4, Lambda1: 0.75, Lambda2: 0.25, Theta: 0.2, MaxPaths: 5, MaxRounds: 3, MaxRerank: 40, Sentences: 2}
 }
 
-// Reasoner answers questions over one project.
+// Reasoner answers questions over one project. It reads the project only
+// through its retriever: the ranked evidence (Retrieve) and the look-ups of
+// backend/retrieve's lookup.go (passages by id, word frequencies, lexical
+// matches, titles, the graph around a name).
 type Reasoner struct {
-	Store     *store.Store
 	Retriever *retrieve.Retriever
 	Provider  llm.Provider
 	Settings  Settings
-	// Scope, when not whole, is the documents the question is put to: no
-	// passage outside them is read or cited (Retriever.Docs should hold
-	// the same documents).
+	// Scope, when not whole, is the documents the question is put to, as
+	// the answer's trace records it. What keeps every passage read or cited
+	// within them is Retriever.Docs, which must hold the same documents.
 	Scope *kb.Scope
 
-	emb     *embed.Hashed
-	inScope map[int64]bool // the scope's chunks, loaded once
+	emb *embed.Hashed
 }
 
 // New returns a reasoner with default settings.
-func New(st *store.Store, r *retrieve.Retriever, p llm.Provider) *Reasoner {
-	return &Reasoner{Store: st, Retriever: r, Provider: p, Settings: DefaultSettings()}
+func New(r *retrieve.Retriever, p llm.Provider) *Reasoner {
+	return &Reasoner{Retriever: r, Provider: p, Settings: DefaultSettings()}
 }
 
 func (r *Reasoner) hashed() *embed.Hashed {
@@ -77,28 +76,10 @@ func scopeOrNil(s *kb.Scope) *kb.Scope {
 	return s
 }
 
-// chunkHits loads passages by id, leaving out those outside the scope.
+// chunkHits loads passages by id, leaving out those outside the scope
+// (Retriever.Passages).
 func (u *run) chunkHits(ctx context.Context, ids []int64) ([]kb.Hit, error) {
-	if !u.r.Scope.Whole() {
-		if u.r.inScope == nil {
-			in, err := u.r.Store.DocChunkIDs(ctx, u.r.Scope.Docs)
-			if err != nil {
-				return nil, err
-			}
-			u.r.inScope = make(map[int64]bool, len(in))
-			for _, id := range in {
-				u.r.inScope[id] = true
-			}
-		}
-		kept := ids[:0:0]
-		for _, id := range ids {
-			if u.r.inScope[id] {
-				kept = append(kept, id)
-			}
-		}
-		ids = kept
-	}
-	return u.r.Store.ChunkHits(ctx, ids)
+	return u.r.Retriever.Passages(ctx, ids)
 }
 
 func (r *Reasoner) offline() bool {
@@ -203,16 +184,16 @@ type Evidence struct {
 // headings included; words unknown to the corpus weigh most), for the best
 // single passage (best) and for the passages together (joint: a multi-hop
 // question's words spread over its passages).
-func support(ctx context.Context, st *store.Store, question string, hits []kb.Hit) (best, joint float64, err error) {
+func support(ctx context.Context, rt *retrieve.Retriever, question string, hits []kb.Hit) (best, joint float64, err error) {
 	qw := embed.Words(question)
 	if len(qw) == 0 || len(hits) == 0 {
 		return 0, 0, nil
 	}
-	df, n, err := st.TermDF(ctx, qw)
+	terms, err := rt.TermStats(ctx, qw)
 	if err != nil {
 		return 0, 0, err
 	}
-	idf := func(w string) float64 { return math.Log(1 + float64(n+1)/float64(df[w]+1)) }
+	idf := terms.IDF
 	var total float64
 	for _, w := range qw {
 		total += idf(w)
@@ -240,8 +221,8 @@ func support(ctx context.Context, st *store.Store, question string, hits []kb.Hi
 
 // Support is the abstention measure on its own (for evaluation): the
 // IDF-weighted coverage of question by the best of hits and by all of them.
-func Support(ctx context.Context, st *store.Store, question string, hits []kb.Hit) (best, joint float64, err error) {
-	return support(ctx, st, question, hits)
+func Support(ctx context.Context, rt *retrieve.Retriever, question string, hits []kb.Hit) (best, joint float64, err error) {
+	return support(ctx, rt, question, hits)
 }
 
 // sentence is a candidate sentence of an extractive answer.
@@ -254,16 +235,16 @@ type sentence struct {
 
 // extract picks the best-supported sentences of the evidence: question word
 // overlap (IDF-weighted), passage rank, and mentions of path entities.
-func extract(ctx context.Context, st *store.Store, question string, ev []Evidence, boost []string, n int) ([]sentence, error) {
+func extract(ctx context.Context, rt *retrieve.Retriever, question string, ev []Evidence, boost []string, n int) ([]sentence, error) {
 	qw := embed.Words(question)
-	df, total, err := st.TermDF(ctx, qw)
+	terms, err := rt.TermStats(ctx, qw)
 	if err != nil {
 		return nil, err
 	}
 	idf := map[string]float64{}
 	var sum float64
 	for _, w := range qw {
-		idf[w] = math.Log(1 + float64(total+1)/float64(df[w]+1))
+		idf[w] = terms.IDF(w)
 		sum += idf[w]
 	}
 	// Path entities said by the question add nothing: each other one

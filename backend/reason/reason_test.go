@@ -104,7 +104,7 @@ func corpusStore(t *testing.T, corpus []evalset.Passage) *store.Store {
 }
 
 func newReasoner(st *store.Store, p llm.Provider) *reason.Reasoner {
-	return reason.New(st, retrieve.New(st, embed.NewHashed(embed.DefaultDim)), p)
+	return reason.New(retrieve.New(st, embed.NewHashed(embed.DefaultDim)), p)
 }
 
 // checkProvenance: every citation and path edge points at a stored chunk,

@@ -12,6 +12,7 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/kb"
 	"cairn/backend/lexicon"
+	"cairn/backend/retrieve"
 	"cairn/backend/search"
 )
 
@@ -378,38 +379,37 @@ func (c passageCache) of(e Evidence) answerspan.Passage {
 // termDF holds the document frequencies of the words of the questions
 // asked so far (the question, then each hop's), for IDF weights.
 type termDF struct {
-	df map[string]int
-	n  int
+	stats retrieve.TermStats
 }
 
 // add looks up the frequencies of text's words not known yet.
 func (t *termDF) add(ctx context.Context, u *run, text string) error {
-	if t.df == nil {
-		t.df = map[string]int{}
+	if t.stats.DF == nil {
+		t.stats.DF = map[string]int{}
 	}
 	var missing []string
 	for _, w := range embed.Words(text) {
-		if _, ok := t.df[w]; !ok {
+		if _, ok := t.stats.DF[w]; !ok {
 			missing = append(missing, w)
 		}
 	}
 	if len(missing) == 0 {
 		return nil
 	}
-	df, n, err := u.r.Store.TermDF(ctx, missing)
+	got, err := u.r.Retriever.TermStats(ctx, missing)
 	if err != nil {
 		return err
 	}
 	for _, w := range missing {
-		t.df[w] = df[w]
+		t.stats.DF[w] = got.DF[w]
 	}
-	t.n = n
+	t.stats.N = got.N
 	return nil
 }
 
-// idf is a word's inverse document frequency.
+// idf is a word's inverse document frequency (retrieve.TermStats.IDF).
 func (t *termDF) idf(w string) float64 {
-	return math.Log(1 + float64(t.n+1)/float64(t.df[w]+1))
+	return t.stats.IDF(w)
 }
 
 // nextHopScore is the score from which a candidate's own passage is
@@ -437,27 +437,27 @@ func (u *run) searchNear(ctx context.Context, name, question string, pool *[]Evi
 		return 0, nil
 	}
 	match := "(" + strings.Join(must, " AND ") + ") AND (" + strings.Join(rest, " OR ") + ")"
-	found, err := u.r.Store.LexicalSearch(ctx, match, search.DefaultSettings().ColumnWeights, 2)
+	found, err := u.r.Retriever.MatchProject(ctx, match, search.DefaultSettings().ColumnWeights, 2)
 	if err != nil {
 		// A name the lexical index cannot take as a query adds nothing;
 		// the answer goes on without the next hop.
 		return 0, ctx.Err()
 	}
 	var ids []int64
-	for _, f := range found {
-		if !seen[f.ChunkID] {
-			ids = append(ids, f.ChunkID)
+	for _, id := range found {
+		if !seen[id] {
+			ids = append(ids, id)
 		}
 	}
 	if len(found) == 0 && question != u.question {
 		// A hop's name said nowhere with the hop's words: the passages
 		// that name it most.
-		if found, err = u.r.Store.LexicalSearch(ctx, strings.Join(must, " AND "), search.DefaultSettings().ColumnWeights, 2); err != nil {
+		if found, err = u.r.Retriever.MatchProject(ctx, strings.Join(must, " AND "), search.DefaultSettings().ColumnWeights, 2); err != nil {
 			return 0, ctx.Err()
 		}
-		for _, f := range found {
-			if !seen[f.ChunkID] {
-				ids = append(ids, f.ChunkID)
+		for _, id := range found {
+			if !seen[id] {
+				ids = append(ids, id)
 			}
 		}
 	}
@@ -505,7 +505,7 @@ func (u *run) fetchTitled(ctx context.Context, names []string, pool *[]Evidence,
 	if len(names) == 0 {
 		return 0, nil
 	}
-	byName, err := u.r.Store.ChunksTitled(ctx, names, 1)
+	byName, err := u.r.Retriever.Titled(ctx, names, 1)
 	if err != nil {
 		return 0, err
 	}
@@ -549,13 +549,9 @@ func (u *run) titledLike(ctx context.Context, name string) ([]int64, error) {
 		}
 		terms[i] = "title : " + t
 	}
-	found, err := u.r.Store.LexicalSearch(ctx, strings.Join(terms, " AND "), [4]float64{1, 0, 0, 0}, 6)
+	ids, err := u.r.Retriever.MatchProject(ctx, strings.Join(terms, " AND "), [4]float64{1, 0, 0, 0}, 6)
 	if err != nil {
 		return nil, ctx.Err() // as in searchNear: no passage, no failure
-	}
-	var ids []int64
-	for _, f := range found {
-		ids = append(ids, f.ChunkID)
 	}
 	hits, err := u.chunkHits(ctx, ids)
 	if err != nil {

@@ -146,11 +146,11 @@ func (u *run) cellQuery(ctx context.Context, ts []tables.Table) (tables.Query, e
 			add(tableWords(r.Section))
 		}
 	}
-	df, n, err := u.r.Store.TermDF(ctx, words)
+	terms, err := u.r.Retriever.TermStats(ctx, words)
 	if err != nil {
 		return q, err
 	}
-	q.Weight = func(w string) float64 { return math.Log(float64(n+1) / float64(df[w]+1)) }
+	q.Weight = terms.PlainIDF
 	return q, nil
 }
 

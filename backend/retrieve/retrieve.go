@@ -132,6 +132,11 @@ type Retriever struct {
 	Docs []int64
 
 	graphEmb *embed.Hashed // entities_vec / relations_vec are always built-in vectors
+	scope    struct {      // the chunks of Docs, for Passages
+		mu   sync.Mutex
+		docs []int64
+		in   map[int64]bool
+	}
 }
 
 // New returns a retriever with the default settings.
