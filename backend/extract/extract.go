@@ -61,8 +61,10 @@ const (
 // (one name, one type across chunks), more type frames, defined
 // abbreviations as short forms, relations carried to each conjunct; 12:
 // a list's class noun ("masters such as X"), club frames, a class noun
-// used as a name ("the Navy").
-const OfflineVersion = "12"
+// used as a name ("the Navy"); 13: the lead sentence states its subject
+// of every name it holds, and "It"/"The film" sentences are about the
+// lead's subject.
+const OfflineVersion = "13"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

@@ -615,7 +615,8 @@ func ExtractOffline(in Input) Result {
 	}
 	var salient []scored
 	topic := -1 // the entity the text is about: a sentence opening with "He" or "It" states about it
-	for _, s := range sents {
+	leadDone, docTopic := c.Ordinal > 0, -1
+	for si, s := range sents {
 		var in []mention
 		for _, m := range ms {
 			if m.a >= s[0] && m.b <= s[1] {
@@ -630,10 +631,23 @@ func ExtractOffline(in Input) Result {
 		for k, m := range in {
 			sin[k] = smention{m.entity, m.a - s[0], m.b - s[0]}
 		}
-		st, subj := sentenceRelations(text[s[0]:s[1]], sin, topic, func(e int) bool { return types[e] == "location" })
+		// the lead: the document's first sentence that opens with a name
+		// and states something of it (a verb), among its first three
+		lead := !leadDone && si < 3 && len(distinct) > 1 && statesSomething(text[s[0]:s[1]])
+		if lead || si >= 2 {
+			leadDone = true
+		}
+		t := topic
+		if docTopic >= 0 {
+			t = docTopic
+		}
+		st, subj := sentenceRelations(text[s[0]:s[1]], sin, t, lead, func(e int) bool { return types[e] == "location" })
 		attachValues(&r, c, vals, s, in, subj, idx)
 		if subj >= 0 {
 			topic = subj
+			if lead {
+				docTopic = subj // the lead's subject is what the document's "it" and "the film" are about
+			}
 		}
 		linked := map[[2]int]bool{}
 		for _, x := range st {

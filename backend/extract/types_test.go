@@ -128,7 +128,7 @@ func TestOfflineStatedRelations(t *testing.T) {
 	}
 	want := []edge{
 		{"Tomas Verhoek", "born in", "Dunmarsh"},
-		{"Tomas Verhoek", "is a", "Kestrian"},
+		{"Tomas Verhoek", "is painter", "Kestrian"}, // the lead sentence names the noun the name qualifies
 		{"Tomas Verhoek", "studied at", "Orvale Academy"},
 		{"Orvale Academy", "in", "Brelloc"},
 		{"Brelloc", "located in", "Welmshire"},
@@ -211,4 +211,66 @@ func TestOfflinePlaceOf(t *testing.T) {
 		}
 	}
 	t.Errorf("Ulvany located in Kestrian missing: %+v", r.Relations)
+}
+
+// statedEdges are the relations of r that a sentence states (no
+// co-occurrence), as subject, predicate, object names.
+func statedEdges(r Result) map[[3]string]bool {
+	got := map[[3]string]bool{}
+	for _, rel := range r.Relations {
+		if rel.Predicate != relphrase.CoOccurs {
+			got[[3]string{r.Entities[rel.Subject].Name, rel.Predicate, r.Entities[rel.Object].Name}] = true
+		}
+	}
+	return got
+}
+
+// The lead sentence defines the document's subject: every name its
+// description holds is stated of it; a "The film …" or "It …" sentence later
+// talks about it; another name of the subject is no relation.
+func TestOfflineLeadAndDocumentSubject(t *testing.T) {
+	text := "Harrow Lane\n\nHarrow Lane (formerly Quill Street) is a 1994 Kestrian drama film directed by Sefa Holm, starring Mira Osterfeld and Jonah Pell. " +
+		"Osterfeld had met Holm in Brelloc. The film was produced by Quellmark Pictures. It premiered at the Dunmarsh Festival."
+	r := ExtractOffline(Input{Chunk: kb.Chunk{ID: 1, DocID: 1, PageStart: 1, PageEnd: 1, CharEnd: len(text), Text: text}, DocTitle: "Harrow Lane"})
+	got := statedEdges(r)
+	for _, w := range [][3]string{
+		{"Harrow Lane", "is film", "Kestrian"},
+		{"Harrow Lane", "directed by", "Sefa Holm"},
+		{"Harrow Lane", "starring", "Mira Osterfeld"},
+		{"Harrow Lane", "starring", "Jonah Pell"},
+		{"Harrow Lane", "was produced by", "Quellmark Pictures"},
+		{"Harrow Lane", "premiered at", "Dunmarsh Festival"},
+	} {
+		if !got[w] {
+			t.Errorf("missing %v in %v", w, got)
+		}
+	}
+	for e := range got {
+		if e[2] == "Quill Street" || e[0] == "Quill Street" {
+			t.Errorf("another name of the subject is no relation: %v", e)
+		}
+	}
+	// a sentence that is not the lead states only what its verb reaches
+	r = offlineOf("The race ended. Tessa Brund, Orvale and Quenfort were mentioned in the Varn Gazette.")
+	for e := range statedEdges(r) {
+		if e[0] == "Tessa Brund" && e[2] == "Orvale" {
+			t.Errorf("a list in a later sentence is no relation: %v", e)
+		}
+	}
+}
+
+func TestLeadPredicate(t *testing.T) {
+	cases := []struct{ between, after, want string }{
+		{" is a 1994 film directed by ", "", "directed by"},
+		{" (born 1950) is an ", " singer from Orvale", "is singer"},
+		{" (born 1950) is an American singer from ", "", "singer from"},
+		{" is a mountain pass in the ", "", "pass in"},
+		{" was a member of the ", " band", "member of"},
+		{" is a film starring ", "", "starring"},
+	}
+	for _, c := range cases {
+		if got := leadPredicate(c.between, c.after); got != c.want {
+			t.Errorf("leadPredicate(%q, %q) = %q, want %q", c.between, c.after, got, c.want)
+		}
+	}
 }
