@@ -315,6 +315,7 @@ func sentenceRelations(s string, in []smention, topic int, lead bool, place func
 			}
 		}
 	}
+	listed := inList(s, in)
 	for k := 0; k+1 < len(in); k++ {
 		a, b := in[k], in[k+1]
 		if a.entity == b.entity {
@@ -333,14 +334,81 @@ func sentenceRelations(s string, in []smention, topic int, lead bool, place func
 			add(b.entity, a.entity, "located in", 0.5) // "the U.S. state of Connecticut": Connecticut is in the U.S.
 			continue
 		}
+		if nat := s[a.a:a.b]; demonym(nat, s[a.b:]) && nounRun(gap) != "" {
+			// "the Kestrian power metal band X", "Kestrian producer X": X
+			// is of the people the adjective names
+			add(b.entity, a.entity, "is "+nounRun(gap), 0.5)
+			continue
+		}
 		gap = strings.TrimSuffix(strings.TrimSuffix(gap, " the"), " The")
 		if onePrep[gap] && gap != "of" && gap != "to" && gap != "with" {
 			add(a.entity, b.entity, gap, 0.5)
-		} else if gap == "," && place != nil && place(a.entity) && place(b.entity) {
+		} else if gap == "," && place != nil && place(a.entity) && place(b.entity) && !listed[k] {
 			add(a.entity, b.entity, "located in", 0.5)
 		}
 	}
+	// a chain of places, each in the next ("Brelloc, Welmshire, Kestria",
+	// "in the Varn Hills of central Welmshire in Kestria"): each is in every
+	// later one, not only its neighbour
+	if place != nil {
+		for k := 0; k < len(in); {
+			j := k
+			for j+1 < len(in) && !listed[j] && place(in[j].entity) && place(in[j+1].entity) && in[j].b <= in[j+1].a && placeChainGap.MatchString(s[in[j].b:in[j+1].a]) {
+				j++
+			}
+			for x := k; x < j; x++ {
+				for y := x + 2; y <= j; y++ {
+					add(in[x].entity, in[y].entity, "located in", 0.45)
+				}
+			}
+			k = j + 1
+		}
+	}
 	return out, subj
+}
+
+// inList marks the mentions of a coordinated list ("A, B, C and D", "A, B
+// or C"): a run of mentions joined by commas that a conjunction ends. Its
+// members are side by side, not one inside the next.
+func inList(s string, in []smention) []bool {
+	out := make([]bool, len(in))
+	for k := 0; k < len(in); {
+		j, conj := k, false
+		for j+1 < len(in) && in[j].b <= in[j+1].a && conjunct(s[in[j].b:in[j+1].a]) {
+			if strings.TrimSpace(s[in[j].b:in[j+1].a]) != "," {
+				conj = true
+			}
+			j++
+		}
+		if conj {
+			for x := k; x <= j; x++ {
+				out[x] = true
+			}
+		}
+		k = j + 1
+	}
+	return out
+}
+
+// placeChainGap joins two places of a chain: a comma, "in", "of", with an
+// article or a compass word ("of central", "in the").
+var placeChainGap = regexp.MustCompile(`^\s*(?:,|,?\s*(?:in|of)(?:\s+the)?(?:\s+(?:north|south|east|west|central|northern|southern|eastern|western|northeastern|northwestern|southeastern|southwestern))?)\s*$`)
+
+// nounRun is the last word of a gap of one to five lower-case words
+// (adjectives and a noun, "power metal band"), or "".
+func nounRun(gap string) string {
+	ws := strings.Fields(gap)
+	if len(ws) == 0 || len(ws) > 5 {
+		return ""
+	}
+	for _, w := range ws {
+		r, _ := utf8.DecodeRuneInString(w)
+		lw := strings.ToLower(w)
+		if !unicode.IsLower(r) || strings.ContainsAny(w, ",;:()\"") || determiners[lw] || leadPreps[lw] || copulas[lw] || auxiliaries[lw] || irregular[lw] || stopDesc[lw] {
+			return ""
+		}
+	}
+	return ws[len(ws)-1]
 }
 
 // leadPredicate names what a lead sentence states between its subject and a
@@ -382,12 +450,15 @@ func leadPredicate(between, after string) string {
 	if p, ok := verbPhrase(between); ok && !strings.Contains(" "+p+" ", " is ") && !strings.Contains(" "+p+" ", " was ") {
 		return p // "founded", "has won"
 	}
-	cop := "is"
+	cop := ""
 	for _, w := range ws {
 		if lw := strings.ToLower(strings.Trim(w, ",")); copulas[lw] {
 			cop = lw
 			break
 		}
+	}
+	if cop == "" {
+		return "" // a name before the verb and after no preposition: an apposition of the subject ("X, Y, (born …) is"), not stated of it
 	}
 	if n := headNoun(after); n != "" {
 		return cop + " " + n

@@ -274,3 +274,25 @@ func TestLeadPredicate(t *testing.T) {
 		}
 	}
 }
+
+// A chain of places is each in every later one; a list of places is no
+// chain; a people's adjective before a class noun and a name says the name
+// is of that people.
+func TestOfflinePlaceChainsAndDemonyms(t *testing.T) {
+	r := offlineOf("The race ended. The pass lies in the Varn Hills of central Welmshire in Kestria. " +
+		"The race later visited Orvale, Quenfort, Dunmarsh and Vessa. The prize went to the Kestrian folk band Harl Benno.")
+	got := statedEdges(r)
+	for _, w := range [][3]string{
+		{"Varn Hills", "located in", "Kestria"},
+		{"Harl Benno", "is band", "Kestrian"},
+	} {
+		if !got[w] {
+			t.Errorf("missing %v in %v", w, got)
+		}
+	}
+	for e := range got {
+		if e[1] == "located in" && (e[0] == "Orvale" || e[0] == "Quenfort" || e[0] == "Dunmarsh") {
+			t.Errorf("a list is no chain: %v", e)
+		}
+	}
+}
