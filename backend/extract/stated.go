@@ -341,7 +341,7 @@ func sentenceRelations(s string, in []smention, topic int, lead bool, place func
 			continue
 		}
 		gap = strings.TrimSuffix(strings.TrimSuffix(gap, " the"), " The")
-		if onePrep[gap] && gap != "of" && gap != "to" && gap != "with" {
+		if neighbourPrep[gap] {
 			add(a.entity, b.entity, gap, 0.5)
 		} else if gap == "," && place != nil && place(a.entity) && place(b.entity) && !listed[k] {
 			add(a.entity, b.entity, "located in", 0.5)
@@ -440,6 +440,9 @@ func leadPredicate(between, after string) string {
 					return lp + " " + last
 				}
 			}
+			if !neighbourPrep[last] && last != "near" {
+				return "" // a bare "for", "on", "to", "with", "as" says too little of the subject
+			}
 			return last
 		}
 		r, _ := utf8.DecodeRuneInString(last)
@@ -524,6 +527,11 @@ func headNoun(after string) string {
 	}
 	return head
 }
+
+// neighbourPrep are the prepositions that alone state a relation between
+// two neighbouring names ("the Academy in London", "a song by X"); "for",
+// "on", "to", "with" join names as often without one.
+var neighbourPrep = map[string]bool{"in": true, "at": true, "by": true, "from": true}
 
 var leadPreps = map[string]bool{"in": true, "of": true, "at": true, "by": true, "for": true, "from": true, "with": true, "on": true, "to": true,
 	"near": true, "into": true, "under": true, "between": true, "within": true, "including": true, "as": true, "like": true, "via": true}
