@@ -19,7 +19,10 @@ const (
 	maxMentionsPerName = 5  // mentions recorded per entity and chunk
 	maxFactsPerChunk   = 5  // salient sentences kept as facts
 	maxCJKPhrases      = 10 // CJK key phrases per chunk
-	maxRelPerSentence  = 12
+	maxRelPerSentence  = 12 // co-occurrences per sentence
+	// stated relations per sentence: a lead sentence may state a dozen
+	// names of its subject
+	maxStatedPerSentence = 24
 )
 
 // connectors may join capitalised words inside one name ("Bank of America",
@@ -543,7 +546,7 @@ func ExtractOffline(in Input) Result {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return len(ents[order[a]].name) > len(ents[order[b]].name) })
 	claimed := make([]bool, len(text)+1)
-	var ms []mention
+	var ms, over []mention
 	for _, i := range order {
 		n := 0
 		for _, sp := range findAll(text, f, ents[i].name, 0) {
@@ -562,6 +565,8 @@ func ExtractOffline(in Input) Result {
 			}
 			if n < maxMentionsPerName {
 				ms = append(ms, mention{i, sp[0], sp[1]})
+			} else {
+				over = append(over, mention{i, sp[0], sp[1]}) // not recorded, but its sentence may state a relation
 			}
 			n++
 		}
@@ -585,6 +590,17 @@ func ExtractOffline(in Input) Result {
 		}
 	}
 	ms = kept
+	// every occurrence, the unrecorded ones too, for the sentences' relations
+	all := append([]mention(nil), ms...)
+	for _, m := range over {
+		if t, ok := short[m.entity]; ok {
+			m.entity = t
+		}
+		if !generic[m.entity] || ents[m.entity].priority > 0 {
+			all = append(all, m)
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].a < all[j].a })
 	// number entities in order of first mention
 	idx := map[int]int{}
 	for _, m := range ms {
@@ -618,7 +634,7 @@ func ExtractOffline(in Input) Result {
 	leadDone, docTopic := c.Ordinal > 0, -1
 	for si, s := range sents {
 		var in []mention
-		for _, m := range ms {
+		for _, m := range all {
 			if m.a >= s[0] && m.b <= s[1] {
 				in = append(in, m)
 			}
@@ -651,7 +667,7 @@ func ExtractOffline(in Input) Result {
 		}
 		linked := map[[2]int]bool{}
 		for _, x := range st {
-			if len(linked) >= maxRelPerSentence {
+			if len(linked) >= maxStatedPerSentence {
 				break
 			}
 			linked[[2]int{min(x.subj, x.obj), max(x.subj, x.obj)}] = true

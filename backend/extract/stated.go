@@ -420,9 +420,18 @@ func leadPredicate(between, after string) string {
 	if p, ok := verbPhrase(between); ok && strings.Contains(strings.ToLower(strings.Join(strings.Fields(between), " ")), p) && !copulas[lastWord(p)] && !determiners[lastWord(p)] && lastWord(p) != "a" && lastWord(p) != "an" {
 		return p // the verb phrase as written: "was born in", "founded"
 	}
-	if t := strings.TrimSpace(between); strings.HasPrefix(t, "(born ") && !strings.Contains(t, ")") {
-		if ws := strings.Fields(t); leadPreps[strings.ToLower(ws[len(ws)-1])] {
-			return "born " + strings.ToLower(ws[len(ws)-1]) // "(born 4 May 1950 in Y"
+	if t := strings.TrimSpace(between); strings.HasPrefix(t, "(") && !strings.Contains(t, ")") {
+		ws := strings.Fields(t)
+		last := strings.ToLower(ws[len(ws)-1])
+		if strings.HasPrefix(t, "(born ") && leadPreps[last] {
+			return "born " + last // "(born 4 May 1950 in Y"
+		}
+		if r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(last, ",")); unicode.IsDigit(r) || leadPreps[last] && strings.ContainsAny(t, "0123456789") {
+			// a life span's places: "(4 May 1815, Y – 21 March 1851 in Z"
+			if strings.ContainsAny(t, "–—") || strings.Contains(t, " - ") {
+				return "died in"
+			}
+			return "born in"
 		}
 	}
 	ws := strings.Fields(between)
@@ -492,12 +501,15 @@ func otherName(between, pred string) bool {
 		return true
 	}
 	lw := ws[len(ws)-1]
-	if strings.HasSuffix(lw, ":") || strings.HasSuffix(lw, ";") || strings.HasPrefix(lw, "(") && len(ws) == 1 {
+	if strings.HasSuffix(lw, ":") || strings.HasSuffix(lw, ";") || lw == "(" {
 		return true
 	}
-	lw = strings.ToLower(strings.Trim(lw, ",;"))
+	if strings.HasSuffix(lw, ",") {
+		return false // "(born 1950 in Y, Z", "(4 May 1815, Y"
+	}
+	lw = strings.ToLower(strings.Trim(lw, "(;"))
 	r, _ := utf8.DecodeRuneInString(lw)
-	return !leadPreps[lw] && !unicode.IsDigit(r) && lw != "–" && lw != "-" && lw != "born"
+	return unicode.IsLower(r) && !leadPreps[lw] && lw != "born" && lw != "died"
 }
 
 // headNoun is the noun a name in a description qualifies: the last

@@ -296,3 +296,35 @@ func TestOfflinePlaceChainsAndDemonyms(t *testing.T) {
 		}
 	}
 }
+
+// A life span's places in the lead's bracket are where the subject was born
+// and died; a name after "(" or "Language:" is another name of it.
+func TestOfflineLeadBracket(t *testing.T) {
+	text := "Edda Morrel\n\nEdda Morrel (Quenforth: Eda Morl; 2 June 1663, Vessa, Kestria – May 1719, Dunmarsh) was a Kestrian writer."
+	r := ExtractOffline(Input{Chunk: kb.Chunk{ID: 1, DocID: 1, PageStart: 1, PageEnd: 1, CharEnd: len(text), Text: text}})
+	got := statedEdges(r)
+	for _, w := range [][3]string{
+		{"Edda Morrel", "born in", "Vessa"},
+		{"Edda Morrel", "born in", "Kestria"},
+		{"Edda Morrel", "died in", "Dunmarsh"},
+	} {
+		if !got[w] {
+			t.Errorf("missing %v in %v", w, got)
+		}
+	}
+	for e := range got {
+		if e[2] == "Eda Morl" {
+			t.Errorf("another name of the subject is no relation: %v", e)
+		}
+	}
+}
+
+// A name mentioned more often than its mentions are recorded still takes
+// part in the relations of every sentence that names it.
+func TestOfflineRelationsBeyondRecordedMentions(t *testing.T) {
+	text := strings.Repeat("Tessa Brund wrote. ", maxMentionsPerName+1) + "Tessa Brund founded the Orvale Academy."
+	r := offlineOf(text)
+	if !statedEdges(r)[[3]string{"Tessa Brund", "founded", "Orvale Academy"}] {
+		t.Errorf("relation of a late mention missing: %v", statedEdges(r))
+	}
+}
