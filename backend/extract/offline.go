@@ -444,6 +444,28 @@ var pageHeaderRe = regexp.MustCompile(`(?i)^(page|seite|página|p\.)\s*\d|\d{1,2
 
 // headingLike rejects running headers and footers that the chunker took
 // for headings ("Page 13 of 48 Instructions for Form 1040NR 7:48 - ...").
+// titleLine is a chunk's first line when it reads as a title: a line of
+// its own, one to ten words opening and ending with a capitalised word (a
+// bracketed qualifier aside, which is left out: "(film)"), no verb, no
+// sentence end. "" otherwise.
+func titleLine(text string) string {
+	k := strings.Index(text, "\n")
+	if k <= 0 {
+		return ""
+	}
+	t := strings.TrimSpace(text[:k])
+	if i := strings.LastIndex(t, " ("); i > 0 && strings.HasSuffix(t, ")") {
+		t = strings.TrimSpace(t[:i])
+	}
+	ws := strings.Fields(t)
+	r, _ := utf8.DecodeRuneInString(t)
+	if len(ws) == 0 || len(ws) > 10 || utf8.RuneCountInString(t) > 80 || !unicode.IsUpper(r) || !capitalised(ws[len(ws)-1]) ||
+		strings.ContainsAny(t[len(t)-1:], ".,:;?!-") || !headingLike(t) || statesSomething(t) {
+		return ""
+	}
+	return t
+}
+
 func headingLike(h string) bool {
 	if pageHeaderRe.MatchString(h) {
 		return false
@@ -499,6 +521,11 @@ func ExtractOffline(in Input) Result {
 	if fn := strings.TrimSpace(strings.TrimSuffix(filepath.Base(in.FileName), filepath.Ext(in.FileName))); fn != "" {
 		fn = strings.Join(strings.FieldsFunc(fn, func(r rune) bool { return r == '_' || r == '-' || unicode.IsSpace(r) }), " ")
 		cands = append(cands, candidate{name: fn, typ: "work", sem: "document", priority: 2})
+	}
+	if t := titleLine(text); c.Ordinal == 0 && t != "" && len(findAll(text, f, t, 0)) >= 2 {
+		// the document's title line, when the text names it again ("Harrow
+		// Lane (film)" over "Harrow Lane is a 1994 film …"), is a name, typed by the text like any other
+		cands = append(cands, candidate{name: t})
 	}
 	for _, h := range c.HeadingPath {
 		h = kb.OneLine(h)

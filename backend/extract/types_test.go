@@ -328,3 +328,24 @@ func TestOfflineRelationsBeyondRecordedMentions(t *testing.T) {
 		t.Errorf("relation of a late mention missing: %v", statedEdges(r))
 	}
 }
+
+// A title line the text names again is a name (its qualifier left out),
+// and the subject of the lead.
+func TestOfflineTitleLine(t *testing.T) {
+	text := "Quill & Harrow (band)\nQuill & Harrow is a Kestrian folk band from Orvale."
+	r := offlineOf(text)
+	if !statedEdges(r)[[3]string{"Quill & Harrow", "band from", "Orvale"}] {
+		t.Errorf("title line as the lead's subject missing: %v", statedEdges(r))
+	}
+	for _, c := range []struct{ text, want string }{
+		{"Harrow Lane (film)\nHarrow Lane is a film.", "Harrow Lane"},
+		{"The Orvale Academy\n\nIt was founded.", "The Orvale Academy"},
+		{"Harrow Lane is a film.\nMore text.", ""},
+		{"the list of names\nMore.", ""},
+		{"Harrow Lane, Orvale,\nMore.", ""},
+	} {
+		if got := titleLine(c.text); got != c.want {
+			t.Errorf("titleLine(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
