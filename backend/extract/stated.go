@@ -395,15 +395,18 @@ func inList(s string, in []smention) []bool {
 var placeChainGap = regexp.MustCompile(`^\s*(?:,|,?\s*(?:in|of)(?:\s+the)?(?:\s+(?:north|south|east|west|central|northern|southern|eastern|western|northeastern|northwestern|southeastern|southwestern))?)\s*$`)
 
 // nounRun is the last word of a gap of one to five lower-case words
-// (adjectives and a noun, "power metal band"), or "".
+// (adjectives and a noun, "power metal band", "rapper and singer"), or "".
 func nounRun(gap string) string {
 	ws := strings.Fields(gap)
 	if len(ws) == 0 || len(ws) > 5 {
 		return ""
 	}
-	for _, w := range ws {
+	for i, w := range ws {
 		r, _ := utf8.DecodeRuneInString(w)
 		lw := strings.ToLower(w)
+		if lw == "and" && i > 0 && i < len(ws)-1 {
+			continue // "rapper and singer X"
+		}
 		if !unicode.IsLower(r) || strings.ContainsAny(w, ",;:()\"") || determiners[lw] || leadPreps[lw] || copulas[lw] || auxiliaries[lw] || irregular[lw] || stopDesc[lw] {
 			return ""
 		}

@@ -279,12 +279,13 @@ func TestLeadPredicate(t *testing.T) {
 // chain; a people's adjective before a class noun and a name says the name
 // is of that people.
 func TestOfflinePlaceChainsAndDemonyms(t *testing.T) {
-	r := offlineOf("The race ended. The pass lies in the Varn Hills of central Welmshire in Kestria. " +
+	r := offlineOf("The race ended. The pass lies in the Varn Hills of central Welmshire in Kestria. The song is by Kestrian rapper and singer Tova Renn. " +
 		"The race later visited Orvale, Quenfort, Dunmarsh and Vessa. The prize went to the Kestrian folk band Harl Benno.")
 	got := statedEdges(r)
 	for _, w := range [][3]string{
 		{"Varn Hills", "located in", "Kestria"},
 		{"Harl Benno", "is band", "Kestrian"},
+		{"Tova Renn", "is singer", "Kestrian"},
 	} {
 		if !got[w] {
 			t.Errorf("missing %v in %v", w, got)
