@@ -350,3 +350,20 @@ func TestOfflineTitleLine(t *testing.T) {
 		}
 	}
 }
+
+// "New" opening a name inside a sentence is part of it.
+func TestOfflineNewInName(t *testing.T) {
+	r := offlineOf("Tessa Brund was born in the Bronx, New Kestria, and wrote for the New Orvale Times. New rules applied.")
+	names := map[string]bool{}
+	for _, e := range r.Entities {
+		names[e.Name] = true
+	}
+	for _, w := range []string{"New Kestria", "New Orvale Times"} {
+		if !names[w] {
+			t.Errorf("missing %q in %v", w, names)
+		}
+	}
+	if names["New"] {
+		t.Errorf("a sentence's opening adjective is no name: %v", names)
+	}
+}
