@@ -150,7 +150,7 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 		i = j
 		for len(run) > 0 && (leadStop[strings.ToLower(run[0].text)] || connectors[run[0].text]) {
 			if run[0].text == "New" && len(run) > 1 && (!head || !lower[strings.ToLower(run[1].text)]) {
-				break // "New Zealand", "New York Times": a name that opens with "New", unless a sentence opens with "New rules"
+				break // "New Kestria", "New Orvale Times": a name that opens with "New", unless a sentence opens with "New rules"
 			}
 			run = run[1:] // "Table of Contents" → not "of Contents"
 			head = false

@@ -287,7 +287,7 @@ func sentenceRelations(s string, in []smention, topic int, lead bool, place func
 			}
 			lastPred = pred
 			if otherName(s[subjEnd:in[k].a], pred) {
-				continue // "(formerly Y)", "also known as Y", "(Sanskrit: Y)": another name of the subject, no relation
+				continue // "(formerly Y)", "also known as Y", "(Quenforth: Y)": another name of the subject, no relation
 			}
 			add(subj, in[k].entity, pred, 0.45)
 		}
@@ -418,7 +418,7 @@ func nounRun(gap string) string {
 // later name: the verb phrase when one reaches the name ("was born in"),
 // else the word and preposition right before it ("directed by", "member
 // of", "capital of", "from"), else the copula and the noun the name
-// qualifies ("is singer" for "is an American singer").
+// qualifies ("is singer" for "is a Kestrian singer").
 func leadPredicate(between, after string) string {
 	if p, ok := verbPhrase(between); ok && strings.Contains(strings.ToLower(strings.Join(strings.Fields(between), " ")), p) && !copulas[lastWord(p)] && !determiners[lastWord(p)] && lastWord(p) != "a" && lastWord(p) != "an" {
 		return p // the verb phrase as written: "was born in", "founded"

@@ -263,7 +263,7 @@ func TestLeadPredicate(t *testing.T) {
 	cases := []struct{ between, after, want string }{
 		{" is a 1994 film directed by ", "", "directed by"},
 		{" (born 1950) is an ", " singer from Orvale", "is singer"},
-		{" (born 1950) is an American singer from ", "", "singer from"},
+		{" (born 1950) is a Kestrian singer from ", "", "singer from"},
 		{" is a mountain pass in the ", "", "pass in"},
 		{" was a member of the ", " band", "member of"},
 		{" is a film starring ", "", "starring"},
