@@ -63,8 +63,9 @@ const (
 // a list's class noun ("masters such as X"), club frames, a class noun
 // used as a name ("the Navy"); 13: the lead sentence states its subject
 // of every name it holds, and "It"/"The film" sentences are about the
-// lead's subject; 14: "New" opening a name inside a sentence is part of it.
-const OfflineVersion = "14"
+// lead's subject; 14: "New" opening a name inside a sentence is part of
+// it; 15: so is "First", "Second", "Third" ("the Second Varn War").
+const OfflineVersion = "15"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

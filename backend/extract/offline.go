@@ -149,8 +149,8 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 		head := i == 0 || lineStart(s, toks[i].a)
 		i = j
 		for len(run) > 0 && (leadStop[strings.ToLower(run[0].text)] || connectors[run[0].text]) {
-			if run[0].text == "New" && len(run) > 1 && (!head || !lower[strings.ToLower(run[1].text)]) {
-				break // "New Kestria", "New Orvale Times": a name that opens with "New", unless a sentence opens with "New rules"
+			if (run[0].text == "New" || !head && ordinalLead[run[0].text]) && len(run) > 1 && (!head || !lower[strings.ToLower(run[1].text)]) {
+				break // "New Kestria", "the Second Varn War": a name that opens with "New" or an ordinal, unless a sentence opens with "New rules"
 			}
 			run = run[1:] // "Table of Contents" → not "of Contents"
 			head = false
@@ -791,3 +791,7 @@ func abbreviation(w string) bool {
 	}
 	return n >= 2 && n <= 6
 }
+
+// ordinalLead are ordinals that open a name inside a sentence ("the Second
+// Varn War"), though at a sentence's start they are no part of one.
+var ordinalLead = map[string]bool{"First": true, "Second": true, "Third": true}

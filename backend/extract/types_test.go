@@ -351,14 +351,14 @@ func TestOfflineTitleLine(t *testing.T) {
 	}
 }
 
-// "New" opening a name inside a sentence is part of it.
+// "New", or an ordinal, opening a name inside a sentence is part of it.
 func TestOfflineNewInName(t *testing.T) {
-	r := offlineOf("Tessa Brund was born in the Bronx, New Kestria, and wrote for the New Orvale Times. New rules applied.")
+	r := offlineOf("Tessa Brund was born in the Bronx, New Kestria, and wrote for the New Orvale Times during the Second Varn War. New rules applied. First Tessa left.")
 	names := map[string]bool{}
 	for _, e := range r.Entities {
 		names[e.Name] = true
 	}
-	for _, w := range []string{"New Kestria", "New Orvale Times"} {
+	for _, w := range []string{"New Kestria", "New Orvale Times", "Second Varn War"} {
 		if !names[w] {
 			t.Errorf("missing %q in %v", w, names)
 		}
