@@ -61,8 +61,11 @@ const (
 // (one name, one type across chunks), more type frames, defined
 // abbreviations as short forms, relations carried to each conjunct; 12:
 // a list's class noun ("masters such as X"), club frames, a class noun
-// used as a name ("the Navy").
-const OfflineVersion = "12"
+// used as a name ("the Navy"); 13: the lead sentence states its subject
+// of every name it holds, and "It"/"The film" sentences are about the
+// lead's subject; 14: "New" opening a name inside a sentence is part of
+// it; 15: so is "First", "Second", "Third" ("the Second Varn War").
+const OfflineVersion = "15"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

@@ -19,7 +19,10 @@ const (
 	maxMentionsPerName = 5  // mentions recorded per entity and chunk
 	maxFactsPerChunk   = 5  // salient sentences kept as facts
 	maxCJKPhrases      = 10 // CJK key phrases per chunk
-	maxRelPerSentence  = 12
+	maxRelPerSentence  = 12 // co-occurrences per sentence
+	// stated relations per sentence: a lead sentence may state a dozen
+	// names of its subject
+	maxStatedPerSentence = 24
 )
 
 // connectors may join capitalised words inside one name ("Bank of America",
@@ -146,6 +149,9 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 		head := i == 0 || lineStart(s, toks[i].a)
 		i = j
 		for len(run) > 0 && (leadStop[strings.ToLower(run[0].text)] || connectors[run[0].text]) {
+			if (run[0].text == "New" || !head && ordinalLead[run[0].text]) && len(run) > 1 && (!head || !lower[strings.ToLower(run[1].text)]) {
+				break // "New Kestria", "the Second Varn War": a name that opens with "New" or an ordinal, unless a sentence opens with "New rules"
+			}
 			run = run[1:] // "Table of Contents" → not "of Contents"
 			head = false
 		}
@@ -441,6 +447,28 @@ var pageHeaderRe = regexp.MustCompile(`(?i)^(page|seite|página|p\.)\s*\d|\d{1,2
 
 // headingLike rejects running headers and footers that the chunker took
 // for headings ("Page 13 of 48 Instructions for Form 1040NR 7:48 - ...").
+// titleLine is a chunk's first line when it reads as a title: a line of
+// its own, one to ten words opening and ending with a capitalised word (a
+// bracketed qualifier aside, which is left out: "(film)"), no verb, no
+// sentence end. "" otherwise.
+func titleLine(text string) string {
+	k := strings.Index(text, "\n")
+	if k <= 0 {
+		return ""
+	}
+	t := strings.TrimSpace(text[:k])
+	if i := strings.LastIndex(t, " ("); i > 0 && strings.HasSuffix(t, ")") {
+		t = strings.TrimSpace(t[:i])
+	}
+	ws := strings.Fields(t)
+	r, _ := utf8.DecodeRuneInString(t)
+	if len(ws) == 0 || len(ws) > 10 || utf8.RuneCountInString(t) > 80 || !unicode.IsUpper(r) || !capitalised(ws[len(ws)-1]) ||
+		strings.ContainsAny(t[len(t)-1:], ".,:;?!-") || !headingLike(t) || statesSomething(t) {
+		return ""
+	}
+	return t
+}
+
 func headingLike(h string) bool {
 	if pageHeaderRe.MatchString(h) {
 		return false
@@ -497,6 +525,11 @@ func ExtractOffline(in Input) Result {
 		fn = strings.Join(strings.FieldsFunc(fn, func(r rune) bool { return r == '_' || r == '-' || unicode.IsSpace(r) }), " ")
 		cands = append(cands, candidate{name: fn, typ: "work", sem: "document", priority: 2})
 	}
+	if t := titleLine(text); c.Ordinal == 0 && t != "" && len(findAll(text, f, t, 0)) >= 2 {
+		// the document's title line, when the text names it again ("Harrow
+		// Lane (film)" over "Harrow Lane is a 1994 film …"), is a name, typed by the text like any other
+		cands = append(cands, candidate{name: t})
+	}
 	for _, h := range c.HeadingPath {
 		h = kb.OneLine(h)
 		if n := len(strings.Fields(h)); n > 0 && n <= 12 && utf8.RuneCountInString(h) <= 80 && headingLike(h) {
@@ -543,7 +576,7 @@ func ExtractOffline(in Input) Result {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return len(ents[order[a]].name) > len(ents[order[b]].name) })
 	claimed := make([]bool, len(text)+1)
-	var ms []mention
+	var ms, over []mention
 	for _, i := range order {
 		n := 0
 		for _, sp := range findAll(text, f, ents[i].name, 0) {
@@ -562,6 +595,8 @@ func ExtractOffline(in Input) Result {
 			}
 			if n < maxMentionsPerName {
 				ms = append(ms, mention{i, sp[0], sp[1]})
+			} else {
+				over = append(over, mention{i, sp[0], sp[1]}) // not recorded, but its sentence may state a relation
 			}
 			n++
 		}
@@ -585,6 +620,17 @@ func ExtractOffline(in Input) Result {
 		}
 	}
 	ms = kept
+	// every occurrence, the unrecorded ones too, for the sentences' relations
+	all := append([]mention(nil), ms...)
+	for _, m := range over {
+		if t, ok := short[m.entity]; ok {
+			m.entity = t
+		}
+		if !generic[m.entity] || ents[m.entity].priority > 0 {
+			all = append(all, m)
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].a < all[j].a })
 	// number entities in order of first mention
 	idx := map[int]int{}
 	for _, m := range ms {
@@ -615,9 +661,10 @@ func ExtractOffline(in Input) Result {
 	}
 	var salient []scored
 	topic := -1 // the entity the text is about: a sentence opening with "He" or "It" states about it
-	for _, s := range sents {
+	leadDone, docTopic := c.Ordinal > 0, -1
+	for si, s := range sents {
 		var in []mention
-		for _, m := range ms {
+		for _, m := range all {
 			if m.a >= s[0] && m.b <= s[1] {
 				in = append(in, m)
 			}
@@ -630,14 +677,27 @@ func ExtractOffline(in Input) Result {
 		for k, m := range in {
 			sin[k] = smention{m.entity, m.a - s[0], m.b - s[0]}
 		}
-		st, subj := sentenceRelations(text[s[0]:s[1]], sin, topic, func(e int) bool { return types[e] == "location" })
+		// the lead: the document's first sentence that opens with a name
+		// and states something of it (a verb), among its first three
+		lead := !leadDone && si < 3 && len(distinct) > 1 && statesSomething(text[s[0]:s[1]])
+		if lead || si >= 2 {
+			leadDone = true
+		}
+		t := topic
+		if docTopic >= 0 {
+			t = docTopic
+		}
+		st, subj := sentenceRelations(text[s[0]:s[1]], sin, t, lead, func(e int) bool { return types[e] == "location" })
 		attachValues(&r, c, vals, s, in, subj, idx)
 		if subj >= 0 {
 			topic = subj
+			if lead {
+				docTopic = subj // the lead's subject is what the document's "it" and "the film" are about
+			}
 		}
 		linked := map[[2]int]bool{}
 		for _, x := range st {
-			if len(linked) >= maxRelPerSentence {
+			if len(linked) >= maxStatedPerSentence {
 				break
 			}
 			linked[[2]int{min(x.subj, x.obj), max(x.subj, x.obj)}] = true
@@ -731,3 +791,7 @@ func abbreviation(w string) bool {
 	}
 	return n >= 2 && n <= 6
 }
+
+// ordinalLead are ordinals that open a name inside a sentence ("the Second
+// Varn War"), though at a sentence's start they are no part of one.
+var ordinalLead = map[string]bool{"First": true, "Second": true, "Third": true}

@@ -47,6 +47,7 @@ var (
 	// "X state of Y", "X's province of Y": a place noun between two names
 	placeOfGap  = regexp.MustCompile(`^(?:['’]s\s+)?(?:[a-z]+\s+)?([a-z]+)\s+of(?:\s+the)?$`)
 	pronounOpen = regexp.MustCompile(`^\W*(He|She|It|They|His|Her|Its|Their)\b`)
+	classOpen   = regexp.MustCompile(`^\W*The ([a-z]+)\b`)
 	clauseBreak = regexp.MustCompile(`[;:]|\.\s|\bwhile\b|\bwhereas\b|\bbut\b`)
 	onePrep     = map[string]bool{"in": true, "of": true, "at": true, "by": true, "for": true, "from": true, "with": true, "on": true, "to": true}
 )
@@ -235,7 +236,7 @@ var irregular = map[string]bool{"won": true, "led": true, "made": true, "wrote":
 // with a pronoun stands for (-1: none); it returns the sentence's own
 // subject entity (-1: none), which the next sentences' pronouns may refer
 // to.
-func sentenceRelations(s string, in []smention, topic int, place func(entity int) bool) ([]stated, int) {
+func sentenceRelations(s string, in []smention, topic int, lead bool, place func(entity int) bool) ([]stated, int) {
 	var out []stated
 	seen := map[[2]int]bool{}
 	add := func(a, b int, pred string, conf float64) {
@@ -262,8 +263,36 @@ func sentenceRelations(s string, in []smention, topic int, place func(entity int
 		for first < len(in) && in[first].a < subjEnd {
 			first++
 		}
+	} else if m := classOpen.FindStringSubmatchIndex(s); m != nil && topic >= 0 && nounType(s[m[2]:m[3]]) != "" && opensWithVerb(s[m[1]:]) {
+		// "The film was directed by X", "The band signed with Y": a
+		// sentence opening with "the" and a class noun talks about the
+		// entity the text is about
+		subj, subjEnd = topic, m[1]
+		for first < len(in) && in[first].a < subjEnd {
+			first++
+		}
 	}
-	if subj >= 0 {
+	isLead := lead && subj >= 0 && subjectOf(s, in) == 0
+	if isLead {
+		// the document's lead sentence defines its subject: every name
+		// its description holds says something of it ("X (born 1950 in
+		// Y) is a Z singer, a member of W")
+		lastPred := ""
+		for k := first; k < len(in); k++ {
+			var pred string
+			if k > first && in[k-1].b <= in[k].a && conjunct(s[in[k-1].b:in[k].a]) && lastPred != "" {
+				pred = lastPred
+			} else {
+				pred = leadPredicate(s[subjEnd:in[k].a], s[in[k].b:])
+			}
+			lastPred = pred
+			if otherName(s[subjEnd:in[k].a], pred) {
+				continue // "(formerly Y)", "also known as Y", "(Quenforth: Y)": another name of the subject, no relation
+			}
+			add(subj, in[k].entity, pred, 0.45)
+		}
+	}
+	if subj >= 0 && !isLead {
 		lastPred, lastK := "", -1
 		for k := first; k < len(in); k++ {
 			var pred string
@@ -286,6 +315,7 @@ func sentenceRelations(s string, in []smention, topic int, place func(entity int
 			}
 		}
 	}
+	listed := inList(s, in)
 	for k := 0; k+1 < len(in); k++ {
 		a, b := in[k], in[k+1]
 		if a.entity == b.entity {
@@ -304,15 +334,222 @@ func sentenceRelations(s string, in []smention, topic int, place func(entity int
 			add(b.entity, a.entity, "located in", 0.5) // "the U.S. state of Connecticut": Connecticut is in the U.S.
 			continue
 		}
+		if nat := s[a.a:a.b]; demonym(nat, s[a.b:]) && nounRun(gap) != "" {
+			// "the Kestrian power metal band X", "Kestrian producer X": X
+			// is of the people the adjective names
+			add(b.entity, a.entity, "is "+nounRun(gap), 0.5)
+			continue
+		}
 		gap = strings.TrimSuffix(strings.TrimSuffix(gap, " the"), " The")
-		if onePrep[gap] && gap != "of" && gap != "to" && gap != "with" {
+		if neighbourPrep[gap] {
 			add(a.entity, b.entity, gap, 0.5)
-		} else if gap == "," && place != nil && place(a.entity) && place(b.entity) {
+		} else if gap == "," && place != nil && place(a.entity) && place(b.entity) && !listed[k] {
 			add(a.entity, b.entity, "located in", 0.5)
+		}
+	}
+	// a chain of places, each in the next ("Brelloc, Welmshire, Kestria",
+	// "in the Varn Hills of central Welmshire in Kestria"): each is in every
+	// later one, not only its neighbour
+	if place != nil {
+		for k := 0; k < len(in); {
+			j := k
+			for j+1 < len(in) && !listed[j] && place(in[j].entity) && place(in[j+1].entity) && in[j].b <= in[j+1].a && placeChainGap.MatchString(s[in[j].b:in[j+1].a]) {
+				j++
+			}
+			for x := k; x < j; x++ {
+				for y := x + 2; y <= j; y++ {
+					add(in[x].entity, in[y].entity, "located in", 0.45)
+				}
+			}
+			k = j + 1
 		}
 	}
 	return out, subj
 }
+
+// inList marks the mentions of a coordinated list ("A, B, C and D", "A, B
+// or C"): a run of mentions joined by commas that a conjunction ends. Its
+// members are side by side, not one inside the next.
+func inList(s string, in []smention) []bool {
+	out := make([]bool, len(in))
+	for k := 0; k < len(in); {
+		j, conj := k, false
+		for j+1 < len(in) && in[j].b <= in[j+1].a && conjunct(s[in[j].b:in[j+1].a]) {
+			if strings.TrimSpace(s[in[j].b:in[j+1].a]) != "," {
+				conj = true
+			}
+			j++
+		}
+		if conj {
+			for x := k; x <= j; x++ {
+				out[x] = true
+			}
+		}
+		k = j + 1
+	}
+	return out
+}
+
+// placeChainGap joins two places of a chain: a comma, "in", "of", with an
+// article or a compass word ("of central", "in the").
+var placeChainGap = regexp.MustCompile(`^\s*(?:,|,?\s*(?:in|of)(?:\s+the)?(?:\s+(?:north|south|east|west|central|northern|southern|eastern|western|northeastern|northwestern|southeastern|southwestern))?)\s*$`)
+
+// nounRun is the last word of a gap of one to five lower-case words
+// (adjectives and a noun, "power metal band", "rapper and singer"), or "".
+func nounRun(gap string) string {
+	ws := strings.Fields(gap)
+	if len(ws) == 0 || len(ws) > 5 {
+		return ""
+	}
+	for i, w := range ws {
+		r, _ := utf8.DecodeRuneInString(w)
+		lw := strings.ToLower(w)
+		if lw == "and" && i > 0 && i < len(ws)-1 {
+			continue // "rapper and singer X"
+		}
+		if !unicode.IsLower(r) || strings.ContainsAny(w, ",;:()\"") || determiners[lw] || leadPreps[lw] || copulas[lw] || auxiliaries[lw] || irregular[lw] || stopDesc[lw] {
+			return ""
+		}
+	}
+	return ws[len(ws)-1]
+}
+
+// leadPredicate names what a lead sentence states between its subject and a
+// later name: the verb phrase when one reaches the name ("was born in"),
+// else the word and preposition right before it ("directed by", "member
+// of", "capital of", "from"), else the copula and the noun the name
+// qualifies ("is singer" for "is a Kestrian singer").
+func leadPredicate(between, after string) string {
+	if p, ok := verbPhrase(between); ok && strings.Contains(strings.ToLower(strings.Join(strings.Fields(between), " ")), p) && !copulas[lastWord(p)] && !determiners[lastWord(p)] && lastWord(p) != "a" && lastWord(p) != "an" {
+		return p // the verb phrase as written: "was born in", "founded"
+	}
+	if t := strings.TrimSpace(between); strings.HasPrefix(t, "(") && !strings.Contains(t, ")") {
+		ws := strings.Fields(t)
+		last := strings.ToLower(ws[len(ws)-1])
+		if strings.HasPrefix(t, "(born ") && leadPreps[last] {
+			return "born " + last // "(born 4 May 1950 in Y"
+		}
+		if r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(last, ",")); unicode.IsDigit(r) || leadPreps[last] && strings.ContainsAny(t, "0123456789") {
+			// a life span's places: "(4 May 1815, Y – 21 March 1851 in Z"
+			if strings.ContainsAny(t, "–—") || strings.Contains(t, " - ") {
+				return "died in"
+			}
+			return "born in"
+		}
+	}
+	ws := strings.Fields(between)
+	for len(ws) > 0 && determiners[strings.ToLower(strings.Trim(ws[len(ws)-1], "\"“(‘'"))] {
+		ws = ws[:len(ws)-1]
+	}
+	if len(ws) > 0 {
+		last := strings.ToLower(strings.Trim(ws[len(ws)-1], "\"“(‘'"))
+		if leadPreps[last] && !strings.ContainsAny(ws[len(ws)-1], ",;:)") {
+			if len(ws) > 1 {
+				prev := ws[len(ws)-2]
+				lp := strings.ToLower(prev)
+				r, _ := utf8.DecodeRuneInString(prev)
+				if unicode.IsLower(r) && !strings.ContainsAny(prev, ",;:()\"") && !determiners[lp] && !leadPreps[lp] && !stopDesc[lp] || lp == "born" || lp == "based" || lp == "located" || lp == "known" || lp == "founded" {
+					return lp + " " + last
+				}
+			}
+			if !neighbourPrep[last] && last != "near" {
+				return "" // a bare "for", "on", "to", "with", "as" says too little of the subject
+			}
+			return last
+		}
+		r, _ := utf8.DecodeRuneInString(last)
+		if unicode.IsLower(r) && strings.HasSuffix(last, "ing") && !strings.ContainsAny(ws[len(ws)-1], ",;:)") {
+			return last // "starring X", "featuring X"
+		}
+	}
+	if p, ok := verbPhrase(between); ok && !strings.Contains(" "+p+" ", " is ") && !strings.Contains(" "+p+" ", " was ") {
+		return p // "founded", "has won"
+	}
+	cop := ""
+	for _, w := range ws {
+		if lw := strings.ToLower(strings.Trim(w, ",")); copulas[lw] {
+			cop = lw
+			break
+		}
+	}
+	if cop == "" {
+		return "" // a name before the verb and after no preposition: an apposition of the subject ("X, Y, (born …) is"), not stated of it
+	}
+	if n := headNoun(after); n != "" {
+		return cop + " " + n
+	}
+	return cop
+}
+
+// otherName says a name after a lead's subject is another name of it: in
+// the bracket right after the subject unless a preposition or a date leads
+// to it ("(born 1950 in Y)", "(1815 – 1851 Y)"), or after "known as",
+// "called", "formerly", "née".
+func otherName(between, pred string) bool {
+	if strings.HasSuffix(pred, "known as") || strings.HasSuffix(pred, "called") {
+		return true
+	}
+	t := strings.TrimSpace(between)
+	ws := strings.Fields(t)
+	if len(ws) > 0 {
+		switch strings.ToLower(strings.Trim(ws[len(ws)-1], "(,;:\"“")) {
+		case "formerly", "née", "nee", "called", "aka", "or", "also":
+			return true
+		}
+	}
+	if !strings.HasPrefix(t, "(") || strings.Contains(t, ")") {
+		return false
+	}
+	if len(ws) == 0 {
+		return true
+	}
+	lw := ws[len(ws)-1]
+	if strings.HasSuffix(lw, ":") || strings.HasSuffix(lw, ";") || lw == "(" {
+		return true
+	}
+	if strings.HasSuffix(lw, ",") {
+		return false // "(born 1950 in Y, Z", "(4 May 1815, Y"
+	}
+	lw = strings.ToLower(strings.Trim(lw, "(;"))
+	r, _ := utf8.DecodeRuneInString(lw)
+	return unicode.IsLower(r) && !leadPreps[lw] && lw != "born" && lw != "died"
+}
+
+// headNoun is the noun a name in a description qualifies: the last
+// lower-case word of the words right after it, before a preposition,
+// participle, relative word or punctuation ("drama film directed by": film).
+func headNoun(after string) string {
+	head := ""
+	for _, w := range strings.Fields(after) {
+		lw := strings.ToLower(strings.Trim(w, ".,;:\"“”'’()"))
+		r, _ := utf8.DecodeRuneInString(lw)
+		if lw == "" || stopDesc[lw] || leadPreps[lw] || strings.HasPrefix(w, "(") {
+			break
+		}
+		if !unicode.IsLetter(r) || !unicode.IsLower([]rune(w)[0]) {
+			if head != "" {
+				break
+			}
+			continue
+		}
+		if len(lw) > 4 && (strings.HasSuffix(lw, "ed") || strings.HasSuffix(lw, "ing")) && head != "" {
+			break
+		}
+		head = lw
+		if strings.ContainsAny(w, ".,;:)") {
+			break
+		}
+	}
+	return head
+}
+
+// neighbourPrep are the prepositions that alone state a relation between
+// two neighbouring names ("the Academy in London", "a song by X"); "for",
+// "on", "to", "with" join names as often without one.
+var neighbourPrep = map[string]bool{"in": true, "at": true, "by": true, "from": true}
+
+var leadPreps = map[string]bool{"in": true, "of": true, "at": true, "by": true, "for": true, "from": true, "with": true, "on": true, "to": true,
+	"near": true, "into": true, "under": true, "between": true, "within": true, "including": true, "as": true, "like": true, "via": true}
 
 // conjunct says the text between two mentions joins them in a list: "and",
 // "or", a comma, ", and".
@@ -355,4 +592,24 @@ func attachValues(r *Result, c kb.Chunk, vals []candidate, sent [2]int, in []men
 		}
 		r.Entities[k].Values = append(r.Entities[k].Values, kb.Value{Kind: v.typ, Text: v.name, Source: source(c, v.a, v.b)})
 	}
+}
+
+// statesSomething says a sentence holds a verb: a copula, an auxiliary or
+// a word read as a verb form (not a title or a heading line).
+func statesSomething(s string) bool {
+	for _, w := range strings.Fields(s) {
+		lw := strings.Trim(w, ",.;:\"“”()")
+		r, _ := utf8.DecodeRuneInString(lw)
+		if !unicode.IsLower(r) {
+			continue
+		}
+		if copulas[lw] || auxiliaries[lw] || irregular[lw] || lw == "born" {
+			return true
+		}
+	}
+	return false
+}
+
+func lastWord(p string) string {
+	return p[strings.LastIndex(p, " ")+1:]
 }

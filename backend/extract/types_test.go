@@ -128,7 +128,7 @@ func TestOfflineStatedRelations(t *testing.T) {
 	}
 	want := []edge{
 		{"Tomas Verhoek", "born in", "Dunmarsh"},
-		{"Tomas Verhoek", "is a", "Kestrian"},
+		{"Tomas Verhoek", "is painter", "Kestrian"}, // the lead sentence names the noun the name qualifies
 		{"Tomas Verhoek", "studied at", "Orvale Academy"},
 		{"Orvale Academy", "in", "Brelloc"},
 		{"Brelloc", "located in", "Welmshire"},
@@ -211,4 +211,159 @@ func TestOfflinePlaceOf(t *testing.T) {
 		}
 	}
 	t.Errorf("Ulvany located in Kestrian missing: %+v", r.Relations)
+}
+
+// statedEdges are the relations of r that a sentence states (no
+// co-occurrence), as subject, predicate, object names.
+func statedEdges(r Result) map[[3]string]bool {
+	got := map[[3]string]bool{}
+	for _, rel := range r.Relations {
+		if rel.Predicate != relphrase.CoOccurs {
+			got[[3]string{r.Entities[rel.Subject].Name, rel.Predicate, r.Entities[rel.Object].Name}] = true
+		}
+	}
+	return got
+}
+
+// The lead sentence defines the document's subject: every name its
+// description holds is stated of it; a "The film …" or "It …" sentence later
+// talks about it; another name of the subject is no relation.
+func TestOfflineLeadAndDocumentSubject(t *testing.T) {
+	text := "Harrow Lane\n\nHarrow Lane (formerly Quill Street) is a 1994 Kestrian drama film directed by Sefa Holm, starring Mira Osterfeld and Jonah Pell. " +
+		"Osterfeld had met Holm in Brelloc. The film was produced by Quellmark Pictures. It premiered at the Dunmarsh Festival."
+	r := ExtractOffline(Input{Chunk: kb.Chunk{ID: 1, DocID: 1, PageStart: 1, PageEnd: 1, CharEnd: len(text), Text: text}, DocTitle: "Harrow Lane"})
+	got := statedEdges(r)
+	for _, w := range [][3]string{
+		{"Harrow Lane", "is film", "Kestrian"},
+		{"Harrow Lane", "directed by", "Sefa Holm"},
+		{"Harrow Lane", "starring", "Mira Osterfeld"},
+		{"Harrow Lane", "starring", "Jonah Pell"},
+		{"Harrow Lane", "was produced by", "Quellmark Pictures"},
+		{"Harrow Lane", "premiered at", "Dunmarsh Festival"},
+	} {
+		if !got[w] {
+			t.Errorf("missing %v in %v", w, got)
+		}
+	}
+	for e := range got {
+		if e[2] == "Quill Street" || e[0] == "Quill Street" {
+			t.Errorf("another name of the subject is no relation: %v", e)
+		}
+	}
+	// a sentence that is not the lead states only what its verb reaches
+	r = offlineOf("The race ended. Tessa Brund, Orvale and Quenfort were mentioned in the Varn Gazette.")
+	for e := range statedEdges(r) {
+		if e[0] == "Tessa Brund" && e[2] == "Orvale" {
+			t.Errorf("a list in a later sentence is no relation: %v", e)
+		}
+	}
+}
+
+func TestLeadPredicate(t *testing.T) {
+	cases := []struct{ between, after, want string }{
+		{" is a 1994 film directed by ", "", "directed by"},
+		{" (born 1950) is an ", " singer from Orvale", "is singer"},
+		{" (born 1950) is a Kestrian singer from ", "", "singer from"},
+		{" is a mountain pass in the ", "", "pass in"},
+		{" was a member of the ", " band", "member of"},
+		{" is a film starring ", "", "starring"},
+	}
+	for _, c := range cases {
+		if got := leadPredicate(c.between, c.after); got != c.want {
+			t.Errorf("leadPredicate(%q, %q) = %q, want %q", c.between, c.after, got, c.want)
+		}
+	}
+}
+
+// A chain of places is each in every later one; a list of places is no
+// chain; a people's adjective before a class noun and a name says the name
+// is of that people.
+func TestOfflinePlaceChainsAndDemonyms(t *testing.T) {
+	r := offlineOf("The race ended. The pass lies in the Varn Hills of central Welmshire in Kestria. The song is by Kestrian rapper and singer Tova Renn. " +
+		"The race later visited Orvale, Quenfort, Dunmarsh and Vessa. The prize went to the Kestrian folk band Harl Benno.")
+	got := statedEdges(r)
+	for _, w := range [][3]string{
+		{"Varn Hills", "located in", "Kestria"},
+		{"Harl Benno", "is band", "Kestrian"},
+		{"Tova Renn", "is singer", "Kestrian"},
+	} {
+		if !got[w] {
+			t.Errorf("missing %v in %v", w, got)
+		}
+	}
+	for e := range got {
+		if e[1] == "located in" && (e[0] == "Orvale" || e[0] == "Quenfort" || e[0] == "Dunmarsh") {
+			t.Errorf("a list is no chain: %v", e)
+		}
+	}
+}
+
+// A life span's places in the lead's bracket are where the subject was born
+// and died; a name after "(" or "Language:" is another name of it.
+func TestOfflineLeadBracket(t *testing.T) {
+	text := "Edda Morrel\n\nEdda Morrel (Quenforth: Eda Morl; 2 June 1663, Vessa, Kestria – May 1719, Dunmarsh) was a Kestrian writer."
+	r := ExtractOffline(Input{Chunk: kb.Chunk{ID: 1, DocID: 1, PageStart: 1, PageEnd: 1, CharEnd: len(text), Text: text}})
+	got := statedEdges(r)
+	for _, w := range [][3]string{
+		{"Edda Morrel", "born in", "Vessa"},
+		{"Edda Morrel", "born in", "Kestria"},
+		{"Edda Morrel", "died in", "Dunmarsh"},
+	} {
+		if !got[w] {
+			t.Errorf("missing %v in %v", w, got)
+		}
+	}
+	for e := range got {
+		if e[2] == "Eda Morl" {
+			t.Errorf("another name of the subject is no relation: %v", e)
+		}
+	}
+}
+
+// A name mentioned more often than its mentions are recorded still takes
+// part in the relations of every sentence that names it.
+func TestOfflineRelationsBeyondRecordedMentions(t *testing.T) {
+	text := strings.Repeat("Tessa Brund wrote. ", maxMentionsPerName+1) + "Tessa Brund founded the Orvale Academy."
+	r := offlineOf(text)
+	if !statedEdges(r)[[3]string{"Tessa Brund", "founded", "Orvale Academy"}] {
+		t.Errorf("relation of a late mention missing: %v", statedEdges(r))
+	}
+}
+
+// A title line the text names again is a name (its qualifier left out),
+// and the subject of the lead.
+func TestOfflineTitleLine(t *testing.T) {
+	text := "Quill & Harrow (band)\nQuill & Harrow is a Kestrian folk band from Orvale."
+	r := offlineOf(text)
+	if !statedEdges(r)[[3]string{"Quill & Harrow", "band from", "Orvale"}] {
+		t.Errorf("title line as the lead's subject missing: %v", statedEdges(r))
+	}
+	for _, c := range []struct{ text, want string }{
+		{"Harrow Lane (film)\nHarrow Lane is a film.", "Harrow Lane"},
+		{"The Orvale Academy\n\nIt was founded.", "The Orvale Academy"},
+		{"Harrow Lane is a film.\nMore text.", ""},
+		{"the list of names\nMore.", ""},
+		{"Harrow Lane, Orvale,\nMore.", ""},
+	} {
+		if got := titleLine(c.text); got != c.want {
+			t.Errorf("titleLine(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// "New", or an ordinal, opening a name inside a sentence is part of it.
+func TestOfflineNewInName(t *testing.T) {
+	r := offlineOf("Tessa Brund was born in the Bronx, New Kestria, and wrote for the New Orvale Times during the Second Varn War. New rules applied. First Tessa left.")
+	names := map[string]bool{}
+	for _, e := range r.Entities {
+		names[e.Name] = true
+	}
+	for _, w := range []string{"New Kestria", "New Orvale Times", "Second Varn War"} {
+		if !names[w] {
+			t.Errorf("missing %q in %v", w, names)
+		}
+	}
+	if names["New"] {
+		t.Errorf("a sentence's opening adjective is no name: %v", names)
+	}
 }

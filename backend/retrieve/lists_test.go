@@ -195,10 +195,11 @@ func TestRelationRecall(t *testing.T) {
 func TestExpandList(t *testing.T) {
 	f := loadFixture(t)
 	// Castor Vasquith —buried in→ Kelbridge, —co-occurs with→ Drelmouth
-	// ←co-occurs with— Perrow Gallery (a museum of maritime art); Orlen
+	// ←stands in— Perrow Gallery (a museum of maritime art); Orlen
 	// Vasquith —was son of→ Castor Vasquith ("He was the son of …": the
-	// sentence's "He" is the passage's subject); Drelmouth —is town on→
-	// Sable Coast.
+	// sentence's "He" is the passage's subject); Drelmouth —town on→
+	// Sable Coast; Kelbridge —lies→ Sable Coast ("The village lies above
+	// …": the village is the passage's subject).
 	const q = "Did Castor Vasquith build boats for the small museum of maritime art?"
 	for _, tc := range []struct {
 		name         string
@@ -212,8 +213,8 @@ func TestExpandList(t *testing.T) {
 			[]string{"castor", "orlen"}, ""},
 		{"two hops", 2, 80,
 			[]string{"Castor Vasquith|co-occurs with|Drelmouth", "Castor Vasquith|was buried in|Kelbridge", "Orlen Vasquith|was son of|Castor Vasquith",
-				"Perrow Gallery|co-occurs with|Drelmouth", "Drelmouth|is town on|Sable Coast"},
-			[]string{"castor", "orlen", "perrow", "drelmouth"}, "drelmouth"},
+				"Perrow Gallery|stands in|Drelmouth", "Drelmouth|town on|Sable Coast", "Kelbridge|lies|Sable Coast"},
+			[]string{"castor", "orlen", "perrow", "kelbridge", "drelmouth"}, "drelmouth"},
 		{"capped", 2, 1, nil, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
