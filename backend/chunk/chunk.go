@@ -7,6 +7,7 @@
 package chunk
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,6 +15,7 @@ import (
 	"cairn/backend/analyze"
 	"cairn/backend/ingest/parsed"
 	"cairn/backend/kb"
+	"cairn/backend/tables"
 )
 
 // Options size the chunks. Zero values take the defaults.
@@ -156,7 +158,7 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 			blocks = append(blocks, pb)
 			if b.Kind != parsed.BlockTableRow {
 				header, caption = "", "" // any other block ends the table
-				if ys := yearLines(t); b.Kind == parsed.BlockParagraph && len(ys) > 0 {
+				if ys := tables.YearsOnly(t); b.Kind == parsed.BlockParagraph && len(ys) > 0 {
 					years = append(years, ys...)
 				} else {
 					years = nil
@@ -318,40 +320,15 @@ func captionedPath(cur []span) []string {
 	}
 	for i := len(cur) - 1; i >= 0; i-- {
 		p := cur[i]
-		if p.captioned && len(p.path) == len(last.path)+1 && equalPaths(p.path[:len(last.path)], last.path) {
+		if p.captioned && len(p.path) == len(last.path)+1 && slices.Equal(p.path[:len(last.path)], last.path) {
 			return p.path
 		}
 	}
 	return last.path
 }
 
-func equalPaths(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// yearLines returns the years of a paragraph made of years alone, one or
-// more a line ("2024\n2023", "2024 2023 2022"): a statement's column
-// heads set above its first row; nil for any other text.
-func yearLines(par string) []string {
-	f := strings.Fields(par)
-	for _, w := range f {
-		if len(w) != 4 || (!strings.HasPrefix(w, "19") && !strings.HasPrefix(w, "20")) || strings.Trim(w, "0123456789") != "" {
-			return nil
-		}
-	}
-	return f
-}
-
 // yearHeads says a table's carried header is years taken from the lines
-// above it (see yearLines): the first row under them is a row of figures,
+// above it (see tables.YearsOnly): the first row under them is a row of figures,
 // whatever the reader marked it.
 func yearHeads(header string) bool { return strings.HasPrefix(header, " | ") }
 

@@ -360,10 +360,4 @@ func TestYearLinesAreTheTablesHeader(t *testing.T) {
 	if continued == 0 {
 		t.Fatal("no chunk starts inside the table: the test does not test the carried header")
 	}
-	if got := yearLines("2025 2024\n2023"); len(got) != 3 {
-		t.Errorf("yearLines = %q", got)
-	}
-	if got := yearLines("In 2025 and 2024"); got != nil {
-		t.Errorf("yearLines of prose = %q", got)
-	}
 }

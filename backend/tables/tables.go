@@ -88,7 +88,7 @@ func Parse(text, header, heading string) []Table {
 		if l == "" {
 			continue
 		}
-		if ys := yearsOnly(l); len(ys) > 0 && (cur == nil || len(cur.Rows) == 0) {
+		if ys := YearsOnly(l); len(ys) > 0 && (cur == nil || len(cur.Rows) == 0) {
 			yearHead = append(yearHead, ys...)
 			continue
 		}
@@ -214,9 +214,10 @@ func allBlank(cells []string) bool {
 	return true
 }
 
-// yearsOnly returns the years of a line that holds nothing else ("2021",
-// "2021 2020"); nil otherwise.
-func yearsOnly(l string) []string {
+// YearsOnly returns the years of a text that holds nothing else ("2021",
+// "2021 2020", "2021\n2020": a statement's column heads set as lines of
+// their own); nil otherwise.
+func YearsOnly(l string) []string {
 	f := strings.Fields(l)
 	for _, w := range f {
 		if !IsYear(w) {

@@ -238,3 +238,12 @@ func TestParseYearLinesAboveFigures(t *testing.T) {
 		t.Errorf("years before prose became heads: %+v", tabs)
 	}
 }
+
+func TestYearsOnly(t *testing.T) {
+	if got := YearsOnly("2025 2024\n2023"); len(got) != 3 {
+		t.Errorf("YearsOnly = %q", got)
+	}
+	if got := YearsOnly("In 2025 and 2024"); got != nil {
+		t.Errorf("YearsOnly of prose = %q", got)
+	}
+}
