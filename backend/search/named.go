@@ -83,15 +83,15 @@ func contentStems(s string) []string {
 // namedList ranks the passages whose heading path the question names,
 // more named words first, each group in its fused order. Candidates are
 // the first namedDepth fused passages and the best of a search of the
-// heading column alone (SectionsIn), which finds a statement whose text
+// heading column alone (termCounts.sections), which finds a statement whose text
 // shares little with the question.
-func (s *Searcher) namedList(ctx context.Context, query string, fused []int64) ([]int64, error) {
+func (s *Searcher) namedList(ctx context.Context, query string, fused []int64, tc termCounts) ([]int64, error) {
 	cand := append([]int64(nil), fused[:min(len(fused), namedDepth)]...)
 	in := map[int64]bool{}
 	for _, id := range cand {
 		in[id] = true
 	}
-	section, err := SectionsIn(ctx, s.Store, query, namedDepth/3, s.Docs)
+	section, err := tc.sections(ctx, s.Store, namedDepth/3, s.Docs)
 	if err != nil {
 		return nil, err
 	}

@@ -136,39 +136,61 @@ func Lexical(ctx context.Context, st *store.Store, question string, weights [4]f
 // LexicalIn is Lexical within the passages of the documents docs (all when
 // empty).
 func LexicalIn(ctx context.Context, st *store.Store, question string, weights [4]float64, k int, docs []int64) ([]store.Scored, error) {
-	terms := MatchTerms(question)
-	if len(terms) == 0 {
-		return nil, nil
-	}
-	rows, total, err := st.TermRows(ctx, terms)
+	tc, err := countTerms(ctx, st, question)
 	if err != nil {
 		return nil, err
 	}
-	rare, common := SplitCommon(terms, rows, CommonRowBudget(total))
+	return tc.lexical(ctx, st, weights, k, docs)
+}
+
+// termCounts are a question's FTS5 terms (MatchTerms) with the chunks each
+// matches and the chunks in the project: counted once per search, read by
+// the lexical list and the heading search of the named list.
+type termCounts struct {
+	terms []string
+	rows  []int
+	total int
+}
+
+func countTerms(ctx context.Context, st *store.Store, question string) (termCounts, error) {
+	tc := termCounts{terms: MatchTerms(question)}
+	if len(tc.terms) == 0 {
+		return tc, nil
+	}
+	var err error
+	tc.rows, tc.total, err = st.TermRows(ctx, tc.terms)
+	return tc, err
+}
+
+// lexical is LexicalIn over counted terms.
+func (tc termCounts) lexical(ctx context.Context, st *store.Store, weights [4]float64, k int, docs []int64) ([]store.Scored, error) {
+	if len(tc.terms) == 0 {
+		return nil, nil
+	}
+	rare, common := SplitCommon(tc.terms, tc.rows, CommonRowBudget(tc.total))
 	return st.LexicalSearchIn(ctx, ScopedMatch(rare, common), weights, k, docs)
 }
 
-// SectionsIn ranks the k passages whose heading path (with a table's
+// sections ranks the k passages whose heading path (with a table's
 // caption and header row) best matches the question by BM25 over that
 // column alone: a question that names the section or table it asks about
 // ("… shown in the cash flow statement") finds the passages under it
 // however little of the question their text repeats. Only the question's
 // rarer words select (see SplitCommon).
-func SectionsIn(ctx context.Context, st *store.Store, question string, k int, docs []int64) ([]store.Scored, error) {
+// CJK bigram terms are left out: they search their own column.
+func (tc termCounts) sections(ctx context.Context, st *store.Store, k int, docs []int64) ([]store.Scored, error) {
 	var terms []string
-	for _, t := range MatchTerms(question) {
+	var rows []int
+	for i, t := range tc.terms {
 		if !strings.HasPrefix(t, "cjk :") {
 			terms = append(terms, t)
+			rows = append(rows, tc.rows[i])
 		}
 	}
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	rows, total, err := st.TermRows(ctx, terms)
-	if err != nil {
-		return nil, err
-	}
-	rare, _ := SplitCommon(terms, rows, CommonRowBudget(total))
+	rare, _ := SplitCommon(terms, rows, CommonRowBudget(tc.total))
 	return st.LexicalSearchIn(ctx, "heading : ("+strings.Join(rare, " OR ")+")", [4]float64{0, 1, 0, 0}, k, docs)
 }
 
@@ -338,7 +360,11 @@ func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[
 			vec <- vecResult{near: near, err: err}
 		}()
 	}
-	lex, lerr := LexicalIn(ctx, s.Store, query, set.ColumnWeights, depth, s.Docs)
+	tc, lerr := countTerms(ctx, s.Store, query)
+	var lex []store.Scored
+	if lerr == nil {
+		lex, lerr = tc.lexical(ctx, s.Store, set.ColumnWeights, depth, s.Docs)
+	}
 	var vr vecResult
 	if wantVec {
 		vr = <-vec
@@ -350,13 +376,12 @@ func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[
 		return nil, nil, nil, vr.err
 	}
 	lists := []Ranked{{Name: "lexical", Weight: set.LexicalWeight, IDs: ids(lex)}}
-
 	if vr.near != nil {
 		lists = append(lists, Ranked{Name: "vector", Weight: set.VectorWeight, IDs: ids(vr.near)})
 	}
 	fused, score, ranks := Fuse(set.RRFK, lists...)
 	if set.NamedWeight > 0 {
-		named, err := s.namedList(ctx, query, fused)
+		named, err := s.namedList(ctx, query, fused, tc)
 		if err != nil {
 			return nil, nil, nil, err
 		}
