@@ -125,6 +125,7 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 	var levels []int
 	header := ""          // the header row of the table being laid out, if any
 	caption := ""         // the caption of the table being laid out, if any
+	inHeads := false      // the last block was one of the table's header rows
 	var prev parsed.Block // the block laid out before this one on the page
 	var years []string    // the years of the year-only paragraphs just laid out
 	for p := 1; p <= nPages; p++ {
@@ -157,7 +158,7 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 			}
 			blocks = append(blocks, pb)
 			if b.Kind != parsed.BlockTableRow {
-				header, caption = "", "" // any other block ends the table
+				header, caption, inHeads = "", "", false // any other block ends the table
 				if ys := tables.YearsOnly(t); b.Kind == parsed.BlockParagraph && len(ys) > 0 {
 					years = append(years, ys...)
 				} else {
@@ -195,10 +196,20 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 					sp.path = append(path[:len(path):len(path)], caption)
 					sp.captioned = true
 				}
-				if b.Header && !yearHeads(header) {
-					header = kb.OneLine(t)
+				// Header rows follow one another: the first after a
+				// figure row starts the heads of a table set below the
+				// last ("Assets | Capital Expenditures" under a sales
+				// table), and rows carried over keep all of them.
+				if (b.Header || tables.IsHeadRow(t)) && !yearHeads(header) {
+					if inHeads {
+						header += "\n" + kb.OneLine(t)
+					} else {
+						header = kb.OneLine(t)
+					}
+					inHeads = true
 				} else {
 					sp.tableHeader = header
+					inHeads = false
 				}
 				pieces = append(pieces, sp)
 				continue
@@ -209,7 +220,7 @@ func layout(doc *parsed.Document) ([]kb.Page, string, []span) {
 		}
 		if pi.NoText {
 			pieces = append(pieces, span{barrier: true})
-			header, caption = "", ""
+			header, caption, inHeads = "", "", false
 		}
 		pages = append(pages, kb.Page{Number: p, CharStart: pageStart, Text: sb.String()[pageStart:], NoText: pi.NoText, OCR: pi.OCR,
 			PageLayout: kb.PageLayout{Label: pi.Label, Furniture: pi.Furniture, Width: pi.Width, Height: pi.Height, Blocks: blocks}})

@@ -361,3 +361,30 @@ func TestYearLinesAreTheTablesHeader(t *testing.T) {
 		t.Fatal("no chunk starts inside the table: the test does not test the carried header")
 	}
 }
+
+// A second table set right under the first ("Assets | Spending" heads
+// under a sales table) starts heads of its own, and a passage that
+// continues it carries all of its header rows, not the first table's.
+func TestStackedTableHeadsCarried(t *testing.T) {
+	row := func(text string, header bool) parsed.Block {
+		return parsed.Block{Page: 1, Kind: parsed.BlockTableRow, Header: header, Text: text}
+	}
+	blocks := []parsed.Block{{Page: 1, Kind: parsed.BlockHeading, Level: 1, Text: "Segments"},
+		row("Sales | Profit", true), row("(Millions) | 2025 | 2024 | 2025 | 2024", false)}
+	for i := 0; i < 6; i++ {
+		blocks = append(blocks, row(fmt.Sprintf("Division %c | %d | %d | %d | %d", 'A'+i, 100+i, 90+i, 10+i, 9+i), false))
+	}
+	blocks = append(blocks, row("Assets | Spending", false), row("(Millions) | 2025 | 2024 | 2025 | 2024", false))
+	for i := 0; i < 12; i++ {
+		blocks = append(blocks, row(fmt.Sprintf("Division %c | %d | %d | %d | %d", 'A'+i%6, 500+i, 480+i, 30+i, 20+i), false))
+	}
+	_, chunks := Split(&parsed.Document{Blocks: blocks}, Options{Target: 40, Max: 60, Overlap: -1})
+	want := "Assets | Spending\n(Millions) | 2025 | 2024 | 2025 | 2024"
+	last := chunks[len(chunks)-1]
+	if strings.Contains(last.Text, "Spending") {
+		t.Fatalf("want the second table cut into passages; last chunk %q", last.Text)
+	}
+	if last.TableHeader != want {
+		t.Errorf("TableHeader %q\nwant %q", last.TableHeader, want)
+	}
+}

@@ -121,8 +121,10 @@ type PageBlock struct {
 // caption ends the heading path of its passages; version 8: headings set
 // at the body size in a second colour or a pen-made bold, CJK numbered
 // titles, numbered titles set close above their text, capitals titles of
-// one-page documents).
-const ReaderVersion = 8
+// one-page documents; version 9: a table's header rows are all carried to
+// the passages that continue it, and a header row under figure rows starts
+// the heads of the table below).
+const ReaderVersion = 9
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.
@@ -142,8 +144,9 @@ type Chunk struct {
 	HeadingPath []string `json:"heading_path,omitempty"`
 	// TableHeader is the header row of the table the chunk continues when
 	// that row is not in the chunk (a long table cut into passages, or
-	// carried over a page): the columns its rows are read by. It is shown
-	// with the passage, not part of its text or span.
+	// carried over a page): the columns its rows are read by; a table with
+	// several header rows has one per line. It is shown with the passage,
+	// not part of its text or span.
 	TableHeader string `json:"table_header,omitempty"`
 	Text        string `json:"text"`
 	Tokens      int    `json:"tokens"`

@@ -102,13 +102,21 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 		u.trace.Support.Decided = true
 	}
 	if question == u.question {
-		// A figure the question names in a table of the evidence.
-		if g.cells, err = u.tableCells(ctx, g.evidence); err != nil {
-			return nil, err
-		}
 		// A figure computed by the formula the question states.
 		if g.stated, err = u.statedFormula(ctx, g.evidence); err != nil {
 			return nil, err
+		}
+		// Else the figure it asks by name, searched for as a quantity of
+		// its own; else a figure it names in a table of the evidence.
+		if g.stated == nil {
+			if g.cells, err = u.askedCells(ctx, g); err != nil {
+				return nil, err
+			}
+		}
+		if g.stated == nil && len(g.cells) == 0 {
+			if g.cells, err = u.tableCells(ctx, g.evidence); err != nil {
+				return nil, err
+			}
 		}
 		if u.trace.Support.Declined && (len(g.cells) > 0 || g.stated != nil) {
 			u.trace.Support.Declined = false

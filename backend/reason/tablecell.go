@@ -9,8 +9,11 @@ import (
 	"strconv"
 	"strings"
 
+	"cairn/backend/analyze"
 	"cairn/backend/embed"
+	"cairn/backend/formula"
 	"cairn/backend/kb"
+	"cairn/backend/lexicon"
 	"cairn/backend/tables"
 )
 
@@ -104,6 +107,48 @@ func (u *run) tableCells(ctx context.Context, ev []Evidence) ([]foundCell, error
 	return out, nil
 }
 
+// askedCells finds the figure a question asks by name and states no
+// formula for ("What was the 2019 total of accounts payable?"): the name
+// is read as a quantity of its own (formula.Asked) and its row searched
+// for in the question's scope (quantityRows), not only among the best
+// passages, in each year the question names (the first column when it
+// names none). The passages of the cells join the evidence.
+func (u *run) askedCells(ctx context.Context, g *gathered) ([]foundCell, error) {
+	name, ok := formula.Asked(u.question)
+	if !ok {
+		return nil, nil
+	}
+	years := questionYears(u.question)
+	if len(years) == 0 {
+		years = []int{0}
+	}
+	rows, err := u.quantityRows(ctx, name, years, g.evidence)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	rc := rows[0]
+	out := make([]foundCell, len(rc.cells))
+	for i, c := range rc.cells {
+		c.ev = u.withEvidence(g, rc.from[i].Hit)
+		out[i] = c
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Year < out[j].Year })
+	return out, nil
+}
+
+// withEvidence is the index of a passage among the evidence, added at its
+// end when it is not there yet.
+func (u *run) withEvidence(g *gathered, h kb.Hit) int {
+	for i, e := range g.evidence {
+		if e.Hit.ID == h.ID {
+			return i
+		}
+	}
+	g.evidence = append(g.evidence, Evidence{N: len(g.evidence) + 1, Hit: h})
+	u.trace.Retrieval.Evidence = append(u.trace.Retrieval.Evidence, h.ID)
+	return len(g.evidence) - 1
+}
+
 // foundCell is a cell and where it stands among the passages.
 type foundCell struct {
 	tables.Cell
@@ -130,13 +175,14 @@ func (u *run) cellQuery(ctx context.Context, ts []tables.Table) (tables.Query, e
 			}
 		}
 	}
-	qw := embed.Words(u.question)
-	for _, w := range qw {
+	row, table := tableNaming(u.question)
+	q.Context = table
+	for w := range row {
 		if !tables.IsYear(w) {
 			q.Terms[w] = true
 		}
 	}
-	add(qw)
+	add(embed.Words(u.question))
 	for _, t := range ts {
 		for _, c := range t.Columns {
 			add(tableWords(c))
@@ -152,6 +198,63 @@ func (u *run) cellQuery(ctx context.Context, ts []tables.Table) (tables.Query, e
 	}
 	q.Weight = terms.PlainIDF
 	return q, nil
+}
+
+// docParts are the nouns that name a part of a document ("statement",
+// "sheet", "table").
+var docParts = lexicon.English().Set("document_parts")
+
+// maxPartWords is how many words before a document-part noun ("the cash
+// flow statement"), or after its "of" ("the statement of cash flows"),
+// belong to the phrase that names the part.
+const maxPartWords = 3
+
+// tableNaming splits a question's words (as embed.Words cuts them) into
+// those that may name a table's row and those that name only the table:
+// the words of a phrase around a document-part noun ("the cash flow
+// statement", "the statement of income", "the balance sheet"), the noun
+// included. A word said
+// both in such a phrase and elsewhere ("net income … in the income
+// statement") names a row too.
+func tableNaming(question string) (row, table map[string]bool) {
+	toks := analyze.Tokens(question)
+	inPart := make([]bool, len(toks))
+	content := func(i int) bool {
+		t := toks[i].Text
+		return !analyze.IsStop(t) && !docParts[t] && !tables.IsYear(t)
+	}
+	for i, t := range toks {
+		if !docParts[t.Text] {
+			continue
+		}
+		inPart[i] = true
+		before := 0
+		for j := i - 1; j >= 0 && j >= i-maxPartWords && content(j); j-- {
+			inPart[j] = true
+			before++
+		}
+		// Its words stand on one side: "the statement of cash flows",
+		// but "the balance sheet of the group".
+		if before == 0 && i+1 < len(toks) && toks[i+1].Text == "of" {
+			for j := i + 2; j < len(toks) && j <= i+1+maxPartWords && content(j); j++ {
+				inPart[j] = true
+			}
+		}
+	}
+	row, table = map[string]bool{}, map[string]bool{}
+	for i, t := range toks {
+		for _, w := range embed.Words(t.Text) {
+			if inPart[i] {
+				table[w] = true
+			} else {
+				row[w] = true
+			}
+		}
+	}
+	for w := range row {
+		delete(table, w)
+	}
+	return row, table
 }
 
 // cellText writes the cells of one row as the answer's lead: the row (and

@@ -15,7 +15,10 @@ type Query struct {
 	Weight func(word string) float64
 	Years  []int
 	// Context, when set, are more words that may name a table (in its
-	// title: "the balance sheet"), never its rows.
+	// title: "the balance sheet"), never its rows. Words of Terms that a
+	// table's title holds name the table, not its rows, when Context is
+	// empty or holds them too; when the caller has told the words that
+	// name a table apart (Context set, without them), they name rows.
 	Context map[string]bool
 	// MinCover, when set, is the least part of the query's own weight
 	// (by Weight) a cell's row label, section and column must name: a
@@ -89,7 +92,7 @@ func Lookup(q Query, tabs []Table, words Words) []Cell {
 				inTitle[w] = true
 			}
 			for w := range q.Terms {
-				if !inTitle[w] {
+				if !inTitle[w] || len(q.Context) > 0 && !q.Context[w] {
 					rowQ.Terms[w] = true
 				}
 			}

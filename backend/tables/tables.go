@@ -53,8 +53,8 @@ const titleLines = 3
 // Parse reads the tables of a passage's text: runs of lines with cells
 // separated by " | ", with the one-cell label lines between them. header,
 // when set, is the header row of a table the passage continues (its first
-// rows are under it); heading is the passage's heading, part of every
-// table's title.
+// rows are under it; several header rows are one per line); heading is
+// the passage's heading, part of every table's title.
 func Parse(text, header, heading string) []Table {
 	var out []Table
 	var cur *Table
@@ -63,9 +63,11 @@ func Parse(text, header, heading string) []Table {
 	title := func() string {
 		return strings.TrimSpace(heading + " " + strings.Join(above, " "))
 	}
-	pendingHeads := [][]string(nil)
-	if header != "" {
-		pendingHeads = [][]string{splitCells(header)}
+	var pendingHeads [][]string
+	for _, h := range strings.Split(header, "\n") {
+		if strings.TrimSpace(h) != "" {
+			pendingHeads = append(pendingHeads, splitCells(h))
+		}
 	}
 	flush := func() {
 		if cur != nil && len(cur.Rows) > 0 {
@@ -191,6 +193,18 @@ func signOrBlank(c string) bool {
 		}
 	}
 	return true
+}
+
+// IsHeadRow reports whether a row of cells reads as a header row: words
+// or years over the figures ("Assets | Depreciation & Amortization |
+// Capital Expenditures", "(Millions) | 2018 | 2017"), no figure among its
+// value cells and not all of them empty (a section row).
+func IsHeadRow(row string) bool {
+	if !strings.Contains(row, " | ") {
+		return false
+	}
+	values := splitCells(row)[1:]
+	return !allBlank(values) && !hasFigure(values)
 }
 
 // splitCells cuts a row into its trimmed cells.

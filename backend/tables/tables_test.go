@@ -247,3 +247,51 @@ func TestYearsOnly(t *testing.T) {
 		t.Errorf("YearsOnly of prose = %q", got)
 	}
 }
+
+// A passage continuing a table with two header rows reads its columns by
+// both: the group over the years.
+func TestParseContinuedTableTwoHeads(t *testing.T) {
+	ts := Parse("North | 5,551 | 6,464 | 503 | 410\nTotal | $ 36,500 | $ 37,987 | $ 1,577 | $ 1,373", "Assets | Spending\n(Millions) | 2025 | 2024 | 2025 | 2024", "")
+	if len(ts) != 1 {
+		t.Fatalf("%+v", ts)
+	}
+	want := []string{"Assets 2025", "Assets 2024", "Spending 2025", "Spending 2024"}
+	if !reflect.DeepEqual(ts[0].Columns, want) || ts[0].Stub != "(Millions)" {
+		t.Errorf("columns %q stub %q, want %q", ts[0].Columns, ts[0].Stub, want)
+	}
+}
+
+func TestIsHeadRow(t *testing.T) {
+	for _, c := range []struct {
+		row  string
+		want bool
+	}{
+		{"Assets | Depreciation | Spending", true},
+		{"(Millions) | 2025 | 2024", true},
+		{"Widgets | 5,409 | 5,209", false},
+		{"Operating activities |  |  ", false},
+		{"A heading line", false},
+		{"Share | 12 % | (3)", false},
+	} {
+		if got := IsHeadRow(c.row); got != c.want {
+			t.Errorf("IsHeadRow(%q) = %v", c.row, got)
+		}
+	}
+}
+
+// When the caller tells the words that name the table apart (Context), a
+// word of the title the question also says of the row names the row: the
+// net earnings asked "as shown in the statement of earnings".
+func TestLookupContextKeepsRowWords(t *testing.T) {
+	ts := Parse("Statement of Earnings\n(Thousands) | 2025 | 2024\nRevenue | 900 | 800\nNet earnings | 90 | 80", "", "")
+	q := query("net earnings", 2025)
+	q.Context = map[string]bool{"statement": true}
+	cells := Lookup(q, ts, simpleWords)
+	if len(cells) == 0 || cells[0].Label != "Net earnings" || cells[0].Value != "90" {
+		t.Fatalf("got %+v", cells)
+	}
+	q.Context = nil
+	if cells := Lookup(q, ts, simpleWords); len(cells) > 0 && cells[0].Label == "Net earnings" && cells[0].Share == 1 {
+		t.Errorf("without Context the title's word should name the table only: %+v", cells[0])
+	}
+}
