@@ -100,6 +100,9 @@ type TableCell struct {
 	Value   string  `json:"value"`
 	Number  float64 `json:"number"`
 	Year    int     `json:"year,omitempty"`
+	// Via is the label of the row, in another table, that names the
+	// quantity asked and prints the same figures as this one's row.
+	Via string `json:"via,omitempty"`
 }
 
 // ShortAnswer is the one-phrase answer an answer leads with: its text, the

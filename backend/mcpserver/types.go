@@ -104,6 +104,7 @@ type TableCell struct {
 	Value   string  `json:"value" jsonschema:"the cell as printed"`
 	Number  float64 `json:"number" jsonschema:"the value as a number (parentheses are negative)"`
 	Year    int     `json:"year,omitempty" jsonschema:"the year of the column, when the question named it"`
+	Via     string  `json:"via,omitempty" jsonschema:"the label of the row in another table that names the quantity asked and prints the same figures"`
 }
 
 // PassageIn is get_passage's input.

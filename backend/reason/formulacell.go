@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"cairn/backend/analyze"
 	"cairn/backend/formula"
@@ -78,14 +80,26 @@ func (u *run) statedFormula(ctx context.Context, ev []Evidence) (*statedFigure, 
 	sf := &statedFigure{f: f, year: year, figs: map[formula.Operand]float64{}}
 	ft := &FormulaTrace{Target: f.Target}
 	u.trace.Formula = ft
+	// A quantity missed is looked for again once the others' searches
+	// have found their tables (one statement holds most of them).
 	cands := make([][]rowChoice, len(names))
-	for i, name := range names {
-		rows, err := u.quantityRows(ctx, name, years[name], ev)
-		if err != nil || len(rows) == 0 {
-			ft.Missing = name
-			return nil, err
+	for pass := 0; pass < 2; pass++ {
+		for i, name := range names {
+			if cands[i] != nil {
+				continue
+			}
+			rows, err := u.quantityRows(ctx, name, years[name], ev)
+			if err != nil {
+				return nil, err
+			}
+			cands[i] = rows
 		}
-		cands[i] = rows
+	}
+	for i, name := range names {
+		if len(cands[i]) == 0 {
+			ft.Missing = name
+			return nil, nil
+		}
 	}
 	// A formula's figures are read from one statement where they can be:
 	// each quantity's row is, among its best few, the first on the page
@@ -179,7 +193,16 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 		}
 	}
 	addHits(res.Hits)
+	// The tables other quantities of the question were found in.
+	addHits(u.quantityHits)
 	parse()
+	defer func() {
+		for _, e := range pool[min(len(pool), maxCellPassages):] {
+			if strings.Contains(e.Hit.Text, " | ") && !slices.ContainsFunc(u.quantityHits, func(h kb.Hit) bool { return h.ID == e.Hit.ID }) {
+				u.quantityHits = append(u.quantityHits, e.Hit)
+			}
+		}
+	}()
 	// The name with its acronyms spelled out by the labels seen; then the
 	// passages that hold all its words (a statement's row is one line
 	// among many: a search for the phrase may rank its passage low).
@@ -249,6 +272,34 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 		query.Context[w] = true
 	}
 	cells := tables.Lookup(query, all, tableWords)
+	if len(cells) == 0 && len(query.Years) > 0 {
+		// A row that names it in a table without those years prints
+		// the figures of a row of one with them: the passages that
+		// print its figures are read too, and the row found by them.
+		anyYear := query
+		anyYear.Years = nil
+		if named := tables.Lookup(anyYear, all, tableWords); len(named) > 0 {
+			if expr := figuresMatch(all[named[0].Table].Rows[named[0].Row].Cells); expr != "" {
+				ids, err := u.r.Retriever.Match(ctx, expr, search.DefaultSettings().ColumnWeights, quantityPassages)
+				if err != nil {
+					return nil, ctx.Err()
+				}
+				var fresh []int64
+				for _, id := range ids {
+					if !seen[id] {
+						fresh = append(fresh, id)
+					}
+				}
+				hits, err := u.chunkHits(ctx, fresh)
+				if err != nil {
+					return nil, err
+				}
+				addHits(hits)
+				parse()
+			}
+		}
+		cells = tables.Bridge(query, all, tableWords)
+	}
 	if len(cells) == 0 {
 		return nil, nil
 	}
@@ -348,6 +399,39 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 	return []rowChoice{choice(cs)}, nil
 }
 
+// maxMatchedFigures is how many of a row's figures the search for the
+// passages that print them asks for.
+const maxMatchedFigures = 3
+
+// figuresMatch is a search for the passages that print a row's telling
+// figures (a decimal or three digits: "460.8", "1,577"), each as the
+// phrase of its digit groups, all of them required; "" when the row has
+// fewer than two.
+func figuresMatch(cells []string) string {
+	var parts []string
+	for _, c := range cells {
+		v, ok := tables.Number(c)
+		if !ok || tables.IsYear(c) || math.Abs(v) < 100 && v == math.Trunc(v) {
+			continue
+		}
+		var digits []string
+		for _, t := range analyze.Tokens(c) {
+			digits = append(digits, t.Text)
+		}
+		if len(digits) == 0 {
+			continue
+		}
+		parts = append(parts, `"`+strings.Join(digits, " ")+`"`)
+		if len(parts) == maxMatchedFigures {
+			break
+		}
+	}
+	if len(parts) < 2 {
+		return ""
+	}
+	return strings.Join(parts, " AND ")
+}
+
 // rowChoice is a row read for a quantity: its cell in each year asked,
 // and the passage of each.
 type rowChoice struct {
@@ -363,17 +447,33 @@ func (rc rowChoice) page() [2]int64 {
 
 // spelled writes a quantity's name with each acronym replaced by the
 // words of a row label it spells ("PP&E" → "property, plant and
-// equipment"), when a label of the tables does.
+// equipment"), and each clipped compound no label holds by the two words
+// of a label it is clipped from ("capex" → "capital expenditures"), when a
+// label of the tables does.
 func spelled(name string, ts []tables.Table) string {
 	words := strings.Fields(name)
+	inLabels := map[string]bool{}
+	for _, t := range ts {
+		for _, r := range t.Rows {
+			for _, w := range strings.Fields(strings.ToLower(r.Label)) {
+				inLabels[strings.Trim(w, ",.;:()")] = true
+			}
+		}
+	}
 	for i, w := range words {
-		if !tables.IsAcronym(w) {
+		var expand func(string) string
+		switch {
+		case tables.IsAcronym(w):
+			expand = func(label string) string { return tables.Spell(w, label, analyze.IsStop) }
+		case len(w) >= minClipped && isLetters(w) && !inLabels[strings.ToLower(w)]:
+			expand = func(label string) string { return tables.Unclip(w, label) }
+		default:
 			continue
 		}
 	find:
 		for _, t := range ts {
 			for _, r := range t.Rows {
-				if s := tables.Spell(w, r.Label, analyze.IsStop); s != "" {
+				if s := expand(r.Label); s != "" {
 					words[i] = s
 					break find
 				}
@@ -381,6 +481,19 @@ func spelled(name string, ts []tables.Table) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// minClipped is the shortest word read as a clipped compound ("capex").
+const minClipped = 4
+
+// isLetters reports whether s is letters only.
+func isLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // wordQuery is a phrase as tables.Lookup reads it, its words weighed by
@@ -437,6 +550,9 @@ func (sf *statedFigure) text(question string, n int) string {
 			b.WriteString("; ")
 		}
 		fmt.Fprintf(&b, "%s", c.Label)
+		if c.Via != "" {
+			fmt.Fprintf(&b, " (the figures of %q in another table)", c.Via)
+		}
 		if c.Column != "" {
 			fmt.Fprintf(&b, ", %s", c.Column)
 		}
@@ -505,7 +621,7 @@ func (sf *statedFigure) citations(n int) []kb.Citation {
 func (sf *statedFigure) answerCells(n int) []kb.TableCell {
 	out := make([]kb.TableCell, len(sf.cells))
 	for i, c := range sf.cells {
-		out[i] = kb.TableCell{N: n + i, Row: c.Label, Section: c.Section, Column: c.Column, Unit: c.Unit, Value: c.Value, Number: c.Number, Year: c.Year}
+		out[i] = kb.TableCell{N: n + i, Row: c.Label, Section: c.Section, Column: c.Column, Unit: c.Unit, Value: c.Value, Number: c.Number, Year: c.Year, Via: c.Via}
 	}
 	return out
 }

@@ -96,6 +96,10 @@ type run struct {
 	start    time.Time
 	lapStart time.Time
 	noRerank bool // deep mode's final retrieval: the plan already chose
+	// quantityHits are the passages with tables that the searches for a
+	// question's quantities found (quantityRows): one quantity's search
+	// may find the statement another's row is in.
+	quantityHits []kb.Hit
 }
 
 func (r *Reasoner) newRun(question, mode string) *run {

@@ -267,6 +267,9 @@ func cellText(cells []foundCell, n int, asked float64) string {
 	if c.Section != "" {
 		fmt.Fprintf(&b, " (%s)", c.Section)
 	}
+	if c.Via != "" {
+		fmt.Fprintf(&b, " (the figures of %q in another table)", c.Via)
+	}
 	b.WriteString(": ")
 	for i, x := range cells {
 		if i > 0 {
@@ -379,7 +382,7 @@ func cellCitation(cells []foundCell, ev []Evidence, n int) kb.Citation {
 func answerCells(cells []foundCell, n int) []kb.TableCell {
 	out := make([]kb.TableCell, len(cells))
 	for i, c := range cells {
-		out[i] = kb.TableCell{N: n, Row: c.Label, Section: c.Section, Column: c.Column, Unit: c.Unit, Value: c.Value, Number: c.Number, Year: c.Year}
+		out[i] = kb.TableCell{N: n, Row: c.Label, Section: c.Section, Column: c.Column, Unit: c.Unit, Value: c.Value, Number: c.Number, Year: c.Year, Via: c.Via}
 	}
 	return out
 }

@@ -50,6 +50,9 @@ type Cell struct {
 	// its row's label, column group and section); Share the part of the
 	// label's weight (or the column group's, for a total) they make.
 	Score, Share float64
+	// Via, for a cell Bridge found, is the label of the row that names
+	// the quantity and prints the same figures.
+	Via string
 }
 
 // MinShare is the least part of a row's label (or of the column group, for

@@ -103,7 +103,13 @@ func Parse(text, header, heading string) []Table {
 			}
 			flush()
 			section = ""
-			pendingHeads, yearHead = nil, nil
+			// A label line above the passage's first row (its label
+			// wrapped, or its section) keeps the header carried to the
+			// passage; prose ends it.
+			if len(out) > 0 || header == "" || !isLabelLine(l) {
+				pendingHeads = nil
+			}
+			yearHead = nil
 			above = append(above, l)
 			if len(above) > titleLines {
 				above = above[1:]

@@ -295,3 +295,17 @@ func TestLookupContextKeepsRowWords(t *testing.T) {
 		t.Errorf("without Context the title's word should name the table only: %+v", cells[0])
 	}
 }
+
+// A passage that opens on the first line of a wrapped row label still
+// reads its rows by the header carried to it.
+func TestParseContinuedTableWrappedLabel(t *testing.T) {
+	ts := Parse("Changes in widget stocks, excluding the effects\nof transfers | 79.9 | (7.5)\nNet widgets from operations | 367.2 | 280.7", "2025 | 2024", "")
+	if len(ts) != 1 || !reflect.DeepEqual(ts[0].Columns, []string{"2025", "2024"}) {
+		t.Fatalf("%+v", ts)
+	}
+	// Prose above the first row ends the carried header.
+	ts = Parse("This paragraph talks about widgets at some length and ends here.\nWidgets | 5 | 6", "2025 | 2024", "")
+	if len(ts) != 1 || reflect.DeepEqual(ts[0].Columns, []string{"2025", "2024"}) {
+		t.Fatalf("prose kept the header: %+v", ts)
+	}
+}
