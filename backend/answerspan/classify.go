@@ -89,6 +89,13 @@ func Classify(q string) Question {
 		return Question{Text: text, Kind: Unknown, Lang: lang, NoLexicon: true}
 	}
 	low := strings.ToLower(text)
+	// A yes/no question after a short opening phrase ("Looking at the
+	// ledger, did costs rise?") is read from its clause.
+	if i := strings.Index(text, ", "); i > 0 && i <= maxOpening && !strings.ContainsAny(text[:i], "?") {
+		if f := strings.Fields(strings.ToLower(text[i+2:])); len(f) > 1 && yesNoLead[f[0]] && !whWord(strings.Fields(low)[0]) && !yesNoLead[strings.Fields(low)[0]] {
+			return Classify(text[i+2:])
+		}
+	}
 	out := Question{Text: text, Kind: Unknown, Lang: "en"}
 	first := strings.Fields(low)
 	lead := ""
@@ -197,6 +204,13 @@ func Classify(q string) Question {
 }
 
 func placeNoun(w string) bool { return placeNouns[w] || placeNouns[strings.TrimSuffix(w, "s")] }
+
+// maxOpening is the longest opening phrase (in bytes) read before a
+// question's clause.
+const maxOpening = 60
+
+// whWord reports whether w opens a wh-question ("what", "which", "how").
+func whWord(w string) bool { return whWords[strings.Trim(w, ",.?!\"'")] }
 
 func personNoun(w string) bool { return personNouns[w] || personNouns[strings.TrimSuffix(w, "s")] }
 

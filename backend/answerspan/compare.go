@@ -314,6 +314,14 @@ func (f *finder) yesNo() []Candidate {
 				}
 			}
 		}
+	} else if agrees, at, ok := f.directionVerdict(); ok {
+		chain := []Ref{at}
+		yes.Chain, no.Chain = chain, chain
+		if agrees {
+			yes.Score = 0.7
+		} else {
+			no.Score = 0.7
+		}
 	}
 	return []Candidate{yes, no}
 }

@@ -17,6 +17,7 @@ var (
 
 	// Question words and the answer kind each asks for.
 	yesNoLead    = en.Set("yes_no_lead")
+	whWords      = en.Set("wh_words")
 	personLead   = lexicon.SetOf(en.Group("question_kinds", "who"))
 	dateCues     = en.Group("question_kinds", "when")
 	numWords     = en.Group("question_kinds", "how many")
@@ -51,6 +52,10 @@ var (
 	demonyms     = en.Map("demonyms")
 	demonymExact = en.Set("demonym_words")
 	usStates     = en.Set("us_states")
+
+	// The direction a quantity moved.
+	riseWords = en.Set("rise_words")
+	fallWords = en.Set("fall_words")
 
 	// Dates and numbers.
 	monthNum = monthNumbers(en.Words("months"))

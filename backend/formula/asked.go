@@ -2,6 +2,7 @@ package formula
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -13,6 +14,15 @@ import (
 // … value"). ok is false when the question asks no such figure or the
 // phrase is left empty. English wording, like Parse.
 func Asked(question string) (string, bool) {
+	s, ok := askedPhrase(question)
+	if !ok || len(strings.Fields(s)) > maxAskedWords {
+		return "", false
+	}
+	return s, true
+}
+
+// askedPhrase is the figure's phrase as Asked reads it, of any length.
+func askedPhrase(question string) (string, bool) {
 	m := askedRE.FindStringSubmatch(question)
 	if m == nil {
 		return "", false
@@ -27,17 +37,83 @@ func Asked(question string) (string, bool) {
 		t = measureTailRE.ReplaceAllString(t, "")
 		t = changeLeadRE.ReplaceAllString(t, "")
 		t = danglingRE.ReplaceAllString(t, "")
+		t = leadingDanglingRE.ReplaceAllString(t, "")
 		t = strings.TrimSpace(t)
 		if t == s || t == "" {
 			break
 		}
 		s = t
 	}
-	s = name(s)
-	if s == "" || len(strings.Fields(s)) > maxAskedWords {
-		return "", false
+	s = name(strings.TrimLeft(s, " -–—:,"))
+	return s, s != ""
+}
+
+// AskedFormula reads the arithmetic a question's asked figure states by
+// its wording, when it defines none: "A as a % of B" (or a percentage, a
+// share of B) is A / B, "the A to B ratio" is A / B, and "the 3 year
+// average of E" over a span of years the question names ("FY2017 -
+// FY2019") is the mean of E in each year of it. ok is false when the
+// figure's phrase says none of these.
+func AskedFormula(question string) (Formula, bool) {
+	s, ok := askedPhrase(question)
+	if !ok {
+		return Formula{}, false
 	}
-	return s, true
+	target := s
+	averaged := false
+	if m := averageOfRE.FindStringSubmatch(s); m != nil {
+		s, averaged = m[1], true
+	}
+	var e *Expr
+	if m := shareOfRE.FindStringSubmatch(s); m != nil {
+		e = &Expr{Op: '/', L: &Expr{Name: name(m[1])}, R: &Expr{Name: name(m[2])}}
+	} else if m := toRatioRE.FindStringSubmatch(s); m != nil {
+		e = &Expr{Op: '/', L: &Expr{Name: name(m[1])}, R: &Expr{Name: name(m[2])}}
+	} else if averaged {
+		e = &Expr{Name: name(s)}
+	} else {
+		return Formula{}, false
+	}
+	if averaged {
+		a, b, ok := YearRange(question)
+		if !ok {
+			return Formula{}, false
+		}
+		var sum *Expr
+		for y := a; y <= b; y++ {
+			term := substitute(e, nil, 0).inYear(y)
+			term.Paren = term.Op != 0
+			if sum == nil {
+				sum = term
+			} else {
+				sum = &Expr{Op: '+', L: sum, R: term}
+			}
+		}
+		sum.Paren = true
+		e = &Expr{Op: '/', L: sum, R: &Expr{Num: float64(b - a + 1)}}
+	}
+	return Formula{Target: target, Expr: e}, true
+}
+
+// maxYearSpan is the longest span of years YearRange reads.
+const maxYearSpan = 10
+
+// yearRangeRE finds a span of years ("FY2015 - FY2017", "2019–2021",
+// "2015 to 2017").
+var yearRangeRE = regexp.MustCompile(`(?i)\b(?:FY\s?)?((?:19|20)\d\d)\s*(?:-|–|—|to|through)\s*(?:FY\s?)?((?:19|20)\d\d)\b`)
+
+// YearRange finds the first span of years a text names ("FY2015 -
+// FY2017"): its first and last year, the first before the last and at most
+// maxYearSpan apart.
+func YearRange(text string) (first, last int, ok bool) {
+	for _, m := range yearRangeRE.FindAllStringSubmatch(text, -1) {
+		a, _ := strconv.Atoi(m[1])
+		b, _ := strconv.Atoi(m[2])
+		if a < b && b-a <= maxYearSpan {
+			return a, b, true
+		}
+	}
+	return 0, 0, false
 }
 
 // maxAskedWords is the longest phrase read as a figure's name: a longer one
@@ -63,6 +139,16 @@ var (
 	// change in X"): the figure is X, read in each year named, and the
 	// change between them is worked out with the cells.
 	changeLeadRE = regexp.MustCompile(`(?i)^(?:the\s+)?(?:year[\s-]over[\s-]year\s+|annual\s+)?(?:change|growth|increase|decrease|difference)\s+(?:in|of)\s+(?:the\s+)?`)
+	// averageOfRE is an average asked over years ("3 year average of X",
+	// "the average X").
+	averageOfRE = regexp.MustCompile(`(?i)^(?:the\s+)?(?:\d+|one|two|three|four|five)?[\s-]*(?:years?[\s-]+)?average\s+(?:of\s+)?(?:the\s+)?(.+)$`)
+	// shareOfRE is a figure asked as a part of another ("X as a % of Y").
+	shareOfRE = regexp.MustCompile(`(?i)^(.+?)\s+as\s+(?:an?\s+)?(?:%|percent(?:age)?|share|proportion|fraction)\s+of\s+(?:the\s+)?(.+)$`)
+	// toRatioRE is a ratio asked by its two terms ("the X to Y ratio").
+	toRatioRE = regexp.MustCompile(`(?i)^(.+?)\s+to\s+(.+?)\s+ratio$`)
+	// leadingDanglingRE is what removed periods leave at the start ("to
+	// average X" of "2021 to 2023 average X").
+	leadingDanglingRE = regexp.MustCompile(`(?i)^(?:(?:from|between|to|and|through|-|–|—)\s+)+`)
 	// danglingRE is what a removed period leaves at the end ("… from to").
 	danglingRE = regexp.MustCompile(`(?i)(?:\s+(?:from|between|to|and|in|for|of|at|as|on|by|during))+$`)
 )

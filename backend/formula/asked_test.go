@@ -27,3 +27,41 @@ func TestAsked(t *testing.T) {
 		}
 	}
 }
+
+func TestAskedFormula(t *testing.T) {
+	figs := map[Operand]float64{
+		{"seed spend", 2021}: 10, {"harvest", 2021}: 100,
+		{"seed spend", 2022}: 30, {"harvest", 2022}: 200,
+		{"seed spend", 2023}: 20, {"harvest", 2023}: 400,
+	}
+	for _, c := range []struct {
+		q    string
+		year int
+		want float64
+		text string
+	}{
+		{"What is the 2022 seed spend as a % of harvest for Greenacre?", 2022, 0.15, "seed spend 2022 30 / harvest 2022 200"},
+		{"What is the FY2021 - FY2023 3 year average of seed spend as a % of harvest? Round to one decimal.", 2023, (0.1 + 0.15 + 0.05) / 3,
+			"((seed spend 2021 10 / harvest 2021 100) + (seed spend 2022 30 / harvest 2022 200) + (seed spend 2023 20 / harvest 2023 400)) / 3"},
+		{"What is the 2021 to 2023 average harvest?", 2023, (100 + 200 + 400) / 3.0, "(harvest 2021 100 + harvest 2022 200 + harvest 2023 400) / 3"},
+		{"What was the 2023 seed spend to harvest ratio?", 2023, 0.05, "seed spend 2023 20 / harvest 2023 400"},
+	} {
+		f, ok := AskedFormula(c.q)
+		if !ok {
+			t.Errorf("%q: no formula", c.q)
+			continue
+		}
+		v, err := f.Expr.Eval(c.year, figs)
+		if err != nil || v < c.want-1e-9 || v > c.want+1e-9 {
+			t.Errorf("%q: %v %v, want %v", c.q, v, err, c.want)
+		}
+		if got := f.Expr.Text(c.year, figs, show); got != c.text {
+			t.Errorf("%q: text %q\nwant %q", c.q, got, c.text)
+		}
+	}
+	for _, q := range []string{"What is the 2022 harvest?", "What is the average harvest?"} {
+		if f, ok := AskedFormula(q); ok {
+			t.Errorf("%q: formula %+v, want none", q, f)
+		}
+	}
+}

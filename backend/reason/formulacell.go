@@ -60,7 +60,11 @@ type statedFigure struct {
 func (u *run) statedFormula(ctx context.Context, ev []Evidence) (*statedFigure, error) {
 	f, ok := formula.Parse(u.question)
 	if !ok {
-		return nil, nil
+		// Or the one its wording states ("X as a % of Y", "the
+		// 3 year average of X").
+		if f, ok = formula.AskedFormula(u.question); !ok {
+			return nil, nil
+		}
 	}
 	year := 0
 	for _, y := range questionYears(u.question) {

@@ -137,6 +137,9 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 			return nil, err
 		}
 		cs = inSection(u.question, cs, pool)
+		if q.Kind == answerspan.YesNo {
+			cs = byCellsDirection(u.question, cs, g.cells)
+		}
 		g.short, g.pool, g.kind = cs, pool, q
 		for i, c := range cs {
 			if i >= 8 {

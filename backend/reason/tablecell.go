@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"cairn/backend/analyze"
+	"cairn/backend/answerspan"
 	"cairn/backend/embed"
 	"cairn/backend/formula"
 	"cairn/backend/kb"
@@ -31,13 +32,6 @@ const maxCellPassages = 8
 // quarter form ("2018", "FY2018", "FY 2018", "Q2 2023", "2021 Q1").
 var yearRE = regexp.MustCompile(`(?i)(?:\bFY\s?|\b)((?:19|20)\d\d)\b`)
 
-// yearRangeRE finds a span of years ("FY2015 - FY2017", "2019–2021",
-// "2015 to 2017").
-var yearRangeRE = regexp.MustCompile(`(?i)\b(?:FY\s?)?((?:19|20)\d\d)\s*(?:-|–|—|to|through)\s*(?:FY\s?)?((?:19|20)\d\d)\b`)
-
-// maxYearSpan is the longest span of years a range fills in.
-const maxYearSpan = 10
-
 // questionYears lists the years a question names, once each, in order;
 // a span of years ("FY2015 - FY2017") names the years inside it too.
 func questionYears(q string) []int {
@@ -49,13 +43,9 @@ func questionYears(q string) []int {
 			out = append(out, y)
 		}
 	}
-	for _, m := range yearRangeRE.FindAllStringSubmatch(q, -1) {
-		a, _ := strconv.Atoi(m[1])
-		b, _ := strconv.Atoi(m[2])
-		if a < b && b-a <= maxYearSpan {
-			for y := a; y <= b; y++ {
-				add(y)
-			}
+	if a, b, ok := formula.YearRange(q); ok {
+		for y := a; y <= b; y++ {
+			add(y)
 		}
 	}
 	for _, m := range yearRE.FindAllStringSubmatch(q, -1) {
@@ -148,6 +138,46 @@ func (u *run) withEvidence(g *gathered, h kb.Hit) int {
 	u.trace.Retrieval.Evidence = append(u.trace.Retrieval.Evidence, h.ID)
 	return len(g.evidence) - 1
 }
+
+// byCellsDirection answers a yes/no question that asks whether a figure
+// went up or down ("Has the debt increased between 2022 and 2023?") by the
+// cells of the row it names over the years asked: the yes or no candidate
+// that agrees with the change from the first year to the last goes first,
+// above any other, supported by the cells rather than sentences. Candidates are left as they are when the question asks
+// no direction or the cells are not of two years or more.
+func byCellsDirection(question string, cs []answerspan.Candidate, cells []foundCell) []answerspan.Candidate {
+	want := answerspan.Direction(question)
+	if want == 0 || len(cells) < 2 || cells[0].Year == 0 || cells[0].Year == cells[len(cells)-1].Year {
+		return cs
+	}
+	d := cells[len(cells)-1].Number - cells[0].Number
+	if d == 0 {
+		return cs
+	}
+	verdict := "no"
+	if (d > 0) == (want > 0) {
+		verdict = "yes"
+	}
+	top := 0.0
+	for _, c := range cs {
+		top = max(top, c.Score)
+	}
+	out := make([]answerspan.Candidate, 0, len(cs))
+	for _, c := range cs {
+		if c.Text == verdict {
+			// The cells, which follow it, are its support.
+			c.Score, c.Chain = top+cellVerdictMargin, nil
+			out = append([]answerspan.Candidate{c}, out...)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// cellVerdictMargin is how far a verdict the cells give scores above the
+// best candidate the sentences gave.
+const cellVerdictMargin = 0.1
 
 // foundCell is a cell and where it stands among the passages.
 type foundCell struct {

@@ -5,6 +5,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"cairn/backend/answerspan"
+	"cairn/backend/tables"
 )
 
 func keys(m map[string]bool) []string {
@@ -34,6 +37,32 @@ func TestTableNaming(t *testing.T) {
 		}
 		if got := keys(table); !reflect.DeepEqual(got, c.table) {
 			t.Errorf("%q table words %q, want %q", c.q, got, c.table)
+		}
+	}
+}
+
+// A yes/no question about a figure's direction is answered by its cells'
+// change: the verdict that agrees goes first.
+func TestByCellsDirection(t *testing.T) {
+	yes := answerspan.Candidate{Text: "yes", Score: 0.5}
+	no := answerspan.Candidate{Text: "no", Score: 0.45}
+	cell := func(year int, v float64) foundCell {
+		return foundCell{Cell: tables.Cell{Year: year, Number: v}}
+	}
+	falling := []foundCell{cell(2024, 470), cell(2025, 419)}
+	for _, c := range []struct {
+		q     string
+		cells []foundCell
+		want  string
+	}{
+		{"Has the debt increased between 2024 and 2025?", falling, "no"},
+		{"Has the debt decreased between 2024 and 2025?", falling, "yes"},
+		{"Has the debt changed between 2024 and 2025?", falling, "yes"}, // no direction asked: left as it was
+		{"Has the debt increased in 2025?", falling[1:], "yes"},         // one year: left as it was
+	} {
+		got := byCellsDirection(c.q, []answerspan.Candidate{yes, no}, c.cells)
+		if got[0].Text != c.want {
+			t.Errorf("%q: first %q, want %q", c.q, got[0].Text, c.want)
 		}
 	}
 }

@@ -1,0 +1,43 @@
+package answerspan
+
+import "testing"
+
+func TestDirection(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want int
+	}{
+		{"Did the harvest rise in 2020?", 1},
+		{"Yields declined by 4 percent.", -1},
+		{"Did costs increase or decrease?", 0},
+		{"The mill stands by the river.", 0},
+	} {
+		if got := Direction(c.text); got != c.want {
+			t.Errorf("Direction(%q) = %d, want %d", c.text, got, c.want)
+		}
+	}
+}
+
+// A yes/no question after an opening phrase is read as yes/no, and one
+// that asks whether a quantity moved is answered by the direction its best
+// sentence states.
+func TestYesNoDirection(t *testing.T) {
+	if q := Classify("Looking at the harvest ledger, did the barley yield fall in 2021?"); q.Kind != YesNo {
+		t.Fatalf("kind %q, want yes-no", q.Kind)
+	}
+	if q := Classify("Looking at the ledger, what did the barley yield?"); q.Kind == YesNo {
+		t.Errorf("a wh-question after an opening phrase read as yes/no")
+	}
+	ps := []Passage{
+		passage("Harvest report", "The barley yield rose by 12 percent in 2021 compared with 2020. Rain was plentiful."),
+		passage("Mill notes", "The mill was rebuilt in 1990."),
+	}
+	cs := Find(Classify("Looking at the harvest ledger, did the barley yield fall in 2021?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "no" {
+		t.Fatalf("best %+v, want no", cs)
+	}
+	cs = Find(Classify("Did the barley yield rise in 2021?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "yes" || len(cs[0].Chain) != 1 {
+		t.Fatalf("best %+v, want yes from the harvest sentence", cs)
+	}
+}
