@@ -189,6 +189,20 @@ func dropSignColumns(t *Table) {
 		}
 		t.Rows[i].Cells = cells
 	}
+	// Header rows as wide as the rows lose the same columns.
+	for i, h := range t.Heads {
+		lead := len(h) - n
+		if lead != 0 && lead != 1 {
+			continue
+		}
+		cells := append([]string(nil), h[:lead]...)
+		for j, c := range h[lead:] {
+			if keep[j] {
+				cells = append(cells, c)
+			}
+		}
+		t.Heads[i] = cells
+	}
 }
 
 // signOrBlank reports whether a cell is empty or only currency signs.
@@ -221,6 +235,10 @@ func splitCells(row string) []string {
 	}
 	if n := len(parts); n > 1 && parts[n-1] == "|" { // "Label |  |" ends on an empty cell
 		parts[n-1] = ""
+	}
+	if len(parts) > 1 && parts[0] == "|" { // "|  | 2023" starts on an empty cell (its label)
+		parts = append([]string{""}, parts...)
+		parts[1] = ""
 	}
 	return parts
 }

@@ -309,3 +309,13 @@ func TestParseContinuedTableWrappedLabel(t *testing.T) {
 		t.Fatalf("prose kept the header: %+v", ts)
 	}
 }
+
+// A header row whose label cell is empty starts on " | ": its columns
+// are still the figures' (ruled statements with currency-sign columns).
+func TestParseHeadWithEmptyLabel(t *testing.T) {
+	text := "Balance Sheets\nAssets |  |  |  |\n|  | June 1, 2025 |  | June 2, 2024\nCash | $ | 1,874 | $ | 2,936\nTotal current assets |  | 8,802 |  | 10,539"
+	ts := Parse(text, "", "")
+	if len(ts) != 1 || !reflect.DeepEqual(ts[0].Columns, []string{"June 1, 2025", "June 2, 2024"}) {
+		t.Fatalf("%+v", ts)
+	}
+}
