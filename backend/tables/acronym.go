@@ -26,7 +26,8 @@ func IsAcronym(w string) bool {
 // "property, plant and equipment"; "COGS" in "Cost of goods sold" the
 // whole label). Words minor says are function words may be passed over
 // inside the run ("and", "of"); the run starts and ends on a letter's
-// word. "" when no run spells it.
+// word. An "n" may stand for "and", as in "PPNE" (property, plant 'n'
+// equipment). "" when no run spells it.
 func Spell(acronym, label string, minor func(string) bool) string {
 	var letters []rune
 	for _, r := range strings.ToLower(acronym) {
@@ -73,7 +74,7 @@ func Spell(acronym, label string, minor func(string) bool) string {
 				return end
 			}
 		}
-		if []rune(w)[0] == letters[ai] {
+		if []rune(w)[0] == letters[ai] || letters[ai] == 'n' && w == "and" {
 			return match(ai+1, wi+1)
 		}
 		return -1

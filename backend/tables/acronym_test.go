@@ -12,6 +12,8 @@ func TestSpell(t *testing.T) {
 		{"SG&A", "Selling, general and administrative expenses", "Selling, general and administrative"},
 		{"R&D", "Research and development", "Research and development"},
 		{"PP&E", "Property and equipment, net", ""},
+		{"PPNE", "Property, plant and equipment — net", "Property, plant and equipment"},
+		{"RND", "Research and development", "Research and development"},
 		{"ABC", "A bad choice", "A bad choice"},
 		{"AB", "and the", ""},
 		{"X", "Xylophones", ""},

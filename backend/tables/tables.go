@@ -203,6 +203,41 @@ func dropSignColumns(t *Table) {
 		}
 		t.Heads[i] = cells
 	}
+	compactSignCells(t)
+}
+
+// compactSignCells reads the rows of a table whose currency signs still
+// stand in cells of their own after dropSignColumns (rows set with the
+// sign apart, "Derivative assets | $ | 88 | $ | 37", among rows without,
+// "Other | 158 | 158") by their figures alone: every row and header row
+// loses its sign-only and blank cells, so the figures line up.
+func compactSignCells(t *Table) {
+	signs := false
+	for _, r := range t.Rows {
+		for _, c := range r.Cells {
+			signs = signs || c != "" && signOrBlank(c)
+		}
+	}
+	if !signs {
+		return
+	}
+	compact := func(cells []string) []string {
+		var out []string
+		for _, c := range cells {
+			if !signOrBlank(c) {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	for i, r := range t.Rows {
+		t.Rows[i].Cells = compact(r.Cells)
+	}
+	for i, h := range t.Heads {
+		if len(h) > 1 {
+			t.Heads[i] = append([]string{h[0]}, compact(h[1:])...)
+		}
+	}
 }
 
 // signOrBlank reports whether a cell is empty or only currency signs.

@@ -319,3 +319,20 @@ func TestParseHeadWithEmptyLabel(t *testing.T) {
 		t.Fatalf("%+v", ts)
 	}
 }
+
+// Rows that set the currency sign in a cell of its own, among rows that do
+// not, are read by their figures: every row's figures line up under the
+// years.
+func TestParseMixedSignCells(t *testing.T) {
+	text := "(Millions)\n2025\n2024\nWidget assets | $ | 88 | $ | 37\nOther | 158 | 158\nTotal widgets | $ 8,738 | $ 8,866"
+	ts := Parse(text, "", "")
+	if len(ts) != 1 || !reflect.DeepEqual(ts[0].Columns, []string{"2025", "2024"}) {
+		t.Fatalf("%+v", ts)
+	}
+	want := [][]string{{"88", "37"}, {"158", "158"}, {"$ 8,738", "$ 8,866"}}
+	for i, r := range ts[0].Rows {
+		if !reflect.DeepEqual(r.Cells, want[i]) {
+			t.Errorf("row %q cells %q, want %q", r.Label, r.Cells, want[i])
+		}
+	}
+}
