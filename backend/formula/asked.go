@@ -25,7 +25,13 @@ func Asked(question string) (string, bool) {
 func askedPhrase(question string) (string, bool) {
 	m := askedRE.FindStringSubmatch(question)
 	if m == nil {
-		return "", false
+		// Or a change asked of it ("By how much did X rise from 2019 to
+		// 2020?", "How much higher was X in 2020 than in 2019?").
+		if m = movedRE.FindStringSubmatch(question); m == nil {
+			if m = comparedRE.FindStringSubmatch(question); m == nil {
+				return "", false
+			}
+		}
 	}
 	s := parenRE.ReplaceAllString(m[1], " ")
 	s = ownerTailRE.ReplaceAllString(s, "")
@@ -139,6 +145,12 @@ var (
 	// change in X"): the figure is X, read in each year named, and the
 	// change between them is worked out with the cells.
 	changeLeadRE = regexp.MustCompile(`(?i)^(?:the\s+)?(?:year[\s-]over[\s-]year\s+|annual\s+)?(?:change|growth|increase|decrease|difference)\s+(?:in|of)\s+(?:the\s+)?`)
+	// movedRE asks how far a figure moved ("how much did X increase",
+	// "what percentage did X grow").
+	movedRE = regexp.MustCompile(`(?i)\b(?:by\s+)?(?:how\s+much|what\s+percent(?:age)?|how\s+many\s+percent(?:age\s+points)?)\s+(?:did|does|has|have|had|was|were|is|are)\s+(.+?)\s+(?:increase|decrease|grow|rise|fall|decline|drop|change|shrink|improve|go\s+up|go\s+down)d?\b`)
+	// comparedRE asks how much a figure differs between periods ("how much
+	// higher was X in 2002 compared to 2001").
+	comparedRE = regexp.MustCompile(`(?i)\bhow\s+much\s+(?:higher|lower|more|less|greater|larger|smaller|bigger)\s+(?:was|were|is|are|did)\s+(.+?)\s+(?:in|for|at|during)\s+(?:FY\s?|fiscal\s+(?:year\s+)?)?(?:19|20)\d\d`)
 	// averageOfRE is an average asked over years ("3 year average of X",
 	// "the average X").
 	averageOfRE = regexp.MustCompile(`(?i)^(?:the\s+)?(?:\d+|one|two|three|four|five)?[\s-]*(?:years?[\s-]+)?average\s+(?:of\s+)?(?:the\s+)?(.+)$`)

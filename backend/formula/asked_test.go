@@ -65,3 +65,16 @@ func TestAskedFormula(t *testing.T) {
 		}
 	}
 }
+
+func TestAskedChange(t *testing.T) {
+	for _, c := range []struct{ q, want string }{
+		{"What percentage did barley deliveries increase from 2014 to 2015?", "barley deliveries"},
+		{"By how much did the Orbis Labs research spending fall between FY2019 and FY2020?", "Orbis Labs research spending"},
+		{"How much higher was the proposed dividend (Rupees in lacs) in 2002 compared to 2001?", "proposed dividend"},
+	} {
+		got, ok := Asked(c.q)
+		if !ok || got != c.want {
+			t.Errorf("Asked(%q) = %q, %v; want %q", c.q, got, ok, c.want)
+		}
+	}
+}

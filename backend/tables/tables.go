@@ -34,6 +34,9 @@ type Table struct {
 	// Sheets", "$ in millions, except per share amounts").
 	Title string
 	Rows  []Row
+	// yearHeads is 1 + the index among Heads of the years set as lines
+	// above the table, 0 when there are none.
+	yearHeads int
 }
 
 // Row is one row of figures.
@@ -72,6 +75,12 @@ func Parse(text, header, heading string) []Table {
 	flush := func() {
 		if cur != nil && len(cur.Rows) > 0 {
 			dropSignColumns(cur)
+			// Years set as lines head the first columns; more columns (a
+			// change, a percentage) follow them.
+			if i := cur.yearHeads - 1; i >= 0 && len(cur.Heads[i]) < width(cur.Rows) {
+				h := cur.Heads[i]
+				cur.Heads[i] = append(h[:len(h):len(h)], make([]string, width(cur.Rows)-len(h))...)
+			}
 			cur.Columns, cur.Stub = columns(cur.Heads, width(cur.Rows))
 			out = append(out, *cur)
 		}
@@ -109,7 +118,11 @@ func Parse(text, header, heading string) []Table {
 			if len(out) > 0 || header == "" || !isLabelLine(l) {
 				pendingHeads = nil
 			}
-			yearHead = nil
+			// So does a label line between the years over a table
+			// ("2015 / As of December 31, / 2014").
+			if !isLabelLine(l) {
+				yearHead = nil
+			}
 			above = append(above, l)
 			if len(above) > titleLines {
 				above = above[1:]
@@ -151,6 +164,7 @@ func Parse(text, header, heading string) []Table {
 		}
 		if len(cur.Rows) == 0 && len(yearHead) >= 2 {
 			cur.Heads = append(cur.Heads, yearHead)
+			cur.yearHeads = len(cur.Heads)
 		}
 		yearHead = nil
 		cur.Rows = append(cur.Rows, Row{Label: label, Section: section, Cells: values, Start: start, End: end})

@@ -336,3 +336,13 @@ func TestParseMixedSignCells(t *testing.T) {
 		}
 	}
 }
+
+// Years set as lines over a table, a label line among them, head its first
+// columns; a change column after them stays unnamed by a year.
+func TestParseYearLinesWithLabelBetween(t *testing.T) {
+	text := "Highlights\n2025\nAs of December 31,\n2024\n2023\nChange\n(in thousands)\nMembers | 74,762 | 57,391 | 44,350 | 30 % | 29%\nRevenue | $ 6,779 | $ 5,504 | $ 4,374 | 23 % | 26%"
+	ts := Parse(text, "", "")
+	if len(ts) != 1 || len(ts[0].Columns) != 5 || ts[0].Columns[0] != "2025" || ts[0].Columns[1] != "2024" || ts[0].Columns[2] != "2023" || ts[0].Columns[3] != "" {
+		t.Fatalf("%+v", ts)
+	}
+}
