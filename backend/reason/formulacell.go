@@ -561,8 +561,8 @@ func (sf *statedFigure) text(question string, n int) string {
 			fmt.Fprintf(&b, ", %s", c.Column)
 		}
 		fmt.Fprintf(&b, ": %s", c.Value)
-		if c.Unit != "" {
-			fmt.Fprintf(&b, " %s", c.Unit)
+		if u := unitOf(c.Unit); u != "" {
+			fmt.Fprintf(&b, " %s", u)
 		}
 		fmt.Fprintf(&b, " [%d]", n+i)
 	}
@@ -637,6 +637,9 @@ func (sf *statedFigure) answerCells(n int) []kb.TableCell {
 func figureLead(question string, g *gathered, n int) (text string, cits []kb.Citation, cells []kb.TableCell, formula string, ok bool) {
 	if sf := g.stated; sf != nil {
 		return sf.text(question, n), sf.citations(n), sf.answerCells(n), sf.formulaLine(question), true
+	}
+	if rc := g.ranked; rc != nil {
+		return rc.text(n), []kb.Citation{cellCitation([]foundCell{rc.foundCell}, g.evidence, n)}, rc.answerCells(n), "", true
 	}
 	if len(g.cells) > 0 {
 		return cellText(g.cells, n, askedScale(question)), []kb.Citation{cellCitation(g.cells, g.evidence, n)}, answerCells(g.cells, n), cellFormula(g.cells), true

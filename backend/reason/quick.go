@@ -51,6 +51,9 @@ type gathered struct {
 	// stated: the figure computed by the formula the question states.
 	cells  []foundCell
 	stated *statedFigure
+	// ranked: the row with the highest or lowest figure the question
+	// asks which item has.
+	ranked *rankedCell
 }
 
 // gather retrieves, checks support, reranks (model) and builds paths.
@@ -106,19 +109,26 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 		if g.stated, err = u.statedFormula(ctx, g.evidence); err != nil {
 			return nil, err
 		}
+		// Else the row with the highest or lowest figure, when it asks
+		// which item has the most or least of something.
+		if g.stated == nil {
+			if g.ranked, err = u.rankedRow(ctx, g.evidence); err != nil {
+				return nil, err
+			}
+		}
 		// Else the figure it asks by name, searched for as a quantity of
 		// its own; else a figure it names in a table of the evidence.
-		if g.stated == nil {
+		if g.stated == nil && g.ranked == nil {
 			if g.cells, err = u.askedCells(ctx, g); err != nil {
 				return nil, err
 			}
 		}
-		if g.stated == nil && len(g.cells) == 0 {
+		if g.stated == nil && g.ranked == nil && len(g.cells) == 0 {
 			if g.cells, err = u.tableCells(ctx, g.evidence); err != nil {
 				return nil, err
 			}
 		}
-		if u.trace.Support.Declined && (len(g.cells) > 0 || g.stated != nil) {
+		if u.trace.Support.Declined && (len(g.cells) > 0 || g.stated != nil || g.ranked != nil) {
 			u.trace.Support.Declined = false
 			u.trace.Support.Table = true
 		}
@@ -488,14 +498,14 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	boost = append(boost, memory...)
 	var lead bool
 	if len(memory) == 0 {
-		lead = len(g.cells) > 0 || g.stated != nil
+		lead = len(g.cells) > 0 || g.stated != nil || g.ranked != nil
 	}
 	// A cell of a table the question names leads the answer over a short
 	// answer that is a figure (read from the passages' words, it would be
 	// a figure of the same rows taken without its column); a short answer
 	// of another kind (a name, a date) leads, the cell follows it.
 	// A figure computed by the formula the question states always leads.
-	if lead && len(g.short) > 0 && (g.stated != nil || g.short[0].Type == answerspan.TNumber) {
+	if lead && len(g.short) > 0 && (g.stated != nil || g.ranked != nil || g.short[0].Type == answerspan.TNumber) {
 		g.short = nil
 	}
 	if len(memory) == 0 && len(g.short) > 0 && g.short[0].Score >= answerspan.MinScore {

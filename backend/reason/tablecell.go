@@ -313,14 +313,25 @@ func cellText(cells []foundCell, n int, asked float64) string {
 			fmt.Fprintf(&b, " (= %s %s)", figure(x.Number*x.Scale/asked), tables.ScaleName(asked))
 		}
 	}
-	if c.Unit != "" {
-		fmt.Fprintf(&b, " %s", c.Unit)
+	if u := unitOf(c.Unit); u != "" {
+		fmt.Fprintf(&b, " %s", u)
 	}
 	fmt.Fprintf(&b, " [%d]", n)
 	if f := cellFormula(cells); f != "" {
 		b.WriteString(". " + f)
 	}
 	return b.String()
+}
+
+// unitOf is a table's stub as the unit its figures are in, when it states
+// one ("(Millions)", "in thousands", "%"): a scale or a parenthesis; ""
+// for a stub that is a heading ("At December 31,").
+func unitOf(stub string) string {
+	s := strings.TrimSpace(stub)
+	if tables.Scale(s) != 0 || strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") || strings.Contains(s, "%") {
+		return s
+	}
+	return ""
 }
 
 // askedScaleRE finds the scale a question asks its figure in ("in USD

@@ -79,3 +79,44 @@ func TestOfflineAnswerFromTableCell(t *testing.T) {
 		t.Errorf("cells for a question no row names: %+v", a.Cells)
 	}
 }
+
+// A question that asks which item has the highest (or lowest) figure is
+// answered by ranking the rows of the table that names it, its total left
+// out; a table whose one named row is the figure measured ranks nothing.
+func TestOfflineAnswerRanksRows(t *testing.T) {
+	corpus := []evalset.Passage{
+		{ID: "plants", Title: "Widgetco plant output", Text: "Output of widgets by plant\n" +
+			"(Thousands of widgets) | 2025 | 2024\n" +
+			"Northfield plant | 4,120 | 3,980\n" +
+			"Eastbrook plant | 6,310 | 5,020\n" +
+			"Lakeside plant | 2,275 | 2,990\n" +
+			"Total | 12,705 | 11,990"},
+		{ID: "earnings", Title: "Widgetco earnings", Text: "Statement of Earnings\n" +
+			"(Thousands) | 2025 | 2024\n" +
+			"Net sales | 90,000 | 80,000\n" +
+			"Net earnings | 5,363 | 4,869"},
+		{ID: "mdna", Title: "Widgetco discussion", Text: "Widgetco makes widgets in three plants. Demand for widgets grew in every region."},
+	}
+	st := corpusStore(t, corpus)
+	r := newReasoner(st, llm.Offline{})
+	for _, c := range []struct{ q, lead string }{
+		{"Which Widgetco plant had the highest output of widgets in 2025?", "Eastbrook plant — the highest of 3 rows (2025: 6,310 (Thousands of widgets)) [1]"},
+		{"Which plant had the lowest widget output in 2024?", "Lakeside plant — the lowest of 3 rows (2024: 2,990 (Thousands of widgets)) [1]"},
+	} {
+		a, err := r.Quick(context.Background(), c.q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(a.Answer, c.lead) || len(a.Cells) != 1 {
+			t.Errorf("%q: answer %q, cells %+v", c.q, a.Answer, a.Cells)
+		}
+		checkProvenance(t, st, a)
+	}
+	a, err := r.Quick(context.Background(), "Which year had the highest net earnings?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(a.Answer, "the highest of") {
+		t.Errorf("ranked the rows of a table whose named row is the measure: %q", a.Answer)
+	}
+}
