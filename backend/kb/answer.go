@@ -103,6 +103,9 @@ type TableCell struct {
 	// Via is the label of the row, in another table, that names the
 	// quantity asked and prints the same figures as this one's row.
 	Via string `json:"via,omitempty"`
+	// Rank says where the row stands when the question asked which item
+	// has the most or least ("highest of 4 rows").
+	Rank string `json:"rank,omitempty"`
 }
 
 // ShortAnswer is the one-phrase answer an answer leads with: its text, the

@@ -105,6 +105,7 @@ type TableCell struct {
 	Number  float64 `json:"number" jsonschema:"the value as a number (parentheses are negative)"`
 	Year    int     `json:"year,omitempty" jsonschema:"the year of the column, when the question named it"`
 	Via     string  `json:"via,omitempty" jsonschema:"the label of the row in another table that names the quantity asked and prints the same figures"`
+	Rank    string  `json:"rank,omitempty" jsonschema:"where the row stands when the question asked which item has the most or least (highest of 4 rows)"`
 }
 
 // PassageIn is get_passage's input.

@@ -625,7 +625,7 @@ func (sf *statedFigure) citations(n int) []kb.Citation {
 func (sf *statedFigure) answerCells(n int) []kb.TableCell {
 	out := make([]kb.TableCell, len(sf.cells))
 	for i, c := range sf.cells {
-		out[i] = kb.TableCell{N: n + i, Row: c.Label, Section: c.Section, Column: c.Column, Unit: c.Unit, Value: c.Value, Number: c.Number, Year: c.Year, Via: c.Via}
+		out[i] = kb.TableCell{N: n + i, Row: c.Label, Section: c.Section, Column: c.Column, Unit: unitOf(c.Unit), Value: c.Value, Number: c.Number, Year: c.Year, Via: c.Via}
 	}
 	return out
 }

@@ -157,15 +157,20 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 	return &rankedCell{foundCell: foundCell{Cell: c, ev: from[best], start: row.Start, end: row.End}, most: dir > 0, rows: bestRank.Rows}, nil
 }
 
-// text writes the ranked row as the answer's lead: its label, which end of
-// how many rows it is, and its figure under its column.
-func (rc *rankedCell) text(n int) string {
+// rank says where the row stands: "highest of 4 rows".
+func (rc *rankedCell) rank() string {
 	end := "lowest"
 	if rc.most {
 		end = "highest"
 	}
+	return fmt.Sprintf("%s of %d rows", end, rc.rows)
+}
+
+// text writes the ranked row as the answer's lead: its label, which end of
+// how many rows it is, and its figure under its column.
+func (rc *rankedCell) text(n int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s — the %s of %d rows", rc.Label, end, rc.rows)
+	fmt.Fprintf(&b, "%s — the %s", rc.Label, rc.rank())
 	if rc.Column != "" {
 		fmt.Fprintf(&b, " (%s: %s", rc.Column, rc.Value)
 	} else {
@@ -180,5 +185,7 @@ func (rc *rankedCell) text(n int) string {
 
 // answerCells is the ranked cell as the answer carries it.
 func (rc *rankedCell) answerCells(n int) []kb.TableCell {
-	return answerCells([]foundCell{rc.foundCell}, n)
+	cells := answerCells([]foundCell{rc.foundCell}, n)
+	cells[0].Rank = rc.rank()
+	return cells
 }

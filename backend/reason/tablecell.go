@@ -423,7 +423,7 @@ func cellCitation(cells []foundCell, ev []Evidence, n int) kb.Citation {
 func answerCells(cells []foundCell, n int) []kb.TableCell {
 	out := make([]kb.TableCell, len(cells))
 	for i, c := range cells {
-		out[i] = kb.TableCell{N: n, Row: c.Label, Section: c.Section, Column: c.Column, Unit: c.Unit, Value: c.Value, Number: c.Number, Year: c.Year, Via: c.Via}
+		out[i] = kb.TableCell{N: n, Row: c.Label, Section: c.Section, Column: c.Column, Unit: unitOf(c.Unit), Value: c.Value, Number: c.Number, Year: c.Year, Via: c.Via}
 	}
 	return out
 }

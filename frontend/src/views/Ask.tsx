@@ -275,9 +275,11 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
 }
 
 /** The table cells an answer reads its figures from, as a small table:
- * the row (and its section), the column, the value as printed (a citation
- * opening the row in its source), then the arithmetic done on them when
- * the answer's text does not already state it. */
+ * the row (and its section; where it ranks, when the question asked which
+ * item has the most or least; the row of another table that named it, when
+ * it was found by its figures), the column, the value as printed (a
+ * citation opening the row in its source), then the arithmetic done on
+ * them when the answer's text does not already state it. */
 function AnswerCells({ answer, shownText, onOpen }: { answer: Answer; shownText: string; onOpen: (n: number) => void }) {
   const cells = answer.cells ?? [];
   return (
@@ -297,6 +299,8 @@ function AnswerCells({ answer, shownText, onOpen }: { answer: Answer; shownText:
               <td>
                 {c.row}
                 {c.section && <span className="subtle"> · {c.section}</span>}
+                {c.rank && <span className="subtle" data-testid="answer-cell-rank"> · {c.rank}</span>}
+                {c.via && <span className="subtle" data-testid="answer-cell-via"> · the figures of “{c.via}” in another table</span>}
               </td>
               <td>{c.column}</td>
               <td className="num">

@@ -430,6 +430,27 @@ describe("AskView: figures from a table", () => {
   });
 });
 
+describe("AskView: a ranked row and a row found by its figures", () => {
+  it("says where the row ranks and which row of another table named it", async () => {
+    const row = { n: 1, doc_id: 1, chunk_id: 9, page_start: 85, page_end: 85, char_start: 0, char_end: 30, doc_title: "Widgetco — Annual report 2025", text: "Gear swaps | 32,502 | 26,288" };
+    fake.ask.mockResolvedValueOnce({
+      question: "q",
+      answer: "Gear swaps — the highest of 4 rows (2025: 32,502) [1]",
+      mode: "quick",
+      outcome: "answer",
+      citations: [row],
+      paths: [],
+      trace: null,
+      cells: [{ n: 1, row: "Gear swaps", column: "2025", value: "32,502", number: 32502, year: 2025, rank: "highest of 4 rows", via: "Swaps outstanding" }],
+    });
+    render(<AskView onOpenSource={() => {}} onShowInGraph={() => {}} focusKey={0} />);
+    fireEvent.change(screen.getByTestId("ask-input"), { target: { value: "Which swap had the highest notional value in 2025?" } });
+    await act(async () => fireEvent.click(screen.getByTestId("ask-submit")));
+    expect(screen.getByTestId("answer-cell-rank").textContent).toContain("highest of 4 rows");
+    expect(screen.getByTestId("answer-cell-via").textContent).toContain("Swaps outstanding");
+  });
+});
+
 describe("AskView: the formula once", () => {
   const row = { n: 1, doc_id: 1, chunk_id: 9, page_start: 60, page_end: 60, char_start: 10, char_end: 60, doc_title: "Widgetco — Annual report 2025", text: "Net earnings | $ 5,363 | $ 4,869" };
   const cells = [

@@ -574,6 +574,8 @@ export namespace kb {
 	    value: string;
 	    number: number;
 	    year?: number;
+	    via?: string;
+	    rank?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new TableCell(source);
@@ -589,6 +591,8 @@ export namespace kb {
 	        this.value = source["value"];
 	        this.number = source["number"];
 	        this.year = source["year"];
+	        this.via = source["via"];
+	        this.rank = source["rank"];
 	    }
 	}
 	export class Scope {
