@@ -21,12 +21,17 @@ const (
 	KindRelations = "relations" // every step is a relation of the knowledge graph
 	KindSentences = "sentences" // every step is a sentence joining two names
 	KindMixed     = "mixed"     // some of each
+	KindTable     = "table"     // the rows and cells a figure was read from
 )
 
-// PathKind says what a path's steps are: a step is a graph relation when
+// PathKind says what a path's steps are (a table's reading keeps its
+// kind): a step is a graph relation when
 // it is one (its id) and states something (a predicate, not a sentence
 // quoted because the two names only co-occur in it).
 func PathKind(p kb.Path) string {
+	if p.Kind == KindTable {
+		return KindTable
+	}
 	rel, sent := 0, 0
 	for _, e := range p.Edges {
 		if e.Relation > 0 && e.Sentence == "" && e.Predicate != relphrase.CoOccurs {

@@ -166,6 +166,11 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 		}
 		u.lap("short")
 	}
+	// A figure read from a table is drawn as its reading, not as the
+	// names its passages join.
+	if tp := tablePaths(u.question, g); len(tp) > 0 {
+		g.paths = tp
+	}
 	return g, nil
 }
 

@@ -120,3 +120,35 @@ func TestOfflineAnswerRanksRows(t *testing.T) {
 		t.Errorf("ranked the rows of a table whose named row is the measure: %q", a.Answer)
 	}
 }
+
+// An answer read from a table draws the table's reading as its path: the
+// table, the row and its cells, each step cited by the row.
+func TestTableAnswerDrawsItsReading(t *testing.T) {
+	corpus := []evalset.Passage{
+		{ID: "plants", Title: "Widgetco plant output", Text: "Output of widgets by plant\n" +
+			"(Thousands of widgets) | 2025 | 2024\n" +
+			"Northfield plant | 4,120 | 3,980\n" +
+			"Eastbrook plant | 6,310 | 5,020\n" +
+			"Lakeside plant | 2,275 | 2,990"},
+		{ID: "mdna", Title: "Widgetco discussion", Text: "Widgetco makes widgets in three plants. Demand for widgets grew in every region."},
+	}
+	st := corpusStore(t, corpus)
+	r := newReasoner(st, llm.Offline{})
+	a, err := r.Quick(context.Background(), "Which Widgetco plant had the highest output of widgets in 2025?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Paths) != 1 || a.Paths[0].Kind != reason.KindTable || a.Paths[0].Nodes[len(a.Paths[0].Nodes)-1] != "Eastbrook plant" {
+		t.Fatalf("paths %+v", a.Paths)
+	}
+	if e := a.Paths[0].Edges[0]; !strings.Contains(e.Predicate, "highest of 3 rows") || e.Source.ChunkID == 0 {
+		t.Errorf("step %+v", e)
+	}
+	a, err = r.Quick(context.Background(), "What was the output of the Lakeside plant in 2024?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Paths) != 1 || a.Paths[0].Kind != reason.KindTable || a.Paths[0].Nodes[1] != "Lakeside plant" || a.Paths[0].Nodes[2] != "2,990" {
+		t.Fatalf("answer %q paths %+v", a.Answer, a.Paths)
+	}
+}

@@ -91,6 +91,7 @@ describe("path kinds", () => {
   it("names each kind and sums them up", () => {
     expect(pathKindLabel("relations")).toBe("graph relations");
     expect(pathKindLabel("sentences")).toBe("a chain of sentences");
+    expect(pathKindLabel("table")).toBe("a table's rows");
     expect(pathKindLabel(undefined)).toBe("");
     expect(pathsKindLine([{ kind: "sentences" }])).toBe("The path follows a chain of sentences.");
     expect(pathsKindLine([{ kind: "relations" }, { kind: "relations" }])).toBe("All 2 paths follow graph relations.");

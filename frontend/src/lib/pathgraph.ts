@@ -162,6 +162,8 @@ export function pathKindLabel(kind: string | undefined): string {
       return "a chain of sentences";
     case "mixed":
       return "graph relations and sentences";
+    case "table":
+      return "a table's rows";
   }
   return "";
 }
