@@ -33,6 +33,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"cairn/backend/kb"
 	"cairn/backend/llm"
@@ -64,8 +66,10 @@ const (
 // used as a name ("the Navy"); 13: the lead sentence states its subject
 // of every name it holds, and "It"/"The film" sentences are about the
 // lead's subject; 14: "New" opening a name inside a sentence is part of
-// it; 15: so is "First", "Second", "Third" ("the Second Varn War").
-const OfflineVersion = "15"
+// it; 15: so is "First", "Second", "Third" ("the Second Varn War"); 16: a
+// one-word name the document writes elsewhere in lower case is a common
+// word (Input.DocLower), not only one the chunk does.
+const OfflineVersion = "16"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}
@@ -89,6 +93,25 @@ type Input struct {
 	// Prior is what earlier runs learnt about this chunk with the model
 	// (its failed attempts); the zero value for a first attempt.
 	Prior Prior
+	// DocLower are the words the chunk's document writes in lower case
+	// (LowerWords of its chunks), nil when not known: a one-word name the
+	// document also writes as a common word ("the Plan" beside "a plan")
+	// is a defined term, not a name. The chunk's own words count always.
+	DocLower map[string]bool
+}
+
+// LowerWords are the words texts write in lower case (as the offline
+// extractor cuts words), for Input.DocLower.
+func LowerWords(texts ...string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range texts {
+		for _, w := range tokens(t) {
+			if r, _ := utf8.DecodeRuneInString(w.text); unicode.IsLower(r) {
+				out[w.text] = true
+			}
+		}
+	}
+	return out
 }
 
 // Prior is a chunk's earlier failed extractions with the current model.

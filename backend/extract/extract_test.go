@@ -692,3 +692,26 @@ func hasAlias(e Entity, s string) bool {
 	}
 	return false
 }
+
+// A one-word name that the chunk's document writes elsewhere as a common
+// word ("the Plan" beside "under a plan") is a defined term, not a name;
+// a name the document never writes in lower case stays one.
+func TestDocumentsCommonWordsAreNoNames(t *testing.T) {
+	text := "Payments under this agreement go to the Participant, and the Trustee of Northbay holds them for the Participant until the Plan ends."
+	names := func(in Input) map[string]bool {
+		out := map[string]bool{}
+		for _, e := range ExtractOffline(in).Entities {
+			out[e.Name] = true
+		}
+		return out
+	}
+	without := names(Input{Chunk: chunkOf(text, 0)})
+	if !without["Participant"] || !without["Plan"] {
+		t.Fatalf("the chunk alone should read them as names: %v", without)
+	}
+	doc := LowerWords("Each participant may leave the plan at any time.", text)
+	with := names(Input{Chunk: chunkOf(text, 0), DocLower: doc})
+	if with["Participant"] || with["Plan"] || !with["Trustee of Northbay"] {
+		t.Errorf("with the document's common words: %v", with)
+	}
+}

@@ -498,13 +498,11 @@ func ExtractOffline(in Input) Result {
 	text := c.Text
 	r := Result{Extractor: Offline, Entities: []Entity{}, Relations: []Relation{}, Facts: []kb.Fact{}}
 	f := fold(text)
-	lower := map[string]bool{} // words seen in lower case in this chunk
-	sents := chunk.Sentences(text)
-	for _, t := range tokens(text) {
-		if r, _ := utf8.DecodeRuneInString(t.text); unicode.IsLower(r) {
-			lower[t.text] = true
-		}
+	lower := LowerWords(text) // words seen in lower case in this chunk, and its document
+	for w := range in.DocLower {
+		lower[w] = true
 	}
+	sents := chunk.Sentences(text)
 	// Capitalised words seen inside a sentence, not at its or a line's
 	// start, are kept under "\x00"+word: only those may be one-word names
 	// at a line's start.

@@ -324,6 +324,11 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 		}
 	}
 	titles := map[int64][2]string{}
+	// The offline extractor (also a model's fallback) reads a document's
+	// lower-case words with each of its chunks (the last document's are
+	// kept: chunks come in order).
+	var lowerDoc int64 = -1
+	var lowerWords map[string]bool
 	input := func(c kb.Chunk) (extract.Input, error) {
 		t, ok := titles[c.DocID]
 		if !ok {
@@ -335,6 +340,18 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 			titles[c.DocID] = t
 		}
 		in := extract.Input{Chunk: c, DocTitle: t[0], FileName: t[1]}
+		if lowerDoc != c.DocID {
+			chunks, err := j.Store.ChunksOfDocument(ctx, c.DocID)
+			if err != nil {
+				return extract.Input{}, fmt.Errorf("chunk %d: %w", c.ID, err)
+			}
+			texts := make([]string, len(chunks))
+			for i, dc := range chunks {
+				texts[i] = dc.Text
+			}
+			lowerDoc, lowerWords = c.DocID, extract.LowerWords(texts...)
+		}
+		in.DocLower = lowerWords
 		if a, ok := attempts[c.ID]; ok {
 			in.Prior = extract.Prior{Attempts: a.Attempts, Reason: a.Reason}
 		}
