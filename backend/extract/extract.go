@@ -68,8 +68,9 @@ const (
 // lead's subject; 14: "New" opening a name inside a sentence is part of
 // it; 15: so is "First", "Second", "Third" ("the Second Varn War"); 16: a
 // one-word name the document writes elsewhere in lower case is a common
-// word (Input.DocLower), not only one the chunk does.
-const OfflineVersion = "16"
+// word (Input.DocLower), not only one the chunk does; 17: a company's
+// legal form after a name ("Acme, Inc.") types it an organisation.
+const OfflineVersion = "17"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

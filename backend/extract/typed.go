@@ -112,4 +112,7 @@ var (
 	placeBef  = regexp.MustCompile(`\b(?:in|at|near|from)\s+(?:(?:north|south|east|west|northern|southern|eastern|western|central|north-eastern|north-western|south-eastern|south-western|northeastern|northwestern|southeastern|southwestern|rural|downtown|suburban|coastal)\s+)?$`)
 	placeAft  = regexp.MustCompile(`^,\s+[A-Z]{2}\b`) // "Austin, TX": a postal region code
 	orgAft    = regexp.MustCompile(`^,\s+(?:a company|an agency|a firm|a corporation|a nonprofit|a non-profit)\b`)
+	// orgForm is a company's legal form after its name ("Acme, Inc.",
+	// "Brill & Co.", "Vanto AG"): the name is an organisation's.
+	orgForm = regexp.MustCompile(`^(?:,\s*|\s+)(?:&\s+Co\b|Inc\b|Incorporated\b|Corp\b|Corporation\b|Co\.|Ltd\b|Limited\b|LLC\b|L\.L\.C\.|LLP\b|L\.P\.|plc\b|PLC\b|N\.A\.|S\.A\.|AG\b|GmbH\b|N\.V\.|B\.V\.|S\.p\.A\.|Pty\b|S\.A\.S\.)`)
 )

@@ -334,6 +334,10 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 		if orgAft.MatchString(after) {
 			v["organization"] += 2
 		}
+		if orgForm.MatchString(after) {
+			v["organization"] += 3
+			v["person"] -= 1
+		}
 		if placeAft.MatchString(after) {
 			v["location"] += 1
 		}

@@ -367,3 +367,27 @@ func TestOfflineNewInName(t *testing.T) {
 		t.Errorf("a sentence's opening adjective is no name: %v", names)
 	}
 }
+
+// A company's legal form after a name types it an organisation, whatever
+// else the sentence says of it.
+func TestLegalFormTypesAnOrganisation(t *testing.T) {
+	for _, text := range []string{
+		"Brimfield, Inc. reported its results for the year, and employees in Brimfield were paid more.",
+		"The notes were issued by Harlow Tenby & Co. in 2019 and are held in Harlow Tenby accounts.",
+		"Vanto AG said the plant in Ulm would close.",
+	} {
+		r := ExtractOffline(Input{Chunk: chunkOf(text, 0)})
+		found := false
+		for _, e := range r.Entities {
+			if e.Name == "Brimfield" || e.Name == "Harlow Tenby" || e.Name == "Vanto" || e.Name == "Vanto AG" {
+				found = true
+				if e.Type != "organization" {
+					t.Errorf("%q: %s typed %s", text, e.Name, e.Type)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%q: no entity for the company: %+v", text, r.Entities)
+		}
+	}
+}
