@@ -67,20 +67,7 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 	if dir == 0 {
 		return nil, nil
 	}
-	var all []tables.Table
-	var from []int
-	for i, e := range ev {
-		if i >= maxCellPassages {
-			break
-		}
-		if !strings.Contains(e.Hit.Text, " | ") {
-			continue
-		}
-		for _, t := range tables.Parse(e.Hit.Text, e.Hit.TableHeader, lastHeading(e.Hit.HeadingPath)) {
-			all = append(all, t)
-			from = append(from, i)
-		}
-	}
+	all, from := evidenceTables(ev)
 	if len(all) == 0 {
 		return nil, nil
 	}

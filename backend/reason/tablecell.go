@@ -59,20 +59,7 @@ func questionYears(q string) []int {
 // the best passages: the best row, in each year the question names. Each
 // cell comes with the passage it is in and its row's span there.
 func (u *run) tableCells(ctx context.Context, ev []Evidence) ([]foundCell, error) {
-	var all []tables.Table
-	var from []int // passage of each table
-	for i, e := range ev {
-		if i >= maxCellPassages {
-			break
-		}
-		if !strings.Contains(e.Hit.Text, " | ") {
-			continue
-		}
-		for _, t := range tables.Parse(e.Hit.Text, e.Hit.TableHeader, lastHeading(e.Hit.HeadingPath)) {
-			all = append(all, t)
-			from = append(from, i)
-		}
-	}
+	all, from := evidenceTables(ev)
 	if len(all) == 0 {
 		return nil, nil
 	}
@@ -143,8 +130,9 @@ func (u *run) withEvidence(g *gathered, h kb.Hit) int {
 // went up or down ("Has the debt increased between 2022 and 2023?") by the
 // cells of the row it names over the years asked: the yes or no candidate
 // that agrees with the change from the first year to the last goes first,
-// above any other, supported by the cells rather than sentences. Candidates are left as they are when the question asks
-// no direction or the cells are not of two years or more.
+// above any other, supported by the cells rather than sentences.
+// Candidates are left as they are when the question asks no direction or
+// the cells are not of two years or more.
 func byCellsDirection(question string, cs []answerspan.Candidate, cells []foundCell) []answerspan.Candidate {
 	want := answerspan.Direction(question)
 	if want == 0 || len(cells) < 2 || cells[0].Year == 0 || cells[0].Year == cells[len(cells)-1].Year {
@@ -178,6 +166,24 @@ func byCellsDirection(question string, cs []answerspan.Candidate, cells []foundC
 // cellVerdictMargin is how far a verdict the cells give scores above the
 // best candidate the sentences gave.
 const cellVerdictMargin = 0.1
+
+// evidenceTables are the tables of the best passages (maxCellPassages),
+// with the passage of each.
+func evidenceTables(ev []Evidence) (all []tables.Table, from []int) {
+	for i, e := range ev {
+		if i >= maxCellPassages {
+			break
+		}
+		if !strings.Contains(e.Hit.Text, " | ") {
+			continue
+		}
+		for _, t := range tables.Parse(e.Hit.Text, e.Hit.TableHeader, lastHeading(e.Hit.HeadingPath)) {
+			all = append(all, t)
+			from = append(from, i)
+		}
+	}
+	return all, from
+}
 
 // foundCell is a cell and where it stands among the passages.
 type foundCell struct {
