@@ -163,6 +163,15 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 			Lookup(query(text, 2024), []Table{tb}, simpleWords)
+			Bridge(query(text, 2024), []Table{tb, tb}, simpleWords)
+			for _, most := range []bool{true, false} {
+				if r, ok := Rank([]Table{tb}, 0, []int{2024}, most, nil); ok && (r.Row < 0 || r.Row >= len(tb.Rows)) {
+					t.Fatalf("ranked row %d of %d", r.Row, len(tb.Rows))
+				}
+			}
+		}
+		for _, label := range strings.Split(text, "\n") {
+			Unclip(header, label)
 		}
 	})
 }
