@@ -93,7 +93,10 @@ func cmdImport(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintln(env.Stderr, importSummary(tally))
 	}
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
+		// Once interrupted, an error of the work torn down (a transaction
+		// rolled back under a statement: "sql: statement is closed") is
+		// the interruption's.
+		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 			fmt.Fprintln(env.Stderr, "cairn: import interrupted; what finished is kept. A document that was being read stays pending and is read again from its stored copy by the next cairn import or cairn index (cairn check lists it)")
 			return 130
 		}
@@ -103,7 +106,7 @@ func cmdImport(ctx context.Context, env *Env, args []string) int {
 		// indexing reports on stderr: stdout stays one result per file
 		rep, err := runIndex(ctx, env, p, env.Stderr, false)
 		printIndexReport(env.Stderr, rep, false)
-		if errors.Is(err, context.Canceled) {
+		if errors.Is(err, context.Canceled) || err != nil && ctx.Err() != nil {
 			return 130 // the report said it was interrupted and how to resume
 		}
 		if err != nil {
