@@ -35,10 +35,7 @@ func Bridge(q Query, tabs []Table, words Words) []Cell {
 			if len(cols) == 0 {
 				continue
 			}
-			scale := Scale(t.Stub)
-			if scale == 0 {
-				scale = Scale(t.Title)
-			}
+			scale := t.scale()
 			for ri, r := range t.Rows {
 				if ti == n.Table && ri == n.Row || !sameRun(src, figures(r.Cells)) {
 					continue

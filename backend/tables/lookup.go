@@ -78,10 +78,7 @@ func Lookup(q Query, tabs []Table, words Words) []Cell {
 		if len(cols) == 0 {
 			continue
 		}
-		scale := Scale(t.Stub)
-		if scale == 0 {
-			scale = Scale(t.Title)
-		}
+		scale := t.scale()
 		// Words of the question that name the table ("the balance sheet")
 		// choose the table, not its row.
 		rowQ, titleHit := q, 0.0
@@ -155,6 +152,15 @@ func Lookup(q Query, tabs []Table, words Words) []Cell {
 		}
 	}
 	return kept
+}
+
+// scale is the multiplier the table states for its figures: its stub's
+// ("(Millions)"), else its title's; 0 when it states none.
+func (t Table) scale() float64 {
+	if s := Scale(t.Stub); s != 0 {
+		return s
+	}
+	return Scale(t.Title)
 }
 
 // inTable weighs words for the rows of t: weight times how rare the word
