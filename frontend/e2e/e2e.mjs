@@ -44,6 +44,18 @@ async function check(name, fn) {
     console.log(`FAIL ${name}: ${String(e?.message ?? e)}`);
   }
 }
+// until polls fn in the page (it may be async: page.waitForFunction does not
+// await a predicate's promise, which is always truthy) every polling ms until it
+// returns a truthy value, or fails after timeout ms.
+async function until(fn, { timeout, polling = 500 }) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    if (await page.evaluate(fn)) return;
+    if (Date.now() > end) throw new Error(`timed out after ${timeout} ms waiting for ${fn.toString().slice(0, 120)}`);
+    await new Promise((r) => setTimeout(r, polling));
+  }
+}
+
 function must(cond, msg) {
   if (!cond) throw new Error(msg);
 }
@@ -79,15 +91,14 @@ async function offlineFlow() {
     // Indexed means the knowledge graph too (the paths are drawn from it): a
     // "done" seen between the import and the start of its indexing run (e.g.
     // the empty run at startup) is not enough on a slow machine.
-    await page.waitForFunction(
+    await until(
       async () => {
         const s = await window.go.app.App.IndexStatus();
         if (s.running || !s.done) return false;
         const c = await window.go.app.App.ExtractionCounts();
         return !c.pending && (c.ok ?? 0) > 0;
       },
-      null,
-      { timeout: IMPORT_TIMEOUT, polling: 500 },
+      { timeout: IMPORT_TIMEOUT },
     );
   });
   await check("offline: extractive answer with citations and a drawn path; citation opens the PDF page marked", async () => {
@@ -173,13 +184,14 @@ async function offlineFlow() {
         null,
         { timeout: IMPORT_TIMEOUT },
       );
-      await page.waitForFunction(
+      await until(
         async () => {
           const s = await window.go.app.App.IndexStatus();
-          return !s.running && !!s.done;
+          if (s.running || !s.done) return false;
+          const c = await window.go.app.App.ExtractionCounts();
+          return !c.pending;
         },
-        null,
-        { timeout: IMPORT_TIMEOUT, polling: 500 },
+        { timeout: IMPORT_TIMEOUT },
       );
     });
     await check("offline: a citation in the multi-column IRS instructions opens its page with the passage's layout boxes marked, on the passage and not beside it", async () => {
