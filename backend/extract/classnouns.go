@@ -17,7 +17,8 @@ func init() {
 			castle palace square continent sea ocean bay coast desert forest canal port harbour harbor metropolis prefecture
 			locality community township oblast voivodeship canton department mall glacier reservoir dam peak peaks bayou
 			cape plain plateau gulf strait lagoon falls gorge cave beach resort plaza boulevard highway motorway
-			lane quarter ward zone belt basin delta marsh estuary creek fjord`},
+			lane quarter ward zone belt basin delta marsh estuary creek fjord reef atoll islet headland promontory volcano
+			crater ridge summit oasis wetland moor heath`},
 		{"organization", `company corporation firm band group team club party university college school organisation organization
 			agency network label newspaper magazine publisher manufacturer airline bank association union league federation
 			charity institute institution brand broadcaster retailer subsidiary conglomerate studio studios academy ministry
@@ -41,7 +42,7 @@ func init() {
 			manager executive ceo chairman chairwoman professor teacher student doctor physician surgeon nurse
 			missionary theologian scholar linguist critic commentator presenter host anchor comedian magician spy pilot
 			astronaut sailor admiral captain colonel lieutenant sergeant major marshal jurist cardinal rabbi imam
-			son daughter father mother brother sister wife husband widow character person man woman boy girl`},
+			son daughter child father mother brother sister wife husband widow character person man woman boy girl`},
 	} {
 		typ, words := tw[0], tw[1]
 		for _, w := range strings.Fields(words) {
@@ -63,6 +64,10 @@ var notPersonNouns = map[string]bool{"order": true, "border": true, "center": tr
 	"winter": true, "mirror": true, "minor": true, "major": false, "junior": true, "senior": true, "interior": true, "exterior": true,
 	"vector": true, "tractor": true, "elevator": true, "sensor": true, "processor": true, "transistor": true, "semester": true}
 
+// irregularPlurals are the class nouns whose plural takes no -s.
+var irregularPlurals = map[string]string{"children": "child", "men": "man", "women": "woman", "people": "person",
+	"wives": "wife", "chairmen": "chairman", "businessmen": "businessman"}
+
 // nounType is the type a class noun (singular or plural) describes, or ""
 // when the word says nothing about a name's kind.
 func nounType(w string) string {
@@ -71,6 +76,9 @@ func nounType(w string) string {
 		return ""
 	}
 	if t, ok := classNouns[w]; ok {
+		return t
+	}
+	if t, ok := classNouns[irregularPlurals[w]]; ok {
 		return t
 	}
 	for _, suf := range []string{"ies", "es", "s"} {

@@ -69,8 +69,15 @@ const (
 // it; 15: so is "First", "Second", "Third" ("the Second Varn War"); 16: a
 // one-word name the document writes elsewhere in lower case is a common
 // word (Input.DocLower), not only one the chunk does; 17: a company's
-// legal form after a name ("Acme, Inc.") types it an organisation.
-const OfflineVersion = "17"
+// legal form after a name ("Acme, Inc.") types it an organisation; 18:
+// variants of one name ("Henrik Angell", "Henrik August Angell") and names
+// that go on from another do not make a surname ambiguous, a family's name
+// is a person's, lists after irregular plurals ("children: …"), names
+// with particles ("da Silva") or four words may be people's, more place
+// frames ("bordered on the south by X", "located on X", "travels through
+// X", "the X and Y rivers", "Old X" after X), and a bracket is an alias
+// only when it abbreviates the name or writes it in another script.
+const OfflineVersion = "18"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

@@ -199,8 +199,11 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 		}
 		c := candidate{name: name, typ: typ, sem: sem, sentenceHead: head}
 		// "Internal Revenue Service (IRS)", "北京 (Beijing)": the bracket names an alias
+		// when it abbreviates the name or writes it in another script;
+		// "Janne Johnsen (Conservative Party)", "Bergen (Norway)" say
+		// something else of the name
 		rest := s[run[len(run)-1].b:]
-		if a := bracketAlias(rest); a != "" {
+		if a := bracketAlias(rest); a != "" && (definedAbbreviation(name, a) || otherScript(name, a)) {
 			c.aliases = append(c.aliases, a)
 		}
 		out = append(out, c)
@@ -234,6 +237,20 @@ func isNumberLike(w string) bool {
 }
 
 // bracketAlias returns X when s starts with " (X)" and X is a short name.
+// otherScript says a and b are written in different scripts (one with CJK
+// characters, the other without).
+func otherScript(a, b string) bool {
+	has := func(s string) bool {
+		for _, r := range s {
+			if isCJK(r) {
+				return true
+			}
+		}
+		return false
+	}
+	return has(a) != has(b)
+}
+
 func bracketAlias(s string) string {
 	t := strings.TrimLeft(s, " ")
 	var open, close string

@@ -51,7 +51,7 @@ var (
 	appoDesc    = regexp.MustCompile(`^\s*,\s+(?:a|an|the)\s+([^,;:()]*)`)
 	nounBefore  = regexp.MustCompile(`\b(?:the|a|an|his|her|their|its|fellow)\s+((?:[A-Za-z-]+\s+){0,2}?)([a-z]+)\s+$`)
 	ofBefore    = regexp.MustCompile(`\b(city|town|village|province|county|state|republic|kingdom|island|islands|region|municipality|district|capital|suburb|borough)\s+of\s+$`)
-	placeStrong = regexp.MustCompile(`\b(?:born|died|raised|located|situated|based|headquartered|buried|settled|lives|lived|grew up|moved)\s+(?:in|at|near|to)\s+(?:the\s+)?$|\b(?:near|outside|north of|south of|east of|west of)\s+$`)
+	placeStrong = regexp.MustCompile(`\b(?:born|died|raised|located|situated|based|headquartered|buried|settled|lives|lived|grew up|moved)\s+(?:in|at|near|to|on)\s+(?:the\s+)?$|\b(?:near|outside|north of|south of|east of|west of)\s+$|\b(?:bordered|bounded|borders|adjoined)\s+(?:on\s+the\s+[a-z]+\s+)?(?:by\s+)?$|\bon\s+the\s+(?:north|south|east|west|northeast|northwest|southeast|southwest)(?:ern)?\s+(?:side\s+)?by\s+$|\(born\s+[^()]{0,40}?\d{3,4},\s+$|\b(?:north|south|east|west|northeast|northwest|southeast|southwest)\s+to\s+$|\b(?:travels|travelled|traveled|passes|passed|runs|ran|flows|flowed|continues|crosses|crossed)\s+(?:on\s+)?(?:through|into|past|to)\s+(?:the\s+)?$`)
 	orgBefore   = regexp.MustCompile(`\b(?:joined|signed with|signed for|signed to|played for|plays for|member of|worked for|works for|employed by|acquired by|subsidiary of|division of|graduated from|studied at|attended|enrolled at|released by|published by|released on|owned by|chairman of|ceo of|president of|founder of|drafted by|traded to|loaned to|transferred to|moved to the|manager of|captain of|coach of|coached)\s+(?:the\s+)?$`)
 	ofPlace     = regexp.MustCompile(`\b[a-z]{3,}\s+of\s+$`)
 	// "one of the districts of X", "the Kotayk Province of X": a place
@@ -185,13 +185,18 @@ func listedNounType(w string) string {
 // written.
 func personShape(name string) bool {
 	ws := strings.Fields(name)
-	if len(ws) < 2 || len(ws) > 3 {
+	if len(ws) < 2 || len(ws) > 4 {
 		return false
 	}
 	if l := strings.ToLower(ws[0]); strings.HasSuffix(l, "ese") || strings.HasSuffix(l, "ish") || compass[l] {
 		return false // "Chinese Christians", "Polish Radio", "North America"
 	}
-	for _, w := range ws {
+	plain := 0
+	for k, w := range ws {
+		if k > 0 && k < len(ws)-1 && nameParticles[w] {
+			continue // "Jefferson Madeira da Silva"
+		}
+		plain++
 		lw := strings.ToLower(strings.Trim(w, "."))
 		if !capitalised(w) || allCaps(strings.TrimSuffix(w, ".")) && utf8.RuneCountInString(w) > 2 || typeWords[lw] || classNouns[lw] != "" && classNouns[lw] != "person" {
 			return false
@@ -202,12 +207,22 @@ func personShape(name string) bool {
 			}
 		}
 	}
-	return true
+	return plain <= 4
 }
+
+// nameParticles join the parts of a person's name in many languages ("da
+// Silva", "van der Berg", "bin Salman"); a name with one between its
+// capitalised words may still be a person's.
+var nameParticles = map[string]bool{"da": true, "de": true, "do": true, "dos": true, "das": true, "del": true, "della": true,
+	"di": true, "du": true, "van": true, "von": true, "der": true, "den": true, "ter": true, "bin": true, "ibn": true, "al": true,
+	"y": true, "e": true, "la": true, "le": true}
 
 // compass words open the names of regions.
 var compass = map[string]bool{"north": true, "south": true, "east": true, "west": true, "northern": true, "southern": true, "eastern": true,
 	"western": true, "central": true, "upper": true, "lower": true, "greater": true, "northeast": true, "northwest": true, "southeast": true, "southwest": true}
+
+// partWords tell the parts of a place apart ("Old Town", "New Bohumín").
+var partWords = map[string]bool{"old": true, "new": true, "inner": true, "outer": true}
 
 // functionWords end like nouns of persons but are none.
 var functionWords = map[string]bool{"other": true, "another": true, "former": true, "latter": true, "either": true, "neither": true, "rather": true,
@@ -299,7 +314,7 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 		if personBefore.MatchString(before) || personAfter.MatchString(after) {
 			v["person"] += 1.5
 		}
-		if sm := placeNounAfter.FindStringSubmatch(after); sm != nil && classNouns[sm[1]] == "location" && !strings.Contains(text[m.a:m.b], " ") {
+		if sm := placeNounAfter.FindStringSubmatch(after); sm != nil && nounType(sm[1]) == "location" && classNouns[sm[1]] != "person" && !strings.Contains(text[m.a:m.b], " ") {
 			v["location"] += 1
 		}
 		if honorific.MatchString(before) || personAft.MatchString(after) || personVerb.MatchString(after) {
@@ -416,15 +431,7 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 			articled[m.entity] = true
 		}
 	}
-	ends := map[string]int{} // how many longer names end (or start) with a word: "South Gondar", "North Gondar" share no surname
-	for _, cd := range ents {
-		if ws := strings.Fields(cd.name); len(ws) >= 2 {
-			ends[ws[len(ws)-1]]++
-			if ws[0] != ws[len(ws)-1] {
-				ends[ws[0]]++
-			}
-		}
-	}
+	ends := nameEnds(ents)
 	for i, cd := range ents {
 		ws := strings.Fields(cd.name)
 		if len(ws) < 2 || len(ws) > 4 || !personShape(strings.Join(ws[max(0, len(ws)-3):], " ")) {
@@ -435,6 +442,28 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 				votes[i]["person"] += 2
 				votes[j]["person"] += 2
 			}
+		}
+	}
+	// a family's name: a word alone that ends several people's names (a
+	// father's and his son's), each a person by what the text says of it
+	for j, cj := range ents {
+		if strings.Contains(cj.name, " ") || articled[j] || ends[cj.name] < 2 || !capitalised(cj.name) {
+			continue
+		}
+		all, n := true, 0
+		for i, cd := range ents {
+			ws := strings.Fields(cd.name)
+			if i == j || len(ws) < 2 || extendsName(cd.name, ents, i) || ws[0] != cj.name && ws[len(ws)-1] != cj.name {
+				continue
+			}
+			n++
+			if t, sc := votes[i].best(); ws[len(ws)-1] != cj.name || t != "person" || sc-prior[i]["person"] < 1.5 {
+				all = false
+				break
+			}
+		}
+		if all && n >= 2 {
+			votes[j]["person"] += 1.5
 		}
 	}
 	// "Diocese of X", "University of X": a one-word name after the "of" of
@@ -463,6 +492,23 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 				if t, _ := votes[j].best(); t == "location" {
 					votes[i]["person"] -= 1.5
 					votes[i]["organization"] += 0.8
+					break
+				}
+			}
+		}
+	}
+	// "Old Bohumín", "Upper Silesia" after "Bohumín", "Silesia" were
+	// named places: a place's name under a word that tells its parts apart
+	for i, cd := range ents {
+		ws := strings.Fields(cd.name)
+		if len(ws) < 2 || !compass[strings.ToLower(ws[0])] && !partWords[strings.ToLower(ws[0])] {
+			continue
+		}
+		rest := strings.Join(ws[1:], " ")
+		for j, cj := range ents {
+			if j != i && cj.name == rest {
+				if t, sc := votes[j].best(); t == "location" && sc >= 0.8 {
+					votes[i]["location"] += 1.5
 					break
 				}
 			}
@@ -526,6 +572,54 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 // that one passage saying what a name is outweighs many that only write it.
 const maxTypeWeight = 6.0
 
+// nameEnds counts, for each word, the distinct longer names of the chunk
+// that end (or start) with it: "South Gondar" and "North Gondar" share no
+// surname. Variants of one name ("Henrik Angell", "Henrik August Angell":
+// the same first and last word) count once, and a name that only goes on
+// from another ("Jeff Healey's Roadhouse" after "Jeff Healey") not at all.
+func nameEnds(ents []candidate) map[string]int {
+	ends := map[string]int{}
+	seen := map[[2]string]bool{}
+	for i, cd := range ents {
+		ws := strings.Fields(cd.name)
+		if len(ws) < 2 || extendsName(cd.name, ents, i) {
+			continue
+		}
+		key := [2]string{ws[0], ws[len(ws)-1]}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		ends[ws[len(ws)-1]]++
+		if ws[0] != ws[len(ws)-1] {
+			ends[ws[0]]++
+		}
+	}
+	return ends
+}
+
+// extendsName says name goes on from another name of ents (not ents[self])
+// of two words or more: "Jeff Healey's Roadhouse", "Jeff Healey Band".
+func extendsName(name string, ents []candidate, self int) bool {
+	for j, cj := range ents {
+		if j == self || !strings.Contains(cj.name, " ") || len(cj.name) >= len(name) || !strings.HasPrefix(name, cj.name) {
+			continue
+		}
+		if rest := name[len(cj.name):]; strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, "'s ") || strings.HasPrefix(rest, "’s ") {
+			return true
+		}
+	}
+	return false
+}
+
+// nameVariants says two names of two words or more are one name written
+// in full and shorter: the same first and last word ("Henrik August
+// Angell", "Henrik Angell").
+func nameVariants(a, b string) bool {
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	return len(wa) >= 2 && len(wb) >= 2 && wa[0] == wb[0] && wa[len(wa)-1] == wb[len(wb)-1]
+}
+
 // shortForms maps a one-word entity to the longer entity of the chunk it
 // is a short form of: a person's surname ("Gibson" for "Duff Gibson"). A
 // word that could shorten two names shortens none. (Other short forms, "the
@@ -553,7 +647,11 @@ func shortForms(text string, ents []candidate, types []string, ms []mention) map
 				continue
 			}
 			if t, seen := out[j]; seen && t != i {
-				ambiguous[j] = true
+				if !nameVariants(ents[t].name, cd.name) {
+					ambiguous[j] = true
+				} else if ents[t].priority <= cd.priority {
+					continue // the text's own writing of the name, before a title's
+				}
 			}
 			out[j] = i
 		}

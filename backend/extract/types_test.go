@@ -58,6 +58,24 @@ func TestOfflineTypesFromEvidence(t *testing.T) {
 		// a place noun before "of", a life's places in brackets
 		{"Hesk is one of the districts of Ulvany. Edda Morrel (Quenfort, 2 June 1663 – Vessa, May 1719) was a writer.",
 			map[string]string{"Ulvany": "location", "Quenfort": "location", "Edda Morrel": "person"}},
+		// a list after an irregular plural of a class noun
+		{"Orla Venn is a Kestrian chemist. She has three children: Tamsin, Corwen, and Ilse.",
+			map[string]string{"Tamsin": "person", "Corwen": "person", "Ilse": "person"}},
+		// a first name alone, beside a place named after the person
+		{"Drift is an album by Taro Quellin. It was recorded at Taro Quellin's Lounge in Ferrow, where the band backed Taro.",
+			map[string]string{"Taro": "person"}},
+		// a family's name: the father's and the son's names end with it
+		{"Brannoc Edvar Stoll (1861 – 1922) was a Kestrian officer. He was the son of Orrin Haakel Stoll (1820 – 1888). Stoll retired in 1918.",
+			map[string]string{"Stoll": "person"}},
+		// a name with a particle, a name of four words
+		{"The club signed Orvalo Dantes da Cunha in 2004. Later it signed Ilmar Teodoro Vasque Penhal.",
+			map[string]string{"Orvalo Dantes da Cunha": "person", "Ilmar Teodoro Vasque Penhal": "person"}},
+		// borders, streets, routes, rivers, a place's parts
+		{"Varnet is bordered on the south by Quell Hadar and on the west by Osk. The bakery is located on Vell Ostra. " +
+			"The road travels through Brennig to Tull. The confluence of the Vesk (Veskra) and Olm rivers lies near Hallow. " +
+			"Hallow is a town. It consists of Old Hallow and New Hallow.",
+			map[string]string{"Quell Hadar": "location", "Osk": "location", "Vell Ostra": "location", "Brennig": "location",
+				"Olm": "location", "Old Hallow": "location", "New Hallow": "location"}},
 	}
 	for _, c := range cases {
 		got := entityTypes(offlineOf(c.text))
@@ -65,6 +83,31 @@ func TestOfflineTypesFromEvidence(t *testing.T) {
 			if got[name] != typ {
 				t.Errorf("%q: %s is %q, want %q (all: %v)", c.text, name, got[name], typ, got)
 			}
+		}
+	}
+}
+
+// A bracket after a name is its alias only when it abbreviates the name or
+// writes it in another script: an affiliation or a country is a name of
+// its own.
+func TestOfflineBracketAliases(t *testing.T) {
+	r := offlineOf("The mayor is Ansel Treve (Harbour Party). The Office of Tidal Works (OTW) met in Dravik (Ostmark).")
+	for _, e := range r.Entities {
+		switch e.Name {
+		case "Ansel Treve", "Dravik":
+			if len(e.Aliases) > 0 {
+				t.Errorf("%s has aliases %v", e.Name, e.Aliases)
+			}
+		case "Office of Tidal Works":
+			if len(e.Aliases) != 1 || e.Aliases[0] != "OTW" {
+				t.Errorf("%s has aliases %v, want OTW", e.Name, e.Aliases)
+			}
+		}
+	}
+	got := entityTypes(r)
+	for _, name := range []string{"Harbour Party", "Ostmark"} {
+		if _, ok := got[name]; !ok {
+			t.Errorf("%s is no entity of its own: %v", name, got)
 		}
 	}
 }
