@@ -18,14 +18,15 @@ func init() {
 			locality community township oblast voivodeship canton department mall glacier reservoir dam peak peaks bayou
 			cape plain plateau gulf strait lagoon falls gorge cave beach resort plaza boulevard highway motorway
 			lane quarter ward zone belt basin delta marsh estuary creek fjord reef atoll islet headland promontory volcano
-			crater ridge summit oasis wetland moor heath`},
+			crater ridge summit oasis wetland moor heath empire kingdom republic caliphate sultanate duchy principality emirate
+			hometown birthplace homeland`},
 		{"organization", `company corporation firm band group team club party university college school organisation organization
 			agency network label newspaper magazine publisher manufacturer airline bank association union league federation
 			charity institute institution brand broadcaster retailer subsidiary conglomerate studio studios academy ministry
 			government army navy regiment division unit council committee commission court church order orchestra choir
 			ensemble duo trio quartet collective movement foundation society consortium cooperative franchise channel
 			tabloid website developer operator carrier railway utility insurer lender fund trust pictures entertainment interactive records radio tv television
-			legislature assembly parliament senate railroad elementary airways motors holdings industries systems
+			legislature assembly parliament senate railroad elementary airways motors holdings industries systems force command
 			technologies laboratories labs ltd plc gmbh ag sa inc corp llc`},
 		{"work", `album song single film movie novel book series game play opera episode show painting poem sitcom soundtrack
 			documentary anthology comic manga anime ep mixtape musical ballet symphony sculpture journal newsletter report

@@ -76,8 +76,13 @@ const (
 // with particles ("da Silva") or four words may be people's, more place
 // frames ("bordered on the south by X", "located on X", "travels through
 // X", "the X and Y rivers", "Old X" after X), and a bracket is an alias
-// only when it abbreviates the name or writes it in another script.
-const OfflineVersion = "18"
+// only when it abbreviates the name or writes it in another script; 19:
+// a list's later names take the frame before its first ("played for the
+// A, B and C") and its last two names are two ("Alby, Cove and Hesk"),
+// more organisation frames ("joining", "served with", "merged with"), a
+// body's class noun before a name ("Loyola University Chicago"), states
+// and realms as places, a person's title before "of" ("X, king of").
+const OfflineVersion = "19"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

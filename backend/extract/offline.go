@@ -126,6 +126,9 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 			i++
 			continue
 		}
+		// the name ends a list of names ("Alby, Cove and Hesk"): "and"
+		// starts the next name, not a part of this one
+		inList := i > 0 && capitalised(toks[i-1].text) && strings.TrimSpace(s[toks[i-1].b:toks[i].a]) == ","
 		j := i + 1
 		for j < len(toks) && j-i < maxSpanTokens+2 {
 			gap := s[toks[j-1].b:toks[j].a]
@@ -136,7 +139,7 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 				j++
 				continue
 			}
-			if toks[j].text == "and" && listOfNames(toks[i:j], toks[j+1:]) {
+			if toks[j].text == "and" && (listOfNames(toks[i:j], toks[j+1:]) || inList) {
 				break // "Doc Pomus and Mort Shuman": two names
 			}
 			if connectors[strings.ToLower(toks[j].text)] && j+1 < len(toks) && capitalised(toks[j+1].text) && onlySpace(s[toks[j].b:toks[j+1].a]) {

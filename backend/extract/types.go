@@ -52,7 +52,7 @@ var (
 	nounBefore  = regexp.MustCompile(`\b(?:the|a|an|his|her|their|its|fellow)\s+((?:[A-Za-z-]+\s+){0,2}?)([a-z]+)\s+$`)
 	ofBefore    = regexp.MustCompile(`\b(city|town|village|province|county|state|republic|kingdom|island|islands|region|municipality|district|capital|suburb|borough)\s+of\s+$`)
 	placeStrong = regexp.MustCompile(`\b(?:born|died|raised|located|situated|based|headquartered|buried|settled|lives|lived|grew up|moved)\s+(?:in|at|near|to|on)\s+(?:the\s+)?$|\b(?:near|outside|north of|south of|east of|west of)\s+$|\b(?:bordered|bounded|borders|adjoined)\s+(?:on\s+the\s+[a-z]+\s+)?(?:by\s+)?$|\bon\s+the\s+(?:north|south|east|west|northeast|northwest|southeast|southwest)(?:ern)?\s+(?:side\s+)?by\s+$|\(born\s+[^()]{0,40}?\d{3,4},\s+$|\b(?:north|south|east|west|northeast|northwest|southeast|southwest)\s+to\s+$|\b(?:travels|travelled|traveled|passes|passed|runs|ran|flows|flowed|continues|crosses|crossed)\s+(?:on\s+)?(?:through|into|past|to)\s+(?:the\s+)?$`)
-	orgBefore   = regexp.MustCompile(`\b(?:joined|signed with|signed for|signed to|played for|plays for|member of|worked for|works for|employed by|acquired by|subsidiary of|division of|graduated from|studied at|attended|enrolled at|released by|published by|released on|owned by|chairman of|ceo of|president of|founder of|drafted by|traded to|loaned to|transferred to|moved to the|manager of|captain of|coach of|coached)\s+(?:the\s+)?$`)
+	orgBefore   = regexp.MustCompile(`\b(?:joined|joining|signed with|signed for|signed to|played for|plays for|playing for|served with|merged with|merger with|spells? (?:with|for)|member of|worked for|works for|employed by|acquired by|subsidiary of|division of|graduated from|studied at|attended|enrolled at|released by|published by|released on|owned by|chairman of|ceo of|president of|founder of|drafted by|traded to|loaned to|transferred to|moved to the|manager of|captain of|coach of|coached)\s+(?:the\s+)?$`)
 	ofPlace     = regexp.MustCompile(`\b[a-z]{3,}\s+of\s+$`)
 	// "one of the districts of X", "the Kotayk Province of X": a place
 	// noun (any listed one, singular or plural) before "of"
@@ -61,6 +61,8 @@ var (
 	// "married X", "the son of X", "the X administration": a person
 	personBefore = regexp.MustCompile(`\b(?:married|marries|marry|widow of|(?:son|daughter|sons|daughters|wife|husband|father|mother|brother|sister|child|children|grandson|granddaughter|nephew|niece|heir|descendant|descendants)\s+of)\s+$`)
 	personAfter  = regexp.MustCompile(`^\s+administration\b`)
+	// "X, king of …", "X, son of …": a person's title or kin before "of"
+	roleOfAfter = regexp.MustCompile(`^,?\s+(?:the\s+)?(?:[a-z]+\s+)?([a-z]+)\s+of\b`)
 	// "of northeastern X", "capital is X": a place
 	placeBef2 = regexp.MustCompile(`\b(?:of|across|throughout)\s+(?:north|south|east|west|northern|southern|eastern|western|central|northeastern|northwestern|southeastern|southwestern)\s+$|\bcapital\s+(?:is|was|city is)\s+$`)
 	// "the X prefecture", "X road": a place noun right after the name
@@ -164,7 +166,17 @@ func nameHeadType(name string) string {
 			break
 		}
 	}
-	return listedNounType(ws[len(ws)-1])
+	if t := listedNounType(ws[len(ws)-1]); t != "" {
+		return t
+	}
+	// "Loyola University Chicago", "Bank Vestria": a body's class noun
+	// before a name that tells which one
+	for k := len(ws) - 2; k >= 0; k-- {
+		if w := ws[k]; capitalised(w) && listedNounType(w) == "organization" {
+			return "organization"
+		}
+	}
+	return ""
 }
 
 // listedNounType is nounType without the reading by endings.
@@ -314,6 +326,9 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 		if personBefore.MatchString(before) || personAfter.MatchString(after) {
 			v["person"] += 1.5
 		}
+		if sm := roleOfAfter.FindStringSubmatch(after); sm != nil && classNouns[sm[1]] == "person" {
+			v["person"] += 1.5
+		}
 		if sm := placeNounAfter.FindStringSubmatch(after); sm != nil && nounType(sm[1]) == "location" && classNouns[sm[1]] != "person" && !strings.Contains(text[m.a:m.b], " ") {
 			v["location"] += 1
 		}
@@ -367,14 +382,18 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 		if lifePlace.MatchString(after) && (strings.HasSuffix(strings.TrimSpace(before), "(") || strings.HasSuffix(strings.TrimSpace(before), "–") || strings.HasSuffix(strings.TrimSpace(before), "-")) {
 			v["location"] += 2
 		}
-		if placeStrong.MatchString(before) || ofBefore.MatchString(before) {
+		// a list's later names take the frame before its first: "played
+		// for the Tars, Wexley Owls and Brint Kings", "through Alby, Cove
+		// and Hesk"
+		head := listHead(before)
+		if placeStrong.MatchString(head) || ofBefore.MatchString(head) {
 			v["location"] += 2
-		} else if placeBef.MatchString(before) {
+		} else if placeBef.MatchString(head) {
 			v["location"] += 0.8
 		} else if placeBefThe.MatchString(before) {
 			v["location"] += 0.5
 		}
-		if orgBefore.MatchString(before) {
+		if orgBefore.MatchString(head) {
 			v["organization"] += 1.5
 		}
 		if sm := copulaDesc.FindStringSubmatch(after); sm != nil {
@@ -571,6 +590,33 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 // A vote resting on the name's shape alone weighs a tenth of its score, so
 // that one passage saying what a name is outweighs many that only write it.
 const maxTypeWeight = 6.0
+
+// listItem is one earlier item of a list of names, with its comma or
+// "and": "76ers, ", "Wexley Owls and ".
+var listItem = regexp.MustCompile(`(?:^|\s)(?:[\p{Lu}\d][\p{L}\d.'’&-]*)(?:\s+(?:[\p{Lu}\d][\p{L}\d.'’&-]*|of|de|the))*,?\s+(?:and\s+|or\s+)?$`)
+
+// listHead is the text before a name with the earlier names of the list
+// it is in taken off (at most eight), so the words before the list's
+// first name are read as what is said of every name in it. Text not
+// ending in a list comes back as it is.
+func listHead(before string) string {
+	out := before
+	for k := 0; k < 8; k++ {
+		t := strings.TrimRight(out, " ")
+		if !strings.HasSuffix(t, ",") && !strings.HasSuffix(t, " and") && !strings.HasSuffix(t, " or") {
+			break
+		}
+		loc := listItem.FindStringIndex(out)
+		if loc == nil {
+			break
+		}
+		if strings.HasPrefix(out[loc[0]:], " ") {
+			loc[0]++ // the space before the item stays
+		}
+		out = out[:loc[0]]
+	}
+	return out
+}
 
 // nameEnds counts, for each word, the distinct longer names of the chunk
 // that end (or start) with it: "South Gondar" and "North Gondar" share no

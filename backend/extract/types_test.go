@@ -70,6 +70,14 @@ func TestOfflineTypesFromEvidence(t *testing.T) {
 		// a name with a particle, a name of four words
 		{"The club signed Orvalo Dantes da Cunha in 2004. Later it signed Ilmar Teodoro Vasque Penhal.",
 			map[string]string{"Orvalo Dantes da Cunha": "person", "Ilmar Teodoro Vasque Penhal": "person"}},
+		// a list's later names take the frame before its first; a list's
+		// last two names are two ("Fennet and Olby", not one name)
+		{"He played for the 19ers, Brint Harbour Owls, Wexley Tars and Dunmore Kestrels. The road runs through Alby, Cove, Fennet and Olby.",
+			map[string]string{"Brint Harbour Owls": "organization", "Wexley Tars": "organization", "Dunmore Kestrels": "organization",
+				"Cove": "location", "Fennet": "location", "Olby": "location"}},
+		// a person's title before "of", a place body's class noun before its name
+		{"The realm was ruled by Orrec, king of the northern Vales, who founded Stellan University Varrow.",
+			map[string]string{"Orrec": "person", "Stellan University Varrow": "organization"}},
 		// borders, streets, routes, rivers, a place's parts
 		{"Varnet is bordered on the south by Quell Hadar and on the west by Osk. The bakery is located on Vell Ostra. " +
 			"The road travels through Brennig to Tull. The confluence of the Vesk (Veskra) and Olm rivers lies near Hallow. " +
