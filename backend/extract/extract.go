@@ -81,8 +81,11 @@ const (
 // A, B and C") and its last two names are two ("Alby, Cove and Hesk"),
 // more organisation frames ("joining", "served with", "merged with"), a
 // body's class noun before a name ("Loyola University Chicago"), states
-// and realms as places, a person's title before "of" ("X, king of").
-const OfflineVersion = "19"
+// and realms as places, a person's title before "of" ("X, king of"); 20:
+// an initial's period goes on to the name ("E. D. Marrow"), what a list
+// is said to include takes the kind of the sentence's subject ("Towns in
+// the zone include X, Y and Z").
+const OfflineVersion = "20"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

@@ -132,8 +132,8 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 		j := i + 1
 		for j < len(toks) && j-i < maxSpanTokens+2 {
 			gap := s[toks[j-1].b:toks[j].a]
-			if !onlySpace(gap) {
-				break
+			if !onlySpace(gap) && !(initial(toks[j-1].text) && strings.HasPrefix(gap, ".") && onlySpace(gap[1:]) && capitalised(toks[j].text)) {
+				break // an initial's period goes on to the name: "E. D. Marrow"
 			}
 			if capitalised(toks[j].text) {
 				j++
@@ -212,6 +212,13 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 		out = append(out, c)
 	}
 	return out
+}
+
+// initial says a token is one capital letter: a name's initial before its
+// period.
+func initial(w string) bool {
+	r, n := utf8.DecodeRuneInString(w)
+	return n == len(w) && unicode.IsUpper(r)
 }
 
 // listOfNames says "and" between left and what follows joins two names

@@ -315,8 +315,19 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 				v["organization"] += 0.3 // "the Carolina Panthers": a body, more often than not
 			}
 		}
-		if sm := suchAs.FindStringSubmatch(before); sm != nil && !functionWords[sm[1]] {
+		// a list's later names take the frame before its first: "played
+		// for the Tars, Wexley Owls and Brint Kings", "through Alby, Cove
+		// and Hesk"
+		head := listHead(before)
+		framed := func(re *regexp.Regexp) bool { return re.MatchString(before) || head != before && re.MatchString(head) }
+		if sm := suchAs.FindStringSubmatch(head); sm != nil && !functionWords[sm[1]] {
 			if t := nounType(sm[1]); t != "" {
+				v[t] += 1.2
+			}
+		} else if includes.MatchString(head) {
+			// "Towns in the zone include X, Y and Z": the kind the
+			// sentence's subject names
+			if t := subjectKind(head); t != "" {
 				v[t] += 1.2
 			}
 		}
@@ -382,18 +393,14 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 		if lifePlace.MatchString(after) && (strings.HasSuffix(strings.TrimSpace(before), "(") || strings.HasSuffix(strings.TrimSpace(before), "–") || strings.HasSuffix(strings.TrimSpace(before), "-")) {
 			v["location"] += 2
 		}
-		// a list's later names take the frame before its first: "played
-		// for the Tars, Wexley Owls and Brint Kings", "through Alby, Cove
-		// and Hesk"
-		head := listHead(before)
-		if placeStrong.MatchString(head) || ofBefore.MatchString(head) {
+		if framed(placeStrong) || framed(ofBefore) {
 			v["location"] += 2
-		} else if placeBef.MatchString(head) {
+		} else if framed(placeBef) {
 			v["location"] += 0.8
 		} else if placeBefThe.MatchString(before) {
 			v["location"] += 0.5
 		}
-		if orgBefore.MatchString(head) {
+		if framed(orgBefore) {
 			v["organization"] += 1.5
 		}
 		if sm := copulaDesc.FindStringSubmatch(after); sm != nil {
@@ -591,9 +598,32 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 // that one passage saying what a name is outweighs many that only write it.
 const maxTypeWeight = 6.0
 
+// includes ends the words before a list the sentence's subject is said
+// to include.
+var includes = regexp.MustCompile(`\b(?:include|includes|included|comprise|comprises|comprised)\s+(?:the\s+)?$`)
+
+// subjectKind is the kind of thing the first plural class noun of a
+// sentence's opening words names ("Towns and cities in this zone
+// include"), or "".
+func subjectKind(before string) string {
+	for _, w := range strings.Fields(before) {
+		lw := strings.ToLower(strings.Trim(w, ",;:"))
+		if includes.MatchString(lw + " ") {
+			break
+		}
+		if !strings.HasSuffix(lw, "s") && irregularPlurals[lw] == "" {
+			continue
+		}
+		if t := nounType(lw); t != "" && classNouns[lw] == "" {
+			return t
+		}
+	}
+	return ""
+}
+
 // listItem is one earlier item of a list of names, with its comma or
 // "and": "76ers, ", "Wexley Owls and ".
-var listItem = regexp.MustCompile(`(?:^|\s)(?:[\p{Lu}\d][\p{L}\d.'’&-]*)(?:\s+(?:[\p{Lu}\d][\p{L}\d.'’&-]*|of|de|the))*,?\s+(?:and\s+|or\s+)?$`)
+var listItem = regexp.MustCompile(`(?:^|\s)(?:\p{Lu}[\p{L}\d.'’&-]*|\d+\p{L}[\p{L}\d.'’&-]*)(?:\s+(?:\p{Lu}[\p{L}\d.'’&-]*|\d+\p{L}[\p{L}\d.'’&-]*|of|de|the))*,?\s+(?:and\s+|or\s+)?$`)
 
 // listHead is the text before a name with the earlier names of the list
 // it is in taken off (at most eight), so the words before the list's

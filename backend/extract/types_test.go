@@ -75,6 +75,9 @@ func TestOfflineTypesFromEvidence(t *testing.T) {
 		{"He played for the 19ers, Brint Harbour Owls, Wexley Tars and Dunmore Kestrels. The road runs through Alby, Cove, Fennet and Olby.",
 			map[string]string{"Brint Harbour Owls": "organization", "Wexley Tars": "organization", "Dunmore Kestrels": "organization",
 				"Cove": "location", "Fennet": "location", "Olby": "location"}},
+		// initials belong to the name; a list the subject is said to include
+		{"The novel was written by E. D. Marrow. Towns in the valley include Alby, Cove and Hesk.",
+			map[string]string{"E. D. Marrow": "person", "Alby": "location", "Cove": "location", "Hesk": "location"}},
 		// a person's title before "of", a place body's class noun before its name
 		{"The realm was ruled by Orrec, king of the northern Vales, who founded Stellan University Varrow.",
 			map[string]string{"Orrec": "person", "Stellan University Varrow": "organization"}},
