@@ -84,7 +84,10 @@ const (
 // and realms as places, a person's title before "of" ("X, king of"); 20:
 // an initial's period goes on to the name ("E. D. Marrow"), what a list
 // is said to include takes the kind of the sentence's subject ("Towns in
-// the zone include X, Y and Z").
+// the zone include X, Y and Z"), other languages' place class nouns
+// opening a name ("Piazza …", "Rue …"), a body's name cut to its first
+// words is a short form of it, and a body's first word alone is no
+// person's first name.
 const OfflineVersion = "20"
 
 // Types is the fixed set of coarse entity types.

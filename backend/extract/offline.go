@@ -300,6 +300,10 @@ var typeRules = []struct {
 	{[]string{"act", "code", "regulation", "regulations", "treaty", "convention", "directive", "agreement", "law", "constitution", "rule", "rules", "statute"}, "law", false},
 	{[]string{"form", "schedule", "publication", "pub", "report", "handbook", "manual", "guide"}, "work", true},
 	{[]string{"river", "lake", "mount", "city", "county", "state", "states", "republic", "kingdom", "island", "islands", "province", "street", "avenue"}, "location", false},
+	// the same class nouns in other languages' place names, which put them
+	// first ("Piazza …", "Rue …", "Gmina …")
+	{[]string{"via", "viale", "piazza", "corso", "rue", "calle", "avenida", "rua", "praça", "platz", "strasse", "straße", "gasse",
+		"straat", "plein", "chiesa", "iglesia", "église", "kirche", "parc", "parque", "gmina", "powiat", "lago", "monte"}, "location", true},
 	{[]string{"fc", "afc", "cf"}, "organization", true}, // "FC …", "… AFC": a football club
 	{[]string{"mr", "mrs", "ms", "dr", "prof", "professor", "sir", "king", "queen", "president", "judge", "senator"}, "person", true},
 	{[]string{"war", "conference", "summit", "election", "revolution", "olympics"}, "event", false},

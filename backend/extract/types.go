@@ -463,6 +463,9 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 		if len(ws) < 2 || len(ws) > 4 || !personShape(strings.Join(ws[max(0, len(ws)-3):], " ")) {
 			continue
 		}
+		if t, sc := votes[i].best(); t != "person" && sc >= 1 {
+			continue // "Fennick Fotball was founded": a body, whose first word alone is no first name
+		}
 		for j, cj := range ents {
 			if j != i && !strings.Contains(cj.name, " ") && (cj.name == ws[len(ws)-1] || cj.name == ws[0] && len(ws) == 2) && !articled[j] && !articled[i] && ends[cj.name] == 1 {
 				votes[i]["person"] += 2
@@ -520,6 +523,23 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 					votes[i]["organization"] += 0.8
 					break
 				}
+			}
+		}
+	}
+	// "Fennick" after "Fennick Fotball", "Stellan" after "Stellan
+	// University": a body's name cut to its first words, which the text
+	// says nothing else of, is a short form of it
+	for j, cj := range ents {
+		if _, sc := votes[j].best(); sc-prior[j]["person"]-prior[j]["organization"] >= 0.8 || cj.priority > 1 {
+			continue
+		}
+		for i, cd := range ents {
+			if i == j || !strings.HasPrefix(cd.name, cj.name+" ") {
+				continue
+			}
+			if t, sc := votes[i].best(); t == "organization" && sc-prior[i]["organization"] >= 1.2 {
+				votes[j]["organization"] += 1.2
+				break
 			}
 		}
 	}
