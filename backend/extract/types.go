@@ -233,6 +233,40 @@ var nameParticles = map[string]bool{"da": true, "de": true, "do": true, "dos": t
 var compass = map[string]bool{"north": true, "south": true, "east": true, "west": true, "northern": true, "southern": true, "eastern": true,
 	"western": true, "central": true, "upper": true, "lower": true, "greater": true, "northeast": true, "northwest": true, "southeast": true, "southwest": true}
 
+// roleWords qualify a post ("Vice President", "Senior Executive
+// Officer").
+var roleWords = map[string]bool{"vice": true, "chief": true, "senior": true, "deputy": true, "assistant": true, "associate": true,
+	"executive": true, "general": true, "principal": true, "managing": true, "acting": true, "interim": true, "lead": true,
+	"financial": true, "operating": true, "technology": true, "accounting": true, "legal": true}
+
+// roleName says a name of two words or more is only a post: person class
+// nouns ("President", "Officer") and the words that qualify them, nothing
+// that names a particular person.
+func roleName(name string) bool {
+	ws := strings.Fields(name)
+	if len(ws) < 2 {
+		return false // "Prince", "Bishop": a one-word name may be a person's
+	}
+	for k, w := range ws {
+		if w == "of" && k > 0 {
+			ws = ws[:k] // "Vice President of Finance": the post is before "of"
+			break
+		}
+	}
+	post := false
+	for _, w := range ws {
+		lw := strings.ToLower(strings.Trim(w, ".,"))
+		switch {
+		case classNouns[lw] == "person":
+			post = true
+		case roleWords[lw], lw == "of", lw == "and", lw == "the":
+		default:
+			return false
+		}
+	}
+	return post
+}
+
 // partWords tell the parts of a place apart ("Old Town", "New Bohumín").
 var partWords = map[string]bool{"old": true, "new": true, "inner": true, "outer": true}
 
@@ -280,6 +314,12 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 					break
 				}
 			}
+		}
+		if cd.priority == 0 && roleName(cd.name) {
+			// "Vice President", "Chief Executive Officer": a post, not
+			// the person who holds it
+			votes[i]["concept"] += 3
+			continue
 		}
 		if cd.priority == 0 && (cd.typ == "other" || cd.typ == "") {
 			if ws := strings.Fields(cd.name); len(ws) >= 2 && compass[strings.ToLower(ws[0])] && nameHeadType(cd.name) == "" {
@@ -570,11 +610,16 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 			}
 			ta, sa := votes[a.entity].best()
 			tb, sb := votes[b.entity].best()
-			if sa >= 0.8 && sb < 0.8 {
+			// a post is said of a name ("the Vice President, Orla Venn"),
+			// it is not listed with it
+			if sa >= 0.8 && sb < 0.8 && ta != "concept" {
 				votes[b.entity][ta] += 0.8
 			}
-			if sb >= 0.8 && sa < 0.8 {
+			if sb >= 0.8 && sa < 0.8 && tb != "concept" {
 				votes[a.entity][tb] += 0.8
+			}
+			if round == 0 && strings.TrimSpace(text[a.b:b.a]) == "," && roleName(ents[a.entity].name) {
+				votes[b.entity]["person"] += 1.5 // "the Vice President, Orla Venn": the post's holder
 			}
 		}
 	}

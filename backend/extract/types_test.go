@@ -78,6 +78,9 @@ func TestOfflineTypesFromEvidence(t *testing.T) {
 		// initials belong to the name; a list the subject is said to include
 		{"The novel was written by E. D. Marrow. Towns in the valley include Alby, Cove and Hesk.",
 			map[string]string{"E. D. Marrow": "person", "Alby": "location", "Cove": "location", "Hesk": "location"}},
+		// a post is no person: its holder is
+		{"The Vice President of Finance, Orla Venn, signed the report for the Chief Executive Officer.",
+			map[string]string{"Vice President of Finance": "concept", "Chief Executive Officer": "concept", "Orla Venn": "person"}},
 		// a place's class noun in another language; a body's name cut short
 		{"The bakery faces Piazza Orsolini. Fennick Fotball was founded in 1921. The cup went to Fennick in 1950.",
 			map[string]string{"Piazza Orsolini": "location", "Fennick Fotball": "organization", "Fennick": "organization"}},

@@ -1,6 +1,7 @@
 package project
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -23,6 +24,9 @@ import (
 
 // runGraph is the "graph" indexing stage.
 func runGraph(ctx context.Context, p *Project, progress func(IndexProgress)) error {
+	if err := p.refreshOfflineGraph(ctx, progress); err != nil {
+		return err
+	}
 	exhaustedSaid := false
 	_, err := p.BuildGraph(ctx, nil, func(e jobs.Event) {
 		u := e.Usage
@@ -42,6 +46,33 @@ func runGraph(ctx context.Context, p *Project, progress func(IndexProgress)) err
 		progress(pr)
 	})
 	return err
+}
+
+// offlineVersionKey is the project setting holding the offline
+// extractor's rules version (extract.OfflineVersion) its graph was read
+// with.
+const offlineVersionKey = "offline_extract_version"
+
+// refreshOfflineGraph has the chunks the offline extractor read under
+// older rules read again, as documents an older reader read are: their
+// graph is replaced chunk by chunk as the stage goes (with a model, the
+// model reads them anyway).
+func (p *Project) refreshOfflineGraph(ctx context.Context, progress func(IndexProgress)) error {
+	if extract.ModelName(p.Provider()) != store.ExtractorOffline || p.store.ReadOnly() {
+		return nil
+	}
+	v, err := p.store.Meta(ctx, offlineVersionKey)
+	if err != nil || v == extract.OfflineVersion {
+		return err
+	}
+	n, err := p.store.ForgetOfflineExtractions(ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		progress(IndexProgress{Stage: "graph", Note: fmt.Sprintf("the offline extractor's rules changed (version %s → %s): %d passages are read again for the graph", cmp.Or(v, "older"), extract.OfflineVersion, n)})
+	}
+	return p.store.SetMeta(ctx, offlineVersionKey, extract.OfflineVersion)
 }
 
 // RetryFailed lets the next index run send every chunk that failed with a

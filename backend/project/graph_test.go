@@ -2,12 +2,14 @@ package project
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"cairn/backend/extract"
 	"cairn/backend/graph"
 	"cairn/backend/kb"
 )
@@ -151,4 +153,72 @@ func TestGraphAddRemove(t *testing.T) {
 		}
 	}
 	t.Logf("graph(A): %d entities, %d relations; %d entities shared with B; equal after removing B", len(ga.Entities), len(ga.Relations), shared)
+}
+
+// TestGraphOfflineRulesChanged: a project whose graph the offline
+// extractor read under older rules has it read again by the next index
+// run, chunk by chunk, to the same graph the current rules give; a run
+// under the current rules reads nothing again.
+func TestGraphOfflineRulesChanged(t *testing.T) {
+	ctx := context.Background()
+	p := open(t)
+	a, _ := filepath.Abs("../../assets/sample/en-report-dmca-summary.pdf")
+	importAll(t, p, a)
+	var notes []string
+	index := func() {
+		t.Helper()
+		notes = nil
+		if err := p.Index(ctx, func(e IndexProgress) {
+			if e.Stage == "graph" && strings.Contains(e.Note, "read again") {
+				notes = append(notes, e.Note)
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index()
+	if len(notes) != 0 {
+		t.Fatalf("a new project's first run reads again: %v", notes)
+	}
+	if v, _ := p.store.Meta(ctx, offlineVersionKey); v != extract.OfflineVersion {
+		t.Fatalf("rules version %q, want %q", v, extract.OfflineVersion)
+	}
+	before, _ := p.Graph(ctx)
+	counts, _ := p.ExtractionCounts(ctx)
+
+	if err := p.store.SetMeta(ctx, offlineVersionKey, "1"); err != nil {
+		t.Fatal(err)
+	}
+	index()
+	if len(notes) != 1 || !strings.Contains(notes[0], fmt.Sprintf("%d passages", counts["ok"]+counts["empty"])) {
+		t.Fatalf("older rules: notes %v, want one naming %d passages", notes, counts["ok"]+counts["empty"])
+	}
+	after, _ := p.Graph(ctx)
+	if b, a := strings.Join(graph.Content(before), "\n"), strings.Join(graph.Content(after), "\n"); a != b {
+		bl, al := graph.Content(before), graph.Content(after)
+		seen := map[string]int{}
+		for _, l := range bl {
+			seen[l]++
+		}
+		for _, l := range al {
+			seen[l]--
+		}
+		n := 0
+		for l, c := range seen {
+			if c != 0 && n < 12 {
+				t.Logf("%+d %s", c, l)
+				n++
+			}
+		}
+		t.Fatalf("the graph read again differs from the one the same rules gave (%d vs %d lines)", len(bl), len(al))
+	}
+	checkGraphProvenance(t, p, after)
+	again, _ := p.ExtractionCounts(ctx)
+	if again["pending"] != 0 || again["ok"] != counts["ok"] {
+		t.Fatalf("counts after reading again %v, before %v", again, counts)
+	}
+	index()
+	if len(notes) != 0 {
+		t.Fatalf("current rules read again: %v", notes)
+	}
 }

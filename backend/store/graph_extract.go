@@ -46,6 +46,44 @@ func (s *Store) PendingExtraction(ctx context.Context, extractor string, limit i
 	return out, rows.Err()
 }
 
+// ForgetOfflineExtractions removes what the offline extractor read from
+// the chunks it read (ok or empty; a model's and the fallback's stay):
+// their mentions, relation sources and facts, with the entities and
+// relations nothing else states, and their extraction records, in one
+// transaction, so the next graph stage reads them again into the graph a
+// new project would get. It returns how many chunks it released.
+func (s *Store) ForgetOfflineExtractions(ctx context.Context) (int64, error) {
+	sqlTx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer sqlTx.Rollback()
+	tx := cachedTx{sqlTx, s}
+	rows, err := tx.QueryContext(ctx, "SELECT chunk_id FROM chunk_extractions WHERE extractor = ? AND status IN ('ok', 'empty')", ExtractorOffline)
+	if err != nil {
+		return 0, err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	for _, id := range ids {
+		if err := clearChunkGraph(ctx, tx, id); err != nil {
+			return 0, err
+		}
+	}
+	return int64(len(ids)), tx.Commit()
+}
+
 // ExtractionCounts counts chunks per extraction status; pending is what
 // PendingExtraction(extractor) would return minus those with a failed row
 // (counted as failed).
