@@ -87,8 +87,11 @@ const (
 // the zone include X, Y and Z"), other languages' place class nouns
 // opening a name ("Piazza …", "Rue …"), a body's name cut to its first
 // words is a short form of it, and a body's first word alone is no
-// person's first name.
-const OfflineVersion = "20"
+// person's first name; 21: a post ("Vice President", "Chief Executive
+// Officer") is a concept, not a person, and types the name set beside it
+// a person. Projects read by older rules are read again
+// (project.refreshOfflineGraph).
+const OfflineVersion = "21"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}
