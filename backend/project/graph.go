@@ -1,7 +1,6 @@
 package project
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -70,7 +69,11 @@ func (p *Project) refreshOfflineGraph(ctx context.Context, progress func(IndexPr
 		return err
 	}
 	if n > 0 {
-		progress(IndexProgress{Stage: "graph", Note: fmt.Sprintf("the offline extractor's rules changed (version %s → %s): %d passages are read again for the graph", cmp.Or(v, "older"), extract.OfflineVersion, n)})
+		from := "an older version"
+		if v != "" {
+			from = "version " + v
+		}
+		progress(IndexProgress{Stage: "graph", Note: fmt.Sprintf("the offline extractor's rules changed (%s → version %s): %d passages are read again for the graph", from, extract.OfflineVersion, n)})
 	}
 	return p.store.SetMeta(ctx, offlineVersionKey, extract.OfflineVersion)
 }
