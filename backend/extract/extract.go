@@ -89,9 +89,9 @@ const (
 // words is a short form of it, and a body's first word alone is no
 // person's first name; 21: a post ("Vice President", "Chief Executive
 // Officer") is a concept, not a person, and types the name set beside it
-// a person. Projects read by older rules are read again
-// (project.refreshOfflineGraph).
-const OfflineVersion = "21"
+// a person; 22: a post alone is no entity (a post of something is). Projects
+// read by older rules are read again (project.refreshOfflineGraph).
+const OfflineVersion = "22"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

@@ -636,6 +636,11 @@ func ExtractOffline(in Input) Result {
 	// common nouns ("a Producer") are no entities
 	short := shortForms(text, ents, types, ms)
 	generic := indefinite(text, ms, len(ents))
+	for i, cd := range ents {
+		if cd.priority == 0 && roleName(cd.name) && !strings.Contains(cd.name, " of ") {
+			generic[i] = true // "Vice President", "Chief Executive Officer": a post anyone may hold, no name
+		}
+	}
 	for j, i := range short {
 		ents[i].aliases = append(ents[i].aliases, ents[j].name)
 	}
