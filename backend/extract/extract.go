@@ -89,9 +89,11 @@ const (
 // words is a short form of it, and a body's first word alone is no
 // person's first name; 21: a post ("Vice President", "Chief Executive
 // Officer") is a concept, not a person, and types the name set beside it
-// a person; 22: a post alone is no entity (a post of something is). Projects
-// read by older rules are read again (project.refreshOfflineGraph).
-const OfflineVersion = "22"
+// a person; 22: a post alone is no entity (a post of something is); 23: a
+// surname alone is a person's when another passage of the document writes
+// the one full name ending with it (Input.DocSurnames). Projects read by
+// older rules are read again (project.refreshOfflineGraph).
+const OfflineVersion = "23"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}
@@ -120,6 +122,11 @@ type Input struct {
 	// document also writes as a common word ("the Plan" beside "a plan")
 	// is a defined term, not a name. The chunk's own words count always.
 	DocLower map[string]bool
+	// DocSurnames are the words the chunk's document ends names written
+	// like people's with, and how many such names end with each
+	// (DocSurnames): a one-word name the chunk says nothing of is a
+	// person's surname when one of the document's names ends with it.
+	DocSurnames map[string]int
 }
 
 // LowerWords are the words texts write in lower case (as the offline
@@ -131,6 +138,40 @@ func LowerWords(texts ...string) map[string]bool {
 			if r, _ := utf8.DecodeRuneInString(w.text); unicode.IsLower(r) {
 				out[w.text] = true
 			}
+		}
+	}
+	return out
+}
+
+// DocSurnames counts, for each word, the distinct names written like a
+// person's (two or three plain capitalised words; "Peter Ham" and "Peter
+// William Ham" once) that end with it in texts, a document's passages:
+// for Input.DocSurnames.
+func DocSurnames(texts ...string) map[string]int {
+	seen := map[[2]string]bool{}
+	out := map[string]int{}
+	for _, t := range texts {
+		toks := tokens(t)
+		for i := 0; i < len(toks); {
+			j := i
+			for j < len(toks) && capitalised(toks[j].text) && (j == i || onlySpace(t[toks[j-1].b:toks[j].a])) {
+				j++
+			}
+			if j == i {
+				i++
+				continue
+			}
+			if n := j - i; n >= 2 && n <= 3 {
+				name := t[toks[i].a:toks[j-1].b]
+				if personShape(name) {
+					key := [2]string{toks[i].text, toks[j-1].text}
+					if !seen[key] {
+						seen[key] = true
+						out[toks[j-1].text]++
+					}
+				}
+			}
+			i = j
 		}
 	}
 	return out

@@ -632,6 +632,23 @@ func ExtractOffline(in Input) Result {
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].a < ms[j].a })
 	types, weights := inferTypes(text, sents, ents, ms)
+	// a surname alone whose full name another passage of the document
+	// writes ("Ham" after "Peter William Ham" a page before)
+	for i, cd := range ents {
+		if types[i] != "other" || cd.priority > 0 || strings.Contains(cd.name, " ") || in.DocSurnames[cd.name] != 1 {
+			continue
+		}
+		inChunk := false
+		for _, cj := range ents {
+			if strings.HasSuffix(cj.name, " "+cd.name) {
+				inChunk = true // the chunk's own names decided already
+				break
+			}
+		}
+		if !inChunk {
+			types[i], weights[i] = "person", 0.5
+		}
+	}
 	// short forms become mentions of the name they shorten; capitalised
 	// common nouns ("a Producer") are no entities
 	short := shortForms(text, ents, types, ms)

@@ -466,3 +466,24 @@ func TestLegalFormTypesAnOrganisation(t *testing.T) {
 		}
 	}
 }
+
+// A surname alone is a person's when another passage of the document
+// writes the full name (and only one full name ends with it); a word the
+// chunk's own names decide, or two full names share, is left to them.
+func TestOfflineSurnameFromTheDocument(t *testing.T) {
+	sur := DocSurnames("Peter William Vance (1947 – 1975) was a Kestrian singer. Anna Brell and Tomas Brell sang with him.",
+		"Pete Vance recorded it.")
+	if sur["Vance"] != 2 || sur["Brell"] != 2 {
+		t.Fatalf("DocSurnames %v", sur)
+	}
+	sur = DocSurnames("Peter William Vance (1947 – 1975) was a Kestrian singer. Anna Brell and Tomas Brell sang with him.")
+	text := "Later that year Vance recorded the song with Brell."
+	r := ExtractOffline(Input{Chunk: kb.Chunk{ID: 2, DocID: 1, Text: text, CharEnd: len(text)}, DocSurnames: sur})
+	got := entityTypes(r)
+	if got["Vance"] != "person" {
+		t.Errorf("Vance is %q, want person (%v)", got["Vance"], got)
+	}
+	if got["Brell"] == "person" {
+		t.Errorf("Brell, which two names end with, is typed person: %v", got)
+	}
+}

@@ -325,10 +325,11 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 	}
 	titles := map[int64][2]string{}
 	// The offline extractor (also a model's fallback) reads a document's
-	// lower-case words with each of its chunks (the last document's are
-	// kept: chunks come in order).
+	// lower-case words and its people's surnames with each of its chunks
+	// (the last document's are kept: chunks come in order).
 	var lowerDoc int64 = -1
 	var lowerWords map[string]bool
+	var surnames map[string]int
 	input := func(c kb.Chunk) (extract.Input, error) {
 		t, ok := titles[c.DocID]
 		if !ok {
@@ -349,9 +350,9 @@ func (j *Extraction) pass(ctx context.Context, ctl *Control, x *extract.Extracto
 			for i, dc := range chunks {
 				texts[i] = dc.Text
 			}
-			lowerDoc, lowerWords = c.DocID, extract.LowerWords(texts...)
+			lowerDoc, lowerWords, surnames = c.DocID, extract.LowerWords(texts...), extract.DocSurnames(texts...)
 		}
-		in.DocLower = lowerWords
+		in.DocLower, in.DocSurnames = lowerWords, surnames
 		if a, ok := attempts[c.ID]; ok {
 			in.Prior = extract.Prior{Attempts: a.Attempts, Reason: a.Reason}
 		}
