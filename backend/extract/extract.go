@@ -91,9 +91,11 @@ const (
 // Officer") is a concept, not a person, and types the name set beside it
 // a person; 22: a post alone is no entity (a post of something is); 23: a
 // surname alone is a person's when another passage of the document writes
-// the one full name ending with it (Input.DocSurnames). Projects read by
-// older rules are read again (project.refreshOfflineGraph).
-const OfflineVersion = "23"
+// the one full name ending with it (Input.DocSurnames); 24: a name whose
+// last word the document writes in lower case ("Consolidated Balance
+// Sheets") is not a person's by its shape. Projects read by older rules are
+// read again (project.refreshOfflineGraph).
+const OfflineVersion = "24"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

@@ -114,6 +114,10 @@ type candidate struct {
 	sentenceHead bool
 	typed        bool // found by a typed pattern (a date, amount, section ...)
 	a, b         int  // a typed span's bytes in the chunk text
+	// commonTail: the name's last word is a common word of the document
+	// (written in lower case there: "Consolidated Balance Sheets"), so its
+	// shape alone says nothing of a person
+	commonTail bool
 }
 
 // capitalisedSpans finds name candidates in one sentence.
@@ -631,6 +635,11 @@ func ExtractOffline(in Input) Result {
 		}
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].a < ms[j].a })
+	for i := range ents {
+		if ws := strings.Fields(ents[i].name); len(ws) >= 2 {
+			ents[i].commonTail = lower[strings.ToLower(ws[len(ws)-1])]
+		}
+	}
 	types, weights := inferTypes(text, sents, ents, ms)
 	// a surname alone whose full name another passage of the document
 	// writes ("Ham" after "Peter William Ham" a page before)

@@ -328,7 +328,7 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 				votes[i][t] += 2.5
 			} else if t := classNouns[strings.ToLower(cd.name)]; t != "" && t != "person" && !strings.Contains(cd.name, " ") {
 				votes[i][t] += 1.5 // "the Navy", "Parliament": a class noun used as a name names one of its kind
-			} else if personShape(cd.name) {
+			} else if personShape(cd.name) && !cd.commonTail {
 				votes[i]["person"] += 0.6
 				prior[i]["person"] += 0.6
 			} else if abbreviation(cd.name) && utf8.RuneCountInString(cd.name) >= 3 {

@@ -78,6 +78,10 @@ func TestOfflineTypesFromEvidence(t *testing.T) {
 		// initials belong to the name; a list the subject is said to include
 		{"The novel was written by E. D. Marrow. Towns in the valley include Alby, Cove and Hesk.",
 			map[string]string{"E. D. Marrow": "person", "Alby": "location", "Cove": "location", "Hesk": "location"}},
+		// a name ending in a word the text writes in lower case is no
+		// person's by its shape alone; a person's is, by what is said of it
+		{"See the Consolidated Balance Sheets for the balance sheets of the year. Orla Venn said the year was good.",
+			map[string]string{"Consolidated Balance Sheets": "other", "Orla Venn": "person"}},
 		// a post is no person: its holder is
 		{"The Vice President of Finance, Orla Venn, signed the report for the Chief Executive Officer.",
 			map[string]string{"Vice President of Finance": "concept", "Orla Venn": "person"}},
