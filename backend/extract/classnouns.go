@@ -27,6 +27,7 @@ func init() {
 			ensemble duo trio quartet collective movement foundation society consortium cooperative franchise channel
 			tabloid website developer operator carrier railway utility insurer lender fund trust pictures entertainment interactive records radio tv television
 			legislature assembly parliament senate railroad elementary airways motors holdings industries systems force command
+			communications pharmaceuticals therapeutics solutions brands airlines stores
 			technologies laboratories labs ltd plc gmbh ag sa inc corp llc`},
 		{"work", `album song single film movie novel book series game play opera episode show painting poem sitcom soundtrack
 			documentary anthology comic manga anime ep mixtape musical ballet symphony sculpture journal newsletter report

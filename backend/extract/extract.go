@@ -93,9 +93,10 @@ const (
 // surname alone is a person's when another passage of the document writes
 // the one full name ending with it (Input.DocSurnames); 24: a name whose
 // last word the document writes in lower case ("Consolidated Balance
-// Sheets") is not a person's by its shape. Projects read by older rules are
-// read again (project.refreshOfflineGraph).
-const OfflineVersion = "24"
+// Sheets") is not a person's by its shape; 25: a legal form ("… SE", "…
+// AB") or a trade's plural ("… Communications") ends a company's name.
+// Projects read by older rules are read again (project.refreshOfflineGraph).
+const OfflineVersion = "25"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

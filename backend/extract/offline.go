@@ -298,7 +298,8 @@ var typeRules = []struct {
 	typ   string
 	first bool
 }{
-	{[]string{"inc", "ltd", "llc", "corp", "corporation", "company", "co", "university", "institute", "agency", "service", "department",
+	{[]string{"inc", "ltd", "llc", "corp", "corporation", "company", "co", "plc", "ag", "gmbh", "sa", "se", "nv", "bv", "ab",
+		"spa", "sarl", "oy", "asa", "srl", "pty", "lp", "llp", "university", "institute", "agency", "service", "department",
 		"bank", "association", "commission", "council", "ministry", "committee", "court", "office", "board", "foundation", "society",
 		"organization", "organisation", "bureau", "administration", "authority", "college", "school", "party", "group", "press", "congress", "senate"}, "organization", false},
 	{[]string{"act", "code", "regulation", "regulations", "treaty", "convention", "directive", "agreement", "law", "constitution", "rule", "rules", "statute"}, "law", false},

@@ -82,6 +82,9 @@ func TestOfflineTypesFromEvidence(t *testing.T) {
 		// person's by its shape alone; a person's is, by what is said of it
 		{"See the Consolidated Balance Sheets for the balance sheets of the year. Orla Venn said the year was good.",
 			map[string]string{"Consolidated Balance Sheets": "other", "Orla Venn": "person"}},
+		// a company's legal form or its trade's plural as the name's last word
+		{"The vaccine was licensed from Quellix SE and sold through Vestrel Communications.",
+			map[string]string{"Quellix SE": "organization", "Vestrel Communications": "organization"}},
 		// a post is no person: its holder is
 		{"The Vice President of Finance, Orla Venn, signed the report for the Chief Executive Officer.",
 			map[string]string{"Vice President of Finance": "concept", "Orla Venn": "person"}},
