@@ -53,9 +53,10 @@ func runGraph(ctx context.Context, p *Project, progress func(IndexProgress)) err
 const offlineVersionKey = "offline_extract_version"
 
 // refreshOfflineGraph has the chunks the offline extractor read under
-// older rules read again, as documents an older reader read are: their
-// graph is replaced chunk by chunk as the stage goes (with a model, the
-// model reads them anyway).
+// older rules read again, as documents an older reader read are: what it
+// had read is cleared in one transaction and the graph stage reads those
+// chunks into the graph a new project gets (with a model, the model reads
+// them anyway, so nothing is cleared).
 func (p *Project) refreshOfflineGraph(ctx context.Context, progress func(IndexProgress)) error {
 	if extract.ModelName(p.Provider()) != store.ExtractorOffline || p.store.ReadOnly() {
 		return nil
