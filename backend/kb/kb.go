@@ -123,8 +123,11 @@ type PageBlock struct {
 // titles, numbered titles set close above their text, capitals titles of
 // one-page documents; version 9: a table's header rows are all carried to
 // the passages that continue it, and a header row under figure rows starts
-// the heads of the table below).
-const ReaderVersion = 9
+// the heads of the table below; version 10: files whose encryption or
+// cross-reference table the first reader cannot handle are read with their
+// layout from PDFium's plain copy, and a repeated line is a running header
+// or footer only where it runs: at one height on pages near one another).
+const ReaderVersion = 10
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -27,7 +27,7 @@ type want struct {
 
 var corpus = map[string]want{
 	// bad/
-	"bad/broken-xref-offsets.pdf":           {pages: 18, words: []string{"digital millennium copyright act", "vessel hull"}, engine: pdf.EnginePDFium},
+	"bad/broken-xref-offsets.pdf":           {pages: 18, words: []string{"digital millennium copyright act", "vessel hull"}, engine: pdf.EngineWalker},
 	"bad/deep-nesting-content.pdf":          {pages: 1, words: []string{"before"}},
 	"bad/docx-named-as.pdf":                 {code: parsed.CodeUnsupported},
 	"bad/empty.pdf":                         {code: parsed.CodeEmpty},

@@ -13,8 +13,12 @@ import (
 // of its page (by its box, or, for pages read without geometry, as one of
 // the first or last two paragraphs) and either reads as a page number or
 // repeats, numbers masked, in the same band of at least three pages (both
-// pages of a two-page document). Furniture is kept as page metadata, out
-// of the text; a page number found there becomes the page's label.
+// pages of a two-page document). A repeat placed by geometry must also
+// run as a header or footer does (runningPages): at one distance from
+// the page's edge, on pages near one another; a note or a link that
+// several pages happen to begin or end with is text. Furniture is kept
+// as page metadata, out of the text; a page number found there becomes
+// the page's label.
 
 const (
 	furnitureBand     = 0.12 // share of the page height (centre of the paragraph) at the top and at the bottom
@@ -117,6 +121,7 @@ func markFurniture(pages []pageOut) {
 		key  string
 	}
 	seen := map[slot]map[int]bool{}
+	placed := map[slot][]edgeMark{} // top and bottom band repeats placed by geometry
 	for pi := range pages {
 		p := &pages[pi]
 		for i := range p.paras {
@@ -132,11 +137,26 @@ func markFurniture(pages []pageOut) {
 				seen[k] = map[int]bool{}
 			}
 			seen[k][pi] = true
+			if q := &p.paras[i]; (b == 1 || b == 2) && q.hasBox && p.hasBox {
+				d := p.box[3] - q.box[3] // a header's distance from the top
+				if b == 2 {
+					d = q.box[1] - p.box[1] // a footer's from the bottom
+				}
+				placed[k] = append(placed[k], edgeMark{pi, d, p.box[3] - p.box[1]})
+			}
 		}
 	}
 	need := furnitureMinPages
 	if len(pages) == 2 {
 		need = 2
+	}
+	for k, marks := range placed {
+		run := runningPages(marks, need)
+		for _, m := range marks {
+			if !run[m.page] {
+				delete(seen[k], m.page)
+			}
+		}
 	}
 	for pi := range pages {
 		p := &pages[pi]
@@ -149,7 +169,7 @@ func markFurniture(pages []pageOut) {
 			t := strings.TrimSpace(q.text)
 			num := pageNumberRE.FindStringSubmatch(t)
 			k := slot{b, furnitureKey(t)}
-			if num == nil && len(seen[k]) < need && (b < 3 || b > 4) && !((b == 5 || b == 6) && onlyTurnedInMargin(p)) {
+			if num == nil && (len(seen[k]) < need || !seen[k][pi]) && (b < 3 || b > 4) && !((b == 5 || b == 6) && onlyTurnedInMargin(p)) {
 				continue
 			}
 			if num == nil && pi == 0 && (b == 1 || b == 2) && !pageWordRE.MatchString(t) {
@@ -243,6 +263,51 @@ func printedLabels(pages []pageOut) {
 		}
 		pages[i].info.Label = label
 	}
+}
+
+// edgeMark is one page's repeat of a header or footer candidate: the
+// page, the paragraph's distance from the page's top (headers) or bottom
+// (footers) edge, and the page's height.
+type edgeMark struct {
+	page           int
+	edge, pageSize float64
+}
+
+// runningPages returns the pages on which a repeated header or footer
+// candidate runs as furniture does: among the repeats that stand at one
+// distance from the page's edge (within 1.5 % of the page height, at
+// least 3 points) there are at least need pages, and at least need of
+// them have another such page within two pages (every page, or every
+// other page of a spread). A note that begins four pages scattered over
+// a manual, or the last link of a list that ends wherever its text
+// ends, does not run.
+func runningPages(marks []edgeMark, need int) map[int]bool {
+	run := map[int]bool{}
+	for _, m := range marks {
+		if run[m.page] {
+			continue
+		}
+		tol := max(3, 0.015*m.pageSize)
+		in := map[int]bool{}
+		for _, o := range marks {
+			if d := o.edge - m.edge; d <= tol && d >= -tol {
+				in[o.page] = true
+			}
+		}
+		near := 0
+		for g := range in {
+			if in[g-1] || in[g+1] || in[g-2] || in[g+2] {
+				near++
+			}
+		}
+		if len(in) < need || near < need {
+			continue
+		}
+		for g := range in {
+			run[g] = true
+		}
+	}
+	return run
 }
 
 // onlyTurnedInMargin reports whether every turned (not upright) paragraph

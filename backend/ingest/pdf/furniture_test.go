@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"cairn/backend/ingest/parsed"
 )
 
 // TestPlainFurniture: on pages read without geometry, a running header is
@@ -34,6 +36,76 @@ func TestPlainFurniture(t *testing.T) {
 		}
 		if !reflect.DeepEqual(kept, want) || p.info.Label != fmt.Sprint(i+1) {
 			t.Errorf("page %d: kept %q, label %q; furniture %q", i+1, kept, p.info.Label, p.info.Furniture)
+		}
+	}
+}
+
+// TestRunningPages: a header or footer runs at one distance from the page
+// edge on pages near one another; the same words opening or closing pages
+// scattered through a document, or at varying heights, do not run.
+func TestRunningPages(t *testing.T) {
+	marks := func(pages []int, edges ...float64) []edgeMark {
+		var out []edgeMark
+		for i, p := range pages {
+			e := 20.0
+			if len(edges) > 0 {
+				e = edges[i%len(edges)]
+			}
+			out = append(out, edgeMark{page: p, edge: e, pageSize: 792})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		marks []edgeMark
+		need  int
+		want  []int
+	}{
+		{"every page", marks([]int{0, 1, 2, 3}), 3, []int{0, 1, 2, 3}},
+		{"every other page of a spread", marks([]int{1, 3, 5, 7}), 3, []int{1, 3, 5, 7}},
+		{"a chapter's pages and one far page", marks([]int{4, 5, 6, 40}), 3, []int{4, 5, 6, 40}},
+		{"scattered pages", marks([]int{23, 52, 64, 69}), 3, nil},
+		{"near pages at varying heights", marks([]int{3, 4, 5, 6}, 20, 140, 260, 380), 3, nil},
+		{"heights within the tolerance", marks([]int{3, 4, 5}, 20, 22, 21), 3, []int{3, 4, 5}},
+		{"both pages of a two-page document", marks([]int{0, 1}), 2, []int{0, 1}},
+		{"too few pages", marks([]int{0, 1}), 3, nil},
+	} {
+		run := runningPages(tc.marks, tc.need)
+		var got []int
+		for _, m := range tc.marks {
+			if run[m.page] {
+				got = append(got, m.page)
+			}
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: running on %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestNoteOpeningScatteredPagesIsText: a manual's "Hint" box that happens
+// to open a few scattered pages stays in the text, while the running
+// header at the same place on every page is furniture.
+func TestNoteOpeningScatteredPagesIsText(t *testing.T) {
+	var pages []pageOut
+	at := func(text string, top float64) para {
+		return para{text: text, size: 10, lines: 1, runes: len(text), upright: true, box: [4]float64{72, top - 12, 540, top}, hasBox: true}
+	}
+	for i := 0; i < 30; i++ {
+		p := pageOut{info: parsed.PageInfo{Number: i + 1}, box: [4]float64{0, 0, 612, 792}, hasBox: true}
+		p.paras = append(p.paras, at("User Guide", 780))
+		if i == 5 || i == 14 || i == 22 {
+			p.paras = append(p.paras, at("Hint", 740))
+		}
+		p.paras = append(p.paras, at(fmt.Sprintf("Body text of page %d, which goes on.", i+1), 400))
+		pages = append(pages, p)
+	}
+	markFurniture(pages)
+	for i, p := range pages {
+		for _, q := range p.paras {
+			if want := q.text == "User Guide" && i > 0; q.furniture != want {
+				t.Errorf("page %d: %q furniture %v, want %v", i+1, q.text, q.furniture, want)
+			}
 		}
 	}
 }

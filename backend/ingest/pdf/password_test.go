@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cairn/backend/ingest/parsed"
+	"cairn/backend/ingest/pdf"
 	"cairn/backend/ingest/pdf/pdfeval"
 )
 
@@ -42,11 +43,35 @@ func TestPasswords(t *testing.T) {
 			if len(doc.Pages) != 2 {
 				t.Errorf("want 2 pages, got %d", len(doc.Pages))
 			}
+			readWithLayout(t, doc)
 		})
 	}
 	// A password given for a file that needs none is ignored.
 	doc, err := readFile(t, filepath.Join(dir, "bad", "encrypted-aes256-ownerpw-only.pdf"), parsed.Options{Password: "secret"})
 	if err != nil || len(doc.Blocks) == 0 {
 		t.Fatalf("owner-only file with a password: %v", err)
+	}
+	readWithLayout(t, doc)
+}
+
+// readWithLayout fails the test unless doc was read with its layout (by
+// the first reader, which the encryption the first reader does not
+// implement reaches through PDFium's plain copy): its title found and
+// headings made, not PDFium's plain text of each page.
+func readWithLayout(t *testing.T, doc *parsed.Document) {
+	t.Helper()
+	headings := 0
+	for _, b := range doc.Blocks {
+		if b.Kind == parsed.BlockHeading {
+			headings++
+		}
+	}
+	for _, p := range doc.Pages {
+		if p.Engine != pdf.EngineWalker {
+			t.Errorf("page %d read by %s, not with its layout", p.Number, p.Engine)
+		}
+	}
+	if headings == 0 || !strings.Contains(doc.Title, "Dense Passage Retrieval") {
+		t.Errorf("title %q and %d headings: the layout was not read", doc.Title, headings)
 	}
 }

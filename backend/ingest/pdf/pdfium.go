@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -73,6 +74,27 @@ func openIum(data []byte, password string) (*ium, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// plainCopy writes the document out again as PDFium holds it: without
+// its encryption and with a cross-reference table of its own. The first
+// reader can read such a copy with its layout when it cannot open the
+// original (encryption it does not implement, such as RC4 crypt filters
+// or AES-256; a damaged cross-reference table).
+func (d *ium) plainCopy() ([]byte, error) {
+	var buf bytes.Buffer
+	err := d.e.call(func() error {
+		_, err := d.e.inst.FPDF_SaveAsCopy(&requests.FPDF_SaveAsCopy{
+			Document:   d.doc,
+			Flags:      requests.SaveFlagRemoveSecurity,
+			FileWriter: &buf,
+		})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // passwordError is the typed error for a missing or wrong user password.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	lp "github.com/ledongthuc/pdf"
+
 	"cairn/backend/ingest/parsed"
 )
 
@@ -53,8 +55,17 @@ func read(data []byte, opt parsed.Options, useIum bool) (*parsed.Document, error
 	if r != nil && brokenDecryption(r) {
 		r, err = nil, errors.New("40-bit RC4 encryption, which the first reader decrypts wrongly")
 	}
+	copyPages := 0 // the pages PDFium counts in the file, when r reads its plain copy
+	if r == nil {
+		r, copyPages = rd.openPlainCopy()
+	}
 	if r != nil {
+		warned := len(rd.warnings)
 		pages = rd.walk(r)
+		if copyPages > 0 && len(pages) != min(copyPages, maxPages) {
+			// The copy lost pages: read the file as PDFium reads it.
+			pages, rd.warnings, rd.title = nil, rd.warnings[:warned], ""
+		}
 	}
 	if pages == nil {
 		// The first reader could not open the file or found no pages.
@@ -77,6 +88,32 @@ func read(data []byte, opt parsed.Options, useIum bool) (*parsed.Document, error
 	}
 	doc.Warnings = rd.warnings
 	return doc, nil
+}
+
+// maxCopyGrowth bounds the copy openPlainCopy reads: PDFium writes the
+// objects it holds, which may be larger than the original's compressed
+// object streams, but not by more than this factor.
+const maxCopyGrowth = 4
+
+// openPlainCopy opens, in the first reader, PDFium's plain copy of a file
+// the first reader could not open itself, so the file is still read with
+// its layout (headings, tables, furniture) rather than as PDFium's plain
+// text. It returns the reader and the number of pages PDFium counts in
+// the file, or nil when there is no such copy.
+func (rd *reading) openPlainCopy() (*lp.Reader, int) {
+	d, err := rd.openIum()
+	if err != nil || d.pages == 0 {
+		return nil, 0
+	}
+	c, err := d.plainCopy()
+	if err != nil || len(c) == 0 || len(c) > maxCopyGrowth*len(rd.data)+1<<20 {
+		return nil, 0
+	}
+	r, err := openLP(normalise(c), "")
+	if err != nil || brokenDecryption(r) {
+		return nil, 0
+	}
+	return r, d.pages
 }
 
 // reading holds the state of one Read call.
