@@ -497,6 +497,10 @@ try {
     const sel = page.getByTestId("mindmap-doc");
     const opt = await sel.locator("option", { hasText: /DMCA|Digital Millennium/i }).first().getAttribute("value");
     await sel.selectOption(opt);
+    // A map of more than a screenful opens folded at its first level (the
+    // document's sections): open it all, as a reader would, to reach a fact.
+    await page.getByTestId("mind-branch").first().waitFor({ timeout: 20_000 });
+    await page.getByRole("button", { name: "Expand all" }).click();
     const fact = page.getByTestId("mind-fact").first();
     await fact.waitFor({ timeout: 20_000 });
     await page.screenshot({ path: join(outDir, "mindmap.png") });
