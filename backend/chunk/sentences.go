@@ -13,6 +13,7 @@ var abbreviations = map[string]bool{
 	"pp": true, "p": true, "inc": true, "ltd": true, "co": true, "corp": true, "u.s": true, "u.k": true, "art": true,
 	"sec": true, "ch": true, "approx": true, "jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true,
 	"aug": true, "sep": true, "sept": true, "oct": true, "nov": true, "dec": true, "al": true, "ed": true, "eds": true,
+	"mt": true, "mts": true, "mtn": true,
 }
 
 // Sentences returns the [start, end) byte spans of the sentences of a block,

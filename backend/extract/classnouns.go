@@ -19,7 +19,8 @@ func init() {
 			cape plain plateau gulf strait lagoon falls gorge cave beach resort plaza boulevard highway motorway
 			lane quarter ward zone belt basin delta marsh estuary creek fjord reef atoll islet headland promontory volcano
 			crater ridge summit oasis wetland moor heath empire kingdom republic caliphate sultanate duchy principality emirate
-			hometown birthplace homeland governorate`},
+			hometown birthplace homeland governorate range ranges drive trail pond mansion manor cathedral basilica
+			monastery shrine tramway heights waterfall`},
 		{"organization", `company corporation firm band group team club party university college school organisation organization
 			agency network label newspaper magazine publisher manufacturer airline bank association union league federation
 			charity institute institution brand broadcaster retailer subsidiary conglomerate studio studios academy ministry

@@ -94,9 +94,13 @@ const (
 // the one full name ending with it (Input.DocSurnames); 24: a name whose
 // last word the document writes in lower case ("Consolidated Balance
 // Sheets") is not a person's by its shape; 25: a legal form ("… SE", "…
-// AB") or a trade's plural ("… Communications") ends a company's name.
+// AB") or a trade's plural ("… Communications") ends a company's name;
+// 26: a surname two people of the passage share is still a person's, a
+// list's names may carry particles ("Brugg an der Vell") or a name in
+// brackets, "Mt." before a name makes it a place (and ends no sentence),
+// and ranges, drives, trails, ponds, mansions and the like are places.
 // Projects read by older rules are read again (project.refreshOfflineGraph).
-const OfflineVersion = "25"
+const OfflineVersion = "26"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

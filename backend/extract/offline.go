@@ -661,7 +661,12 @@ func ExtractOffline(in Input) Result {
 	}
 	// short forms become mentions of the name they shorten; capitalised
 	// common nouns ("a Producer") are no entities
-	short := shortForms(text, ents, types, ms)
+	short, sharedSurnames := shortForms(text, ents, types, ms)
+	for _, j := range sharedSurnames {
+		if types[j] == "other" {
+			types[j], weights[j] = "person", 0.5
+		}
+	}
 	generic := indefinite(text, ms, len(ents))
 	for i, cd := range ents {
 		if cd.priority == 0 && roleName(cd.name) && !strings.Contains(cd.name, " of ") {

@@ -51,7 +51,7 @@ var (
 	appoDesc    = regexp.MustCompile(`^\s*,\s+(?:a|an|the)\s+([^,;:()]*)`)
 	nounBefore  = regexp.MustCompile(`\b(?:the|a|an|his|her|their|its|fellow)\s+((?:[A-Za-z-]+\s+){0,2}?)([a-z]+)\s+$`)
 	ofBefore    = regexp.MustCompile(`\b(city|town|village|province|county|state|republic|kingdom|island|islands|region|municipality|district|capital|suburb|borough)\s+of\s+$`)
-	placeStrong = regexp.MustCompile(`\b(?:born|died|raised|located|situated|based|headquartered|buried|settled|lives|lived|grew up|moved)\s+(?:in|at|near|to|on)\s+(?:the\s+)?$|\b(?:near|outside|north of|south of|east of|west of)\s+$|\b(?:bordered|bounded|borders|adjoined)\s+(?:on\s+the\s+[a-z]+\s+)?(?:by\s+)?$|\bon\s+the\s+(?:north|south|east|west|northeast|northwest|southeast|southwest)(?:ern)?\s+(?:side\s+)?by\s+$|\(born\s+[^()]{0,40}?\d{3,4},\s+$|\b(?:north|south|east|west|northeast|northwest|southeast|southwest)\s+to\s+$|\b(?:travels|travelled|traveled|passes|passed|runs|ran|flows|flowed|continues|crosses|crossed)\s+(?:on\s+)?(?:through|into|past|to)\s+(?:the\s+)?$`)
+	placeStrong = regexp.MustCompile(`\b(?:born|died|raised|located|situated|based|headquartered|buried|settled|lives|lived|grew up|moved)\s+(?:in|at|near|to|on)\s+(?:the\s+)?$|\b(?:near|outside|north of|south of|east of|west of)\s+$|\b(?:bordered|bounded|borders|adjoined)\s+(?:on\s+the\s+[a-z]+\s+)?(?:by\s+)?$|\bon\s+the\s+(?:north|south|east|west|northeast|northwest|southeast|southwest)(?:ern)?\s+(?:side\s+)?by\s+$|\(born\s+[^()]{0,40}?\d{3,4},\s+$|\b(?:north|south|east|west|northeast|northwest|southeast|southwest)\s+to\s+$|\b(?:travels|travelled|traveled|passes|passed|runs|ran|flows|flowed|continues|crosses|crossed)\s+(?:on\s+)?(?:through|into|past|to)\s+(?:the\s+)?$|\b(?:Mt|Mts|Mtn|Ft)\.\s+$`)
 	orgBefore   = regexp.MustCompile(`\b(?:joined|joining|signed with|signed for|signed to|played for|plays for|playing for|served with|merged with|merger with|spells? (?:with|for)|member of|worked for|works for|employed by|acquired by|subsidiary of|division of|graduated from|studied at|attended|enrolled at|released by|published by|released on|owned by|chairman of|ceo of|president of|founder of|drafted by|traded to|loaned to|transferred to|moved to the|manager of|captain of|coach of|coached)\s+(?:the\s+)?$`)
 	ofPlace     = regexp.MustCompile(`\b[a-z]{3,}\s+of\s+$`)
 	// "one of the districts of X", "the Kotayk Province of X": a place
@@ -687,8 +687,9 @@ func subjectKind(before string) string {
 }
 
 // listItem is one earlier item of a list of names, with its comma or
-// "and": "76ers, ", "Wexley Owls and ".
-var listItem = regexp.MustCompile(`(?:^|\s)(?:\p{Lu}[\p{L}\d.'’&-]*|\d+\p{L}[\p{L}\d.'’&-]*)(?:\s+(?:\p{Lu}[\p{L}\d.'’&-]*|\d+\p{L}[\p{L}\d.'’&-]*|of|de|the))*,?\s+(?:and\s+|or\s+)?$`)
+// "and": "76ers, ", "Wexley Owls and ", "Brugg an der Aare, ", and with a
+// name in brackets after it: "Kingsport (Portrigh) and ".
+var listItem = regexp.MustCompile(`(?:^|\s)(?:\p{Lu}[\p{L}\d.'’&-]*|\d+\p{L}[\p{L}\d.'’&-]*)(?:\s+(?:\p{Lu}[\p{L}\d.'’&-]*|\d+\p{L}[\p{L}\d.'’&-]*|of|de|the|an|der|am|im|la|le|du|des|del|di|da|van|von))*(?:\s+\([^()]{1,40}\))?,?\s+(?:and\s+|or\s+)?$`)
 
 // listHead is the text before a name with the earlier names of the list
 // it is in taken off (at most eight), so the words before the list's
@@ -763,17 +764,19 @@ func nameVariants(a, b string) bool {
 
 // shortForms maps a one-word entity to the longer entity of the chunk it
 // is a short form of: a person's surname ("Gibson" for "Duff Gibson"). A
-// word that could shorten two names shortens none. (Other short forms, "the
-// Gazette" for "the Evening Gazette", stay entities of their own: merging
-// two things is worse than keeping one twice.)
-func shortForms(text string, ents []candidate, types []string, ms []mention) map[int]int {
+// word that could shorten two names shortens none, but it is still a
+// person's name: shared lists those words ("Ham" after "Pete Ham" and
+// "Peter William Ham"). (Other short forms, "the Gazette" for "the Evening
+// Gazette", stay entities of their own: merging two things is worse than
+// keeping one twice.)
+func shortForms(text string, ents []candidate, types []string, ms []mention) (out map[int]int, shared []int) {
 	articled := make([]bool, len(ents))
 	for _, m := range ms {
 		if theBefore.MatchString(text[max(0, m.a-5):m.a]) {
 			articled[m.entity] = true
 		}
 	}
-	out := map[int]int{}
+	out = map[int]int{}
 	ambiguous := map[int]bool{}
 	for i, cd := range ents {
 		ws := strings.Fields(cd.name)
@@ -790,6 +793,7 @@ func shortForms(text string, ents []candidate, types []string, ms []mention) map
 			if t, seen := out[j]; seen && t != i {
 				if !nameVariants(ents[t].name, cd.name) {
 					ambiguous[j] = true
+					shared = append(shared, j)
 				} else if ents[t].priority <= cd.priority {
 					continue // the text's own writing of the name, before a title's
 				}
@@ -818,7 +822,7 @@ func shortForms(text string, ents []candidate, types []string, ms []mention) map
 	for j := range ambiguous {
 		delete(out, j)
 	}
-	return out
+	return out, shared
 }
 
 // definedAbbreviation says abbr (from "name (abbr)") abbreviates name: all

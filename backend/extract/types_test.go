@@ -100,6 +100,17 @@ func TestOfflineTypesFromEvidence(t *testing.T) {
 			"Hallow is a town. It consists of Old Hallow and New Hallow.",
 			map[string]string{"Quell Hadar": "location", "Osk": "location", "Vell Ostra": "location", "Brennig": "location",
 				"Olm": "location", "Old Hallow": "location", "New Hallow": "location"}},
+		// a mountain by its abbreviation; a list whose names carry particles
+		// or a name in brackets keeps the frame before its first name
+		{"The village lies at the foot of Mt. Quorvel. The road travels through Ostmark, Brugg an der Vell, " +
+			"Dernholt (Darnholm) and Pellwick to the coast.",
+			map[string]string{"Quorvel": "location", "Dernholt": "location", "Pellwick": "location"}},
+		// places and buildings named by their last word
+		{"The trail crosses the Hollin Range near Marrow Pond and ends at Quenby Mansion on Tessing Drive.",
+			map[string]string{"Hollin Range": "location", "Marrow Pond": "location", "Quenby Mansion": "location", "Tessing Drive": "location"}},
+		// a surname two people of the passage share is still a person's
+		{"Jori Vantan (3 May 1940 – 1 June 1990) was a singer. Jorin Alder Vantan wrote his songs. Vantan won two awards.",
+			map[string]string{"Vantan": "person"}},
 	}
 	for _, c := range cases {
 		got := entityTypes(offlineOf(c.text))
