@@ -272,7 +272,7 @@ export default function App() {
           </div>
           {seen.has("ask") && (
             <div hidden={view.name !== "ask"} className="pane" key={`ask-${lib.generation}`}>
-              <AskView onOpenSource={openSource} onShowInGraph={showInGraph} focusKey={askFocus} defaultDeep={defaultDeep} scope={askScope} onClearScope={() => setAskIds([])} />
+              <AskView onOpenSource={openSource} onShowInGraph={showInGraph} focusKey={askFocus} defaultDeep={defaultDeep} scope={askScope} onClearScope={() => setAskIds([])} indexing={lib.indexing} />
             </div>
           )}
           {seen.has("mindmap") && (

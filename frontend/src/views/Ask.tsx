@@ -6,6 +6,8 @@ import { pageSpan, plainError } from "../lib/format";
 import { answerScopeText, type Scope } from "../lib/scope";
 import { answerOutcome, outcomeLabel, textHasFormula, withoutCellsLead } from "../lib/outcome";
 import { ScopeChip } from "../components/ScopeChip";
+import { stageText } from "../lib/eta";
+import type { IndexingState } from "../library";
 import { buildPathGraph, NODE_LABEL_MAX, pathChain, pathKindLabel, pathScore, pathsKindLine, type PathGraph } from "../lib/pathgraph";
 
 export interface OpenSource {
@@ -45,6 +47,7 @@ export default function AskView({
   defaultDeep = false,
   scope = null,
   onClearScope,
+  indexing = null,
 }: {
   onOpenSource: OpenSource;
   onShowInGraph: (h: GraphHighlight) => void;
@@ -53,6 +56,8 @@ export default function AskView({
   /** The documents questions are aimed at (the Library's selection); null: the whole project. */
   scope?: Scope | null;
   onClearScope?: () => void;
+  /** The project's indexing, while it runs: answers then rest on what is indexed so far. */
+  indexing?: IndexingState | null;
 }) {
   const available = has("Ask");
   const [question, setQuestion] = useState("");
@@ -134,6 +139,14 @@ export default function AskView({
           </div>
         </header>
         {!available && <Notice tone="info">Answering is not part of this build of Cairn yet. Search finds the passages meanwhile.</Notice>}
+        {available && indexing?.running && (
+          <Notice tone="info">
+            <span data-testid="ask-indexing">
+              Indexing is still running ({stageText(indexing.last?.stage ?? "")}). Answers rest on what is indexed so far; reasoning paths through the
+              knowledge graph appear once it is built.
+            </span>
+          </Notice>
+        )}
 
         <div className="turns" ref={turnsBox}>
           {turns.map((t, i) => (

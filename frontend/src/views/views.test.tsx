@@ -397,6 +397,14 @@ describe("AskView", () => {
     expect(s.textContent).toBe("Routed to: 3M — Form 10-K 2018 — because: 3M, 2018");
     expect(s.getAttribute("data-routed")).toBe("1");
   });
+
+  it("says while indexing runs that answers rest on what is indexed so far", () => {
+    const running = { running: true, last: { stage: "graph", done: 3, total: 40 } as never, eta: 12, error: "" };
+    const { rerender } = render(<AskView onOpenSource={() => {}} onShowInGraph={() => {}} focusKey={0} indexing={running} />);
+    expect(screen.getByTestId("ask-indexing").textContent).toContain("Indexing is still running (Building the knowledge graph)");
+    rerender(<AskView onOpenSource={() => {}} onShowInGraph={() => {}} focusKey={0} indexing={{ ...running, running: false }} />);
+    expect(screen.queryByTestId("ask-indexing")).toBeNull();
+  });
 });
 
 describe("AskView: figures from a table", () => {
