@@ -126,7 +126,10 @@ type PageBlock struct {
 // the heads of the table below; version 10: files whose encryption or
 // cross-reference table the first reader cannot handle are read with their
 // layout from PDFium's plain copy, and a repeated line is a running header
-// or footer only where it runs: at one height on pages near one another).
+// or footer only where it runs: at one height on pages near one another,
+// and a block crossing the middle of the page with nothing beside it cuts
+// the reading order, so a centred title block is read before what is
+// below it).
 const ReaderVersion = 10
 
 // PageSeparator joins page texts into the document text that chunk char spans

@@ -20,7 +20,12 @@ import (
 // and no third block, vertically between them, overlaps both. A
 // topological sort of that order reads a two-column page column by column,
 // a title spanning both columns first, and a figure or footnote spanning
-// the columns between the parts above and below it.
+// the columns between the parts above and below it. A block that crosses
+// the middle of the text area with nothing beside it (a centred title
+// line, a full-width paragraph) cuts the page in two, as the first cut of
+// an XY-cut would: what is above it is read before it, what is below
+// after, whatever their sides (a left-aligned "Introduction" under a
+// centred title block is read after the whole block).
 
 // Block-building thresholds (em of the larger line).
 const (
@@ -1014,6 +1019,7 @@ func readingOrder(blocks []*pblock, rtl bool) []int {
 	overlap := func(a, b *pblock) bool {
 		return math.Min(u1(a), u1(b))-math.Max(u0(a), u0(b)) > 0.5
 	}
+	band := cutBands(blocks)
 	before := make([][]bool, n)
 	for i := range before {
 		before[i] = make([]bool, n)
@@ -1036,7 +1042,9 @@ func readingOrder(blocks []*pblock, rtl bool) []int {
 			}
 			A, B := blocks[a], blocks[b]
 			ok := false
-			if overlap(A, B) {
+			if band[a] != band[b] {
+				ok = band[a] < band[b] // a cut lies between them
+			} else if overlap(A, B) {
 				ok = A.vc() > B.vc()
 			} else if u1(A) <= u0(B)+0.5 {
 				ok = true
@@ -1084,6 +1092,53 @@ func readingOrder(blocks []*pblock, rtl bool) []int {
 		}
 	}
 	return out
+}
+
+// cutBands numbers the horizontal bands the page's cuts divide it into,
+// top to bottom, and gives each block its band. A cut is a block that
+// crosses the middle of the text area (the blocks' horizontal extent) and
+// that no other block stands beside (no other block's vertical extent
+// meets its own); a block's band is the number of cuts wholly above it.
+// Blocks of different bands are read band by band; within a band the
+// partial order above decides.
+func cutBands(blocks []*pblock) []int {
+	n := len(blocks)
+	band := make([]int, n)
+	if n < 2 {
+		return band
+	}
+	lo, hi := blocks[0].u0, blocks[0].u1
+	for _, b := range blocks {
+		lo, hi = math.Min(lo, b.u0), math.Max(hi, b.u1)
+	}
+	mid := (lo + hi) / 2
+	var cuts []*pblock
+	for i, c := range blocks {
+		if c.u0 >= mid || c.u1 <= mid {
+			continue
+		}
+		alone := true
+		for j, o := range blocks {
+			if j != i && math.Min(c.v1, o.v1)-math.Max(c.v0, o.v0) > -0.5 {
+				alone = false
+				break
+			}
+		}
+		if alone {
+			cuts = append(cuts, c)
+		}
+	}
+	if len(cuts) == 0 {
+		return band
+	}
+	for i, b := range blocks {
+		for _, c := range cuts {
+			if c != b && c.v0 >= b.v1-0.5 {
+				band[i]++
+			}
+		}
+	}
+	return band
 }
 
 // blockParas turns a block into paragraphs: table rows become one

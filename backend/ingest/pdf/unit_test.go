@@ -555,3 +555,35 @@ func TestMacOrderText(t *testing.T) {
 		t.Error("plausibleText")
 	}
 }
+
+// TestReadingOrderCuts: a centred title block with nothing beside it is
+// read before a left-aligned heading below it (Breuel's left-of rule
+// alone put the heading first), while two columns under a full-width
+// title are still read column by column.
+func TestReadingOrderCuts(t *testing.T) {
+	blk := func(u0, v0, u1, v1 float64) *pblock { return &pblock{u0: u0, v0: v0, u1: u1, v1: v1} }
+	for _, tc := range []struct {
+		name   string
+		blocks []*pblock
+		want   []int
+	}{
+		{"centred title lines above a left heading", []*pblock{
+			blk(138, 704, 474, 717), // 0 title
+			blk(72, 579, 165, 591),  // 1 "Introduction", left-aligned
+			blk(219, 688, 394, 702), // 2 subtitle, centred
+			blk(268, 608, 344, 620), // 3 date, centred
+			blk(72, 480, 540, 570),  // 4 body, full width
+		}, []int{0, 2, 3, 1, 4}},
+		{"two columns under a title", []*pblock{
+			blk(72, 700, 540, 720),  // 0 title across
+			blk(320, 500, 540, 690), // 1 right column, top
+			blk(72, 520, 290, 690),  // 2 left column, top
+			blk(72, 300, 290, 510),  // 3 left column, bottom
+			blk(320, 280, 540, 490), // 4 right column, bottom
+		}, []int{0, 2, 3, 1, 4}},
+	} {
+		if got := readingOrder(tc.blocks, false); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: order %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
