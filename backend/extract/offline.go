@@ -121,7 +121,7 @@ type candidate struct {
 }
 
 // capitalisedSpans finds name candidates in one sentence.
-func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candidate {
+func capitalisedSpans(text string, sent [2]int, lower lowerWords) []candidate {
 	s := text[sent[0]:sent[1]]
 	toks := tokens(s)
 	var out []candidate
@@ -156,7 +156,7 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 		head := i == 0 || lineStart(s, toks[i].a)
 		i = j
 		for len(run) > 0 && (leadStop[strings.ToLower(run[0].text)] || connectors[run[0].text]) {
-			if (run[0].text == "New" || !head && ordinalLead[run[0].text]) && len(run) > 1 && (!head || !lower[strings.ToLower(run[1].text)]) {
+			if (run[0].text == "New" || !head && ordinalLead[run[0].text]) && len(run) > 1 && (!head || !lower.has(strings.ToLower(run[1].text))) {
 				break // "New Kestria", "the Second Varn War": a name that opens with "New" or an ordinal, unless a sentence opens with "New rules"
 			}
 			run = run[1:] // "Table of Contents" → not "of Contents"
@@ -187,13 +187,13 @@ func capitalisedSpans(text string, sent [2]int, lower map[string]bool) []candida
 		if len(run) == 1 {
 			w := run[0].text
 			lw := strings.ToLower(w)
-			if utf8.RuneCountInString(w) < 2 || leadStop[lw] || (head && lower[lw]) || (head && !allCaps(w) && lower[lw]) {
+			if utf8.RuneCountInString(w) < 2 || leadStop[lw] || (head && lower.has(lw)) || (head && !allCaps(w) && lower.has(lw)) {
 				continue
 			}
-			if !allCaps(w) && lower[lw] {
+			if !allCaps(w) && lower.has(lw) {
 				continue // a common word capitalised for emphasis or at a line start
 			}
-			if head && !allCaps(w) && !lower["\x00"+w] {
+			if head && !allCaps(w) && !lower.has("\x00"+w) {
 				continue // a capitalised word only ever at a line's start ("Investigate", "Generating"): a list item, not a name
 			}
 			if isNumberLike(w) || typeWords[strings.ToLower(w)] {
@@ -528,16 +528,22 @@ var valueTypes = map[string]bool{"date": true, "money": true, "percent": true, "
 // generic nouns ("Department", "Code"), not names.
 var typeWords = map[string]bool{}
 
+// lowerWords are the words a chunk and its document write in lower case
+// (LowerWords), and, under "\x00"+word, the chunk's capitalised words
+// inside its sentences. The document's set is looked up, not copied into
+// each chunk's: a long report's set copied per passage cost a quarter of
+// the offline extraction.
+type lowerWords struct{ chunk, doc map[string]bool }
+
+func (l lowerWords) has(w string) bool { return l.chunk[w] || l.doc[w] }
+
 // ExtractOffline is the deterministic extractor.
 func ExtractOffline(in Input) Result {
 	c := in.Chunk
 	text := c.Text
 	r := Result{Extractor: Offline, Entities: []Entity{}, Relations: []Relation{}, Facts: []kb.Fact{}}
 	f := fold(text)
-	lower := LowerWords(text) // words seen in lower case in this chunk, and its document
-	for w := range in.DocLower {
-		lower[w] = true
-	}
+	lower := lowerWords{chunk: LowerWords(text), doc: in.DocLower} // words seen in lower case in this chunk, and its document
 	sents := chunk.Sentences(text)
 	// Capitalised words seen inside a sentence, not at its or a line's
 	// start, are kept under "\x00"+word: only those may be one-word names
@@ -546,7 +552,7 @@ func ExtractOffline(in Input) Result {
 		st := text[sp[0]:sp[1]]
 		for k, t := range tokens(st) {
 			if k > 0 && capitalised(t.text) && !lineStart(st, t.a) {
-				lower["\x00"+t.text] = true
+				lower.chunk["\x00"+t.text] = true
 			}
 		}
 	}
@@ -638,7 +644,7 @@ func ExtractOffline(in Input) Result {
 	sort.Slice(ms, func(i, j int) bool { return ms[i].a < ms[j].a })
 	for i := range ents {
 		if ws := strings.Fields(ents[i].name); len(ws) >= 2 {
-			ents[i].commonTail = lower[strings.ToLower(ws[len(ws)-1])]
+			ents[i].commonTail = lower.has(strings.ToLower(ws[len(ws)-1]))
 		}
 	}
 	types, weights := inferTypes(text, sents, ents, ms)
