@@ -430,7 +430,8 @@ func mergeEntity(ctx context.Context, tx cachedTx, from, into int64) error {
 		"DELETE FROM relations WHERE (subject_id = ?1 AND object_id = ?2) OR (subject_id = ?2 AND object_id = ?1)",
 		"UPDATE OR IGNORE relations SET subject_id = ?2, vec_stale = 1 WHERE subject_id = ?1",
 		"UPDATE OR IGNORE relations SET object_id = ?2, vec_stale = 1 WHERE object_id = ?1",
-		"DELETE FROM mentions WHERE entity_id = ?1",
+		// its mentions, values, votes and alias keys go by cascade, without
+		// the per-mention recomputation of a living entity (migration 0019)
 		"DELETE FROM entities WHERE id = ?1",
 	} {
 		if _, err := tx.ExecContext(ctx, q, from, into); err != nil {
