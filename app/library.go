@@ -168,7 +168,13 @@ func (a *App) indexAfterImport(results []project.ImportResult) {
 	}()
 }
 
-func (a *App) runIndex(ctx context.Context) error {
+func (a *App) runIndex(ctx context.Context) error { return a.indexRun(ctx, false) }
+
+// indexRun runs every pending indexing stage. With quiet, nothing is
+// announced (no started, progress or done events, no running state) until
+// a stage reports work to do: opening a project whose index is complete
+// shows no indexing at all, one with work left shows it as after an import.
+func (a *App) indexRun(ctx context.Context, quiet bool) error {
 	pr, err := a.openProject()
 	if err != nil {
 		return err
@@ -180,13 +186,27 @@ func (a *App) runIndex(ctx context.Context) error {
 	}
 	defer func() { <-a.importSem }()
 
-	a.mu.Lock()
-	a.index = IndexState{Running: true}
-	a.mu.Unlock()
-	a.emit(EventIndexStarted, nil)
+	announced := false
+	announce := func() {
+		if announced {
+			return
+		}
+		announced = true
+		a.mu.Lock()
+		a.index = IndexState{Running: true}
+		a.mu.Unlock()
+		a.emit(EventIndexStarted, nil)
+	}
+	if !quiet {
+		announce()
+	}
 	t0 := time.Now()
 	var warnings []string
 	err = pr.Index(ctx, func(p project.IndexProgress) {
+		if !announced && p.Total == 0 && p.Warning == "" {
+			return // a stage with nothing to do
+		}
+		announce()
 		if p.Warning != "" {
 			warnings = append(warnings, p.Warning)
 		}
@@ -196,6 +216,10 @@ func (a *App) runIndex(ctx context.Context) error {
 		a.mu.Unlock()
 		a.emit(EventIndexProgress, p)
 	})
+	if !announced && err == nil {
+		return nil
+	}
+	announce()
 	done := IndexDone{Seconds: int64(time.Since(t0).Seconds()), Warning: strings.Join(warnings, " ")}
 	if err != nil {
 		done.Error = err.Error()

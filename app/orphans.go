@@ -44,7 +44,7 @@ func (a *App) RepairOrphans() ([]project.ImportResult, error) {
 // resumeInterrupted reads again, once the UI is up, the documents an
 // import left pending when it was interrupted (the window closed, a crash,
 // Ctrl-C in a CLI import), with the usual import events; indexing follows
-// as after any import. Nothing happens when none is pending.
+// as after any import. With none pending, indexing left to do runs.
 func (a *App) resumeInterrupted() {
 	defer a.enter()()
 	p, err := a.openProject()
@@ -52,6 +52,13 @@ func (a *App) resumeInterrupted() {
 		return
 	}
 	if n, err := p.PendingCount(a.context()); err != nil || n == 0 {
+		if err == nil {
+			// Nothing to read again; indexing may still be left to do
+			// (an import with --no-index, a window closed while
+			// indexing, a newer reader or extractor): it runs, shown
+			// only when there is work.
+			_ = a.indexRun(a.context(), true)
+		}
 		return
 	}
 	a.runImportWith(a.context(), nil, func(ctx context.Context, _ []string, progress func(project.Progress)) ([]project.ImportResult, error) {

@@ -310,7 +310,11 @@ func (a *App) OpenProject(name string) (project.Info, error) {
 		return project.Info{}, err
 	}
 	a.rememberProject()
-	return a.projectChanged()
+	info, err := a.projectChanged()
+	if a.readyRan.Load() {
+		go a.resumeInterrupted() // what the switch stopped, or left undone
+	}
+	return info, err
 }
 
 // projectChanged tells the UI about the (new) open project.

@@ -42,3 +42,39 @@ func TestAppStartResumesInterruptedImport(t *testing.T) {
 		t.Fatalf("check: %v %v", problems, err)
 	}
 }
+
+// TestAppStartRunsIndexingLeftToDo: a project imported without indexing
+// (cairn import --no-index, or a window closed while indexing) is indexed
+// when the app starts; one whose index is complete shows no indexing at
+// all (no event, no running state).
+func TestAppStartRunsIndexingLeftToDo(t *testing.T) {
+	a, p := openReal(t)
+	ctx := context.Background()
+	src := filepath.Join(t.TempDir(), "ferry.txt")
+	os.WriteFile(src, []byte("The ferry to Port Alder leaves at nine on weekdays. Captain Ilse Marrow commands the ferry.\n"), 0o644)
+	if rs, err := p.Import(ctx, []string{src}, nil); err != nil || len(rs) != 1 || rs[0].Status != kb.StatusOK {
+		t.Fatalf("import: %+v %v", rs, err)
+	}
+	if c, err := p.ExtractionCounts(ctx); err != nil || c["pending"] == 0 {
+		t.Fatalf("before start: %v %v, want passages pending extraction", c, err)
+	}
+	a.resumeInterrupted() // what the app runs once the UI is up
+	if s := a.IndexStatus(); s.Running || s.Done == nil {
+		t.Fatalf("index state after start: %+v", s)
+	}
+	if c, err := p.ExtractionCounts(ctx); err != nil || c["pending"] != 0 {
+		t.Errorf("after start: %v %v, want nothing pending", c, err)
+	}
+	if st, err := p.MindMapStatuses(ctx); err != nil || len(st) != 1 {
+		t.Errorf("mind maps after start: %v %v", st, err)
+	}
+
+	// Opened again, complete: nothing is announced.
+	b := New(p)
+	var events []string
+	b.subscribe(func(name string, _ any) { events = append(events, name) })
+	b.resumeInterrupted()
+	if s := b.IndexStatus(); s.Running || s.Done != nil || len(events) > 0 {
+		t.Errorf("complete project: state %+v, events %v; want none", s, events)
+	}
+}
