@@ -63,14 +63,58 @@ func (p *Project) ImportWith(ctx context.Context, paths []string, opt ImportOpti
 		results = append(results, r)
 		progress(Progress{File: r.File, Stage: "done", Result: &r})
 	}
+	// The next file is read (in the reader process) while this one is
+	// chunked, embedded and saved: the two take about as long, and a
+	// laptop has the cores for both.
+	readCtx, stopReading := context.WithCancel(ctx)
+	var next *readAhead
+	defer func() {
+		stopReading()
+		if next != nil {
+			<-next.done // no reader outlives the import
+		}
+	}()
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
 			return results, err
 		}
 		progress(Progress{File: f, Index: i + 1, Total: len(files), Stage: "reading"})
-		r, err := p.importFile(ctx, f, opt, func(stage string) {
+		stage := func(stage string) {
 			progress(Progress{File: f, Index: i + 1, Total: len(files), Stage: stage})
-		})
+		}
+		var fi fileImport
+		var err error
+		if next != nil {
+			<-next.done
+			fi, err = next.fi, next.err
+			next = nil
+		} else {
+			fi, err = p.prepareFile(ctx, f, opt, "")
+			if err == nil && !fi.settled {
+				p.readFile(ctx, &fi, opt)
+			}
+		}
+		if err != nil {
+			return results, err
+		}
+		if i+1 < len(files) {
+			busy := ""
+			if !fi.settled && !fi.later {
+				busy = fi.hash
+			}
+			if next, err = p.startReading(ctx, readCtx, files[i+1], opt, busy); err != nil {
+				return results, err
+			}
+		}
+		var r ImportResult
+		switch {
+		case fi.later:
+			r, err = p.importFile(ctx, f, opt, stage)
+		case fi.settled:
+			r = fi.res
+		default:
+			r, err = p.finishFile(ctx, &fi, stage)
+		}
 		if err != nil {
 			return results, err
 		}
@@ -91,6 +135,35 @@ func (p *Project) ImportWith(ctx context.Context, paths []string, opt ImportOpti
 		}
 	}
 	return results, nil
+}
+
+// readAhead is a file being read on another goroutine; done is closed
+// when fi (or err) is ready.
+type readAhead struct {
+	fi   fileImport
+	err  error
+	done chan struct{}
+}
+
+// startReading prepares a file (here: the database is written by one
+// goroutine) and reads it on another, with readCtx (cancelled when the
+// import stops early). busy is the content hash of the file being indexed.
+func (p *Project) startReading(ctx, readCtx context.Context, path string, opt ImportOptions, busy string) (*readAhead, error) {
+	ra := &readAhead{done: make(chan struct{})}
+	ra.fi, ra.err = p.prepareFile(ctx, path, opt, busy)
+	if ra.err != nil {
+		close(ra.done)
+		return nil, ra.err
+	}
+	if ra.fi.settled || ra.fi.later {
+		close(ra.done)
+		return ra, nil
+	}
+	go func() {
+		defer close(ra.done)
+		p.readFile(readCtx, &ra.fi, opt)
+	}()
+	return ra, nil
 }
 
 // removeStaleIncoming deletes the temporary copies an import killed midway
@@ -163,10 +236,40 @@ func errText(err error) string {
 // importFile imports one file. Per-file problems become a failed result;
 // only project-level problems (database errors) are returned as errors.
 func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions, stage func(string)) (ImportResult, error) {
-	res := ImportResult{File: path}
-	fail := func(code parsed.Code, msg string) (ImportResult, error) {
-		res.Status, res.ErrorCode, res.Error = kb.StatusFailed, string(code), msg
-		return res, nil
+	fi, err := p.prepareFile(ctx, path, opt, "")
+	if err != nil || fi.settled {
+		return fi.res, err
+	}
+	p.readFile(ctx, &fi, opt)
+	return p.finishFile(ctx, &fi, stage)
+}
+
+// fileImport is one file on its way into the project: copied in and given
+// its row (prepareFile), read by the reader process (readFile, the slow
+// step, which ImportWith runs for the next file while this one is
+// indexed), then chunked, embedded and saved (finishFile).
+type fileImport struct {
+	res     ImportResult // the result; final once settled
+	settled bool         // decided before reading (a duplicate, a file problem)
+	// later is set when the file has the content of the file being
+	// indexed: it is imported after that one (as a duplicate).
+	later  bool
+	hash   string
+	name   string
+	stored string // the copy in files/, relative to the project
+	doc    *parsed.Document
+	rerr   error // the reader's failure
+}
+
+// prepareFile copies a file into the project and adds (or finds) its
+// document row. busy is the hash of a file whose import has not finished:
+// a file with that content is left for later.
+func (p *Project) prepareFile(ctx context.Context, path string, opt ImportOptions, busy string) (fileImport, error) {
+	fi := fileImport{res: ImportResult{File: path}}
+	fail := func(code parsed.Code, msg string) (fileImport, error) {
+		fi.res.Status, fi.res.ErrorCode, fi.res.Error = kb.StatusFailed, string(code), msg
+		fi.settled = true
+		return fi, nil
 	}
 	in, perr := p.copyIn(path)
 	if perr != nil {
@@ -174,10 +277,14 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 		if errors.As(perr, &fp) {
 			return fail(fp.code, fp.msg)
 		}
-		return res, perr
+		return fi, perr
 	}
 	defer os.Remove(in.tmp) // a no-op once the copy is renamed into place
-	hash := in.hash
+	fi.hash = in.hash
+	if busy != "" && in.hash == busy {
+		fi.later = true
+		return fi, nil
+	}
 	name := filepath.Base(path)
 	if opt.names != nil {
 		if n := opt.names[path]; n != "" {
@@ -185,35 +292,48 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 		}
 	}
 
-	existing, found, err := p.store.DocumentByHash(ctx, hash)
+	existing, found, err := p.store.DocumentByHash(ctx, in.hash)
 	if err != nil {
-		return res, err
+		return fi, err
 	}
 	var docID int64
 	if found {
 		switch existing.Status {
 		case kb.StatusOK, kb.StatusNeedsOCR:
-			res.DocID, res.Status, res.Pages, res.Chunks = existing.ID, kb.StatusDuplicate, existing.Pages, existing.Chunks
-			res.Error = fmt.Sprintf("already in the project as document %d (%s)", existing.ID, existing.Title)
-			return res, nil
+			fi.res.DocID, fi.res.Status, fi.res.Pages, fi.res.Chunks = existing.ID, kb.StatusDuplicate, existing.Pages, existing.Chunks
+			fi.res.Error = fmt.Sprintf("already in the project as document %d (%s)", existing.ID, existing.Title)
+			fi.settled = true
+			return fi, nil
 		}
 		docID = existing.ID // failed, pending or locked before: read it again
 		name = existing.FileName
 	}
-	stored, err := p.placeCopy(in.tmp, hash, name)
+	stored, err := p.placeCopy(in.tmp, in.hash, name)
 	if err != nil {
-		return res, fmt.Errorf("copy %s into the project: %w", name, err)
+		return fi, fmt.Errorf("copy %s into the project: %w", name, err)
 	}
 	if docID == 0 {
-		docID, err = p.store.AddDocument(ctx, kb.Document{Title: titleFromName(name), FileName: name, StoredPath: stored, Kind: kindFromName(name), Hash: hash, Bytes: in.size})
+		docID, err = p.store.AddDocument(ctx, kb.Document{Title: titleFromName(name), FileName: name, StoredPath: stored, Kind: kindFromName(name), Hash: in.hash, Bytes: in.size})
 		if err != nil {
-			return res, err
+			return fi, err
 		}
 	}
-	res.DocID = docID
+	fi.res.DocID, fi.name, fi.stored = docID, name, stored
+	return fi, nil
+}
 
-	doc, rerr := ingest.ReadIsolated(ctx, filepath.Join(p.dir, stored), name, parsed.Options{Password: opt.Password}, p.limits)
-	if rerr != nil {
+// readFile reads a prepared file in the reader process. It touches
+// neither the database nor fi's result, so it may run beside another
+// file's finishFile.
+func (p *Project) readFile(ctx context.Context, fi *fileImport, opt ImportOptions) {
+	fi.doc, fi.rerr = ingest.ReadIsolated(ctx, filepath.Join(p.dir, fi.stored), fi.name, parsed.Options{Password: opt.Password}, p.limits)
+}
+
+// finishFile records a read file: its failure, or its pages and passages
+// chunked, embedded and saved.
+func (p *Project) finishFile(ctx context.Context, fi *fileImport, stage func(string)) (ImportResult, error) {
+	res, docID, doc := fi.res, fi.res.DocID, fi.doc
+	if rerr := fi.rerr; rerr != nil {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
@@ -241,7 +361,7 @@ func (p *Project) importFile(ctx context.Context, path string, opt ImportOptions
 	}
 	stage("indexing")
 	defer p.holdEmbedder()() // the chunk embedder cannot switch between embedding and saving
-	content, err := p.index(ctx, name, doc)
+	content, err := p.index(ctx, fi.name, doc)
 	if err != nil {
 		return res, err
 	}
