@@ -11,6 +11,7 @@ import (
 	"hash/fnv"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"cairn/backend/analyze"
 	"cairn/backend/kb"
@@ -125,7 +126,25 @@ func Features(text string) map[string]*Feature {
 
 // Vector hashes text's features into a unit vector (all zeros for text with
 // no features). Weights are sublinear in frequency: 1 + ln(tf) past tf 1.
-func (h *Hashed) Vector(text string) []float32 { return h.hash(Features(text), nil) }
+func (h *Hashed) Vector(text string) []float32 {
+	tf, ok := hashedFeatures(text)
+	if !ok {
+		return h.hash(Features(text), nil)
+	}
+	v := make([]float64, h.dim)
+	for x, w := range tf {
+		if w > 1 {
+			w = 1 + math.Log(w)
+		}
+		i := int(x % uint64(h.dim))
+		if x>>63 == 1 {
+			v[i] -= w
+		} else {
+			v[i] += w
+		}
+	}
+	return normalise(v)
+}
 
 // QueryVector embeds a question with each word's features scaled by
 // wordWeight(word) (e.g. IDF squared, which makes the cosine against
@@ -157,14 +176,32 @@ func (h *Hashed) hash(features map[string]*Feature, wordWeight func(string) floa
 	return normalise(v)
 }
 
-// Words returns the distinct word keys of text (what document frequencies count).
+// Words returns the distinct word keys of text (what document frequencies
+// count), in the order they first occur: the Word of every feature
+// Features makes.
 func Words(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, f := range Features(text) {
-		if !seen[f.Word] {
-			seen[f.Word] = true
-			out = append(out, f.Word)
+	add := func(w string) {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	for _, t := range analyze.Tokens(text) {
+		if t.CJK {
+			for _, r := range t.Text {
+				add("c:" + string(r))
+			}
+			if len([]rune(t.Text)) > 1 {
+				for _, g := range analyze.Bigrams(t.Text) {
+					add("w:" + g)
+				}
+			}
+			continue
+		}
+		if !analyze.IsStop(t.Text) {
+			add("w:" + analyze.Stem(t.Text))
 		}
 	}
 	return out
@@ -192,4 +229,88 @@ var _ Embedder = (*Hashed)(nil)
 func Describe(e Embedder) string {
 	i := e.Info()
 	return strings.TrimSpace(fmt.Sprintf("%s (%d dimensions)", i.Model, i.Dim))
+}
+
+// FNV-1a, 64 bits (hash/fnv's), written out so a feature's key is hashed
+// piece by piece, never built as a string.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnvAdd(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
+}
+
+// hashedFeatures is Features keyed by the hash of each feature's key (what
+// hash uses), without the strings: the features of a passage are made for
+// every passage imported, and building their keys cost more than hashing
+// them. ok is false for text that is not valid UTF-8, whose character
+// n-grams Features spells with replacement characters.
+func hashedFeatures(text string) (tf map[uint64]float64, ok bool) {
+	if !utf8.ValidString(text) {
+		return nil, false
+	}
+	tf = map[uint64]float64{}
+	var (
+		wPrefix = fnvAdd(fnvOffset, "w:")
+		bPrefix = fnvAdd(fnvOffset, "b:")
+		gPrefix = fnvAdd(fnvOffset, "g:")
+		cPrefix = fnvAdd(fnvOffset, "c:")
+	)
+	var offs []int
+	prev := ""
+	for _, t := range analyze.Tokens(text) {
+		if t.CJK {
+			prev = ""
+			for _, r := range t.Text {
+				var b [utf8.UTFMax]byte
+				n := utf8.EncodeRune(b[:], r)
+				tf[fnvAdd(cPrefix, string(b[:n]))] += cjkUniWeight
+			}
+			if utf8.RuneCountInString(t.Text) > 1 {
+				for _, g := range analyze.Bigrams(t.Text) {
+					tf[fnvAdd(wPrefix, g)] += wordW
+				}
+			}
+			continue
+		}
+		if analyze.IsStop(t.Text) {
+			prev = ""
+			continue
+		}
+		stem := analyze.Stem(t.Text)
+		tf[fnvAdd(wPrefix, stem)] += wordW
+		if prev != "" {
+			tf[fnvAdd(fnvAdd(fnvAdd(bPrefix, prev), " "), stem)] += bigramWeight
+		}
+		prev = stem
+		// character 3- to 5-grams of "#word#", by the byte offsets of
+		// its runes
+		marked := "#" + t.Text + "#"
+		offs = offs[:0]
+		for i := range marked {
+			offs = append(offs, i)
+		}
+		runes := len(offs)
+		offs = append(offs, len(marked))
+		if runes <= 4 {
+			continue
+		}
+		grams := 0
+		for n := 3; n <= 5; n++ {
+			grams += max(0, runes-n+1)
+		}
+		w := charWeight * 3 / float64(grams)
+		for n := 3; n <= 5; n++ {
+			for i := 0; i+n <= runes; i++ {
+				tf[fnvAdd(gPrefix, marked[offs[i]:offs[i+n]])] += w
+			}
+		}
+	}
+	return tf, true
 }
