@@ -28,12 +28,36 @@ func runReread(ctx context.Context, p *Project, progress func(IndexProgress)) er
 		return err
 	}
 	var failed []string
+	// The next document is read (in the reader process) while this one is
+	// chunked, embedded and saved, as on import.
+	readCtx, stopReading := context.WithCancel(ctx)
+	start := func(id int64) chan storedRead {
+		ch := make(chan storedRead, 1)
+		go func() { ch <- p.readStored(readCtx, id) }()
+		return ch
+	}
+	next := start(ids[0])
+	defer func() {
+		stopReading()
+		if next != nil {
+			<-next // no reader outlives the stage
+		}
+	}()
 	for i, id := range ids {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		progress(IndexProgress{Stage: "reread", DocID: id, Done: i, Total: len(ids), Note: "reading again with the new page-layout reader"})
-		if err := p.reread(ctx, id); err != nil {
+		r := <-next
+		next = nil
+		if i+1 < len(ids) {
+			next = start(ids[i+1])
+		}
+		err := r.err
+		if err == nil {
+			err = p.saveReread(ctx, id, r)
+		}
+		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -48,20 +72,30 @@ func runReread(ctx context.Context, p *Project, progress func(IndexProgress)) er
 	return nil
 }
 
-// reread reads one document again from its stored original and replaces
-// its pages and passages. A read that fails leaves the document as it was.
-func (p *Project) reread(ctx context.Context, id int64) error {
+// storedRead is a document read again from its stored original.
+type storedRead struct {
+	name string
+	doc  *parsed.Document
+	err  error
+}
+
+// readStored reads document id again from its stored original, in the
+// reader process; it writes nothing.
+func (p *Project) readStored(ctx context.Context, id int64) storedRead {
 	d, err := p.store.Document(ctx, id)
 	if err != nil {
-		return err
+		return storedRead{err: err}
 	}
 	path := filepath.Join(p.dir, filepath.FromSlash(d.StoredPath))
 	doc, err := ingest.ReadIsolated(ctx, path, d.FileName, parsed.Options{}, p.limits)
-	if err != nil {
-		return err
-	}
+	return storedRead{name: d.FileName, doc: doc, err: err}
+}
+
+// saveReread replaces document id's pages and passages with those read
+// again. A read that found no text leaves the document as it was.
+func (p *Project) saveReread(ctx context.Context, id int64, r storedRead) error {
 	defer p.holdEmbedder()()
-	content, err := p.index(ctx, d.FileName, doc)
+	content, err := p.index(ctx, r.name, r.doc)
 	if err != nil {
 		return err
 	}
