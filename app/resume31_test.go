@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cairn/backend/kb"
+	"cairn/backend/project"
 )
 
 // TestAppStartResumesInterruptedImport: a document an import left pending
@@ -76,5 +77,36 @@ func TestAppStartRunsIndexingLeftToDo(t *testing.T) {
 	b.resumeInterrupted()
 	if s := b.IndexStatus(); s.Running || s.Done != nil || len(events) > 0 {
 		t.Errorf("complete project: state %+v, events %v; want none", s, events)
+	}
+}
+
+// TestSwitchRunsIndexingLeftToDo: switching to a project whose import left
+// indexing undone runs it (once the UI is up), as opening it at start does.
+func TestSwitchRunsIndexingLeftToDo(t *testing.T) {
+	a, root := managedApp(t, "One")
+	if _, err := a.CreateProject("Two"); err != nil {
+		t.Fatal(err)
+	}
+	two, err := project.Open(filepath.Join(root, "Two"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(t.TempDir(), "ferry.txt")
+	os.WriteFile(src, []byte("The ferry to Port Alder leaves at nine on weekdays. Captain Ilse Marrow commands the ferry.\n"), 0o644)
+	if rs, err := two.Import(context.Background(), []string{src}, nil); err != nil || len(rs) != 1 || rs[0].Status != kb.StatusOK {
+		t.Fatalf("import: %+v %v", rs, err)
+	}
+	two.Close()
+	a.readyRan.Store(true) // the UI is up (its start-up hooks are not needed here)
+	if _, err := a.OpenProject("Two"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "indexing after the switch", func() bool { s := a.IndexStatus(); return !s.Running && s.Done != nil })
+	pb, ok := a.cur().(projectBackend)
+	if !ok {
+		t.Fatal("no project open")
+	}
+	if c, err := pb.p.ExtractionCounts(context.Background()); err != nil || c["pending"] != 0 || c["ok"] == 0 {
+		t.Errorf("after the switch: %v %v, want every passage extracted", c, err)
 	}
 }
