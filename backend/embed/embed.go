@@ -8,7 +8,6 @@ package embed
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"strings"
 	"unicode/utf8"
@@ -133,15 +132,7 @@ func (h *Hashed) Vector(text string) []float32 {
 	}
 	v := make([]float64, h.dim)
 	for x, w := range tf {
-		if w > 1 {
-			w = 1 + math.Log(w)
-		}
-		i := int(x % uint64(h.dim))
-		if x>>63 == 1 {
-			v[i] -= w
-		} else {
-			v[i] += w
-		}
+		addFeature(v, x, w, 1)
 	}
 	return normalise(v)
 }
@@ -156,24 +147,28 @@ func (h *Hashed) QueryVector(text string, wordWeight func(word string) float64) 
 func (h *Hashed) hash(features map[string]*Feature, wordWeight func(string) float64) []float32 {
 	v := make([]float64, h.dim)
 	for key, f := range features {
-		w := f.TF
-		if w > 1 {
-			w = 1 + math.Log(w)
-		}
+		scale := 1.0
 		if wordWeight != nil {
-			w *= wordWeight(f.Word)
+			scale = wordWeight(f.Word)
 		}
-		hs := fnv.New64a()
-		hs.Write([]byte(key))
-		x := hs.Sum64()
-		i := int(x % uint64(h.dim))
-		if x>>63 == 1 {
-			v[i] -= w
-		} else {
-			v[i] += w
-		}
+		addFeature(v, fnvAdd(fnvOffset, key), f.TF, scale)
 	}
 	return normalise(v)
+}
+
+// addFeature adds a feature whose key hashes to x and whose weight adds up
+// to tf in the text: sublinear in frequency (1 + ln tf past 1), times
+// scale, into bucket x mod len(v), with the sign of x's top bit.
+func addFeature(v []float64, x uint64, tf, scale float64) {
+	if tf > 1 {
+		tf = 1 + math.Log(tf)
+	}
+	tf *= scale
+	if i := int(x % uint64(len(v))); x>>63 == 1 {
+		v[i] -= tf
+	} else {
+		v[i] += tf
+	}
 }
 
 // Words returns the distinct word keys of text (what document frequencies
@@ -231,8 +226,8 @@ func Describe(e Embedder) string {
 	return strings.TrimSpace(fmt.Sprintf("%s (%d dimensions)", i.Model, i.Dim))
 }
 
-// FNV-1a, 64 bits (hash/fnv's), written out so a feature's key is hashed
-// piece by piece, never built as a string.
+// FNV-1a, 64 bits (hash/fnv's), written out so a feature's key can be
+// hashed piece by piece, without building it as a string.
 const (
 	fnvOffset = 14695981039346656037
 	fnvPrime  = 1099511628211

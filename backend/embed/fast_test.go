@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"hash/fnv"
 	"math"
 	"slices"
 	"testing"
@@ -27,6 +28,17 @@ func TestHashedFeaturesMatchFeatures(t *testing.T) {
 	h := NewHashed(DefaultDim)
 	for _, text := range fastCases {
 		checkFast(t, h, text)
+	}
+}
+
+// TestFNVAdd: the written-out FNV-1a is hash/fnv's, whole or piece by piece.
+func TestFNVAdd(t *testing.T) {
+	for _, text := range fastCases {
+		h := fnv.New64a()
+		h.Write([]byte("g:" + text))
+		if got, want := fnvAdd(fnvAdd(fnvOffset, "g:"), text), h.Sum64(); got != want {
+			t.Errorf("%q: %x, want %x", text, got, want)
+		}
 	}
 }
 
