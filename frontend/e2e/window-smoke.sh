@@ -16,11 +16,19 @@ mkdir -p "$out"
 work=$(mktemp -d -t cairn-smoke-XXXXXX)
 pid=""
 cleanup() {
+  status=$?
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
   fi
-  rm -rf "$work"
+  # WebKit's helper processes can still write their shader cache into the
+  # work folder for a moment after the app has gone: try again, and never
+  # let the clean-up decide the outcome of the checks.
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    rm -rf "$work" 2>/dev/null && break
+    sleep 0.5
+  done
+  exit "$status"
 }
 trap cleanup EXIT
 
