@@ -29,6 +29,11 @@ type Settings struct {
 	// question names (see NamedSection; 0: no such list). Measured on
 	// ../shared/eval/docqa/financebench-dev (docs/measurements.md).
 	NamedWeight float64
+	// PageWeight weighs the list of passages on the pages the question
+	// names ("on page 12", "the second page"; see PageRefs; 0: no such
+	// list). Above the lexical list's weight: a page the user names is
+	// where they want to look.
+	PageWeight float64
 }
 
 // DefaultSettings are the measured defaults.
@@ -36,7 +41,7 @@ func DefaultSettings() Settings {
 	// Measured with `go test ./backend/evalset -run TestRecallBeatsBM25 -v`
 	// (docs/measurements.md, "Retrieval quality"): titles weigh most; the built-in vectors
 	// are weaker than BM25 on these sets, so they add a light vote.
-	return Settings{ColumnWeights: [4]float64{5, 1.5, 1, 1}, Depth: 50, RRFK: 10, LexicalWeight: 1, VectorWeight: 0.3, NamedWeight: 1}
+	return Settings{ColumnWeights: [4]float64{5, 1.5, 1, 1}, Depth: 50, RRFK: 10, LexicalWeight: 1, VectorWeight: 0.3, NamedWeight: 1, PageWeight: 2}
 }
 
 // Searcher runs hybrid passage search over one project store.
@@ -387,6 +392,16 @@ func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[
 		}
 		if len(named) > 0 {
 			lists = append(lists, Ranked{Name: "named", Weight: set.NamedWeight, IDs: named})
+			fused, score, ranks = Fuse(set.RRFK, lists...)
+		}
+	}
+	if set.PageWeight > 0 {
+		onPage, err := s.pageList(ctx, query, fused, depth)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if len(onPage) > 0 {
+			lists = append(lists, Ranked{Name: "page", Weight: set.PageWeight, IDs: onPage})
 			fused, score, ranks = Fuse(set.RRFK, lists...)
 		}
 	}
