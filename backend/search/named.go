@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"cairn/backend/analyze"
+	"cairn/backend/kb"
 )
 
 // Named sections: a question that names the section or table it is about
@@ -80,12 +81,11 @@ func contentStems(s string) []string {
 	return out
 }
 
-// namedList ranks the passages whose heading path the question names,
-// more named words first, each group in its fused order. Candidates are
-// the first namedDepth fused passages and the best of a search of the
-// heading column alone (termCounts.sections), which finds a statement whose text
-// shares little with the question.
-func (s *Searcher) namedList(ctx context.Context, query string, fused []int64, tc termCounts) ([]int64, error) {
+// sectionCandidates are the passages the named and rows lists choose
+// from, loaded: the first namedDepth fused passages and the best of a
+// search of the heading column alone (termCounts.sections), which finds a
+// statement whose text shares little with the question.
+func (s *Searcher) sectionCandidates(ctx context.Context, fused []int64, tc termCounts) ([]kb.Hit, error) {
 	cand := append([]int64(nil), fused[:min(len(fused), namedDepth)]...)
 	in := map[int64]bool{}
 	for _, id := range cand {
@@ -101,25 +101,23 @@ func (s *Searcher) namedList(ctx context.Context, query string, fused []int64, t
 			cand = append(cand, sc.ChunkID)
 		}
 	}
-	hits, err := s.Store.ChunkHits(ctx, cand)
-	if err != nil {
-		return nil, err
-	}
+	return s.Store.ChunkHits(ctx, cand)
+}
+
+// namedList ranks the candidate passages whose heading path the question
+// names, more named words first, each group in the candidates' order.
+func namedList(query string, cand []kb.Hit) []int64 {
 	named := map[int64]int{}
-	for _, h := range hits {
+	var out []int64
+	for _, h := range cand {
 		// The words of both titles, the one shown ("Northwind — Form
 		// 10-K 2024") and the reader's, name the document, not a section.
 		title := h.DocTitle + " — " + h.IndexTitle
 		if n := NamedSection(query, title, h.HeadingPath); n > 0 {
 			named[h.ID] = n
-		}
-	}
-	var out []int64
-	for _, id := range cand {
-		if named[id] > 0 {
-			out = append(out, id)
+			out = append(out, h.ID)
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool { return named[out[a]] > named[out[b]] })
-	return out, nil
+	return out
 }

@@ -34,6 +34,9 @@ type Settings struct {
 	// list). Above the lexical list's weight: a page the user names is
 	// where they want to look.
 	PageWeight float64
+	// RowsWeight weighs the list of table passages whose row labels hold
+	// the question's words (see rowList; 0: no such list).
+	RowsWeight float64
 }
 
 // DefaultSettings are the measured defaults.
@@ -41,7 +44,7 @@ func DefaultSettings() Settings {
 	// Measured with `go test ./backend/evalset -run TestRecallBeatsBM25 -v`
 	// (docs/measurements.md, "Retrieval quality"): titles weigh most; the built-in vectors
 	// are weaker than BM25 on these sets, so they add a light vote.
-	return Settings{ColumnWeights: [4]float64{5, 1.5, 1, 1}, Depth: 50, RRFK: 10, LexicalWeight: 1, VectorWeight: 0.3, NamedWeight: 1, PageWeight: 2}
+	return Settings{ColumnWeights: [4]float64{5, 1.5, 1, 1}, Depth: 50, RRFK: 10, LexicalWeight: 1, VectorWeight: 0.3, NamedWeight: 1, PageWeight: 2, RowsWeight: 1}
 }
 
 // Searcher runs hybrid passage search over one project store.
@@ -385,13 +388,19 @@ func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[
 		lists = append(lists, Ranked{Name: "vector", Weight: set.VectorWeight, IDs: ids(vr.near)})
 	}
 	fused, score, ranks := Fuse(set.RRFK, lists...)
-	if set.NamedWeight > 0 {
-		named, err := s.namedList(ctx, query, fused, tc)
+	if set.NamedWeight > 0 || set.RowsWeight > 0 {
+		cand, err := s.sectionCandidates(ctx, fused, tc)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if len(named) > 0 {
+		n := len(lists)
+		if named := namedList(query, cand); set.NamedWeight > 0 && len(named) > 0 {
 			lists = append(lists, Ranked{Name: "named", Weight: set.NamedWeight, IDs: named})
+		}
+		if rows := rowList(query, cand, tc.stemIDF()); set.RowsWeight > 0 && len(rows) > 0 {
+			lists = append(lists, Ranked{Name: "rows", Weight: set.RowsWeight, IDs: rows})
+		}
+		if len(lists) > n {
 			fused, score, ranks = Fuse(set.RRFK, lists...)
 		}
 	}

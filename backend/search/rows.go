@@ -1,0 +1,114 @@
+package search
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+
+	"cairn/backend/analyze"
+	"cairn/backend/kb"
+)
+
+// Named rows: a question about a figure ("what is the current ratio?",
+// "goodwill at the end of the year", "inventory turnover") is answered
+// from a table whose row labels hold its words ("Total current assets",
+// "Goodwill", "Inventories"), though the table is mostly figures and its
+// passage, long and without the question's other words, ranks below
+// prose that repeats them. A table passage is ranked by the question's
+// words its row labels hold, each weighed by its rarity in the project
+// (IDF), so a label word shared by every table ("total", "net") counts
+// little; words of the document's titles and numbers do not count.
+
+// rowLabel is the label of a table row as passages print them ("Goodwill
+// 242 | 223", "Accounts receivable, net $ 4,463 | $ 2,749"): the text
+// before the first cell mark, without the figures at its end. "" for a
+// line that is no table row.
+func rowLabel(line string) string {
+	i := strings.Index(line, " | ")
+	if i < 0 {
+		return ""
+	}
+	fields := strings.Fields(line[:i])
+	for len(fields) > 0 && !hasLetter(fields[len(fields)-1]) {
+		fields = fields[:len(fields)-1]
+	}
+	return strings.Join(fields, " ")
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// rowList ranks the candidate table passages by the question's weight
+// their row labels hold, best first (those that hold none are left out);
+// idf weighs a stem.
+func rowList(query string, hits []kb.Hit, idf func(string) float64) []int64 {
+	qw := map[string]float64{}
+	var total float64
+	for _, w := range contentStems(query) {
+		if _, ok := qw[w]; !ok {
+			qw[w] = idf(w)
+			total += qw[w]
+		}
+	}
+	if total == 0 {
+		return nil
+	}
+	score := map[int64]float64{}
+	var out []int64
+	for _, h := range hits {
+		if !strings.Contains(h.Text, " | ") {
+			continue
+		}
+		title := map[string]bool{}
+		for _, w := range contentStems(h.DocTitle + " " + h.IndexTitle) {
+			title[w] = true
+		}
+		held := map[string]bool{}
+		for _, line := range strings.Split(h.Text, "\n") {
+			for _, w := range contentStems(rowLabel(line)) {
+				if _, ok := qw[w]; ok && !title[w] {
+					held[w] = true
+				}
+			}
+		}
+		var sum float64
+		for w := range held {
+			sum += qw[w]
+		}
+		if sum > 0 {
+			score[h.ID] = sum
+			out = append(out, h.ID)
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return score[out[a]] > score[out[b]] })
+	return out
+}
+
+// stemIDF returns a stem's IDF over the project's passages from the
+// question's counted terms (0 for a stem no term has: a CJK bigram).
+func (tc termCounts) stemIDF() func(string) float64 {
+	df := map[string]int{}
+	for i, t := range tc.terms {
+		if strings.HasPrefix(t, "cjk :") {
+			continue
+		}
+		w := analyze.Stem(strings.ToLower(strings.Trim(t, `"`)))
+		if n, ok := df[w]; !ok || tc.rows[i] > n {
+			df[w] = tc.rows[i]
+		}
+	}
+	return func(w string) float64 {
+		n, ok := df[w]
+		if !ok {
+			return 0
+		}
+		return math.Log(1 + float64(tc.total)/float64(n+1))
+	}
+}
