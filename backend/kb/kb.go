@@ -129,8 +129,9 @@ type PageBlock struct {
 // or footer only where it runs: at one height on pages near one another,
 // and a block crossing the middle of the page with nothing beside it cuts
 // the reading order, so a centred title block is read before what is
-// below it).
-const ReaderVersion = 10
+// below it; version 11: a table row's label wrapped over several lines is
+// one row with its figures).
+const ReaderVersion = 11
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

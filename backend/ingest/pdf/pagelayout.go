@@ -453,16 +453,34 @@ func groupLines(lines []*pline, f frame) []*pblock {
 	}
 	for _, table := range findTables(free) {
 		first := len(blocks)
-		for _, row := range table {
+		var wrapped []*pline // a label's first lines, wrapped onto its row
+		for k, row := range table {
 			if len(row) == 0 {
 				continue
 			}
+			if k+1 < len(table) && wrapsOnto(row, table[k+1]) {
+				row[0].cell = true
+				wrapped = append(wrapped, row[0])
+				continue
+			}
 			b := &pblock{table: true, frame: f}
-			for _, c := range row {
+			for _, l := range wrapped {
+				b.add(l)
+			}
+			for i, c := range row {
 				c.cell = true
 				b.add(c)
-				b.cells = append(b.cells, c.text)
+				text := c.text
+				if i == 0 && len(wrapped) > 0 {
+					var parts []string
+					for _, l := range wrapped {
+						parts = append(parts, l.text)
+					}
+					text = strings.ReplaceAll(joinLines(append(parts, text)), "\n", " ")
+				}
+				b.cells = append(b.cells, text)
 			}
+			wrapped = nil
 			b.closed = true
 			blocks = append(blocks, b)
 		}
@@ -526,6 +544,42 @@ func groupLines(lines []*pline, f frame) []*pblock {
 		best.add(l)
 	}
 	return blocks
+}
+
+// wrapsOnto reports whether a table's one-cell row is the first line of
+// the label of the row below it, wrapped ("Common stock ($0.10 par value;
+// 6,250,000,000 shares authorized in each period;" over "4,291,433,646
+// shares issued in each period) | 429 | 429"): the next line, at most a
+// line and a half below, starts where the label does (or a few em in, a
+// hanging indent), is set in the same weight, and the first line is
+// plainly unfinished: a parenthesis left open, a final comma, semicolon,
+// hyphen or slash, or a next line that starts in lower case. A section
+// label ("Current assets", "Equity:") over its first row is none of these.
+func wrapsOnto(row, next []*pline) bool {
+	if len(row) != 1 || len(next) == 0 {
+		return false
+	}
+	l, n := row[0], next[0]
+	if valueCell(l) || valueCell(n) || l.heavy != n.heavy {
+		return false
+	}
+	s := math.Max(l.size, n.size)
+	if l.v-n.v > 1.5*s || l.v-n.v <= 0 || n.u0 < l.u0-0.5*s || n.u0 > l.u0+3*s {
+		return false
+	}
+	text := strings.TrimSpace(l.text)
+	if text == "" || strings.HasSuffix(text, ":") {
+		return false
+	}
+	if strings.Count(text, "(") > strings.Count(text, ")") {
+		return true
+	}
+	switch r, _ := utf8.DecodeLastRuneInString(text); r {
+	case ',', ';', '-', '–', '/':
+		return true
+	}
+	first, _ := utf8.DecodeRuneInString(strings.TrimSpace(n.text))
+	return unicode.IsLower(first)
 }
 
 // currencyGapEm: a currency sign set apart this far (em) before a number

@@ -67,7 +67,8 @@ func figureAt(right, y float64, text string) placedText {
 // figures right-aligned in year columns with the currency sign set apart,
 // a header row of years, section labels and a wrapped label alone on their
 // lines, and a label set a little above its figures. Every row reads as
-// one table row with its label; the header row heads the table. (A
+// one table row with its label, a wrapped label as one; the header row
+// heads the table. (A
 // made-up statement; the layout is that of a typical annual report.)
 func TestStatementTable(t *testing.T) {
 	items := []placedText{
@@ -88,8 +89,7 @@ func TestStatementTable(t *testing.T) {
 		"(Thousands) | 2025 | 2024",
 		"Flows from Making Things",
 		"Net earnings of the fictional concern | $ 5,363 | $ 4,869",
-		"Adjustments to bring net earnings of the fictional concern to the flows",
-		"from making things",
+		"Adjustments to bring net earnings of the fictional concern to the flows from making things",
 		"Purchases of widgets, gadgets and other equipment (W&G) | (1,577) | (1,373)",
 		"Proceeds from the sale of old widgets, net of fees paid | 846 | 1,065",
 		"Other - net | 9 | (6)",
@@ -100,6 +100,41 @@ func TestStatementTable(t *testing.T) {
 	}
 	if header != want[0] {
 		t.Errorf("header row %q, want %q", header, want[0])
+	}
+}
+
+// A row label wrapped onto the line of its figures is one row with them:
+// a first line with a parenthesis left open, one ending in a hyphen (the
+// word mended), one whose next line starts in lower case. A section label
+// over its first row, and a label ending with a colon, stay rows of their
+// own.
+func TestStatementTableWrappedLabels(t *testing.T) {
+	items := []placedText{
+		figureAt(400, 700, "2025"), figureAt(470, 700, "2024"),
+		{57, 690, "Equity:"},
+		{66, 681, `Widget stock \(0.10 par value; 6,250 shares authorized in each`}, // \( : a PDF string's lone parenthesis
+		{66, 672, `period; 4,291 shares issued in each period\)`}, figureAt(400, 672, "429"), figureAt(470, 672, "428"),
+		{66, 663, "Additional paid in capital"}, figureAt(400, 663, "13,420"), figureAt(470, 663, "13,861"),
+		{57, 650, "Current liabilities"},
+		{66, 641, "Purchases of widgets, gadgets and other equip-"},
+		{66, 632, "ment under leases"}, figureAt(400, 632, "1,577"), figureAt(470, 632, "1,373"),
+		{66, 623, "Debt maturing within one year and other"},
+		{66, 614, "short-term obligations"}, figureAt(400, 614, "9,963"), figureAt(470, 614, "7,443"),
+		{66, 605, "Total current liabilities"}, figureAt(400, 605, "50,171"), figureAt(470, 605, "47,160"),
+	}
+	rows, _ := tableRowsOf(t, items)
+	want := []string{
+		"2025 | 2024",
+		"Equity:",
+		"Widget stock (0.10 par value; 6,250 shares authorized in each period; 4,291 shares issued in each period) | 429 | 428",
+		"Additional paid in capital | 13,420 | 13,861",
+		"Current liabilities",
+		"Purchases of widgets, gadgets and other equipment under leases | 1,577 | 1,373",
+		"Debt maturing within one year and other short-term obligations | 9,963 | 7,443",
+		"Total current liabilities | 50,171 | 47,160",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
 }
 
