@@ -130,8 +130,10 @@ type PageBlock struct {
 // and a block crossing the middle of the page with nothing beside it cuts
 // the reading order, so a centred title block is read before what is
 // below it; version 11: a table row's label wrapped over several lines is
-// one row with its figures).
-const ReaderVersion = 11
+// one row with its figures; version 12: words set apart by up to 1.5 em
+// with no column beside them, as a scanned page's text layer sets them,
+// are one line).
+const ReaderVersion = 12
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

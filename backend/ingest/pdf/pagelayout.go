@@ -318,9 +318,12 @@ func sortLines(lines []*pline) {
 // bridgeGaps joins neighbouring lines on one baseline whose gap (up to
 // maxBridgeEm) is crossed by the ink of a line just above or below: a wide
 // word space of justified text, not a column gutter or a table column,
-// which stay white from line to line.
+// which stay white from line to line. A gap of up to wordGapEm is joined
+// unless a line near it shows a gutter there (white at the gap with text
+// on both sides): the loose word spacing of a scanned page's text layer,
+// whose next and previous lines may end short of the gap (ragged right).
 func bridgeGaps(lines []*pline) []*pline {
-	const maxBridgeEm, nearEm = 3.0, 2.5
+	const maxBridgeEm, nearEm, wordGapEm = 3.0, 2.5, 1.5
 	out := lines[:0:0]
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
@@ -328,7 +331,10 @@ func bridgeGaps(lines []*pline) []*pline {
 			n := lines[i+1]
 			em := math.Max(l.size, n.size)
 			gap := n.u0 - l.u1
-			if math.Abs(n.v-l.v) > lineJoinEm*em || gap <= 0 || gap > maxBridgeEm*em || !inkCrosses(lines, l, n, nearEm*em) {
+			if math.Abs(n.v-l.v) > lineJoinEm*em || gap <= 0 || gap > maxBridgeEm*em {
+				break
+			}
+			if !inkCrosses(lines, l, n, nearEm*em) && !looseWordGap(lines, l, n, wordGapEm, nearEm*em) {
 				break
 			}
 			l.runs = append(l.runs, n.runs...)
@@ -342,6 +348,56 @@ func bridgeGaps(lines []*pline) []*pline {
 		out = append(out, l)
 	}
 	return out
+}
+
+// looseWordGap reports whether the gap between lines a and b on one
+// baseline is a loose word space: both words (not a bullet, a box or a
+// figure: list marks and table cells keep their own alignment), set in
+// one size, at most wordGapEm of it apart, and no gutter near (see
+// gutterNear).
+func looseWordGap(lines []*pline, a, b *pline, wordGapEm, near float64) bool {
+	small, large := math.Min(a.size, b.size), math.Max(a.size, b.size)
+	if large > paraSizeRatio*small || b.u0-a.u1 > wordGapEm*small {
+		return false
+	}
+	if !wordy(a.runs[len(a.runs)-1]) || !wordy(b.runs[0]) {
+		return false
+	}
+	return !gutterNear(lines, a, b, near)
+}
+
+// wordy reports whether a run holds a word: two letters or more.
+func wordy(r *run) bool {
+	n := 0
+	for _, c := range r.b.String() {
+		if unicode.IsLetter(c) {
+			if n++; n >= 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gutterNear reports whether a line within near of a's baseline (but not
+// on it) stands wholly right of the middle of the gap between a and b and
+// in b's column (starting within an em of b, ending within an em of it,
+// or centred within an em: left-aligned text, right-aligned or centred
+// figures): the next column of the page or of a table running past the
+// gap, whose lines need not share a's baseline.
+func gutterNear(lines []*pline, a, b *pline, near float64) bool {
+	mid := (a.u1 + b.u0) / 2
+	em := math.Max(a.size, b.size)
+	for _, o := range lines {
+		d := math.Abs(o.v - a.v)
+		if d > near || d < 0.5*a.size || o.u0 <= mid {
+			continue
+		}
+		if math.Abs(o.u0-b.u0) <= em || math.Abs(o.u1-b.u1) <= em || math.Abs((o.u0+o.u1)-(b.u0+b.u1)) <= 2*em {
+			return true
+		}
+	}
+	return false
 }
 
 // inkCrosses reports whether a run of a line within near of a's baseline
