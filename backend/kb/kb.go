@@ -132,8 +132,9 @@ type PageBlock struct {
 // below it; version 11: a table row's label wrapped over several lines is
 // one row with its figures; version 12: words set apart by up to 1.5 em
 // with no column beside them, as a scanned page's text layer sets them,
-// are one line).
-const ReaderVersion = 12
+// are one line; version 13: a ruled table's column heads standing above
+// its top rule are its header row).
+const ReaderVersion = 13
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -307,7 +307,92 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 		}
 		return nil
 	}
+	if head := headsAbove(lines, top, t.x0, t.x1, g, ncols, f); head != nil {
+		rowsOut = append([]*pblock{head}, rowsOut...)
+	}
 	return dropEmptyColumns(rowsOut)
+}
+
+// headsAboveLines is how far above a ruled table's top rule (lines of
+// text) its column heads may stand.
+const headsAboveLines = 3
+
+// headsAbove is the header row of a ruled table whose column heads stand
+// just above its top rule, over its value columns only ("August 29, /
+// 2021" over one column of figures, "August 30, / 2020" over the next, a
+// statement's first band being its "ASSETS" section): the lines within
+// headsAboveLines of the rule, each within one column and none in the
+// first (a caption spans columns), at least two columns headed, each head
+// holding a figure (a date or year); a head set over two lines reads as
+// one ("August 29, 2021"). Nil when there are none; the lines taken become
+// cells.
+func headsAbove(lines []*pline, top, x0, x1 float64, g grid, ncols int, f frame) *pblock {
+	var heads []*pline
+	for _, l := range lines {
+		if l.cell || l.v <= top || l.v-top > headsAboveLines*l.size {
+			continue
+		}
+		if l.u1 < x0 || l.u0 > x1 {
+			continue
+		}
+		if l.u0 < x0-l.size || l.u1 > x1+l.size {
+			return nil // a line across the table's edge: a caption or text, no heads
+		}
+		first, others := columnsUsed(l, g)
+		if first {
+			return nil // the first column is the labels': a caption or title above
+		}
+		if others {
+			heads = append(heads, l)
+		}
+	}
+	sort.SliceStable(heads, func(i, j int) bool { return heads[i].v > heads[j].v })
+	cells := make([][]string, ncols)
+	for _, l := range heads {
+		if g.col(l.u0+0.1) != g.col(l.u1-0.1) {
+			return nil // a line over several columns: a caption, not a head
+		}
+		col := -1
+		for _, r := range l.runs {
+			for _, piece := range splitRun(r, g) {
+				if t := strings.TrimSpace(piece.text); t != "" {
+					if col >= 0 && piece.col != col {
+						return nil // a line over several columns: a caption, not a head
+					}
+					col = piece.col
+					cells[piece.col] = append(cells[piece.col], t)
+				}
+			}
+		}
+	}
+	headed := 0
+	for _, c := range cells {
+		if len(c) == 0 {
+			continue
+		}
+		// A period heads a column of figures ("August 29, 2021", "2021");
+		// heads of words over several lines are left to the reading of
+		// the lines above (a whitespace table of their own).
+		if len(c) > headsAboveLines || !strings.ContainsAny(strings.Join(c, " "), "0123456789") {
+			return nil
+		}
+		headed++
+	}
+	if headed < 2 {
+		return nil
+	}
+	b := &pblock{table: true, frame: f, closed: true}
+	for _, c := range cells {
+		b.cells = append(b.cells, strings.Join(c, " "))
+	}
+	for _, l := range heads {
+		l.cell = true
+		b.add(l)
+	}
+	// The row spans the table, so it is read before the rows below it
+	// (the first band's label stands left of the heads).
+	b.u0, b.u1 = math.Min(b.u0, x0), math.Max(b.u1, x1)
+	return b
 }
 
 // dropEmptyColumns removes the columns no row has text in (edges of cell

@@ -201,3 +201,36 @@ func TestStatementTableRuledUnderFiguresOnly(t *testing.T) {
 		t.Errorf("table rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A statement ruled into bands, every row between two full-width rules,
+// with its column heads (a date over a year) standing above the top rule
+// over the figure columns only and a section label in the first band: the
+// heads are the table's header row, each read as one ("May 1, 2025"),
+// and come first.
+func TestRuledStatementHeadsAboveTopRule(t *testing.T) {
+	items := []placedText{
+		{57, 720, "Balance of Widgets"},
+		figureAt(400, 700, "May 1,"), figureAt(470, 700, "May 2,"),
+		figureAt(398, 692, "2025"), figureAt(468, 692, "2024"),
+		{150, 680, "ASSETS"},
+		{57, 671, "Cash and cash equivalents"}, figureAt(400, 671, "1,980"), figureAt(470, 671, "1,101"),
+		{57, 662, "Widget inventories"}, figureAt(400, 662, "5,409"), figureAt(470, 662, "5,209"),
+		{57, 653, "Total assets"}, figureAt(400, 653, "7,389"), figureAt(470, 653, "6,310"),
+	}
+	text := placedStream(8, items...)
+	body := text[strings.Index(text, "stream\n")+len("stream\n") : strings.LastIndex(text, "endstream")]
+	for _, y := range []float64{688, 677, 668, 659, 650} {
+		body += fmt.Sprintf("50 %g 430 0.5 re f\n", y)
+	}
+	rows, header := tableRowsOfStream(t, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body))
+	want := []string{
+		"| May 1, 2025 | May 2, 2024",
+		"ASSETS |  | ",
+		"Cash and cash equivalents | 1,980 | 1,101",
+		"Widget inventories | 5,409 | 5,209",
+		"Total assets | 7,389 | 6,310",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") || header != want[0] {
+		t.Errorf("table rows:\n%s\nheader %q; want:\n%s", strings.Join(rows, "\n"), header, strings.Join(want, "\n"))
+	}
+}
