@@ -3,12 +3,9 @@ package search
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"cairn/backend/kb"
-	"cairn/backend/store"
 )
 
 func TestNamedSection(t *testing.T) {
@@ -42,24 +39,11 @@ func TestNamedSection(t *testing.T) {
 // without the named list.
 func TestNamedStatementIsFound(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if err := st.EnsureVectors(ctx, kb.EmbedderInfo{Model: "t", Dim: 2}); err != nil {
-		t.Fatal(err)
-	}
-	const title = "Northwind Holdings — Annual Report 2024"
-	id, err := st.AddDocument(ctx, kb.Document{Title: title, FileName: "nw.pdf", Kind: "pdf", Hash: "nw"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []store.ChunkRow
+	st := testStore(t)
+	var chunks []kb.Chunk
 	var pages []kb.Page
 	add := func(page int, path []string, header, text string) {
-		c := kb.Chunk{Ordinal: len(rows), PageStart: page, PageEnd: page, CharEnd: len(text), Text: text, HeadingPath: path, TableHeader: header}
-		rows = append(rows, store.ChunkRow{Chunk: c, FTS: store.ChunkFTS(title, c), Vector: []float32{1, 0}, Terms: strings.Fields(strings.ToLower(text))})
+		chunks = append(chunks, kb.Chunk{Ordinal: len(chunks), PageStart: page, PageEnd: page, CharEnd: len(text), Text: text, HeadingPath: path, TableHeader: header})
 		pages = append(pages, kb.Page{Number: page, Text: text})
 	}
 	for i := range 12 {
@@ -68,10 +52,7 @@ func TestNamedStatementIsFound(t *testing.T) {
 	}
 	add(40, []string{"Report of the auditors", "Northwind Holdings — Consolidated Statements of Cash Flows — Years ended December 31"}, "(Millions) | 2024 | 2023",
 		"Net income | 5,120 | 4,870\nDepreciation | 1,410 | 1,380\nPurchases of equipment | (1,577) | (1,373)\nProceeds from sales of assets | 262 | 49")
-	if err := st.SaveContent(ctx, id, store.Content{Title: title, Kind: "pdf", Status: kb.StatusOK, Pages: pages, Chunks: rows},
-		func(string, kb.Chunk) []string { return nil }); err != nil {
-		t.Fatal(err)
-	}
+	saveDoc(t, st, "Northwind Holdings — Annual Report 2024", "pdf", pages, chunks)
 	const q = "What is the 2024 capital expenditure amount in millions? Rely on the cash flow statement."
 	rank := func(set Settings) int {
 		s := &Searcher{Store: st, Settings: set}

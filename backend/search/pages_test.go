@@ -3,13 +3,10 @@ package search
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"cairn/backend/kb"
-	"cairn/backend/store"
 )
 
 func TestPageRefs(t *testing.T) {
@@ -74,33 +71,17 @@ func FuzzPageRefs(f *testing.F) {
 // that place in the file; "the last page" is the last page with text.
 func TestNamedPageIsFound(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if err := st.EnsureVectors(ctx, kb.EmbedderInfo{Model: "t", Dim: 2}); err != nil {
-		t.Fatal(err)
-	}
+	st := testStore(t)
 	save := func(title string, texts []string, labels []string) int64 {
-		id, err := st.AddDocument(ctx, kb.Document{Title: title, FileName: title + ".pdf", Kind: "pdf", Hash: title})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rows []store.ChunkRow
+		var chunks []kb.Chunk
 		var pages []kb.Page
 		for i, text := range texts {
-			c := kb.Chunk{Ordinal: i, PageStart: i + 1, PageEnd: i + 1, CharEnd: len(text), Text: text}
-			rows = append(rows, store.ChunkRow{Chunk: c, FTS: store.ChunkFTS(title, c), Vector: []float32{1, 0}, Terms: strings.Fields(strings.ToLower(text))})
+			chunks = append(chunks, kb.Chunk{Ordinal: i, PageStart: i + 1, PageEnd: i + 1, CharEnd: len(text), Text: text})
 			p := kb.Page{Number: i + 1, Text: text}
 			p.Label = labels[i]
 			pages = append(pages, p)
 		}
-		if err := st.SaveContent(ctx, id, store.Content{Title: title, Kind: "pdf", Status: kb.StatusOK, Pages: pages, Chunks: rows},
-			func(string, kb.Chunk) []string { return nil }); err != nil {
-			t.Fatal(err)
-		}
-		return id
+		return saveDoc(t, st, title, "pdf", pages, chunks)
 	}
 	survey := save("Survey", []string{
 		"Harbour Survey. Prepared for the county board.",

@@ -3,12 +3,9 @@ package search
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"cairn/backend/kb"
-	"cairn/backend/store"
 )
 
 func TestRowLabel(t *testing.T) {
@@ -33,24 +30,11 @@ func TestRowLabel(t *testing.T) {
 // above the statement without the rows list.
 func TestNamedRowsAreFound(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if err := st.EnsureVectors(ctx, kb.EmbedderInfo{Model: "t", Dim: 2}); err != nil {
-		t.Fatal(err)
-	}
-	const title = "Northwind Holdings — Annual Report 2024"
-	id, err := st.AddDocument(ctx, kb.Document{Title: title, FileName: "nw.pdf", Kind: "pdf", Hash: "nw"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []store.ChunkRow
+	st := testStore(t)
+	var chunks []kb.Chunk
 	var pages []kb.Page
 	add := func(page int, path []string, text string) {
-		c := kb.Chunk{Ordinal: len(rows), PageStart: page, PageEnd: page, CharEnd: len(text), Text: text, HeadingPath: path}
-		rows = append(rows, store.ChunkRow{Chunk: c, FTS: store.ChunkFTS(title, c), Vector: []float32{1, 0}, Terms: strings.Fields(strings.ToLower(text))})
+		chunks = append(chunks, kb.Chunk{Ordinal: len(chunks), PageStart: page, PageEnd: page, CharEnd: len(text), Text: text, HeadingPath: path})
 		pages = append(pages, kb.Page{Number: page, Text: text})
 	}
 	for i := range 8 {
@@ -59,10 +43,7 @@ func TestNamedRowsAreFound(t *testing.T) {
 	}
 	add(30, []string{"Consolidated Balance Sheets"},
 		"(In millions) | 2024 | 2023\nCash and equivalents $ 9,889 | $ 8,348\nInventories 6,854 | 7,367\nTotal current assets 26,291 | 20,556\nGoodwill 242 | 223\nAccounts payable 2,836 | 2,248\nAccrued liabilities 6,063 | 5,184\nTotal current liabilities 9,674 | 8,284\nLong-term debt 9,413 | 9,406")
-	if err := st.SaveContent(ctx, id, store.Content{Title: title, Kind: "pdf", Status: kb.StatusOK, Pages: pages, Chunks: rows},
-		func(string, kb.Chunk) []string { return nil }); err != nil {
-		t.Fatal(err)
-	}
+	saveDoc(t, st, "Northwind Holdings — Annual Report 2024", "pdf", pages, chunks)
 	const q = "What is the current ratio for fiscal 2024? Round your answer to two decimal places."
 	rank := func(set Settings) int {
 		s := &Searcher{Store: st, Settings: set}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -63,14 +62,7 @@ func TestScopedMatch(t *testing.T) {
 // column adds nothing to a score.
 func TestScopedMatchScoresLikePlainOR(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if err := st.EnsureVectors(ctx, kb.EmbedderInfo{Model: "t", Dim: 2}); err != nil {
-		t.Fatal(err)
-	}
+	st := testStore(t)
 	texts := map[int]string{}
 	for i := range 60 {
 		words := []string{"a", "story", "told", "slowly"}
