@@ -133,8 +133,10 @@ type PageBlock struct {
 // one row with its figures; version 12: words set apart by up to 1.5 em
 // with no column beside them, as a scanned page's text layer sets them,
 // are one line; version 13: a ruled table's column heads standing above
-// its top rule are its header row).
-const ReaderVersion = 13
+// its top rule are its header row; version 14: those heads are found
+// under a unit line or caption in the labels' column ("(in millions)"),
+// and a head reaching a little past its column stays in it).
+const ReaderVersion = 14
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -317,39 +317,58 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 // text) its column heads may stand.
 const headsAboveLines = 3
 
+// headOverhangEm is how far (in em) a column head may reach past its
+// column's edge.
+const headOverhangEm = 0.25
+
 // headsAbove is the header row of a ruled table whose column heads stand
 // just above its top rule, over its value columns only ("August 29, /
 // 2021" over one column of figures, "August 30, / 2020" over the next, a
 // statement's first band being its "ASSETS" section): the lines within
 // headsAboveLines of the rule, each within one column and none in the
-// first (a caption spans columns), at least two columns headed, each head
-// holding a figure (a date or year); a head set over two lines reads as
-// one ("August 29, 2021"). Nil when there are none; the lines taken become
-// cells.
+// first, read from the rule up to the first line that is not a head (a
+// caption, a unit line such as "(in millions)", a title across the
+// columns: those stand above the heads and end them), at least two
+// columns headed, each head holding a figure (a date or year); a head set
+// over two lines reads as one ("August 29, 2021"). Nil when there are
+// none, or when a line that is no head stands beside or below them; the
+// lines taken become cells.
 func headsAbove(lines []*pline, top, x0, x1 float64, g grid, ncols int, f frame) *pblock {
-	var heads []*pline
+	var near []*pline
 	for _, l := range lines {
-		if l.cell || l.v <= top || l.v-top > headsAboveLines*l.size {
+		if l.cell || l.v <= top || l.v-top > headsAboveLines*l.size || l.u1 < x0 || l.u0 > x1 {
 			continue
 		}
-		if l.u1 < x0 || l.u0 > x1 {
-			continue
+		near = append(near, l)
+	}
+	sort.SliceStable(near, func(i, j int) bool { return near[i].v < near[j].v })
+	var heads []*pline
+	for _, l := range near {
+		first, others := false, false
+		across := l.u0 < x0-l.size || l.u1 > x1+l.size // a caption or text over the table's edge
+		if !across {
+			first, others = columnsUsed(l, g) // the first column is the labels'
 		}
-		if l.u0 < x0-l.size || l.u1 > x1+l.size {
-			return nil // a line across the table's edge: a caption or text, no heads
-		}
-		first, others := columnsUsed(l, g)
-		if first {
-			return nil // the first column is the labels': a caption or title above
+		if across || first {
+			if len(heads) == 0 || l.v-heads[len(heads)-1].v < 0.5*l.size {
+				return nil // no heads below it, or it stands beside them
+			}
+			break
 		}
 		if others {
+			if strings.Contains(l.text, "....") {
+				return nil // a contents or index entry with its dot leader
+			}
 			heads = append(heads, l)
 		}
 	}
 	sort.SliceStable(heads, func(i, j int) bool { return heads[i].v > heads[j].v })
 	cells := make([][]string, ncols)
 	for _, l := range heads {
-		if g.col(l.u0+0.1) != g.col(l.u1-0.1) {
+		// A head may stand out of its column by a little (a year set
+		// wider than the figures under it, right-aligned with them).
+		in := math.Min(headOverhangEm*l.size, (l.u1-l.u0)/2)
+		if g.col(l.u0+in) != g.col(l.u1-in) {
 			return nil // a line over several columns: a caption, not a head
 		}
 		col := -1

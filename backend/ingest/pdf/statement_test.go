@@ -211,7 +211,7 @@ func TestRuledStatementHeadsAboveTopRule(t *testing.T) {
 	items := []placedText{
 		{57, 720, "Balance of Widgets"},
 		figureAt(400, 700, "May 1,"), figureAt(470, 700, "May 2,"),
-		figureAt(398, 692, "2025"), figureAt(468, 692, "2024"),
+		figureAt(403.8, 692, "2025"), figureAt(468, 692, "2024"),
 		{150, 680, "ASSETS"},
 		{57, 671, "Cash and cash equivalents"}, figureAt(400, 671, "1,980"), figureAt(470, 671, "1,101"),
 		{57, 662, "Widget inventories"}, figureAt(400, 662, "5,409"), figureAt(470, 662, "5,209"),
@@ -232,5 +232,34 @@ func TestRuledStatementHeadsAboveTopRule(t *testing.T) {
 	}
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") || header != want[0] {
 		t.Errorf("table rows:\n%s\nheader %q; want:\n%s", strings.Join(rows, "\n"), header, strings.Join(want, "\n"))
+	}
+}
+
+// A banded statement whose year heads stand above the top rule under a
+// unit line in the labels' column ("(in millions)"), each year set a
+// little past the right edge of the figures below it, a "$" column
+// between: the unit line ends the heads above without undoing them, and
+// the overhang keeps each year in its column.
+func TestRuledStatementHeadsUnderUnitLine(t *testing.T) {
+	items := []placedText{
+		{57, 720, "Statement of Widget Flows"},
+		{57, 702, "(in millions)"},
+		figureAt(403.8, 692, "2025"), figureAt(471.8, 692, "2024"),
+		{57, 680, "Operating Activities"},
+		{57, 671, "Net income"}, figureAt(400, 671, "7,679"), {409, 671, "$"}, figureAt(470, 671, "7,175"),
+		{57, 662, "Widget spending"}, figureAt(400, 662, "(4,625)"), {409, 662, "$"}, figureAt(470, 662, "(4,240)"),
+		{57, 653, "Net cash used"}, figureAt(400, 653, "(3,269)"), {409, 653, "$"}, figureAt(470, 653, "(11,619)"),
+	}
+	text := placedStream(8, items...)
+	body := text[strings.Index(text, "stream\n")+len("stream\n") : strings.LastIndex(text, "endstream")]
+	for _, y := range []float64{688, 677, 668, 659, 650} {
+		body += fmt.Sprintf("50 %g 430 0.5 re f\n", y)
+	}
+	rows, header := tableRowsOfStream(t, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body))
+	if len(rows) == 0 || header != rows[0] || !strings.Contains(header, "| 2025 |") || !strings.HasSuffix(header, "| 2024") {
+		t.Fatalf("header %q; rows:\n%s", header, strings.Join(rows, "\n"))
+	}
+	if got := strings.Join(rows, "\n"); strings.Contains(got, "(in millions)") || !strings.Contains(got, "Widget spending | (4,625) | $ | (4,240)") {
+		t.Errorf("rows:\n%s", got)
 	}
 }
