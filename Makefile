@@ -11,9 +11,10 @@ NPM_INSTALL := npm install --no-audit --no-fund --loglevel=error
 APT_BUILD := pkg-config gcc libgtk-3-dev libwebkit2gtk-4.1-dev
 # Test: the real-window smoke test (Xvfb), the browser end-to-end tests
 # (Chromium), CJK fonts for readable screenshots, and the readers' tools
-# (poppler, tesseract with Chinese and Japanese).
+# (poppler, tesseract with Chinese and Japanese; Liberation fonts, which
+# poppler draws the test scans' Helvetica with).
 APT_TEST := xvfb xauth xdotool imagemagick x11-utils chromium fonts-wqy-microhei \
-	poppler-utils poppler-data tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-jpn
+	poppler-utils poppler-data tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-jpn fonts-liberation
 
 DESKTOP_BIN := build/bin/cairn-desktop
 CLI_BIN     := build/bin/cairn
