@@ -98,9 +98,15 @@ const (
 // 26: a surname two people of the passage share is still a person's, a
 // list's names may carry particles ("Brugg an der Vell") or a name in
 // brackets, "Mt." before a name makes it a place (and ends no sentence),
-// and ranges, drives, trails, ponds, mansions and the like are places.
+// and ranges, drives, trails, ponds, mansions and the like are places;
+// 27: a quoted one-word defined term the document writes in lower case
+// elsewhere ("(the “Company”)") is no title of a work and no entity, a
+// term defined in brackets ("(“AOCI”)") is typed like any name, initials
+// after a bare "in" are no place, initials made plural ("RSUs") are a
+// concept, and "the seller of …" (an agent noun read from its ending
+// after "the") weighs a third for a person.
 // Projects read by older rules are read again (project.refreshOfflineGraph).
-const OfflineVersion = "26"
+const OfflineVersion = "27"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

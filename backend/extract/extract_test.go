@@ -715,3 +715,35 @@ func TestDocumentsCommonWordsAreNoNames(t *testing.T) {
 		t.Errorf("with the document's common words: %v", with)
 	}
 }
+
+// A quoted one-word defined term ("Harbor Widgets Inc. (the “Company”)")
+// whose word the document also writes in lower case is no title of a
+// work and no name; a quoted multi-word defined term, quoted initials and
+// a quoted word the document never writes in lower case stay, and a term
+// defined in brackets ("(“AOCI”)") is typed like any name, not as a work.
+func TestQuotedCommonWordIsNoTitle(t *testing.T) {
+	text := "Harbor Widgets Inc. (the “Company”) entered into the “Credit Agreement” with Lakeside Bank (the “Lender”) and a term loan (the “Term Facility”), rated “AAA”, and released “Moonfall”. Losses stay in other comprehensive income (“AOCI”)."
+	names := func(in Input) map[string]string {
+		out := map[string]string{}
+		for _, e := range ExtractOffline(in).Entities {
+			out[e.Name] = e.Type
+		}
+		return out
+	}
+	doc := LowerWords("The company and its lender may amend the agreement.", text)
+	got := names(Input{Chunk: chunkOf(text, 0), DocLower: doc})
+	for _, gone := range []string{"Company", "Lender"} {
+		if _, ok := got[gone]; ok {
+			t.Errorf("%q kept as an entity: %v", gone, got)
+		}
+	}
+	for _, kept := range []string{"Credit Agreement", "AAA", "Moonfall", "Lakeside Bank", "Term Facility", "AOCI"} {
+		if _, ok := got[kept]; !ok {
+			t.Errorf("%q lost: %v", kept, got)
+		}
+	}
+	// a term defined in brackets is no title of a work
+	if got["AOCI"] == "work" || got["Term Facility"] == "work" {
+		t.Errorf("a bracketed definition typed as a work: %v", got)
+	}
+}

@@ -528,6 +528,15 @@ var valueTypes = map[string]bool{"date": true, "money": true, "percent": true, "
 // generic nouns ("Department", "Code"), not names.
 var typeWords = map[string]bool{}
 
+// quotedCommonWord reports whether a quoted title is one word that the
+// chunk or its document also writes in lower case: a common noun made a
+// defined term ("3M Company (the “Company”)", the “Plan”, the “Notes”)
+// or set in quotes for emphasis, not the title of a work. Initials
+// ("“AAA”") are kept.
+func quotedCommonWord(name string, lower lowerWords) bool {
+	return !strings.ContainsAny(name, " \t\n") && !allCaps(name) && lower.has(strings.ToLower(name))
+}
+
 // lowerWords are the words a chunk and its document write in lower case
 // (LowerWords), and, under "\x00"+word, the chunk's capitalised words
 // inside its sentences. The document's set is looked up, not copied into
@@ -580,6 +589,9 @@ func ExtractOffline(in Input) Result {
 		for _, v := range typedSpans(text, s) {
 			if valueTypes[v.typ] {
 				vals = append(vals, v) // a date, an amount, a share or a quantity is a fact, not a node
+				continue
+			}
+			if v.sem == "title" && quotedCommonWord(v.name, lower) {
 				continue
 			}
 			cands = append(cands, v)

@@ -65,7 +65,7 @@ func typedSpans(text string, sent [2]int) []candidate {
 			if name == "" || taken[a] || taken[b-1] {
 				continue
 			}
-			if p.sem == "title" && !titleLike(name) {
+			if p.sem == "title" && (!titleLike(name) || definedInBrackets(s[:m[0]])) {
 				continue
 			}
 			for k := a; k < b; k++ {
@@ -85,6 +85,19 @@ func containsOne(s string, subs []string) bool {
 		}
 	}
 	return false
+}
+
+// maxDefinitionLead is how far before a quoted term its opening bracket
+// may stand ("(collectively, the “Credit Agreements”").
+const maxDefinitionLead = 40
+
+// definedInBrackets reports whether a quoted phrase stands inside an open
+// bracket: "3M Company (the “Company”)", "other comprehensive income
+// (“AOCI”)". That is a term the document defines for what comes before
+// the bracket, not the title of a work; it is read like any other name.
+func definedInBrackets(before string) bool {
+	open := strings.LastIndex(before, "(")
+	return open >= 0 && len(before)-open <= maxDefinitionLead && !strings.Contains(before[open:], ")")
 }
 
 // titleLike says a quoted phrase reads as a title (2-8 words, most of them

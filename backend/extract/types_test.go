@@ -111,6 +111,14 @@ func TestOfflineTypesFromEvidence(t *testing.T) {
 		// a surname two people of the passage share is still a person's
 		{"Jori Vantan (3 May 1940 – 1 June 1990) was a singer. Jorin Alder Vantan wrote his songs. Vantan won two awards.",
 			map[string]string{"Vantan": "person"}},
+		// initials after a bare "in" are no place (a place written as
+		// initials takes the article); initials made plural are a kind of thing
+		{"Gains were recorded in QRTX. Our PRSUs are held in QRTX, and sales rose in the UK.",
+			map[string]string{"QRTX": "organization", "PRSUs": "concept", "UK": "location"}},
+		// "the seller of protection" is a party's role, a company's as
+		// often as a person's: it does not outweigh a legal form
+		{"Kestrel Arden is the seller of protection. Kestrel Arden is the purchaser of the notes. Kestrel Arden, Inc. pays.",
+			map[string]string{"Kestrel Arden": "organization"}},
 	}
 	for _, c := range cases {
 		got := entityTypes(offlineOf(c.text))
