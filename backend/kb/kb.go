@@ -135,8 +135,10 @@ type PageBlock struct {
 // are one line; version 13: a ruled table's column heads standing above
 // its top rule are its header row; version 14: those heads are found
 // under a unit line or caption in the labels' column ("(in millions)"),
-// and a head reaching a little past its column stays in it).
-const ReaderVersion = 14
+// and a head reaching a little past its column stays in it; version 15:
+// a table without rules keeps each cell in its column, the columns a
+// row leaves empty being empty cells).
+const ReaderVersion = 15
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

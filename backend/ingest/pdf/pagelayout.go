@@ -509,6 +509,7 @@ func groupLines(lines []*pline, f frame) []*pblock {
 	}
 	for _, table := range findTables(free) {
 		first := len(blocks)
+		slots := columnSlots(table)
 		var wrapped []*pline // a label's first lines, wrapped onto its row
 		for k, row := range table {
 			if len(row) == 0 {
@@ -533,6 +534,11 @@ func groupLines(lines []*pline, f frame) []*pblock {
 						parts = append(parts, l.text)
 					}
 					text = strings.ReplaceAll(joinLines(append(parts, text)), "\n", " ")
+				}
+				if slots[k] != nil {
+					for len(b.cells) < slots[k][i] {
+						b.cells = append(b.cells, "") // a column this row leaves empty
+					}
 				}
 				b.cells = append(b.cells, text)
 			}
@@ -600,6 +606,73 @@ func groupLines(lines []*pline, f frame) []*pblock {
 		best.add(l)
 	}
 	return blocks
+}
+
+// columnSlots places the cells of a table's rows in its columns. The
+// columns are those of its fullest rows (the rows with the most cells,
+// each cell's stretch across the line taken over all of them); a row with
+// fewer cells, two or more, leaves the columns none of its cells stands in
+// empty ("Net income | 4,029 | 4,029" under eight value columns holds its
+// figures in the last two). slots[k][i] is the column of cell i of row k;
+// nil where a row keeps its cells in order: a full row, a one-cell row, a
+// row whose cells do not each fall in one column of their own to the
+// right of the one before (a head spanning a group of columns is read by
+// the groups, package tables), and every row when the fullest rows do not agree on
+// where their columns are.
+func columnSlots(table [][]*pline) [][]int {
+	slots := make([][]int, len(table))
+	full := 0
+	for _, r := range table {
+		full = max(full, len(r))
+	}
+	if full < 3 {
+		return slots
+	}
+	// The columns' stretches, over the fullest rows.
+	cols := make([][2]float64, full)
+	for i := range cols {
+		cols[i] = [2]float64{math.Inf(1), math.Inf(-1)}
+	}
+	for _, r := range table {
+		if len(r) != full {
+			continue
+		}
+		for i, c := range r {
+			cols[i][0], cols[i][1] = math.Min(cols[i][0], c.u0), math.Max(cols[i][1], c.u1)
+		}
+	}
+	for i := 1; i < full; i++ {
+		if cols[i][0] <= cols[i-1][1] {
+			return slots // the fullest rows disagree: their columns overlap
+		}
+	}
+	for k, r := range table {
+		if len(r) < 2 || len(r) == full {
+			continue
+		}
+		at := make([]int, len(r))
+		prev := -1
+		for i, c := range r {
+			best, bestOv, over := -1, 0.0, 0
+			for j, col := range cols {
+				if ov := math.Min(c.u1, col[1]) - math.Max(c.u0, col[0]); ov > 0 {
+					over++
+					if ov > bestOv {
+						best, bestOv = j, ov
+					}
+				}
+			}
+			if best <= prev || over > 1 {
+				// outside every column, not right of the cell before, or
+				// across several (a head over a group of columns)
+				at = nil
+				break
+			}
+			at[i], prev = best, best
+		}
+		slots[k] = at
+	}
+	return slots
 }
 
 // wrapsOnto reports whether a table's one-cell row is the first line of

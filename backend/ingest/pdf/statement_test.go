@@ -124,7 +124,7 @@ func TestStatementTableWrappedLabels(t *testing.T) {
 	}
 	rows, _ := tableRowsOf(t, items)
 	want := []string{
-		"2025 | 2024",
+		"| 2025 | 2024",
 		"Equity:",
 		"Widget stock (0.10 par value; 6,250 shares authorized in each period; 4,291 shares issued in each period) | 429 | 428",
 		"Additional paid in capital | 13,420 | 13,861",
@@ -153,7 +153,7 @@ func TestStatementTableHeadsOverFigures(t *testing.T) {
 	}
 	rows, _ := tableRowsOf(t, items)
 	want := []string{
-		"June 1, 2025 | June 2, 2024",
+		"| June 1, 2025 | June 2, 2024",
 		"Assets",
 		"Current assets",
 		"Cash and cash equivalents | $ 1,980 | $ 1,101",
@@ -188,7 +188,7 @@ func TestStatementTableRuledUnderFiguresOnly(t *testing.T) {
 	}
 	rows, _ := tableRowsOfStream(t, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body))
 	want := []string{
-		"June 1, 2025 | June 2, 2024",
+		"| June 1, 2025 | June 2, 2024",
 		"Assets",
 		"Current assets",
 		"Cash and cash equivalents | $ 1,980 | $ 1,101",
@@ -261,5 +261,34 @@ func TestRuledStatementHeadsUnderUnitLine(t *testing.T) {
 	}
 	if got := strings.Join(rows, "\n"); strings.Contains(got, "(in millions)") || !strings.Contains(got, "Widget spending | (4,625) | $ | (4,240)") {
 		t.Errorf("rows:\n%s", got)
+	}
+}
+
+// A statement of equity without rules: five value columns under their
+// heads, and rows that fill only some of them. Each figure stays in its
+// column, the columns a row leaves empty are empty cells ("Net income"
+// has figures in the last two columns only), and a head row over the
+// value columns leaves the label column empty.
+func TestSparseRowsKeepTheirColumns(t *testing.T) {
+	items := []placedText{
+		{57, 700, "Statement of Widget Equity"},
+		figureAt(250, 680, "SHARES"), figureAt(310, 680, "AMOUNT"), figureAt(370, 680, "CAPITAL"), figureAt(430, 680, "EARNINGS"), figureAt(490, 680, "TOTAL"),
+		{57, 670, "Balance at May 31, 2024"}, figureAt(250, 670, "329"), figureAt(310, 670, "3"), figureAt(370, 670, "6,384"), figureAt(430, 670, "3,517"), figureAt(490, 670, "9,812"),
+		{57, 661, "Options exercised"}, figureAt(250, 661, "18"), figureAt(370, 661, "539"), figureAt(490, 661, "539"),
+		{57, 652, "Net income"}, figureAt(430, 652, "4,029"), figureAt(490, 652, "4,029"),
+		{57, 643, "Dividends"}, figureAt(430, 643, "(1,360)"), figureAt(490, 643, "(1,360)"),
+		{57, 634, "Balance at May 31, 2025"}, figureAt(250, 634, "315"), figureAt(310, 634, "3"), figureAt(370, 634, "6,923"), figureAt(430, 634, "6,186"), figureAt(490, 634, "13,020"),
+	}
+	rows, header := tableRowsOf(t, items)
+	want := []string{
+		"| SHARES | AMOUNT | CAPITAL | EARNINGS | TOTAL",
+		"Balance at May 31, 2024 | 329 | 3 | 6,384 | 3,517 | 9,812",
+		"Options exercised | 18 |  | 539 |  | 539",
+		"Net income |  |  |  | 4,029 | 4,029",
+		"Dividends |  |  |  | (1,360) | (1,360)",
+		"Balance at May 31, 2025 | 315 | 3 | 6,923 | 6,186 | 13,020",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") || header != want[0] {
+		t.Errorf("table rows:\n%s\nheader %q; want:\n%s", strings.Join(rows, "\n"), header, strings.Join(want, "\n"))
 	}
 }
