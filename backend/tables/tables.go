@@ -174,13 +174,18 @@ func Parse(text, header, heading string) []Table {
 }
 
 // dropSignColumns removes the value columns that hold nothing but
-// currency signs and blanks in every row (a ruled statement gives "$" its
-// own column: "Cash | $ | 11,258 | $ | 12,277"), so the figures' columns
-// line up with the heads over them.
+// currency signs and blanks in every row as wide as the table (a ruled
+// statement gives "$" its own column: "Cash | $ | 11,258 | $ | 12,277"),
+// so the figures' columns line up with the heads over them. A narrower
+// row, its sign set with its figure ("Net loss | $ (660) | $ (403)"),
+// keeps its cells and says nothing of the wide rows' columns.
 func dropSignColumns(t *Table) {
 	n := width(t.Rows)
 	keep := make([]bool, n)
 	for _, r := range t.Rows {
+		if len(r.Cells) != n {
+			continue // a narrower row ("Net loss | $ (660) | $ (403)") lines up otherwise
+		}
 		for j, c := range r.Cells {
 			if !signOrBlank(c) {
 				keep[j] = true
@@ -195,6 +200,9 @@ func dropSignColumns(t *Table) {
 		return
 	}
 	for i, r := range t.Rows {
+		if len(r.Cells) != n {
+			continue
+		}
 		var cells []string
 		for j, c := range r.Cells {
 			if keep[j] {
@@ -288,6 +296,9 @@ func splitCells(row string) []string {
 	if len(parts) > 1 && parts[0] == "|" { // "|  | 2023" starts on an empty cell (its label)
 		parts = append([]string{""}, parts...)
 		parts[1] = ""
+	} else if strings.HasPrefix(parts[0], "| ") { // "| 2024 | 2023": one empty cell first, the row's text trimmed
+		parts = append([]string{""}, parts...)
+		parts[1] = strings.TrimSpace(parts[1][1:])
 	}
 	return parts
 }

@@ -329,6 +329,42 @@ func TestParseHeadWithEmptyLabel(t *testing.T) {
 	}
 }
 
+// A header row whose only empty cell is its label ("| June 1, 2025 |
+// June 2, 2024", as a passage holds it once trimmed) names the columns,
+// and a sparse row's empty cells keep its figures under their heads.
+func TestParseHeadWithOneEmptyLabel(t *testing.T) {
+	text := "Widget Equity\n| Shares | Capital | Total\nBalance | 329 | 6,384 | 9,812\nNet income |  |  | 4,029"
+	ts := Parse(text, "", "")
+	if len(ts) != 1 || !reflect.DeepEqual(ts[0].Columns, []string{"Shares", "Capital", "Total"}) {
+		t.Fatalf("%+v", ts)
+	}
+	r := ts[0].Rows[len(ts[0].Rows)-1]
+	if r.Label != "Net income" || len(r.Cells) != 3 || r.Cells[2] != "4,029" || r.Cells[0] != "" {
+		t.Errorf("sparse row %+v", r)
+	}
+}
+
+// A statement whose rows keep an empty cell where a sign would stand
+// ("Depreciation |  | 167 |  | 203 |  | 236"), under one narrower row that
+// sets its signs with its figures ("Net loss | $ (660) | …"): the empty
+// columns go, and every row's figures stand under the years.
+func TestParseEmptySignColumnsWithNarrowRow(t *testing.T) {
+	text := "Statements of Widget Flows\nDecember 26, | December 27, | December 28,\n2025 | 2024 | 2023\n" +
+		"Net loss | $ (660) | $ (403) | $ (83)\nDepreciation and amortization |  | 167 |  | 203 |  | 236\nOther |  | (3) |  | (13) |  | (1)"
+	ts := Parse(text, "", "")
+	if len(ts) != 1 || len(ts[0].Columns) != 3 || ts[0].Columns[0] != "December 26, 2025" {
+		t.Fatalf("%+v", ts)
+	}
+	for _, r := range ts[0].Rows {
+		if len(r.Cells) != 3 {
+			t.Errorf("row %q: cells %q", r.Label, r.Cells)
+		}
+	}
+	if c := ts[0].Rows[1].Cells; c[0] != "167" || c[2] != "236" {
+		t.Errorf("depreciation %q", c)
+	}
+}
+
 // Rows that set the currency sign in a cell of its own, among rows that do
 // not, are read by their figures: every row's figures line up under the
 // years.
