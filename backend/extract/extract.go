@@ -104,9 +104,10 @@ const (
 // term defined in brackets ("(“AOCI”)") is typed like any name, initials
 // after a bare "in" are no place, initials made plural ("RSUs") are a
 // concept, and "the seller of …" (an agent noun read from its ending
-// after "the") weighs a third for a person.
+// after "the") weighs a third for a person; 28: a preposition before a
+// possessive ("outside X's coverage area") says nothing of the name's kind.
 // Projects read by older rules are read again (project.refreshOfflineGraph).
-const OfflineVersion = "27"
+const OfflineVersion = "28"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

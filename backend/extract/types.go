@@ -84,6 +84,7 @@ var (
 	orgBy    = regexp.MustCompile(`\b(?:developed|manufactured|published|operated|owned|distributed|marketed|broadcast|released|issued|acquired|sponsored|organized|organised|administered|governed|controlled)\s+by\s+(?:the\s+)?$`)
 	personBy = regexp.MustCompile(`\b(?:directed|written|composed|painted|founded|produced|sung|performed|illustrated|edited|designed|authored|narrated|created|invented|played|voiced|portrayed|coached|led|co-written|co-founded)\s+by\s+$|\b(?:starring|featuring|co-starring)\s+$`)
 	// "X's capital", "X's population": what a place has
+	possessor  = regexp.MustCompile(`^['’]s?\s`)
 	placePoss  = regexp.MustCompile(`^['’]s\s+(?:capital|largest city|population|prime minister|president|borders?|coast|coastline|provinces|regions|territory|independence|parliament|national)\b`)
 	personVerb = regexp.MustCompile(`^\s+(?:was born|died|married|starred|graduated|retired|resigned|wrote|sang|studied|divorced|testified|recalled)\b|^\s*\((?:c\.\s*)?(?:born|b\.|\d{3,4}\s*[-–]\s*\d{3,4}|died|d\.)`)
 )
@@ -448,7 +449,10 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 		if lifePlace.MatchString(after) && (strings.HasSuffix(strings.TrimSpace(before), "(") || strings.HasSuffix(strings.TrimSpace(before), "–") || strings.HasSuffix(strings.TrimSpace(before), "-")) {
 			v["location"] += 2
 		}
-		if framed(placeStrong) || framed(ofBefore) {
+		if possessor.MatchString(after) {
+			// "outside X's coverage area", "in X's plans": the
+			// preposition governs what X has, and says nothing of X
+		} else if framed(placeStrong) || framed(ofBefore) {
 			v["location"] += 2
 		} else if framed(placeBef) && !abbreviation(text[m.a:m.b]) {
 			// ("in AOCI", "from CIB": initials after a bare preposition

@@ -115,6 +115,10 @@ func TestOfflineTypesFromEvidence(t *testing.T) {
 		// initials takes the article); initials made plural are a kind of thing
 		{"Gains were recorded in QRTX. Our PRSUs are held in QRTX, and sales rose in the UK.",
 			map[string]string{"QRTX": "organization", "PRSUs": "concept", "UK": "location"}},
+		// a preposition before a possessive governs what the name has:
+		// "outside X's coverage area" says nothing of X's kind
+		{"Calls outside Torvane's coverage area roam. Plans in Torvane's network differ, and Torvane Wireless, Inc. bills them.",
+			map[string]string{"Torvane": "organization"}},
 		// "the seller of protection" is a party's role, a company's as
 		// often as a person's: it does not outweigh a legal form
 		{"Kestrel Arden is the seller of protection. Kestrel Arden is the purchaser of the notes. Kestrel Arden, Inc. pays.",
