@@ -105,7 +105,9 @@ const (
 // after a bare "in" are no place, initials made plural ("RSUs") are a
 // concept, and "the seller of …" (an agent noun read from its ending
 // after "the") weighs a third for a person; 28: a preposition before a
-// possessive ("outside X's coverage area") says nothing of the name's kind.
+// possessive ("outside X's coverage area") says nothing of the name's
+// kind, a quoted term after "known as", "referred to as" is a
+// definition, not a title, and initials after "of" are no place.
 // Projects read by older rules are read again (project.refreshOfflineGraph).
 const OfflineVersion = "28"
 

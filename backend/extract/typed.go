@@ -92,13 +92,22 @@ func containsOne(s string, subs []string) bool {
 const maxDefinitionLead = 40
 
 // definedInBrackets reports whether a quoted phrase stands inside an open
-// bracket: "3M Company (the “Company”)", "other comprehensive income
-// (“AOCI”)". That is a term the document defines for what comes before
-// the bracket, not the title of a work; it is read like any other name.
+// bracket ("3M Company (the “Company”)", "other comprehensive income
+// (“AOCI”)") or after words that define a term ("known as “PFAS”"). That
+// is a term the document defines for what comes before it, not the title
+// of a work; it is read like any other name.
 func definedInBrackets(before string) bool {
 	open := strings.LastIndex(before, "(")
-	return open >= 0 && len(before)-open <= maxDefinitionLead && !strings.Contains(before[open:], ")")
+	if open >= 0 && len(before)-open <= maxDefinitionLead && !strings.Contains(before[open:], ")") {
+		return true
+	}
+	return definingLead.MatchString(before)
 }
+
+// definingLead ends the words that introduce a term a document defines
+// ("collectively known as “PFAS”", "referred to as the “Notes”"); a
+// title is introduced otherwise ("the song “Harbour Lights”", "entitled").
+var definingLead = regexp.MustCompile(`(?i)\b(?:known|referred to|defined|designated)\s+as\s+(?:the\s+)?$|\bhereinafter\s+(?:the\s+)?$`)
 
 // titleLike says a quoted phrase reads as a title (2-8 words, most of them
 // capitalised), not a quoted sentence.

@@ -486,8 +486,8 @@ func inferTypes(text string, sents [][2]int, ents []candidate, ms []mention) ([]
 		} else if !strings.ContainsAny(l, " -.") && strings.HasSuffix(l, "ans") && len(l) > 6 && !allCaps(text[m.a:m.b]) {
 			v["location"] += 1 // "Russians", "Americans": a people, named for its nation
 		}
-		if ofPlace.MatchString(before) && !strings.Contains(text[m.a:m.b], " ") {
-			v["location"] += 0.5 // "the capital of X", "the king of X"
+		if ofPlace.MatchString(before) && !strings.Contains(text[m.a:m.b], " ") && !abbreviation(text[m.a:m.b]) {
+			v["location"] += 0.5 // "the capital of X", "the king of X"; not initials ("the use of PFAS")
 		}
 	}
 	// "He"/"She" going on after a sentence that opens with the name

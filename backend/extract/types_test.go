@@ -113,7 +113,7 @@ func TestOfflineTypesFromEvidence(t *testing.T) {
 			map[string]string{"Vantan": "person"}},
 		// initials after a bare "in" are no place (a place written as
 		// initials takes the article); initials made plural are a kind of thing
-		{"Gains were recorded in QRTX. Our PRSUs are held in QRTX, and sales rose in the UK.",
+		{"Gains were recorded in QRTX. Our PRSUs are held in QRTX, and sales rose in the UK. The use of QRTX and the release of QRTX grew.",
 			map[string]string{"QRTX": "organization", "PRSUs": "concept", "UK": "location"}},
 		// a preposition before a possessive governs what the name has:
 		// "outside X's coverage area" says nothing of X's kind
