@@ -107,9 +107,10 @@ const (
 // after "the") weighs a third for a person; 28: a preposition before a
 // possessive ("outside X's coverage area") says nothing of the name's
 // kind, a quoted term after "known as", "referred to as" is a
-// definition, not a title, and initials after "of" are no place.
+// definition, not a title, and initials after "of" are no place; 29:
+// initials joined by periods keep their last one ("U.S.", not "U.S").
 // Projects read by older rules are read again (project.refreshOfflineGraph).
-const OfflineVersion = "28"
+const OfflineVersion = "29"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

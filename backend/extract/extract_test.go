@@ -747,3 +747,16 @@ func TestQuotedCommonWordIsNoTitle(t *testing.T) {
 		t.Errorf("a bracketed definition typed as a work: %v", got)
 	}
 }
+
+// Initials joined by periods keep their last period, also where it ends
+// the sentence: "the U.S." names "U.S.", not "U.S".
+func TestInitialismKeepsItsLastPeriod(t *testing.T) {
+	text := "Sales grew in the U.K. and in the U.S. Prices in the U.S. market rose."
+	got := map[string]bool{}
+	for _, e := range ExtractOffline(Input{Chunk: chunkOf(text, 0)}).Entities {
+		got[e.Name] = true
+	}
+	if !got["U.S."] || !got["U.K."] || got["U.S"] || got["U.K"] {
+		t.Errorf("names %v", got)
+	}
+}

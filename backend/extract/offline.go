@@ -72,7 +72,11 @@ func tokens(s string) []token {
 			}
 		default:
 			if start >= 0 {
-				out = append(out, token{start, i, s[start:i]})
+				end := i
+				if r == '.' && initialism(s[start:i]) {
+					end++ // "U.S." keeps its last period, which may end the sentence too
+				}
+				out = append(out, token{start, end, s[start:end]})
 				start = -1
 			}
 		}
@@ -81,6 +85,19 @@ func tokens(s string) []token {
 		out = append(out, token{start, len(s), s[start:]})
 	}
 	return out
+}
+
+// initialism reports whether a word is single letters joined by periods,
+// its last period not yet read ("U.S", "N.A", "e.g").
+func initialism(w string) bool {
+	n := 0
+	for i, r := range w {
+		if i%2 == 0 && !unicode.IsLetter(r) || i%2 == 1 && r != '.' || r >= utf8.RuneSelf {
+			return false
+		}
+		n++
+	}
+	return n >= 3 && n%2 == 1
 }
 
 func capitalised(w string) bool {
