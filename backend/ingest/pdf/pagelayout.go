@@ -616,9 +616,9 @@ func groupLines(lines []*pline, f frame) []*pblock {
 // figures in the last two). slots[k][i] is the column of cell i of row k;
 // nil where a row keeps its cells in order: a full row, a one-cell row, a
 // row whose cells do not each fall in one column of their own to the
-// right of the one before (a head spanning a group of columns is read by
-// the groups, package tables), and every row when the fullest rows do not agree on
-// where their columns are.
+// right of the one before (a head spanning a group of columns, which
+// package tables reads by its groups), and every row when the fullest
+// rows do not agree on where their columns are.
 func columnSlots(table [][]*pline) [][]int {
 	slots := make([][]int, len(table))
 	full := 0

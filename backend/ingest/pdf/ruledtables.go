@@ -328,8 +328,9 @@ const headOverhangEm = 0.25
 // headsAboveLines of the rule, each within one column and none in the
 // first, read from the rule up to the first line that is not a head (a
 // caption, a unit line such as "(in millions)", a title across the
-// columns: those stand above the heads and end them), at least two
-// columns headed, each head holding a figure (a date or year); a head set
+// columns: those stand above the heads and end them; a contents entry
+// with its dot leader is no head), at least two columns headed, each head
+// holding a figure (a date or year); a head set
 // over two lines reads as one ("August 29, 2021"). Nil when there are
 // none, or when a line that is no head stands beside or below them; the
 // lines taken become cells.
