@@ -83,8 +83,9 @@ var (
 	// "developed by X" names a maker (a company), "directed by X" an author (a person)
 	orgBy    = regexp.MustCompile(`\b(?:developed|manufactured|published|operated|owned|distributed|marketed|broadcast|released|issued|acquired|sponsored|organized|organised|administered|governed|controlled)\s+by\s+(?:the\s+)?$`)
 	personBy = regexp.MustCompile(`\b(?:directed|written|composed|painted|founded|produced|sung|performed|illustrated|edited|designed|authored|narrated|created|invented|played|voiced|portrayed|coached|led|co-written|co-founded)\s+by\s+$|\b(?:starring|featuring|co-starring)\s+$`)
+	// a possessive after a name: the words before it govern what it has
+	possessor = regexp.MustCompile(`^['’]s?\s`)
 	// "X's capital", "X's population": what a place has
-	possessor  = regexp.MustCompile(`^['’]s?\s`)
 	placePoss  = regexp.MustCompile(`^['’]s\s+(?:capital|largest city|population|prime minister|president|borders?|coast|coastline|provinces|regions|territory|independence|parliament|national)\b`)
 	personVerb = regexp.MustCompile(`^\s+(?:was born|died|married|starred|graduated|retired|resigned|wrote|sang|studied|divorced|testified|recalled)\b|^\s*\((?:c\.\s*)?(?:born|b\.|\d{3,4}\s*[-–]\s*\d{3,4}|died|d\.)`)
 )
