@@ -137,8 +137,10 @@ type PageBlock struct {
 // under a unit line or caption in the labels' column ("(in millions)"),
 // and a head reaching a little past its column stays in it; version 15:
 // a table without rules keeps each cell in its column, the columns a
-// row leaves empty being empty cells).
-const ReaderVersion = 15
+// row leaves empty being empty cells; version 16: a ruled table's rows
+// span the table, so they are read in their order: a section label
+// centred in its band before the one below it at the left edge).
+const ReaderVersion = 16
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -310,6 +310,12 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 	if head := headsAbove(lines, top, t.x0, t.x1, g, ncols, f); head != nil {
 		rowsOut = append([]*pblock{head}, rowsOut...)
 	}
+	// Each row spans the table, so the rows are read in their order: a
+	// section label centred in its band ("ASSETS") is not read after the
+	// one below it that starts at the left edge ("CURRENT ASSETS").
+	for _, b := range rowsOut {
+		b.u0, b.u1 = math.Min(b.u0, t.x0), math.Max(b.u1, t.x1)
+	}
 	return dropEmptyColumns(rowsOut)
 }
 

@@ -292,3 +292,27 @@ func TestSparseRowsKeepTheirColumns(t *testing.T) {
 		t.Errorf("table rows:\n%s\nheader %q; want:\n%s", strings.Join(rows, "\n"), header, strings.Join(want, "\n"))
 	}
 }
+
+// A banded statement whose section label is centred in its own band
+// ("ASSETS") over a band whose label starts at the left edge ("CURRENT
+// ASSETS"): the rows are read in their order, the centred label first.
+func TestRuledStatementCentredSectionBand(t *testing.T) {
+	items := []placedText{
+		{57, 720, "Balance of Widgets"},
+		figureAt(400, 692, "2025"), figureAt(470, 692, "2024"),
+		{150, 680, "ASSETS"},
+		{57, 671, "CURRENT ASSETS"},
+		{66, 662, "Cash and cash equivalents"}, figureAt(400, 662, "1,980"), figureAt(470, 662, "1,101"),
+		{66, 653, "Widget inventories"}, figureAt(400, 653, "5,409"), figureAt(470, 653, "5,209"),
+	}
+	text := placedStream(8, items...)
+	body := text[strings.Index(text, "stream\n")+len("stream\n") : strings.LastIndex(text, "endstream")]
+	for _, y := range []float64{688, 677, 668, 659, 650} {
+		body += fmt.Sprintf("50 %g 430 0.5 re f\n", y)
+	}
+	rows, _ := tableRowsOfStream(t, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body))
+	got := strings.Join(rows, "\n")
+	if lines := strings.Split(got, "\n"); len(lines) < 3 || !strings.HasPrefix(lines[1], "ASSETS") || !strings.HasPrefix(lines[2], "CURRENT ASSETS") {
+		t.Errorf("rows out of order:\n%s", got)
+	}
+}
