@@ -108,9 +108,11 @@ const (
 // possessive ("outside X's coverage area") says nothing of the name's
 // kind, a quoted term after "known as", "referred to as" is a
 // definition, not a title, and initials after "of" are no place; 29:
-// initials joined by periods keep their last one ("U.S.", not "U.S").
+// initials joined by periods keep their last one ("U.S.", not "U.S"); 30:
+// a quoted term a definition follows ("“Business Day” means …") is no
+// title of a work.
 // Projects read by older rules are read again (project.refreshOfflineGraph).
-const OfflineVersion = "29"
+const OfflineVersion = "30"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

@@ -722,7 +722,7 @@ func TestDocumentsCommonWordsAreNoNames(t *testing.T) {
 // a quoted word the document never writes in lower case stay, and a term
 // defined in brackets ("(“AOCI”)") is typed like any name, not as a work.
 func TestQuotedCommonWordIsNoTitle(t *testing.T) {
-	text := "Harbor Widgets Inc. (the “Company”) entered into the “Credit Agreement” with Lakeside Bank (the “Lender”) and a term loan (the “Term Facility”), rated “AAA”, and released “Moonfall”. Losses stay in other comprehensive income (“AOCI”). The chemicals, collectively known as “QFAS”, are phased out."
+	text := "Harbor Widgets Inc. (the “Company”) entered into the “Credit Agreement” with Lakeside Bank (the “Lender”) and a term loan (the “Term Facility”), rated “AAA”, and released “Moonfall”. Losses stay in other comprehensive income (“AOCI”). The chemicals, collectively known as “QFAS”, are phased out. “Settlement Day” means a day banks open."
 	names := func(in Input) map[string]string {
 		out := map[string]string{}
 		for _, e := range ExtractOffline(in).Entities {
@@ -743,7 +743,7 @@ func TestQuotedCommonWordIsNoTitle(t *testing.T) {
 		}
 	}
 	// a term defined in brackets is no title of a work
-	if got["AOCI"] == "work" || got["Term Facility"] == "work" || got["QFAS"] == "work" {
+	if got["AOCI"] == "work" || got["Term Facility"] == "work" || got["QFAS"] == "work" || got["Settlement Day"] == "work" {
 		t.Errorf("a bracketed definition typed as a work: %v", got)
 	}
 }

@@ -65,7 +65,7 @@ func typedSpans(text string, sent [2]int) []candidate {
 			if name == "" || taken[a] || taken[b-1] {
 				continue
 			}
-			if p.sem == "title" && (!titleLike(name) || definedInBrackets(s[:m[0]])) {
+			if p.sem == "title" && (!titleLike(name) || definedInBrackets(s[:m[0]]) || definedAfter.MatchString(s[m[1]:])) {
 				continue
 			}
 			for k := a; k < b; k++ {
@@ -108,6 +108,12 @@ func definedInBrackets(before string) bool {
 // ("collectively known as “PFAS”", "referred to as the “Notes”"); a
 // title is introduced otherwise ("the song “Harbour Lights”", "entitled").
 var definingLead = regexp.MustCompile(`(?i)\b(?:known|referred to|defined|designated)\s+as\s+(?:the\s+)?$|\bhereinafter\s+(?:the\s+)?$`)
+
+// definedAfter begins the text after a quoted term that a definition
+// follows: "“Business Day” means …", "“Dollars” and the “$” sign each
+// means …", "“Borrower” shall have the meaning …" (an agreement's
+// definitions), up to a clause's length away.
+var definedAfter = regexp.MustCompile(`^[^.;:]{0,40}?\b(?:means|shall mean|shall have the meaning|has the meaning|have the meaning)\b`)
 
 // titleLike says a quoted phrase reads as a title (2-8 words, most of them
 // capitalised), not a quoted sentence.
