@@ -31,6 +31,19 @@ func tableRowsOf(t *testing.T, items []placedText) (rows []string, header string
 	return tableRowsOfStream(t, placedStream(8, items...))
 }
 
+// ruledRowsOf reads a one-page PDF showing items in 8 pt Helvetica with a
+// horizontal rule at each of ys, from x to x+width, and returns its table
+// rows and the header row.
+func ruledRowsOf(t *testing.T, items []placedText, x, width float64, ys ...float64) (rows []string, header string) {
+	t.Helper()
+	text := placedStream(8, items...)
+	body := text[strings.Index(text, "stream\n")+len("stream\n") : strings.LastIndex(text, "endstream")]
+	for _, y := range ys {
+		body += fmt.Sprintf("%g %g %g 0.5 re f\n", x, y, width)
+	}
+	return tableRowsOfStream(t, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body))
+}
+
 // tableRowsOfStream reads a one-page PDF with the content stream given
 // (Helvetica as /F1) and returns its table rows and the header row.
 func tableRowsOfStream(t *testing.T, stream string) (rows []string, header string) {
@@ -181,12 +194,7 @@ func TestStatementTableRuledUnderFiguresOnly(t *testing.T) {
 		{66, 625, "Gizmo tooling"}, figureAt(400, 625, "3,580"), figureAt(470, 625, "3,787"),
 		{66, 616, "Total assets"}, figureAt(400, 616, "10,969"), figureAt(470, 616, "10,097"),
 	}
-	text := placedStream(8, items...)
-	body := text[strings.Index(text, "stream\n")+len("stream\n") : strings.LastIndex(text, "endstream")]
-	for _, y := range []float64{676, 640.5, 631.5, 622.5, 613.5, 611.5} {
-		body += fmt.Sprintf("340 %g 135 0.5 re f\n", y)
-	}
-	rows, _ := tableRowsOfStream(t, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body))
+	rows, _ := ruledRowsOf(t, items, 340, 135, 676, 640.5, 631.5, 622.5, 613.5, 611.5)
 	want := []string{
 		"| June 1, 2025 | June 2, 2024",
 		"Assets",
@@ -217,12 +225,7 @@ func TestRuledStatementHeadsAboveTopRule(t *testing.T) {
 		{57, 662, "Widget inventories"}, figureAt(400, 662, "5,409"), figureAt(470, 662, "5,209"),
 		{57, 653, "Total assets"}, figureAt(400, 653, "7,389"), figureAt(470, 653, "6,310"),
 	}
-	text := placedStream(8, items...)
-	body := text[strings.Index(text, "stream\n")+len("stream\n") : strings.LastIndex(text, "endstream")]
-	for _, y := range []float64{688, 677, 668, 659, 650} {
-		body += fmt.Sprintf("50 %g 430 0.5 re f\n", y)
-	}
-	rows, header := tableRowsOfStream(t, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body))
+	rows, header := ruledRowsOf(t, items, 50, 430, 688, 677, 668, 659, 650)
 	want := []string{
 		"| May 1, 2025 | May 2, 2024",
 		"ASSETS |  | ",
@@ -250,12 +253,7 @@ func TestRuledStatementHeadsUnderUnitLine(t *testing.T) {
 		{57, 662, "Widget spending"}, figureAt(400, 662, "(4,625)"), {409, 662, "$"}, figureAt(470, 662, "(4,240)"),
 		{57, 653, "Net cash used"}, figureAt(400, 653, "(3,269)"), {409, 653, "$"}, figureAt(470, 653, "(11,619)"),
 	}
-	text := placedStream(8, items...)
-	body := text[strings.Index(text, "stream\n")+len("stream\n") : strings.LastIndex(text, "endstream")]
-	for _, y := range []float64{688, 677, 668, 659, 650} {
-		body += fmt.Sprintf("50 %g 430 0.5 re f\n", y)
-	}
-	rows, header := tableRowsOfStream(t, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body))
+	rows, header := ruledRowsOf(t, items, 50, 430, 688, 677, 668, 659, 650)
 	if len(rows) == 0 || header != rows[0] || !strings.Contains(header, "| 2025 |") || !strings.HasSuffix(header, "| 2024") {
 		t.Fatalf("header %q; rows:\n%s", header, strings.Join(rows, "\n"))
 	}
@@ -305,12 +303,7 @@ func TestRuledStatementCentredSectionBand(t *testing.T) {
 		{66, 662, "Cash and cash equivalents"}, figureAt(400, 662, "1,980"), figureAt(470, 662, "1,101"),
 		{66, 653, "Widget inventories"}, figureAt(400, 653, "5,409"), figureAt(470, 653, "5,209"),
 	}
-	text := placedStream(8, items...)
-	body := text[strings.Index(text, "stream\n")+len("stream\n") : strings.LastIndex(text, "endstream")]
-	for _, y := range []float64{688, 677, 668, 659, 650} {
-		body += fmt.Sprintf("50 %g 430 0.5 re f\n", y)
-	}
-	rows, _ := tableRowsOfStream(t, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body))
+	rows, _ := ruledRowsOf(t, items, 50, 430, 688, 677, 668, 659, 650)
 	got := strings.Join(rows, "\n")
 	if lines := strings.Split(got, "\n"); len(lines) < 3 || !strings.HasPrefix(lines[1], "ASSETS") || !strings.HasPrefix(lines[2], "CURRENT ASSETS") {
 		t.Errorf("rows out of order:\n%s", got)
