@@ -25,30 +25,6 @@ const (
 	maxStatedPerSentence = 24
 )
 
-// connectors may join capitalised words inside one name ("Bank of America",
-// "Department of the Treasury", "Ludwig van Beethoven").
-var connectors = map[string]bool{"of": true, "the": true, "de": true, "von": true, "van": true, "la": true, "le": true,
-	"del": true, "du": true, "der": true, "da": true, "di": true, "for": true, "and": true, "y": true, "des": true}
-
-// leadStop are capitalised words that start sentences but not names.
-var leadStop = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`the a an this that these those in on at for if when while it its we our you your he she
-	they their there however and but or as by to from with each all any some no not see also under after before during such
-	other many most his her what which who how why where note i yes because since although though unless until upon
-	then thus therefore here every both either neither one two three first second third new use using used enter line
-	do does did is are was were be been can could may might must shall should will would have has had my me us them
-	about above below between into over than so nor only just very more less same own page part chapter section table figure
-	january february march april may june july august september october november december
-	monday tuesday wednesday thursday friday saturday sunday`) {
-		leadStop[w] = true
-	}
-}
-
-// cjkStop are characters that do not start or end a CJK key phrase.
-const cjkStop = "的了是在和与及或等也就都而以于之为这那有个们中上下不其此被把将对从到由向给所及并且但如若则即可应该会能要已"
-
 type token struct {
 	a, b int // byte span in the chunk text
 	text string
@@ -308,37 +284,6 @@ func bracketAlias(s string) string {
 	return a
 }
 
-// typeRules read a coarse type from a name's last word (or first, when
-// first is set): "Internal Revenue Service" is an organization.
-var typeRules = []struct {
-	words []string
-	typ   string
-	first bool
-}{
-	{[]string{"inc", "ltd", "llc", "corp", "corporation", "company", "co", "plc", "ag", "gmbh", "sa", "se", "nv", "bv", "ab",
-		"spa", "sarl", "oy", "asa", "srl", "pty", "lp", "llp", "university", "institute", "agency", "service", "department",
-		"bank", "association", "commission", "council", "ministry", "committee", "court", "office", "board", "foundation", "society",
-		"organization", "organisation", "bureau", "administration", "authority", "college", "school", "party", "group", "press", "congress", "senate"}, "organization", false},
-	{[]string{"act", "code", "regulation", "regulations", "treaty", "convention", "directive", "agreement", "law", "constitution", "rule", "rules", "statute"}, "law", false},
-	{[]string{"form", "schedule", "publication", "pub", "report", "handbook", "manual", "guide"}, "work", true},
-	{[]string{"river", "lake", "mount", "city", "county", "state", "states", "republic", "kingdom", "island", "islands", "province", "street", "avenue"}, "location", false},
-	// the same class nouns in other languages' place names, which put them
-	// first ("Piazza …", "Rue …", "Gmina …")
-	{[]string{"via", "viale", "piazza", "corso", "rue", "calle", "avenida", "rua", "praça", "platz", "strasse", "straße", "gasse",
-		"straat", "plein", "chiesa", "iglesia", "église", "kirche", "parc", "parque", "gmina", "powiat", "lago", "monte"}, "location", true},
-	{[]string{"fc", "afc", "cf"}, "organization", true}, // "FC …", "… AFC": a football club
-	{[]string{"mr", "mrs", "ms", "dr", "prof", "professor", "sir", "king", "queen", "president", "judge", "senator"}, "person", true},
-	{[]string{"war", "conference", "summit", "election", "revolution", "olympics"}, "event", false},
-}
-
-func init() {
-	for _, r := range typeRules {
-		for _, w := range r.words {
-			typeWords[w] = true
-		}
-	}
-}
-
 // classify gives a coarse and a semantic type from the words of a name.
 func classify(name string) (string, string) {
 	ws := strings.Fields(strings.ToLower(name))
@@ -540,10 +485,6 @@ func headingLike(h string) bool {
 // valueTypes are the typed spans that are values (facts of the entities
 // they qualify), never entities.
 var valueTypes = map[string]bool{"date": true, "money": true, "percent": true, "quantity": true}
-
-// typeWords are the words classify reads types from: alone they are
-// generic nouns ("Department", "Code"), not names.
-var typeWords = map[string]bool{}
 
 // quotedCommonWord reports whether a quoted title is one word that the
 // chunk or its document also writes in lower case: a common noun made a
@@ -892,7 +833,3 @@ func abbreviation(w string) bool {
 	}
 	return n >= 2 && n <= 6
 }
-
-// ordinalLead are ordinals that open a name inside a sentence ("the Second
-// Varn War"), though at a sentence's start they are no part of one.
-var ordinalLead = map[string]bool{"First": true, "Second": true, "Third": true}

@@ -49,7 +49,6 @@ var (
 	pronounOpen = regexp.MustCompile(`^\W*(He|She|It|They|His|Her|Its|Their)\b`)
 	classOpen   = regexp.MustCompile(`^\W*The ([a-z]+)\b`)
 	clauseBreak = regexp.MustCompile(`[;:]|\.\s|\bwhile\b|\bwhereas\b|\bbut\b`)
-	onePrep     = map[string]bool{"in": true, "of": true, "at": true, "by": true, "for": true, "from": true, "with": true, "on": true, "to": true}
 )
 
 // subjectOf is the mention that opens sentence s (within its first two
@@ -202,12 +201,6 @@ func secondVerb(between string) bool {
 	return false
 }
 
-var copulas = map[string]bool{"is": true, "was": true, "are": true, "were": true, "be": true, "been": true, "became": true, "becomes": true, "remains": true, "remained": true}
-
-var auxiliaries = map[string]bool{"has": true, "had": true, "have": true, "will": true, "would": true, "can": true, "could": true, "may": true, "might": true, "must": true, "shall": true, "should": true, "does": true, "did": true, "do": true}
-
-var adverbs = map[string]bool{"also": true, "not": true, "then": true, "later": true, "subsequently": true, "still": true, "now": true, "formerly": true, "originally": true, "currently": true, "first": true, "jointly": true, "only": true, "eventually": true, "once": true, "again": true, "previously": true, "initially": true, "officially": true, "primarily": true, "mainly": true, "mostly": true, "best": true, "widely": true, "never": true}
-
 // verbish reads a lower-case word as a verb form by its shape: a past
 // ("founded", "won"), a third person ("owns" — see relphrase for the
 // guards) or a base form in a short closed set of relation verbs.
@@ -220,16 +213,6 @@ func verbish(w string) bool {
 	}
 	return irregular[w] || strings.HasSuffix(w, "s") && len(w) > 3 && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "ous") && !strings.HasSuffix(w, "ics")
 }
-
-var determiners = map[string]bool{"the": true, "a": true, "an": true, "its": true, "his": true, "her": true, "their": true, "this": true, "these": true, "those": true}
-
-// irregular are irregular past forms of common verbs (grammar, closed).
-var irregular = map[string]bool{"won": true, "led": true, "made": true, "wrote": true, "sang": true, "ran": true, "met": true, "took": true,
-	"gave": true, "began": true, "built": true, "bought": true, "sold": true, "left": true, "held": true, "drew": true, "chose": true,
-	"spoke": true, "told": true, "saw": true, "set": true, "became": true, "became,": true, "grew": true, "went": true, "came": true,
-	"fought": true, "taught": true, "brought": true, "found": true, "beat": true, "lost": true, "struck": true, "flew": true, "rose": true,
-	"fell": true, "sent": true, "spent": true, "kept": true, "stood": true, "lay": true, "got": true, "joined": true, "finished": true,
-	"finish": true, "win": true, "play": true, "plays": true, "leads": true, "owns": true, "runs": true}
 
 // sentenceRelations returns the relations sentence s states between its
 // mentions (sorted by position). topic is the entity a sentence opening
@@ -542,14 +525,6 @@ func headNoun(after string) string {
 	}
 	return head
 }
-
-// neighbourPrep are the prepositions that alone state a relation between
-// two neighbouring names ("the Academy in London", "a song by X"); "for",
-// "on", "to", "with" join names as often without one.
-var neighbourPrep = map[string]bool{"in": true, "at": true, "by": true, "from": true}
-
-var leadPreps = map[string]bool{"in": true, "of": true, "at": true, "by": true, "for": true, "from": true, "with": true, "on": true, "to": true,
-	"near": true, "into": true, "under": true, "between": true, "within": true, "including": true, "as": true, "like": true, "via": true}
 
 // conjunct says the text between two mentions joins them in a list: "and",
 // "or", a comma, ", and".

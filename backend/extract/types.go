@@ -115,11 +115,6 @@ func descNoun(phrase string) string {
 	return head
 }
 
-var stopDesc = map[string]bool{"who": true, "which": true, "that": true, "whose": true, "where": true, "when": true, "of": true, "in": true,
-	"at": true, "on": true, "for": true, "from": true, "by": true, "with": true, "and": true, "or": true, "to": true, "as": true,
-	"based": true, "located": true, "known": true, "born": true, "founded": true, "best": true, "since": true, "during": true, "between": true,
-	"until": true, "after": true, "before": true, "under": true, "near": true, "about": true, "than": true, "is": true, "was": true}
-
 // demonym says a one-word name reads as a people's adjective: ending in
 // -an, -ian, -ese, -ish or -i and followed by a lower-case word ("German
 // skeleton racer", "Japanese company").
@@ -129,7 +124,7 @@ func demonym(name, after string) bool {
 	}
 	l := strings.ToLower(name)
 	ok := false
-	for _, suf := range []string{"an", "ese", "ish", "ch", "i"} {
+	for _, suf := range demonymSuffixes {
 		if strings.HasSuffix(l, suf) {
 			ok = true
 		}
@@ -239,23 +234,6 @@ func personShape(name string) bool {
 	return plain <= 4
 }
 
-// nameParticles join the parts of a person's name in many languages ("da
-// Silva", "van der Berg", "bin Salman"); a name with one between its
-// capitalised words may still be a person's.
-var nameParticles = map[string]bool{"da": true, "de": true, "do": true, "dos": true, "das": true, "del": true, "della": true,
-	"di": true, "du": true, "van": true, "von": true, "der": true, "den": true, "ter": true, "bin": true, "ibn": true, "al": true,
-	"y": true, "e": true, "la": true, "le": true}
-
-// compass words open the names of regions.
-var compass = map[string]bool{"north": true, "south": true, "east": true, "west": true, "northern": true, "southern": true, "eastern": true,
-	"western": true, "central": true, "upper": true, "lower": true, "greater": true, "northeast": true, "northwest": true, "southeast": true, "southwest": true}
-
-// roleWords qualify a post ("Vice President", "Senior Executive
-// Officer").
-var roleWords = map[string]bool{"vice": true, "chief": true, "senior": true, "deputy": true, "assistant": true, "associate": true,
-	"executive": true, "general": true, "principal": true, "managing": true, "acting": true, "interim": true, "lead": true,
-	"financial": true, "operating": true, "technology": true, "accounting": true, "legal": true}
-
 // roleName says a name of two words or more is only a post: person class
 // nouns ("President", "Officer") and the words that qualify them, nothing
 // that names a particular person.
@@ -283,14 +261,6 @@ func roleName(name string) bool {
 	}
 	return post
 }
-
-// partWords tell the parts of a place apart ("Old Town", "New Bohumín").
-var partWords = map[string]bool{"old": true, "new": true, "inner": true, "outer": true}
-
-// functionWords end like nouns of persons but are none.
-var functionWords = map[string]bool{"other": true, "another": true, "former": true, "latter": true, "either": true, "neither": true, "rather": true,
-	"whether": true, "together": true, "further": true, "however": true, "never": true, "over": true, "after": true, "under": true, "ever": true,
-	"whatever": true, "whenever": true, "wherever": true, "later": true, "earlier": true, "member": true, "order": true}
 
 var pronounStart = regexp.MustCompile(`^\W*(?:He|She|His|Her)\b`)
 

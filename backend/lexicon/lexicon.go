@@ -8,7 +8,8 @@
 // its demonym) and groups (a question kind and its cues). Every category
 // carries a doc string saying what class of question or sentence it
 // serves. answerspan, relphrase and reason take their words from here, and
-// any other reader of text (the graph extractor's entity typing) can too.
+// so does the graph extractor (extract: name spans, entity types, stated
+// relations; its categories are named graph_*).
 //
 // Detect names the language of a text by its script and, for Latin
 // script, by its function words: Han gives Chinese, kana Japanese, Hangul
