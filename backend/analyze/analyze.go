@@ -6,6 +6,7 @@
 package analyze
 
 import (
+	"cairn/backend/lexicon"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -142,17 +143,13 @@ func CJKBigramText(s string) string {
 	return b.String()
 }
 
-// IsStop reports whether w is an English function word that carries no topic.
+// IsStop reports whether w is an English function word that carries no
+// topic (the lexicon's index_stopwords).
 func IsStop(w string) bool { _, ok := stopWords[w]; return ok }
 
 var stopWords = func() map[string]struct{} {
 	m := map[string]struct{}{}
-	for _, w := range strings.Fields(`a about above after again against all am an and any are aren't as at be because been before being below
-between both but by can cannot could did do does doing down during each few for from further had has have having he her here hers
-herself him himself his how i if in into is it its itself let me more most my myself no nor not of off on once only or other ought our
-ours ourselves out over own same she should so some such than that the their theirs them themselves then there these they this those
-through to too under until up very was we were what when where which while who whom why with would you your yours yourself yourselves
-also may might must shall will just than s t d ll m o re ve y did does done upon via per whose`) {
+	for _, w := range lexicon.English().Words("index_stopwords") {
 		m[w] = struct{}{}
 	}
 	return m

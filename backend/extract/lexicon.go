@@ -50,6 +50,9 @@ var (
 	personSuffixes   = en.Words("graph_person_suffixes")
 	personEerNouns   = en.Set("graph_person_eer_nouns")
 	demonymSuffixes  = en.Words("graph_demonym_suffixes")
+	// possessiveEndings are cut from a name's end ("Company’s": the
+	// possessor is the name), in this order.
+	possessiveEndings = en.Words("graph_possessive_endings")
 
 	// typeRules read a coarse type from a name's last word (or first,
 	// when first is set): "Internal Revenue Service" is an organization.

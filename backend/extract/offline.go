@@ -169,7 +169,7 @@ func capitalisedSpans(text string, sent [2]int, lower lowerWords) []candidate {
 			continue // a heading or a shouted line, not a name
 		}
 		name := s[run[0].a:run[len(run)-1].b]
-		for _, ps := range []string{"'s", "’s", "'", "’"} {
+		for _, ps := range possessiveEndings {
 			if strings.HasSuffix(name, ps) && len(name) > len(ps)+1 {
 				name = name[:len(name)-len(ps)] // "Company’s": the possessor is the name
 				run[len(run)-1].text = strings.TrimSuffix(run[len(run)-1].text, ps)

@@ -1,6 +1,7 @@
 package formula
 
 import (
+	"cairn/backend/lexicon"
 	"errors"
 	"regexp"
 	"strconv"
@@ -15,17 +16,19 @@ type token struct {
 	text string
 }
 
-// wordOps are the operators written as words.
-var wordOps = []struct {
+// wordOps are the operators written as words (the lexicon's
+// arithmetic_words, in its order).
+var wordOps = func() []wordOp {
+	var out []wordOp
+	for _, p := range lexicon.English().Pairs("arithmetic_words") {
+		out = append(out, wordOp{words: strings.Fields(p[0]), op: p[1][0]})
+	}
+	return out
+}()
+
+type wordOp struct {
 	words []string
 	op    byte
-}{
-	{[]string{"divided", "by"}, '/'},
-	{[]string{"multiplied", "by"}, '*'},
-	{[]string{"times"}, '*'},
-	{[]string{"plus"}, '+'},
-	{[]string{"minus"}, '-'},
-	{[]string{"less"}, '-'},
 }
 
 // tokenize cuts an expression into tokens; bracketed notes ("[from the
@@ -245,7 +248,8 @@ func quantity(s string) (*Expr, error) {
 // name trims a quantity's name ("the total assets" → "total assets").
 func name(s string) string {
 	s = strings.TrimSpace(s)
-	for _, lead := range []string{"the ", "a ", "an "} {
+	for _, article := range lexicon.English().Words("articles") {
+		lead := article + " "
 		if len(s) > len(lead) && strings.EqualFold(s[:len(lead)], lead) {
 			s = s[len(lead):]
 		}

@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"cairn/backend/lexicon"
 	"fmt"
 	"math"
 	"regexp"
@@ -36,8 +37,9 @@ var legalFormWords = func() map[string]bool {
 // a registered name is ("inc", "gmbh", "plc"), not which.
 func IsLegalForm(w string) bool { return legalFormWords[w] }
 
-// functionWords may open a capitalised run without being part of a name.
-var functionWords = map[string]bool{"the": true, "a": true, "an": true, "our": true, "this": true, "that": true, "its": true, "each": true, "such": true, "any": true, "all": true, "and": true, "of": true}
+// functionWords may open a capitalised run without being part of a name
+// (the lexicon's name_openers).
+var functionWords = lexicon.English().Set("name_openers")
 
 // orgCandidate is a registered name the first pages give: a cover line
 // that is a name ending in a legal form, or such a name in the text.
@@ -207,11 +209,29 @@ var (
 	fiscalYr  = regexp.MustCompile(`(?i)\bfiscal\s+(?:year\s+)?((?:19|20)\d\d)\b`)
 )
 
-var monthNumber = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
+// monthShort are the lexicon's month names cut to three letters, from
+// index 1 ("Jan"); monthNumber the same in lower case → the month's number.
+var monthShort, monthNumber = func() ([]string, map[string]int) {
+	short, num := []string{""}, map[string]int{}
+	for i, m := range lexicon.English().Words("months") {
+		short = append(short, m[:3])
+		num[strings.ToLower(m[:3])] = i + 1
+	}
+	return short, num
+}()
 
 func monthOf(s string) int { return monthNumber[strings.ToLower(s)[:3]] }
 
-var monthShort = []string{"", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+// quarterOf is the quarter an ordinal names ("second" → "Q2"), from the
+// lexicon's ordinals.
+func quarterOf(ordinal string) string {
+	for i, w := range lexicon.English().Words("ordinal_words")[:4] {
+		if strings.EqualFold(w, ordinal) {
+			return fmt.Sprintf("Q%d", i+1)
+		}
+	}
+	return ""
+}
 
 // period is the period the cover says the document covers: a fiscal year
 // ("FY2018"; "FY ended Feb 2, 2019" when the year does not end in
@@ -240,7 +260,7 @@ func period(text string) string {
 		return fmt.Sprintf("%s %d, %s", monthShort[monthOf(m[1])], atoi(m[2]), m[3])
 	}
 	if m := nthQtr.FindStringSubmatch(text); m != nil {
-		q := map[string]string{"first": "Q1", "second": "Q2", "third": "Q3", "fourth": "Q4"}[strings.ToLower(m[1])]
+		q := quarterOf(m[1])
 		if m[2] != "" {
 			return q + " fiscal " + m[3]
 		}

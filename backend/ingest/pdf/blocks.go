@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"cairn/backend/lexicon"
 	"math"
 	"regexp"
 	"sort"
@@ -285,9 +286,9 @@ func endsOpen(text string) bool {
 	return openEnders[strings.TrimRight(f[len(f)-1], ",;:")] || strings.HasSuffix(text, ",")
 }
 
-// openEnders are English words a title does not end on.
-var openEnders = map[string]bool{"and": true, "or": true, "of": true, "the": true, "a": true, "an": true, "to": true,
-	"for": true, "in": true, "on": true, "with": true, "by": true, "from": true, "at": true, "as": true, "nor": true}
+// openEnders are English words a title does not end on (the lexicon's
+// title_open_enders).
+var openEnders = lexicon.English().Set("title_open_enders")
 
 // endsSentence reports whether text ends like a sentence or a clause
 // rather than a title.
