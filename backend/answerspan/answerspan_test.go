@@ -373,9 +373,9 @@ func TestFindYesNoPlaces(t *testing.T) {
 		a, b Passage
 		want string
 	}{
-		{"Did Marian Hillar and John Henry Caldwell share the same nationality?",
-			passage("Marian Hillar", "Marian Hillar is an American philosopher and theologian."),
-			passage("John Henry Caldwell", "John Henry Caldwell was a politician. Born in Huntsville, Alabama, he attended the common schools."), "yes"},
+		{"Did Tomas Rell and Ivo Kaster share the same nationality?",
+			passage("Tomas Rell", "Tomas Rell is a French philosopher and theologian."),
+			passage("Ivo Kaster", "Ivo Kaster was a politician. Born in Brest, France, he attended the common schools."), "yes"},
 		{"Are Jean Dupont and Anna Weber of the same nationality?",
 			passage("Jean Dupont", "Jean Dupont was a painter. He was born in Lyon, France."),
 			passage("Anna Weber", "Anna Weber is a German painter."), "no"},
@@ -392,7 +392,7 @@ func TestFindYesNoPlaces(t *testing.T) {
 }
 
 func TestValueKeys(t *testing.T) {
-	for in, want := range map[string]string{"France": "french", "Alabama": "american", "U.S.": "american", "Scotland": "british", "Lyon": "lyon", "German": "german"} {
+	for in, want := range map[string]string{"France": "french", "Alabama": "alabama", "U.S.": "american", "Scotland": "british", "Lyon": "lyon", "German": "german"} {
 		if got := demonymKey(in); got != want {
 			t.Errorf("demonymKey(%q) = %q, want %q", in, got, want)
 		}

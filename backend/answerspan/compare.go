@@ -414,9 +414,6 @@ func demonymKey(s string) string {
 	if d, ok := demonyms[s]; ok {
 		return d
 	}
-	if usStates[s] {
-		return "american"
-	}
 	return s
 }
 

@@ -51,7 +51,6 @@ var (
 	// Nationality.
 	demonyms     = en.Map("demonyms")
 	demonymExact = en.Set("demonym_words")
-	usStates     = en.Set("us_states")
 
 	// The direction a quantity moved.
 	riseWords = en.Set("rise_words")
