@@ -59,6 +59,12 @@ type Question struct {
 	// answer, only the best supporting sentences (NoShortReason says so).
 	Lang      string
 	NoLexicon bool
+	// Kinds are the classes ("person", "place", "work") the knowledge
+	// graph gives names of the passages, keyed as the finder keys names
+	// (GraphKinds); a candidate's class comes from here where the graph
+	// has the name, else from the passage titled with it. Classify leaves
+	// it empty; the caller that knows the passages sets it.
+	Kinds map[string]string
 }
 
 var (

@@ -90,6 +90,10 @@ func (f *finder) kindFit(sp Span, s sent) float64 {
 			fit = math.Max(fit, 1)
 		case "person", "work":
 			fit *= 0.3
+		case "":
+			if f.otherKind(sp.Text, "place") {
+				fit *= 0.3
+			}
 		}
 		return fit
 	case Person:
@@ -118,6 +122,10 @@ func (f *finder) kindFit(sp Span, s sent) float64 {
 			fit = 1
 		case "place", "work":
 			fit *= 0.3
+		case "":
+			if f.otherKind(sp.Text, "person") {
+				fit *= 0.3
+			}
 		}
 		return fit
 	case Demonym:
@@ -218,6 +226,17 @@ func (f *finder) classOf(name string) string {
 	c := f.class(key)
 	f.classes[key] = c
 	return c
+}
+
+// otherKind says the knowledge graph types a name as another kind of
+// thing than the question asks for (a place or a work where a person is
+// asked, a person or a work where a place is): where no passage about the
+// name says what it is, the graph's type demotes it. The graph's types
+// are too coarse to promote a name (most names in a passage about people
+// are people).
+func (f *finder) otherKind(name, want string) bool {
+	g := f.q.Kinds[norm(name)]
+	return g != "" && g != want
 }
 
 func (f *finder) class(key string) string {

@@ -82,9 +82,16 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 	}
 	idf := dfs.idf
 	ps := make([]answerspan.Passage, len(pool))
+	ids := make([]int64, len(pool))
 	for i, e := range pool {
 		ps[i] = passages.of(e)
+		ids[i] = e.Hit.ID
 	}
+	kinds, err := u.r.Retriever.EntityKinds(ctx, ids)
+	if err != nil {
+		return nil, nil, q, err
+	}
+	q.Kinds = answerspan.GraphKinds(kinds)
 	cs := answerspan.Find(q, ps, idf)
 	// The next hop: the best candidates may be the entity the question
 	// passes through ("the city where ..."); their own passages, when not
