@@ -44,8 +44,8 @@ func TestClassify(t *testing.T) {
 }
 
 func TestSpans(t *testing.T) {
-	s := "Hugo de Varnell was born on 6 May 1935 in Port Sallow and earned $3.5 million, 12% of the total."
-	want := map[string]Type{"Hugo de Varnell": TName, "6 May 1935": TDate, "Port Sallow": TName, "$3.5 million": TNumber}
+	s := "Hugo de Varnell was born on 9 June 1934 in Port Sallow and earned $3.5 million, 12% of the total."
+	want := map[string]Type{"Hugo de Varnell": TName, "9 June 1934": TDate, "Port Sallow": TName, "$3.5 million": TNumber}
 	got := map[string]Type{}
 	for _, sp := range Spans(s) {
 		if s[sp.Start:sp.End] != sp.Text {
@@ -194,13 +194,13 @@ func TestSpansNumber(t *testing.T) {
 }
 
 func TestFindYearOnly(t *testing.T) {
-	ps := []Passage{passage("Jane Roe", "Jane Roe (born June 21, 1966) is an American journalist. She hosted The Open Hour.")}
+	ps := []Passage{passage("Jane Roe", "Jane Roe (born June 14, 1967) is an American journalist. She hosted The Open Hour.")}
 	cs := Find(Classify("In what year was the journalist who hosted The Open Hour born?"), ps, idf)
-	if len(cs) == 0 || cs[0].Text != "1966" {
-		t.Fatalf("got %+v, want 1966", cs)
+	if len(cs) == 0 || cs[0].Text != "1967" {
+		t.Fatalf("got %+v, want 1967", cs)
 	}
 	cs = Find(Classify("On which date was Jane Roe born?"), ps, idf)
-	if len(cs) == 0 || cs[0].Text != "June 21, 1966" {
+	if len(cs) == 0 || cs[0].Text != "June 14, 1967" {
 		t.Fatalf("got %+v, want the full date", cs)
 	}
 }
@@ -309,8 +309,8 @@ func TestDateSpans(t *testing.T) {
 		s    string
 		want []string
 	}{
-		{"Radomir IV (1356 – 21 January 1426) was a duke.", []string{"1356", "21 January 1426"}},
-		{"Walter Bessing (1697-10 January 1768) was a bishop.", []string{"1697", "10 January 1768"}},
+		{"Radomir IV (1352 – 14 February 1421) was a duke.", []string{"1352", "14 February 1421"}},
+		{"Walter Bessing (1693-12 March 1761) was a bishop.", []string{"1693", "12 March 1761"}},
 		{"He served from 1939–45 and died on 3 May 1950.", []string{"1939–45", "3 May 1950"}},
 		{"The 1990s began in 1990.", []string{"1990s", "1990"}},
 		{"Born June 5, 1901 – died 1980.", []string{"June 5, 1901", "1980"}},
