@@ -12,11 +12,12 @@ import (
 // TestQuickComparisonOfRelated: "which film has the director born first"
 // follows each film to its director's passage — titled with a bracketed
 // disambiguation for one of them — and compares the directors' birth
-// dates, not a film's year with a director's; the chosen film's path runs
-// to its director and the short answer is the film.
+// dates, not a film's year with a director's (the films' own years run the
+// other way, so comparing those picks the other film); the chosen film's
+// path runs to its director and the short answer is the film.
 func TestQuickComparisonOfRelated(t *testing.T) {
 	corpus := []evalset.Passage{
-		{ID: "a", Title: "Bess Ar'ly", Text: "Bess Ar'ly is a 1922 British silent drama film directed by Gerald Ashcombe and starring Betty Marwood."},
+		{ID: "a", Title: "Bess Ar'ly", Text: "Bess Ar'ly is a 1942 British drama film directed by Gerald Ashcombe and starring Betty Marwood."},
 		{ID: "b", Title: "Ek Sapna Dhoop (1940 film)", Text: "Ek Sapna Dhoop is a 1940 Hindi social drama directed by Vikram Sethna. The music was by Shankar Rao Devle."},
 		{ID: "c", Title: "Gerald Ashcombe (filmmaker)", Text: "Gerald Ashcombe (3 April 1876 – 9 November 1951) was a pioneering English film director and screenwriter."},
 		{ID: "d", Title: "Vikram Sethna", Text: "Vikram Sethna (22 August 1908 – 4 June 1990) was a noted producer-director of Hindi cinema."},
