@@ -24,7 +24,7 @@ func TestEditDistance(t *testing.T) {
 
 func TestPlaceFit(t *testing.T) {
 	ps := []Passage{
-		{Title: "Carrow Mounds", Text: "Carrow Mounds is an archaeological site in Tallow County, Mississippi."},
+		{Title: "Carrow Mounds", Text: "Carrow Mounds is an archaeological site in Tallow County, Tessex."},
 		{Title: "WKRV", Text: "WKRV is a radio station broadcasting in Brackton, Tessex, Norland."},
 		{Title: "Norland", Text: "Norland is a sovereign state on the northern mainland of Orvania."},
 		{Title: "Port Ardis", Text: "Port Ardis is the capital city of Norland."},
@@ -41,7 +41,7 @@ func TestPlaceFit(t *testing.T) {
 		c    Candidate
 		want float64
 	}{
-		{"Which state is Carrow Mounds located in?", span(0, "Mississippi"), 1.6},
+		{"Which state is Carrow Mounds located in?", span(0, "Tessex"), 1.6},
 		{"Which state is Carrow Mounds located in?", span(0, "Tallow County"), 0.6}, // held by the name after it
 		{"Which city is WKRV licensed to broadcast in?", span(1, "Brackton"), 1.3},
 		{"Which country is Port Ardis in?", span(3, "Norland"), 1},
