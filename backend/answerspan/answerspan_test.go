@@ -11,21 +11,21 @@ func TestClassify(t *testing.T) {
 		kind    Kind
 		options []string
 	}{
-		{"Who directed the film that was shot in Leland in 1986?", Person, nil},
-		{"When did the country containing Nugegoda leave the British Empire?", Date, nil},
-		{"What is the date of death of Thomas Barnard's father?", Date, nil},
-		{"Where was the director of film Kadathanaattu Maakkam born?", Place, nil},
-		{"What is the place of birth of the director of film The Wanted 18?", Place, nil},
-		{"How many Publix stores are in the state?", Number, nil},
-		{"What nationality is Heather Jansch's husband?", Demonym, nil},
-		{"Which film came out first, 3 Dots or Dying God?", Choice, []string{"3 Dots", "Dying God"}},
-		{"Was Angus Wagner or Juan Carlos Falcón born first?", Choice, []string{"Angus Wagner", "Juan Carlos Falcón"}},
-		{"Who was born first out of Aivar Kuusmaa and Andy Summers?", Choice, []string{"Aivar Kuusmaa", "Andy Summers"}},
-		{"Are Christopher Nolan and Sathish Kalathil both film directors?", YesNo, []string{"Christopher Nolan", "Sathish Kalathil"}},
+		{"Who directed the film that was shot in Dunmarrow in 1986?", Person, nil},
+		{"When did the country containing Velkaro leave the Osterran Empire?", Date, nil},
+		{"What is the date of death of Edwin Tallow's father?", Date, nil},
+		{"Where was the director of film Oruvandi Thaazhvaaram born?", Place, nil},
+		{"What is the place of birth of the director of film The Lantern 19?", Place, nil},
+		{"How many Brindel stores are in the state?", Number, nil},
+		{"What nationality is Mirela Oskand's husband?", Demonym, nil},
+		{"Which film came out first, 4 Lanterns or Hollow Saint?", Choice, []string{"4 Lanterns", "Hollow Saint"}},
+		{"Was Bram Tolliver or Juan Esteban Arrizú born first?", Choice, []string{"Bram Tolliver", "Juan Esteban Arrizú"}},
+		{"Who was born first out of Tarvo Kiilmaa and Andy Kestrel?", Choice, []string{"Tarvo Kiilmaa", "Andy Kestrel"}},
+		{"Are Corin Halvard and Tavish Omondi both film directors?", YesNo, []string{"Corin Halvard", "Tavish Omondi"}},
 		{"What does section 1201 prohibit?", Define, nil},
-		{"Which Danish heavy metal band from Copenhagen released a compilation album?", Thing, nil},
-		{"What is the name of the waterfall in the country where the Bubye River is found?", Thing, nil},
-		{"In which city is the J. I. Clements Stadium?", Place, nil},
+		{"Which Kestrian doom metal band from Varnholm released a compilation album?", Thing, nil},
+		{"What is the name of the waterfall in the country where the Tessel River is found?", Thing, nil},
+		{"In which city is the R. T. Ambery Stadium?", Place, nil},
 		{"Who must file Form 1040NR?", Unknown, nil},
 		{"What is the standard deduction?", Unknown, nil},
 		{"What is the capital of France?", Thing, nil},
@@ -44,8 +44,8 @@ func TestClassify(t *testing.T) {
 }
 
 func TestSpans(t *testing.T) {
-	s := "Alex de Renzy was born on 6 May 1935 in Buenos Aires and earned $3.5 million, 12% of the total."
-	want := map[string]Type{"Alex de Renzy": TName, "6 May 1935": TDate, "Buenos Aires": TName, "$3.5 million": TNumber}
+	s := "Hugo de Varnell was born on 9 June 1934 in Port Sallow and earned $3.5 million, 12% of the total."
+	want := map[string]Type{"Hugo de Varnell": TName, "9 June 1934": TDate, "Port Sallow": TName, "$3.5 million": TNumber}
 	got := map[string]Type{}
 	for _, sp := range Spans(s) {
 		if s[sp.Start:sp.End] != sp.Text {
@@ -79,52 +79,52 @@ func passage(title, text string) Passage {
 
 func TestFindTwoHop(t *testing.T) {
 	ps := []Passage{
-		passage("Femmes de Sade", "Femmes de Sade is a 1976 film directed by Alex de Renzy. It was shot in San Francisco."),
+		passage("Nuits de Verre", "Nuits de Verre is a 1976 film directed by Hugo de Varnell. It was shot in Calder Bay."),
 		passage("Unrelated", "Paris is the capital of France. It lies on the Seine."),
-		passage("Alex de Renzy", "Alex de Renzy was an American director. He was born in Buenos Aires and died in Marin County."),
+		passage("Hugo de Varnell", "Hugo de Varnell was an American director. He was born in Port Sallow and died in Ostley County."),
 	}
-	cs := Find(Classify("Where was the director of film Femmes De Sade born?"), ps, idf)
-	if len(cs) == 0 || cs[0].Text != "Buenos Aires" {
-		t.Fatalf("best %+v, want Buenos Aires", cs)
+	cs := Find(Classify("Where was the director of film Nuits De Verre born?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "Port Sallow" {
+		t.Fatalf("best %+v, want Port Sallow", cs)
 	}
 	c := cs[0]
-	if c.Bridge != "Alex de Renzy" || c.Subject != "Femmes de Sade" || len(c.Chain) != 2 || c.Chain[0].Passage != 0 || c.Chain[1].Passage != 2 {
+	if c.Bridge != "Hugo de Varnell" || c.Subject != "Nuits de Verre" || len(c.Chain) != 2 || c.Chain[0].Passage != 0 || c.Chain[1].Passage != 2 {
 		t.Errorf("chain %+v, bridge %q, subject %q", c.Chain, c.Bridge, c.Subject)
 	}
 	if c.Score < MinScore {
 		t.Errorf("score %.3f under MinScore", c.Score)
 	}
-	who := Find(Classify("Who directed Femmes de Sade?"), ps, idf)
-	if len(who) == 0 || who[0].Text != "Alex de Renzy" {
+	who := Find(Classify("Who directed Nuits de Verre?"), ps, idf)
+	if len(who) == 0 || who[0].Text != "Hugo de Varnell" {
 		t.Errorf("who: %+v", who)
 	}
 }
 
 func TestFindChoice(t *testing.T) {
 	ps := []Passage{
-		passage("3 Dots", "3 Dots is a 2013 Malayalam film directed by Sugeeth."),
-		passage("Dying God", "Dying God is a 2008 horror film."),
+		passage("4 Lanterns", "4 Lanterns is a 2013 Malayalam film directed by Renjivan."),
+		passage("Hollow Saint", "Hollow Saint is a 2008 horror film."),
 	}
-	cs := Find(Classify("Which film came out first, 3 Dots or Dying God?"), ps, idf)
-	if len(cs) == 0 || cs[0].Text != "Dying God" {
-		t.Fatalf("got %+v, want Dying God", cs)
+	cs := Find(Classify("Which film came out first, 4 Lanterns or Hollow Saint?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "Hollow Saint" {
+		t.Fatalf("got %+v, want Hollow Saint", cs)
 	}
 }
 
 func TestFindYesNoSame(t *testing.T) {
 	ps := []Passage{
-		passage("Tim O'Brien", "Tim O'Brien is an American novelist."),
-		passage("Erica Jong", "Erica Jong is an American novelist and poet."),
+		passage("Tomas O'Rell", "Tomas O'Rell is an American novelist."),
+		passage("Mira Castellan", "Mira Castellan is an American novelist and poet."),
 	}
-	cs := Find(Classify("Are Tim O'Brien and Erica Jong of the same nationality?"), ps, idf)
+	cs := Find(Classify("Are Tomas O'Rell and Mira Castellan of the same nationality?"), ps, idf)
 	if len(cs) == 0 || cs[0].Text != "yes" {
 		t.Fatalf("got %+v, want yes", cs)
 	}
-	if len(cs[0].Items) != 2 || cs[0].Items[0].Item != "Tim O'Brien" || cs[0].Items[0].Value != "American" || cs[0].Items[1].Item != "Erica Jong" || cs[0].Items[1].Value != "American" {
+	if len(cs[0].Items) != 2 || cs[0].Items[0].Item != "Tomas O'Rell" || cs[0].Items[0].Value != "American" || cs[0].Items[1].Item != "Mira Castellan" || cs[0].Items[1].Value != "American" {
 		t.Errorf("compared items %+v, want each with American", cs[0].Items)
 	}
 	r := cs[0].Items[1].Ref
-	if got := ps[r.Passage].Text[r.Start:r.End]; got != "Erica Jong is an American novelist and poet." {
+	if got := ps[r.Passage].Text[r.Start:r.End]; got != "Mira Castellan is an American novelist and poet." {
 		t.Errorf("value's sentence %q", got)
 	}
 }
@@ -141,9 +141,9 @@ func TestHops(t *testing.T) {
 	for q, want := range map[string]int{
 		"Where was the director of film X born?":       2,
 		"Who is the father of the director of film X?": 2,
-		"Who directed X?":                               0,
-		"Who is the paternal grandfather of X?":         3,
-		"What nationality is Heather Jansch's husband?": 2,
+		"Who directed X?":                              0,
+		"Who is the paternal grandfather of X?":        3,
+		"What nationality is Mirela Oskand's husband?": 2,
 	} {
 		if got := Hops(Classify(q)); got != want {
 			t.Errorf("%q: %d hops, want %d", q, got, want)
@@ -156,23 +156,23 @@ func TestHops(t *testing.T) {
 // naming it, so the answer is sought there.
 func TestFindDescribedBridge(t *testing.T) {
 	ps := []Passage{
-		passage("Philip Carlo", "Philip Carlo was an American journalist and biographer. He wrote a biography of Richard Kuklinski."),
-		passage("Richard Kuklinski (criminal)", "Richard Kuklinski was an American contract killer. He was associated with members of the DeCavalcante crime family."),
+		passage("Owen Farrant", "Owen Farrant was an American journalist and biographer. He wrote a biography of Lucas Drevin."),
+		passage("Lucas Drevin (criminal)", "Lucas Drevin was an American contract killer. He was associated with members of the Marbrook crime family."),
 	}
-	cs := Find(Classify("Philip Carlo was a biographer for an American contract killer who was associated with members of what crime family?"), ps, idf)
-	if len(cs) == 0 || cs[0].Text != "DeCavalcante crime family" {
-		t.Fatalf("got %+v, want DeCavalcante crime family first", cs)
+	cs := Find(Classify("Owen Farrant was a biographer for an American contract killer who was associated with members of what crime family?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "Marbrook crime family" {
+		t.Fatalf("got %+v, want Marbrook crime family first", cs)
 	}
-	if cs[0].Bridge != "Richard Kuklinski (criminal)" {
+	if cs[0].Bridge != "Lucas Drevin (criminal)" {
 		t.Errorf("bridge %q", cs[0].Bridge)
 	}
 }
 
 func TestTitleKey(t *testing.T) {
 	for in, want := range map[string]string{
-		"Scott Howell (political consultant)": "scott howell",
-		"The Dandy Warhols":                   "dandy warhols",
-		"f(x)":                                "f x",
+		"Dane Morrow (political consultant)": "dane morrow",
+		"The Velvet Larks":                   "velvet larks",
+		"m(q)":                               "m q",
 	} {
 		if got := titleKey(in); got != want {
 			t.Errorf("titleKey(%q) = %q, want %q", in, got, want)
@@ -194,13 +194,13 @@ func TestSpansNumber(t *testing.T) {
 }
 
 func TestFindYearOnly(t *testing.T) {
-	ps := []Passage{passage("Jane Roe", "Jane Roe (born June 21, 1966) is an American journalist. She hosted The Real Story.")}
-	cs := Find(Classify("In what year was the journalist who hosted The Real Story born?"), ps, idf)
-	if len(cs) == 0 || cs[0].Text != "1966" {
-		t.Fatalf("got %+v, want 1966", cs)
+	ps := []Passage{passage("Jane Roe", "Jane Roe (born June 14, 1967) is an American journalist. She hosted The Open Hour.")}
+	cs := Find(Classify("In what year was the journalist who hosted The Open Hour born?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "1967" {
+		t.Fatalf("got %+v, want 1967", cs)
 	}
 	cs = Find(Classify("On which date was Jane Roe born?"), ps, idf)
-	if len(cs) == 0 || cs[0].Text != "June 21, 1966" {
+	if len(cs) == 0 || cs[0].Text != "June 14, 1967" {
 		t.Fatalf("got %+v, want the full date", cs)
 	}
 }
@@ -210,12 +210,12 @@ func TestFocusFit(t *testing.T) {
 		name, focus string
 		want        float64
 	}{
-		{"Jack Trice Stadium", "stadium", 1.4},
-		{"Victoria Falls", "waterfall", 1.4},
-		{"West Chicago High School", "county", 0.6},
-		{"DuPage County", "county", 1.4},
-		{"Iowa State", "stadium", 0.6},
-		{"Helen Hunt", "stadium", 1},
+		{"Harlan Voss Stadium", "stadium", 1.4},
+		{"Tessel Falls", "waterfall", 1.4},
+		{"North Brindle High School", "county", 0.6},
+		{"Carrow County", "county", 1.4},
+		{"Ostwick State", "stadium", 0.6},
+		{"Helen Marsh", "stadium", 1},
 	} {
 		if got := focusFit(c.name, c.focus); got != c.want {
 			t.Errorf("focusFit(%q, %q) = %g, want %g", c.name, c.focus, got, c.want)
@@ -225,10 +225,10 @@ func TestFocusFit(t *testing.T) {
 
 func TestRoleSpans(t *testing.T) {
 	for s, want := range map[string]string{
-		"Amy Johnson CBE was a pioneering English aviator who flew solo.":                           "aviator",
-		"Pepe is a Portuguese professional footballer who plays as a central defender for Benfica.": "central defender",
-		"Dale Brown is an American writer and aviator known for his novels.":                        "writer",
-		"He was a Cherokee silversmith.":                                                            "silversmith",
+		"Edith Carrow CBE was a pioneering English aviator who flew solo.":                          "aviator",
+		"Zeca is a Portuguese professional footballer who plays as a central defender for Vilamar.": "central defender",
+		"Dell Harker is an American writer and aviator known for his novels.":                       "writer",
+		"He was a Tolkari silversmith.":                                                             "silversmith",
 	} {
 		found := false
 		var all []string
@@ -242,21 +242,21 @@ func TestRoleSpans(t *testing.T) {
 			t.Errorf("%q: roles %q, want %q", s, all, want)
 		}
 	}
-	ps := []Passage{passage("Amy Johnson", "Amy Johnson CBE was a pioneering English aviator who flew solo from London to Australia.")}
-	cs := Find(Classify("What was the profession of Amy Johnson?"), ps, idf)
+	ps := []Passage{passage("Edith Carrow", "Edith Carrow CBE was a pioneering English aviator who flew solo from Harrowby to Port Teller.")}
+	cs := Find(Classify("What was the profession of Edith Carrow?"), ps, idf)
 	if len(cs) == 0 || cs[0].Text != "aviator" {
 		t.Errorf("got %+v, want aviator", cs)
 	}
 }
 
 func TestFindPlaceOfEvent(t *testing.T) {
-	ps := []Passage{passage("Ann Lee", "Ann Lee was a Scottish driver who raced in Italy. She was born in Lanark and died in Glasgow. She spoke English and Spanish.")}
+	ps := []Passage{passage("Ann Lee", "Ann Lee was a Scottish driver who raced in Italy. She was born in Kelloch and died in Strathavel. She spoke English and Spanish.")}
 	cs := Find(Classify("Where was Ann Lee born?"), ps, idf)
-	if len(cs) == 0 || cs[0].Text != "Lanark" {
+	if len(cs) == 0 || cs[0].Text != "Kelloch" {
 		t.Fatalf("born: got %+v", cs)
 	}
 	cs = Find(Classify("Where did Ann Lee die?"), ps, idf)
-	if len(cs) == 0 || cs[0].Text != "Glasgow" {
+	if len(cs) == 0 || cs[0].Text != "Strathavel" {
 		t.Fatalf("died: got %+v", cs)
 	}
 	for _, c := range cs {
@@ -268,10 +268,10 @@ func TestFindPlaceOfEvent(t *testing.T) {
 
 func TestRelatedBy(t *testing.T) {
 	for q, want := range map[string]string{
-		"Which film has the director born first, Mord Em'Ly or Ek Hi Bhool?": "director",
-		"Which composer was born first, Antonín Dvořák or Giuseppe Verdi?":   "",
-		"Who is the father of the director of film X?":                       "father director",
-		"What nationality is Heather Jansch's husband?":                      "husband",
+		"Which film has the director born first, Bess Ar'Ly or Ek Sapna Dhoop?": "director",
+		"Which composer was born first, Antonín Hrubec or Giuseppe Varanzi?":    "",
+		"Who is the father of the director of film X?":                          "father director",
+		"What nationality is Mirela Oskand's husband?":                          "husband",
 	} {
 		if got := strings.Join(relatedBy(q), " "); got != want {
 			t.Errorf("%q: %q, want %q", q, got, want)
@@ -280,8 +280,8 @@ func TestRelatedBy(t *testing.T) {
 }
 
 func TestClassifyEventOptions(t *testing.T) {
-	q := Classify("Which came first the forming of The Dandy Warhols or the birth of Robert Young?")
-	if q.Kind != Choice || strings.Join(q.Options, "|") != "The Dandy Warhols|Robert Young" {
+	q := Classify("Which came first the forming of The Velvet Larks or the birth of Robert Tamsin?")
+	if q.Kind != Choice || strings.Join(q.Options, "|") != "The Velvet Larks|Robert Tamsin" {
 		t.Errorf("%+v", q)
 	}
 	if q := Classify(`\When was the aviation pioneer born?`); q.Kind != Date {
@@ -309,8 +309,8 @@ func TestDateSpans(t *testing.T) {
 		s    string
 		want []string
 	}{
-		{"Siemowit IV (1356 – 21 January 1426) was a duke.", []string{"1356", "21 January 1426"}},
-		{"William Barnard (1697-10 January 1768) was a bishop.", []string{"1697", "10 January 1768"}},
+		{"Radomir IV (1352 – 14 February 1421) was a duke.", []string{"1352", "14 February 1421"}},
+		{"Walter Bessing (1693-12 March 1761) was a bishop.", []string{"1693", "12 March 1761"}},
 		{"He served from 1939–45 and died on 3 May 1950.", []string{"1939–45", "3 May 1950"}},
 		{"The 1990s began in 1990.", []string{"1990s", "1990"}},
 		{"Born June 5, 1901 – died 1980.", []string{"June 5, 1901", "1980"}},
@@ -330,14 +330,14 @@ func TestDateSpans(t *testing.T) {
 }
 
 // A name followed by the question's focus noun takes it ("what crime
-// family" -> "Gambino crime family"), a possessive does not; a count drops
+// family" -> "Lomarra crime family"), a possessive does not; a count drops
 // the unit the question names ("how many records" -> "150 million").
 func TestFindFocusAndUnit(t *testing.T) {
 	cases := []struct{ q, text, want string }{
-		{"Which crime family was John Gotti the boss of?", "John Gotti was the boss of the Gambino crime family in New York.", "Gambino crime family"},
-		{"What band did Palash Sen found?", "Palash Sen founded Euphoria, India's pop band.", "Euphoria"},
-		{"How many records has Engelbert Humperdinck sold?", "Engelbert Humperdinck has sold more than 150 million records worldwide.", "150 million"},
-		{"How many people live in Leland?", "Leland had 13,527 residents in 2010.", "13,527 residents"},
+		{"Which crime family was Vito Carrel the boss of?", "Vito Carrel was the boss of the Lomarra crime family in Port Sallow.", "Lomarra crime family"},
+		{"What band did Arnav Deshmane found?", "Arnav Deshmane founded Meridiana, India's pop band.", "Meridiana"},
+		{"How many records has Tobias Wendrell sold?", "Tobias Wendrell has sold more than 150 million records worldwide.", "150 million"},
+		{"How many people live in Dunmarrow?", "Dunmarrow had 13,527 residents in 2010.", "13,527 residents"},
 	}
 	for _, tc := range cases {
 		cs := Find(Classify(tc.q), []Passage{passage("Doc", tc.text)}, idf)
@@ -352,12 +352,12 @@ func TestFindFocusAndUnit(t *testing.T) {
 }
 
 func TestConvertedAmount(t *testing.T) {
-	q := Classify("How much snow falls in Seattle in a year?")
+	q := Classify("How much snow falls in Harrowgate in a year?")
 	if q.Kind != Number {
 		t.Fatalf("kind %q, want %q", q.Kind, Number)
 	}
-	text := "Average annual snowfall, as measured at Sea-Tac Airport, is 6.8 inches (17.3 cm)."
-	ps := []Passage{{Title: "Seattle", Text: text, Sentences: [][2]int{{0, len(text)}}}}
+	text := "Mean yearly snowfall, as recorded at Harrowgate Field, is 6.8 inches (17.3 cm)."
+	ps := []Passage{{Title: "Harrowgate", Text: text, Sentences: [][2]int{{0, len(text)}}}}
 	cs := Find(q, ps, func(string) float64 { return 1 })
 	if len(cs) == 0 || cs[0].Text != "6.8 inches" {
 		t.Errorf("best %v, want 6.8 inches", cs)
@@ -373,15 +373,15 @@ func TestFindYesNoPlaces(t *testing.T) {
 		a, b Passage
 		want string
 	}{
-		{"Did Tomas Rell and Ivo Kaster share the same nationality?",
-			passage("Tomas Rell", "Tomas Rell is a French philosopher and theologian."),
-			passage("Ivo Kaster", "Ivo Kaster was a politician. Born in Brest, France, he attended the common schools."), "yes"},
+		{"Did Marian Ostrowe and Silas Arden Talbrook share the same nationality?",
+			passage("Marian Ostrowe", "Marian Ostrowe is an American philosopher and theologian."),
+			passage("Silas Arden Talbrook", "Silas Arden Talbrook was a politician. Born in Corrow Falls, United States, he attended the common schools."), "yes"},
 		{"Are Jean Dupont and Anna Weber of the same nationality?",
-			passage("Jean Dupont", "Jean Dupont was a painter. He was born in Lyon, France."),
+			passage("Jean Dupont", "Jean Dupont was a painter. He was born in Vaurelle, France."),
 			passage("Anna Weber", "Anna Weber is a German painter."), "no"},
-		{"Are Watertown Airport and Alexandria Airport both airports in the same state?",
-			passage("Watertown Airport", "Watertown Airport is an airport in Watertown, New York."),
-			passage("Alexandria Airport", "Alexandria Airport is an airport in Alexandria, Louisiana."), "no"},
+		{"Are Fenwick Airport and Marrowgate Airport both airports in the same state?",
+			passage("Fenwick Airport", "Fenwick Airport is an airport in Fenwick, New York."),
+			passage("Marrowgate Airport", "Marrowgate Airport is an airport in Marrowgate, Louisiana."), "no"},
 	}
 	for _, c := range cases {
 		cs := Find(Classify(c.q), []Passage{c.a, c.b}, idf)
@@ -392,7 +392,7 @@ func TestFindYesNoPlaces(t *testing.T) {
 }
 
 func TestValueKeys(t *testing.T) {
-	for in, want := range map[string]string{"France": "french", "Alabama": "alabama", "U.S.": "american", "Scotland": "british", "Lyon": "lyon", "German": "german"} {
+	for in, want := range map[string]string{"France": "french", "Alabama": "alabama", "U.S.": "american", "Scotland": "british", "Vaurelle": "vaurelle", "German": "german"} {
 		if got := demonymKey(in); got != want {
 			t.Errorf("demonymKey(%q) = %q, want %q", in, got, want)
 		}
@@ -400,7 +400,7 @@ func TestValueKeys(t *testing.T) {
 	if !asksSmallerPlace("Are both airports in the same state?") || asksSmallerPlace("Are they of the same nationality?") {
 		t.Error("asksSmallerPlace")
 	}
-	if !inTitleWords("Marian", "Marian Hillar") || inTitleWords("American", "Marian Hillar") {
+	if !inTitleWords("Marian", "Marian Ostrowe") || inTitleWords("American", "Marian Ostrowe") {
 		t.Error("inTitleWords")
 	}
 }

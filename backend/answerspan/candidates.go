@@ -75,7 +75,7 @@ func (f *finder) spans() []Candidate {
 				}
 				end := sp.End
 				if ext := f.focusAfter(s.text[sp.End:], sp); ext > 0 {
-					// "the DeCavalcante crime family" for "what crime family".
+					// "the Marbrook crime family" for "what crime family".
 					end += ext
 					text = strings.TrimSpace(s.text[sp.Start:end])
 				} else if f.q.Kind == Number && sp.Type == TNumber {
@@ -112,7 +112,7 @@ func (f *finder) spans() []Candidate {
 }
 
 // focusAfter is the length of the question's focus noun (with up to two
-// lower-case words before it) right after a name: "DeCavalcante crime
+// lower-case words before it) right after a name: "Marbrook crime
 // family" answers "what crime family"; 0 when the name is not followed by it.
 func (f *finder) focusAfter(rest string, sp Span) int {
 	if f.q.Focus == "" || sp.Type != TName || strings.HasSuffix(sp.Text, "'s") || strings.HasSuffix(sp.Text, "’s") {

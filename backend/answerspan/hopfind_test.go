@@ -10,7 +10,7 @@ func TestEditDistance(t *testing.T) {
 		a, b string
 		want int
 	}{
-		{"damerjog", "damerdjog", 1},
+		{"varnajog", "varnadjog", 1},
 		{"kitten", "sitting", 3},
 		{"", "abc", 3},
 		{"same", "same", 0},
@@ -24,10 +24,10 @@ func TestEditDistance(t *testing.T) {
 
 func TestPlaceFit(t *testing.T) {
 	ps := []Passage{
-		{Title: "Pocahontas Mounds", Text: "Pocahontas Mounds is an archaeological site in Hinds County, Mississippi."},
-		{Title: "WILM", Text: "WILM is a radio station broadcasting in Wilmington, Delaware, United States."},
-		{Title: "Guyana", Text: "Guyana is a sovereign state on the northern mainland of South America."},
-		{Title: "Georgetown", Text: "Georgetown is the capital city of Guyana."},
+		{Title: "Carrow Mounds", Text: "Carrow Mounds is an archaeological site in Tallow County, Tessex."},
+		{Title: "WKRV", Text: "WKRV is a radio station broadcasting in Brackton, Tessex, Norland."},
+		{Title: "Norland", Text: "Norland is a sovereign state on the northern mainland of Orvania."},
+		{Title: "Port Ardis", Text: "Port Ardis is the capital city of Norland."},
 	}
 	for i := range ps {
 		ps[i].Sentences = [][2]int{{0, len(ps[i].Text)}}
@@ -41,11 +41,11 @@ func TestPlaceFit(t *testing.T) {
 		c    Candidate
 		want float64
 	}{
-		{"Which state is Pocahontas Mounds located in?", span(0, "Mississippi"), 1.6},
-		{"Which state is Pocahontas Mounds located in?", span(0, "Hinds County"), 0.6}, // held by the name after it
-		{"Which city is WILM licensed to broadcast in?", span(1, "Wilmington"), 1.3},
-		{"Which country is Georgetown in?", span(3, "Guyana"), 1},
-		{"Which country is Clonbrook in?", span(3, "Georgetown"), 0.5},
+		{"Which state is Carrow Mounds located in?", span(0, "Tessex"), 1.6},
+		{"Which state is Carrow Mounds located in?", span(0, "Tallow County"), 0.6}, // held by the name after it
+		{"Which city is WKRV licensed to broadcast in?", span(1, "Brackton"), 1.3},
+		{"Which country is Port Ardis in?", span(3, "Norland"), 1},
+		{"Which country is Ashbrook in?", span(3, "Port Ardis"), 0.5},
 	}
 	for _, c := range cases {
 		f := newFinder(Classify(c.q), ps, func(string) float64 { return 1 })
@@ -60,11 +60,11 @@ func TestListed(t *testing.T) {
 		after string
 		want  bool
 	}{
-		{" and /Pamankada/Colombo.", true},
-		{", Colombo and Boralesgamuwa.", true},
+		{" and /Velkaro/Tessmouth.", true},
+		{", Tessmouth and Barrowgama.", true},
 		{" and is situated where the road crosses.", false},
 		{". It is a suburb.", false},
-		{" or Dehiwala.", true},
+		{" or Dhelwara.", true},
 	}
 	for _, c := range cases {
 		if got := listed(c.after); got != c.want {

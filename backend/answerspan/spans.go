@@ -171,7 +171,7 @@ func names(s string) []Span {
 				j++
 				continue
 			}
-			// "Department of the Treasury", "Battle of the Bulge" (after
+			// "Department of the Treasury", "Battle of the Varn" (after
 			// one word: "Ada Brook of the Velvet Larks" is two names).
 			if j == i+1 && (w == "of" || w == "for" || w == "on" || w == "in") && j+2 < len(ws) && ws[j+1].text == "the" && capWord(ws[j+2].text) && s[ws[j].end:ws[j+1].start] == " " && s[ws[j+1].end:ws[j+2].start] == " " {
 				j += 2

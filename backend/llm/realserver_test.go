@@ -15,7 +15,7 @@ import (
 // What a real Ollama server does that the fake once did not (issue 19):
 // each behaviour is now in the fake, and each has a test here.
 
-const longAnswer = "Form 1040-NR is filed by nonresident aliens who had income from sources in the United States [1]. " +
+const longAnswer = "Form 1040-NR is filed by nonresident aliens who had income from sources in the country [1]. " +
 	"It is due on the fifteenth day of the sixth month after the end of the tax year for those without wages subject to withholding [2]. " +
 	"Those with wages file by the fifteenth day of the fourth month [2]."
 

@@ -15,13 +15,13 @@ import (
 // a compared item the question names gets none of its own; a bridge chain
 // runs through the bridge.
 func TestAnswerPathsStart(t *testing.T) {
-	band := "Mercyful Fate is a Danish heavy metal band from Copenhagen."
+	band := "Grimward Choir is a Kestrian doom metal band from Varnholm."
 	film := "The Copper Lantern is a 1944 film."
-	bridge := "Maximum Overdrive was directed by Stephen King."
+	bridge := "Midnight Tollway was directed by Edmund Saltry."
 	pool := []Evidence{
-		{N: 1, Hit: kb.Hit{DocTitle: "Mercyful Fate", IndexTitle: "Mercyful Fate", Chunk: kb.Chunk{Text: band}}},
+		{N: 1, Hit: kb.Hit{DocTitle: "Grimward Choir", IndexTitle: "Grimward Choir", Chunk: kb.Chunk{Text: band}}},
 		{N: 2, Hit: kb.Hit{DocTitle: "The Copper Lantern", IndexTitle: "The Copper Lantern", Chunk: kb.Chunk{Text: film}}},
-		{N: 3, Hit: kb.Hit{DocTitle: "Maximum Overdrive", IndexTitle: "Maximum Overdrive", Chunk: kb.Chunk{Text: bridge}}},
+		{N: 3, Hit: kb.Hit{DocTitle: "Midnight Tollway", IndexTitle: "Midnight Tollway", Chunk: kb.Chunk{Text: bridge}}},
 	}
 	whole := func(p int, s string) answerspan.Ref { return answerspan.Ref{Passage: p, Start: 0, End: len(s)} }
 	at := func(p int, s, sub string) answerspan.Ref {
@@ -35,18 +35,18 @@ func TestAnswerPathsStart(t *testing.T) {
 		linked   []string
 		want     []string
 	}{
-		{"described answer starts at the named place", "Which Danish heavy metal band from Copenhagen released a compilation?",
-			answerspan.Candidate{Text: "Mercyful Fate", Type: answerspan.TName, Span: at(0, band, "Mercyful Fate"), Chain: []answerspan.Ref{whole(0, band)}, Subject: "Mercyful Fate"},
-			[]string{"Copenhagen"}, []string{"Copenhagen", "Mercyful Fate"}},
-		{"no question entity in the sentence: no path", "Which Danish heavy metal band released a compilation?",
-			answerspan.Candidate{Text: "Mercyful Fate", Type: answerspan.TName, Span: at(0, band, "Mercyful Fate"), Chain: []answerspan.Ref{whole(0, band)}, Subject: "Mercyful Fate"},
-			[]string{"Oslo"}, nil},
+		{"described answer starts at the named place", "Which Kestrian doom metal band from Varnholm released a compilation?",
+			answerspan.Candidate{Text: "Grimward Choir", Type: answerspan.TName, Span: at(0, band, "Grimward Choir"), Chain: []answerspan.Ref{whole(0, band)}, Subject: "Grimward Choir"},
+			[]string{"Varnholm"}, []string{"Varnholm", "Grimward Choir"}},
+		{"no question entity in the sentence: no path", "Which Kestrian doom metal band released a compilation?",
+			answerspan.Candidate{Text: "Grimward Choir", Type: answerspan.TName, Span: at(0, band, "Grimward Choir"), Chain: []answerspan.Ref{whole(0, band)}, Subject: "Grimward Choir"},
+			[]string{"Tarnby"}, nil},
 		{"a compared item the question names: no path", "Which film came first, The Copper Lantern or Gravelmoor?",
 			answerspan.Candidate{Text: "The Copper Lantern", Type: answerspan.TName, Span: at(1, film, "The Copper Lantern"), Chain: []answerspan.Ref{whole(1, film)}, Subject: "The Copper Lantern"},
 			[]string{"film"}, nil},
-		{"answer in another passage starts at its title", "Who directed the film shot in Leland?",
-			answerspan.Candidate{Text: "Stephen King", Type: answerspan.TName, Span: at(2, bridge, "Stephen King"), Chain: []answerspan.Ref{whole(2, bridge)}},
-			nil, []string{"Maximum Overdrive", "Stephen King"}},
+		{"answer in another passage starts at its title", "Who directed the film shot in Dunmarrow?",
+			answerspan.Candidate{Text: "Edmund Saltry", Type: answerspan.TName, Span: at(2, bridge, "Edmund Saltry"), Chain: []answerspan.Ref{whole(2, bridge)}},
+			nil, []string{"Midnight Tollway", "Edmund Saltry"}},
 	}
 	for _, tc := range cases {
 		ps := answerPaths(tc.question, []answerspan.Candidate{tc.c}, pool, tc.linked, 3)
@@ -137,19 +137,19 @@ func TestConclusionPath(t *testing.T) {
 // The top paths end at distinct answers: a candidate naming a node already
 // drawn, or listing a drawn answer with others, gets no path of its own.
 func TestAdds(t *testing.T) {
-	ends := []string{"Glen Cove", "Céline Léger"}
-	inner := []string{"The Return of Swamp Thing", "Jim Wynorski"}
+	ends := []string{"Port Ardley", "Célia Vauquier"}
+	inner := []string{"The Revenge of Bog Creature", "Jim Tarlowski"}
 	cases := []struct {
 		answer string
 		want   bool
 	}{
-		{"New York", true},
-		{"Wynorski's", false},
-		{"glen cove", false},
-		{"Jean-Claude Deret and Céline Léger", false},
-		{"Jean-Claude Deret", true},
-		{"Cove Point", true},
-		{"Swamp Thing", false},
+		{"Vellshire", true},
+		{"Tarlowski's", false},
+		{"port ardley", false},
+		{"Jean-Marc Durel and Célia Vauquier", false},
+		{"Jean-Marc Durel", true},
+		{"Ardley Point", true},
+		{"Bog Creature", false},
 		{"", false},
 	}
 	for _, tc := range cases {
@@ -162,28 +162,28 @@ func TestAdds(t *testing.T) {
 // The three answer paths end at three distinct answers: a candidate that
 // names the bridge is passed over for the next one.
 func TestAnswerPathsDistinct(t *testing.T) {
-	film := "The Return of Swamp Thing is a 1989 film directed by Jim Wynorski."
-	bio := "Jim Wynorski was born in Glen Cove, New York. Wynorski's films are low-budget."
+	film := "The Revenge of Bog Creature is a 1989 film directed by Jim Tarlowski."
+	bio := "Jim Tarlowski was born in Port Ardley, Vellshire. Tarlowski's films are low-budget."
 	pool := []Evidence{
-		{N: 1, Hit: kb.Hit{DocTitle: "The Return of Swamp Thing", IndexTitle: "The Return of Swamp Thing", Chunk: kb.Chunk{Text: film}}},
-		{N: 2, Hit: kb.Hit{DocTitle: "Jim Wynorski", IndexTitle: "Jim Wynorski", Chunk: kb.Chunk{Text: bio}}},
+		{N: 1, Hit: kb.Hit{DocTitle: "The Revenge of Bog Creature", IndexTitle: "The Revenge of Bog Creature", Chunk: kb.Chunk{Text: film}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Jim Tarlowski", IndexTitle: "Jim Tarlowski", Chunk: kb.Chunk{Text: bio}}},
 	}
-	chain := []answerspan.Ref{{Passage: 0, End: len(film)}, {Passage: 1, End: strings.Index(bio, " Wyn")}}
+	chain := []answerspan.Ref{{Passage: 0, End: len(film)}, {Passage: 1, End: strings.Index(bio, " Tarl")}}
 	cand := func(text string, score float64) answerspan.Candidate {
 		i := strings.Index(bio, text)
 		return answerspan.Candidate{Text: text, Type: answerspan.TName, Score: score, Span: answerspan.Ref{Passage: 1, Start: i, End: i + len(text)},
-			Chain: chain, Bridge: "Jim Wynorski", Subject: "The Return of Swamp Thing"}
+			Chain: chain, Bridge: "Jim Tarlowski", Subject: "The Revenge of Bog Creature"}
 	}
-	cs := []answerspan.Candidate{cand("Glen Cove", 0.9), cand("Wynorski's", 0.8), cand("New York", 0.7)}
-	ps := answerPaths("Where was the director of The Return of Swamp Thing born?", cs, pool, nil, 3)
+	cs := []answerspan.Candidate{cand("Port Ardley", 0.9), cand("Tarlowski's", 0.8), cand("Vellshire", 0.7)}
+	ps := answerPaths("Where was the director of The Revenge of Bog Creature born?", cs, pool, nil, 3)
 	var ends []string
 	for _, p := range ps {
 		ends = append(ends, p.Nodes[len(p.Nodes)-1])
 	}
-	if want := []string{"Glen Cove", "New York"}; !reflect.DeepEqual(ends, want) {
+	if want := []string{"Port Ardley", "Vellshire"}; !reflect.DeepEqual(ends, want) {
 		t.Fatalf("ends %q, want %q", ends, want)
 	}
-	if !ps[0].Chosen || ps[1].Chosen || !reflect.DeepEqual(ps[0].Nodes, []string{"The Return of Swamp Thing", "Jim Wynorski", "Glen Cove"}) {
+	if !ps[0].Chosen || ps[1].Chosen || !reflect.DeepEqual(ps[0].Nodes, []string{"The Revenge of Bog Creature", "Jim Tarlowski", "Port Ardley"}) {
 		t.Errorf("paths %+v", ps)
 	}
 	for _, p := range ps {
@@ -199,30 +199,30 @@ func TestAnswerPathsDistinct(t *testing.T) {
 // entity comes before one joined to the question entity directly; scores
 // fall with the place.
 func TestAnswerPathsBridgedFirst(t *testing.T) {
-	actor := "Drew Fuller starred in Army Wives and in Charmed."
-	show := "Charmed is a series that was broadcast by The WB."
+	actor := "Corran Ashby starred in Harbor Wives and in Hexbound."
+	show := "Hexbound is a series that was broadcast by The VX."
 	pool := []Evidence{
-		{N: 1, Hit: kb.Hit{DocTitle: "Drew Fuller", IndexTitle: "Drew Fuller", Chunk: kb.Chunk{Text: actor}}},
-		{N: 2, Hit: kb.Hit{DocTitle: "Charmed", IndexTitle: "Charmed", Chunk: kb.Chunk{Text: show}}},
+		{N: 1, Hit: kb.Hit{DocTitle: "Corran Ashby", IndexTitle: "Corran Ashby", Chunk: kb.Chunk{Text: actor}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Hexbound", IndexTitle: "Hexbound", Chunk: kb.Chunk{Text: show}}},
 	}
 	span := func(p int, s, sub string) answerspan.Ref {
 		i := strings.Index(s, sub)
 		return answerspan.Ref{Passage: p, Start: i, End: i + len(sub)}
 	}
 	direct := func(text string) answerspan.Candidate {
-		return answerspan.Candidate{Text: text, Type: answerspan.TQuoted, Span: span(0, actor, text), Chain: []answerspan.Ref{{Passage: 0, End: len(actor)}}, Subject: "Drew Fuller"}
+		return answerspan.Candidate{Text: text, Type: answerspan.TQuoted, Span: span(0, actor, text), Chain: []answerspan.Ref{{Passage: 0, End: len(actor)}}, Subject: "Corran Ashby"}
 	}
-	bridged := answerspan.Candidate{Text: "The WB", Type: answerspan.TName, Span: span(1, show, "The WB"),
-		Chain: []answerspan.Ref{{Passage: 0, End: len(actor)}, {Passage: 1, End: len(show)}}, Subject: "Drew Fuller", Bridge: "Charmed"}
-	cs := []answerspan.Candidate{direct("Army Wives"), direct("Charmed"), bridged}
-	ps := answerPaths("Drew Fuller starred in a series broadcast on what station?", cs, pool, nil, 3)
+	bridged := answerspan.Candidate{Text: "The VX", Type: answerspan.TName, Span: span(1, show, "The VX"),
+		Chain: []answerspan.Ref{{Passage: 0, End: len(actor)}, {Passage: 1, End: len(show)}}, Subject: "Corran Ashby", Bridge: "Hexbound"}
+	cs := []answerspan.Candidate{direct("Harbor Wives"), direct("Hexbound"), bridged}
+	ps := answerPaths("Corran Ashby starred in a series broadcast on what station?", cs, pool, nil, 3)
 	var got [][]string
 	var scores []float64
 	for _, p := range ps {
 		got = append(got, p.Nodes)
 		scores = append(scores, p.Score)
 	}
-	want := [][]string{{"Drew Fuller", "Army Wives"}, {"Drew Fuller", "Charmed", "The WB"}}
+	want := [][]string{{"Corran Ashby", "Harbor Wives"}, {"Corran Ashby", "Hexbound", "The VX"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("nodes %q, want %q", got, want)
 	}
@@ -238,20 +238,20 @@ func TestNamesAsName(t *testing.T) {
 		question, name string
 		want           bool
 	}{
-		{"Which region is Corey Taylor's city of birth located?", "Corey Taylor", true},
-		{"Did Marian Hillar and John Henry Caldwell share the same nationality?", "Marian Hillar", true},
-		{"Where was the place of death of Lady Dorothy Macmillan's father?", "Lady", false},
-		{"When did the country where the village of Clonbrook is located join?", "Country", false},
-		{"Which 1988 Telugu comedy had music by a female director?", "Telugu", true},
-		{"Where did Grand Duchess Elena Vladimirovna Of Russia's father die?", "Grand Duchess Elena Vladimirovna of Russia", true},
-		{"Who founded Telugustan?", "Telugu", false},
-		{"Who played the It'll Be Me singer in Walk the Line?", "Walk", false},
-		{"Who performed in both Welcome to the Show and the band f(x)?", "Show", false},
-		{"Who performed in both Welcome to the Show and the band f(x)?", "Welcome to the Show", true},
-		{"Where is Zhongzheng District in Taipei, Republic of China, located?", "Republic of China", true},
-		{"", "Telugu", false},
-		{"Who built the İstanbul Airport and İzmir Port?", "İzmir Port", true},
-		{"Who founded Ærøskøbing Town?", "ærøskøbing town", true},
+		{"Which region is Dorian Vale's city of birth located?", "Dorian Vale", true},
+		{"Did Marian Ostrowe and Silas Arden Talbrook share the same nationality?", "Marian Ostrowe", true},
+		{"Where was the place of death of Lady Agnes Thornbury's father?", "Lady", false},
+		{"When did the country where the village of Ashbrook is located join?", "Country", false},
+		{"Which 1988 Kestrian comedy had music by a female director?", "Kestrian", true},
+		{"Where did Grand Duchess Mirela Tomasovna Of Varela's father die?", "Grand Duchess Mirela Tomasovna of Varela", true},
+		{"Who founded Kestrianstan?", "Kestrian", false},
+		{"Who played the We'll Go Far singer in Cross the River?", "Cross", false},
+		{"Who performed in both Meet Me at the Harbor and the band m(q)?", "Harbor", false},
+		{"Who performed in both Meet Me at the Harbor and the band m(q)?", "Meet Me at the Harbor", true},
+		{"Where is Harrow District in Velmont, Republic of Ostrand, located?", "Republic of Ostrand", true},
+		{"", "Kestrian", false},
+		{"Who built the İstvara Airport and İzmara Port?", "İzmara Port", true},
+		{"Who founded Ærøvik Town?", "ærøvik town", true},
 		{"Who?", "", false},
 	}
 	for _, tc := range cases {
@@ -264,20 +264,20 @@ func TestNamesAsName(t *testing.T) {
 // A path starting at an entity the question does not name starts one hop
 // earlier, at the question entity its passage names, on that sentence.
 func TestAnswerPathsFromQuestion(t *testing.T) {
-	river := "The Orange River passes Augrabies Falls. It rises in Lesotho."
-	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Orange River", IndexTitle: "Orange River", Chunk: kb.Chunk{Text: river}}}}
-	i := strings.Index(river, "Lesotho")
+	river := "The Tessel River passes Varn Falls. It rises in Kestria."
+	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Tessel River", IndexTitle: "Tessel River", Chunk: kb.Chunk{Text: river}}}}
+	i := strings.Index(river, "Kestria")
 	second := strings.Index(river, "It rises")
-	c := answerspan.Candidate{Text: "Lesotho", Type: answerspan.TName, Span: answerspan.Ref{Passage: 0, Start: i, End: i + len("Lesotho")},
-		Chain: []answerspan.Ref{{Passage: 0, Start: second, End: len(river)}}, Subject: "Orange River"}
+	c := answerspan.Candidate{Text: "Kestria", Type: answerspan.TName, Span: answerspan.Ref{Passage: 0, Start: i, End: i + len("Kestria")},
+		Chain: []answerspan.Ref{{Passage: 0, Start: second, End: len(river)}}, Subject: "Tessel River"}
 	cases := []struct {
 		name, question string
 		linked         []string
 		want           []string
 	}{
-		{"named", "Where does the river at Augrabies Falls rise?", []string{"Augrabies Falls"}, []string{"Augrabies Falls", "Orange River", "Lesotho"}},
-		{"not a name in the question", "Where does the river at the augrabies falls rise?", []string{"Augrabies Falls"}, []string{"Orange River", "Lesotho"}},
-		{"start named already", "Where does the Orange River rise?", []string{"Augrabies Falls"}, []string{"Orange River", "Lesotho"}},
+		{"named", "Where does the river at Varn Falls rise?", []string{"Varn Falls"}, []string{"Varn Falls", "Tessel River", "Kestria"}},
+		{"not a name in the question", "Where does the river at the varn falls rise?", []string{"Varn Falls"}, []string{"Tessel River", "Kestria"}},
+		{"start named already", "Where does the Tessel River rise?", []string{"Varn Falls"}, []string{"Tessel River", "Kestria"}},
 	}
 	for _, tc := range cases {
 		ps := answerPaths(tc.question, []answerspan.Candidate{c}, pool, tc.linked, 3)
@@ -290,7 +290,7 @@ func TestAnswerPathsFromQuestion(t *testing.T) {
 		}
 		if len(tc.want) == 3 {
 			e := ps[0].Edges[0]
-			if e.From != "Orange River" || e.To != "Augrabies Falls" || e.Predicate != "passes" || e.Source.CharEnd != strings.Index(river, " It") {
+			if e.From != "Tessel River" || e.To != "Varn Falls" || e.Predicate != "passes" || e.Source.CharEnd != strings.Index(river, " It") {
 				t.Errorf("%s: first edge %+v", tc.name, e)
 			}
 		}
@@ -305,18 +305,18 @@ func TestWithAnswerPathsDistinct(t *testing.T) {
 	path := func(score float64, nodes []string, edges ...kb.PathEdge) kb.Path {
 		return kb.Path{Score: score, Semantic: score, Structural: score, Nodes: nodes, Edges: edges}
 	}
-	ap := []kb.Path{path(1, []string{"Magnificent Brute", "American", "Yes", "American", "A Time of Destiny"},
-		edge("Magnificent Brute", "American", "is an"), edge("American", "Yes", "the same"), edge("American", "Yes", "the same"), edge("A Time of Destiny", "American", "is an"))}
+	ap := []kb.Path{path(1, []string{"Iron Bellows", "American", "Yes", "American", "A Season of Embers"},
+		edge("Iron Bellows", "American", "is an"), edge("American", "Yes", "the same"), edge("American", "Yes", "the same"), edge("A Season of Embers", "American", "is an"))}
 	ap[0].Chosen = true
 	rest := []kb.Path{
-		path(0.6, []string{"Magnificent Brute", "American"}, edge("Magnificent Brute", "American", "“Magnificent Brute is a 1936 American film”")),
-		path(0.5, []string{"A Time of Destiny", "William Hurt"}, edge("A Time of Destiny", "William Hurt", "stars")),
-		path(0.4, []string{"A Time of Destiny", "William Hurt"}, edge("William Hurt", "A Time of Destiny", "starred in")),
+		path(0.6, []string{"Iron Bellows", "American"}, edge("Iron Bellows", "American", "“Iron Bellows is a 1936 American film”")),
+		path(0.5, []string{"A Season of Embers", "William Harrow"}, edge("A Season of Embers", "William Harrow", "stars")),
+		path(0.4, []string{"A Season of Embers", "William Harrow"}, edge("William Harrow", "A Season of Embers", "starred in")),
 	}
 	rest[1].Chosen = true
-	rest = append(rest, path(0.3, ap[0].Nodes, edge("Magnificent Brute", "American", "is an")))
+	rest = append(rest, path(0.3, ap[0].Nodes, edge("Iron Bellows", "American", "is an")))
 	got := withAnswerPaths(ap, rest, 5)
-	if len(got) != 3 || !got[0].Chosen || got[1].Chosen || got[2].Chosen || got[1].Nodes[1] != "American" || got[2].Nodes[1] != "William Hurt" {
+	if len(got) != 3 || !got[0].Chosen || got[1].Chosen || got[2].Chosen || got[1].Nodes[1] != "American" || got[2].Nodes[1] != "William Harrow" {
 		t.Fatalf("paths %+v", got)
 	}
 	re := Rethink(embed.NewHashed(64), "", rest[1:3], 0, 1, 0, 5)
@@ -328,21 +328,21 @@ func TestWithAnswerPathsDistinct(t *testing.T) {
 // Items of the same value: item → value ← item → "Yes", the last edge
 // saying "both …" on the second item's sentence.
 func TestConclusionPathSameValue(t *testing.T) {
-	a := "Tim O'Brien is an American novelist."
-	b := "Erica Jong is an American novelist and poet."
+	a := "Tomas O'Rell is an American novelist."
+	b := "Mira Castellan is an American novelist and poet."
 	pool := []Evidence{
-		{N: 1, Hit: kb.Hit{DocTitle: "Tim O'Brien (author)", IndexTitle: "Tim O'Brien (author)", Chunk: kb.Chunk{Text: a}}},
-		{N: 2, Hit: kb.Hit{DocTitle: "Erica Jong", IndexTitle: "Erica Jong", Chunk: kb.Chunk{Text: b}}},
+		{N: 1, Hit: kb.Hit{DocTitle: "Tomas O'Rell (author)", IndexTitle: "Tomas O'Rell (author)", Chunk: kb.Chunk{Text: a}}},
+		{N: 2, Hit: kb.Hit{DocTitle: "Mira Castellan", IndexTitle: "Mira Castellan", Chunk: kb.Chunk{Text: b}}},
 	}
 	items := []answerspan.Compared{
-		{Item: "Tim O'Brien (author)", Value: "American", Ref: answerspan.Ref{Passage: 0, End: len(a)}},
-		{Item: "Erica Jong", Value: "American", Ref: answerspan.Ref{Passage: 1, End: len(b)}},
+		{Item: "Tomas O'Rell (author)", Value: "American", Ref: answerspan.Ref{Passage: 0, End: len(a)}},
+		{Item: "Mira Castellan", Value: "American", Ref: answerspan.Ref{Passage: 1, End: len(b)}},
 	}
 	p, ok := conclusionPath(answerspan.Candidate{Text: "yes", Score: 0.8, Items: items}, pool)
-	if !ok || !reflect.DeepEqual(p.Nodes, []string{"Tim O'Brien (author)", "American", "Erica Jong", "Yes"}) || len(p.Edges) != 3 {
+	if !ok || !reflect.DeepEqual(p.Nodes, []string{"Tomas O'Rell (author)", "American", "Mira Castellan", "Yes"}) || len(p.Edges) != 3 {
 		t.Fatalf("path %+v", p)
 	}
-	if e := p.Edges[2]; e.From != "Erica Jong" || e.To != "Yes" || e.Predicate != "both American" || e.Source.CharEnd != len(b) {
+	if e := p.Edges[2]; e.From != "Mira Castellan" || e.To != "Yes" || e.Predicate != "both American" || e.Source.CharEnd != len(b) {
 		t.Errorf("conclusion edge %+v", e)
 	}
 }
@@ -350,13 +350,13 @@ func TestConclusionPathSameValue(t *testing.T) {
 // The item a comparison chose by lifespans runs to the dates as its
 // sentence writes them; an undecided item gets no path.
 func TestAnswerPathsLifespan(t *testing.T) {
-	a := "Jean-Baptiste Vollarde (27 October 1708 – 27 February 1794) was a French architect."
+	a := "Jean-Baptiste Vollarde (14 October 1709 – 2 March 1791) was a French architect."
 	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Jean-Baptiste Vollarde", IndexTitle: "Jean-Baptiste Vollarde", Chunk: kb.Chunk{Text: a}}}}
 	c := answerspan.Candidate{Text: "Jean-Baptiste Vollarde", Type: answerspan.TName, Span: answerspan.Ref{Passage: 0, End: len("Jean-Baptiste Vollarde")},
 		Chain: []answerspan.Ref{{Passage: 0, End: len(a)}}, Subject: "Jean-Baptiste Vollarde", Score: answerspan.Decided}
 	q := "Who lived longer, Jean-Baptiste Vollarde or Arvid Lennstrom?"
 	ps := answerPaths(q, []answerspan.Candidate{c}, pool, nil, 3)
-	if want := []string{"Jean-Baptiste Vollarde", "27 October 1708 – 27 February 1794"}; len(ps) != 1 || !reflect.DeepEqual(ps[0].Nodes, want) || ps[0].Edges[0].Source.CharEnd != len(a) {
+	if want := []string{"Jean-Baptiste Vollarde", "14 October 1709 – 2 March 1791"}; len(ps) != 1 || !reflect.DeepEqual(ps[0].Nodes, want) || ps[0].Edges[0].Source.CharEnd != len(a) {
 		t.Fatalf("paths %+v, want nodes %q", ps, want)
 	}
 	c.Score = 0.55
@@ -369,16 +369,16 @@ func TestAnswerPathsLifespan(t *testing.T) {
 // question hop (about 0.1 ms, mostly relphrase; the offline answer takes
 // tens of ms).
 func BenchmarkAnswerPaths(b *testing.B) {
-	river := "The Orange River passes Augrabies Falls. It rises in Lesotho and flows through South Africa and Namibia."
-	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Orange River", IndexTitle: "Orange River", Chunk: kb.Chunk{Text: river}}}}
+	river := "The Tessel River passes Varn Falls. It rises in Kestria and flows through Upper Ostrand and Velmark."
+	pool := []Evidence{{N: 1, Hit: kb.Hit{DocTitle: "Tessel River", IndexTitle: "Tessel River", Chunk: kb.Chunk{Text: river}}}}
 	second := strings.Index(river, "It rises")
 	var cs []answerspan.Candidate
-	for _, name := range []string{"Lesotho", "South Africa", "Namibia", "Africa", "Orange"} {
+	for _, name := range []string{"Kestria", "Upper Ostrand", "Velmark", "Ostrand", "Tessel"} {
 		i := strings.Index(river, name)
 		cs = append(cs, answerspan.Candidate{Text: name, Type: answerspan.TName, Span: answerspan.Ref{Passage: 0, Start: i, End: i + len(name)},
-			Chain: []answerspan.Ref{{Passage: 0, Start: second, End: len(river)}}, Subject: "Orange River"})
+			Chain: []answerspan.Ref{{Passage: 0, Start: second, End: len(river)}}, Subject: "Tessel River"})
 	}
 	for b.Loop() {
-		answerPaths("Where does the river at Augrabies Falls rise?", cs, pool, []string{"Augrabies Falls"}, 3)
+		answerPaths("Where does the river at Varn Falls rise?", cs, pool, []string{"Varn Falls"}, 3)
 	}
 }

@@ -583,7 +583,7 @@ func (r *Retriever) link(ctx context.Context, question string, set Settings) ([]
 	}
 	var out []Linked
 	seen := map[int64]bool{}
-	// Longer matches first: "New York City" before "York".
+	// Longer matches first: "Upper Ostrand" before "Ostrand".
 	sort.SliceStable(grams, func(a, b int) bool { return len(grams[a]) > len(grams[b]) })
 	covered := map[string]bool{}
 	for _, g := range grams {
@@ -873,7 +873,7 @@ func (r *Retriever) ppr(ctx context.Context, seed map[int64]float64, passage []i
 
 // topic ranks the chunks about the entities around the question: a chunk
 // whose document title or heading names an entity (a qualifier in
-// parentheses aside, "Nearchos (painter)") is that entity's topic chunk.
+// parentheses aside, "Thessalon (painter)") is that entity's topic chunk.
 // Entities are the question's own (weight 1) and those mentioned in the top
 // passages (1/(1+rank) per passage). This is the hop of a bridge question:
 // "the father of X" finds X's passage, which names the father, whose own

@@ -76,12 +76,12 @@ func TestScopedMatchScoresLikePlainOR(t *testing.T) {
 			words = append(words, "tango")
 		}
 		if i%7 == 0 {
-			words = append(words, "paris", "and", "more", "words", "to", "vary", "the", "length")
+			words = append(words, "varnholm", "and", "more", "words", "to", "vary", "the", "length")
 		}
 		texts[i] = strings.Join(words, " ")
 		title := fmt.Sprintf("Doc %d", i)
 		if i == 20 {
-			title = "Last Tango in Paris"
+			title = "Slow Tango in Varnholm"
 		}
 		id, err := st.AddDocument(ctx, kb.Document{Title: title, FileName: fmt.Sprint(i), Kind: "txt", Hash: fmt.Sprint(i)})
 		if err != nil {
@@ -96,7 +96,7 @@ func TestScopedMatchScoresLikePlainOR(t *testing.T) {
 		}
 	}
 	w := DefaultSettings().ColumnWeights
-	terms := MatchTerms("Which film director was born in Paris, the one of Last Tango?")
+	terms := MatchTerms("Which film director was born in Varnholm, the one of Slow Tango?")
 	rows, total, err := st.TermRows(ctx, terms)
 	if err != nil || total != 60 {
 		t.Fatalf("term rows %v total %d: %v", rows, total, err)

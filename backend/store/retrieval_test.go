@@ -22,16 +22,16 @@ func TestChunksNamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	corpus := []evalset.Passage{
-		{ID: "a", Title: "Oswiu", Text: "Oswiu was King of Bernicia from 642."},
-		{ID: "b", Title: "Nearchos (painter)", Text: "Nearchos was an Attic potter and vase painter."},
-		{ID: "c", Title: "Whitby Abbey", Text: "Oswiu is buried at Whitby Abbey."},
+		{ID: "a", Title: "Eadwald", Text: "Eadwald was King of Tessland from 642."},
+		{ID: "b", Title: "Thessalon (painter)", Text: "Thessalon was an Attic potter and vase painter."},
+		{ID: "c", Title: "Harrowby Abbey", Text: "Eadwald is buried at Harrowby Abbey."},
 	}
 	if err := evalset.Build(ctx, st, embed.NewHashed(embed.DefaultDim), corpus); err != nil {
 		t.Fatal(err)
 	}
 	lookup := func(st *store.Store) map[string]bool {
 		t.Helper()
-		got, err := st.ChunksNamed(ctx, []string{kb.NormKey("Oswiu"), kb.NormKey("Nearchos"), ""}, 10)
+		got, err := st.ChunksNamed(ctx, []string{kb.NormKey("Eadwald"), kb.NormKey("Thessalon"), ""}, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,8 +42,8 @@ func TestChunksNamed(t *testing.T) {
 				t.Fatalf("row without ids: %+v", c)
 			}
 		}
-		if len(got) != 2 || !titles["Oswiu"] || !titles["Nearchos (painter)"] {
-			t.Fatalf("named chunks %+v (the body mention of Oswiu in c must not count)", got)
+		if len(got) != 2 || !titles["Eadwald"] || !titles["Thessalon (painter)"] {
+			t.Fatalf("named chunks %+v (the body mention of Eadwald in c must not count)", got)
 		}
 		return titles
 	}
