@@ -7,9 +7,12 @@ import "strings"
 // Canadian guitarist, …", "the band X". They are a closed lexicon of class
 // words (English), not names of anything; a head noun that is not listed
 // is read by its ending (personNoun).
-var classNouns = map[string]string{}
+var classNouns = classNounTable()
 
-func init() {
+// classNounTable maps each class noun to the type it describes (the first
+// list that names a word wins).
+func classNounTable() map[string]string {
+	classNouns := map[string]string{}
 	for _, tw := range [][2]string{
 		{"location", `city town village country nation river lake mountain mount hill island archipelago region province state
 			county district municipality suburb neighbourhood neighborhood capital area valley peninsula commune settlement
@@ -54,6 +57,7 @@ func init() {
 			}
 		}
 	}
+	return classNouns
 }
 
 // notPersonNouns end like a noun of a person ("-er", "-or") but name

@@ -31,19 +31,22 @@ var connectors = map[string]bool{"of": true, "the": true, "de": true, "von": tru
 	"del": true, "du": true, "der": true, "da": true, "di": true, "for": true, "and": true, "y": true, "des": true}
 
 // leadStop are capitalised words that start sentences but not names.
-var leadStop = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`the a an this that these those in on at for if when while it its we our you your he she
+var leadStop = wordSet(`the a an this that these those in on at for if when while it its we our you your he she
 	they their there however and but or as by to from with each all any some no not see also under after before during such
 	other many most his her what which who how why where note i yes because since although though unless until upon
 	then thus therefore here every both either neither one two three first second third new use using used enter line
 	do does did is are was were be been can could may might must shall should will would have has had my me us them
 	about above below between into over than so nor only just very more less same own page part chapter section table figure
 	january february march april may june july august september october november december
-	monday tuesday wednesday thursday friday saturday sunday`) {
-		leadStop[w] = true
+	monday tuesday wednesday thursday friday saturday sunday`)
+
+// wordSet is the set of the space-separated words in ws.
+func wordSet(ws string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(ws) {
+		m[w] = true
 	}
+	return m
 }
 
 // cjkStop are characters that do not start or end a CJK key phrase.
@@ -331,14 +334,6 @@ var typeRules = []struct {
 	{[]string{"war", "conference", "summit", "election", "revolution", "olympics"}, "event", false},
 }
 
-func init() {
-	for _, r := range typeRules {
-		for _, w := range r.words {
-			typeWords[w] = true
-		}
-	}
-}
-
 // classify gives a coarse and a semantic type from the words of a name.
 func classify(name string) (string, string) {
 	ws := strings.Fields(strings.ToLower(name))
@@ -543,7 +538,18 @@ var valueTypes = map[string]bool{"date": true, "money": true, "percent": true, "
 
 // typeWords are the words classify reads types from: alone they are
 // generic nouns ("Department", "Code"), not names.
-var typeWords = map[string]bool{}
+var typeWords = typeRuleWords()
+
+// typeRuleWords are the words of every type rule.
+func typeRuleWords() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range typeRules {
+		for _, w := range r.words {
+			m[w] = true
+		}
+	}
+	return m
+}
 
 // quotedCommonWord reports whether a quoted title is one word that the
 // chunk or its document also writes in lower case: a common noun made a
