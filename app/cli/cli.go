@@ -41,25 +41,33 @@ type command struct {
 	run         func(ctx context.Context, env *Env, args []string) int
 }
 
-var commands []command
-
-// register adds commands; the files that own them call it in init, and
-// Usage lists them in registration order (cli.go's first, then by file name).
-func register(c ...command) { commands = append(commands, c...) }
-
-func init() {
-	register(
-		command{"import", "import --project DIR [--json] [--password PW] [--no-index] PATH...   import files or folders, then index; one result per file", cmdImport},
-		command{"docs", "docs --project DIR [--json]                             list documents: id, title, status, pages, chunks, error", cmdDocs},
-		command{"rename", "rename --project DIR [--org O --type T --period P] ID TITLE  rename a document (the file is not read again); --auto ID undoes it", cmdRename},
-		command{"remove", "remove --project DIR DOC_ID...                          delete documents and everything derived from them", cmdRemove},
-		command{"search", "search --project DIR [--k N] [--json] [--doc ID]... QUERY   hybrid passage search (BM25 + vectors, fused)", cmdSearch},
-		command{"text", "text --project DIR [--page N] [--format text|md|json] DOC_ID   the extracted text, page by page (md: # headings, pipe tables)", cmdText},
-		command{"check", "check --project DIR [--repair]                          integrity check; exits non-zero on problems; --repair imports orphaned originals again", cmdCheck},
-		command{"serve", "serve --project DIR [--addr 127.0.0.1:PORT]            serve the app to a browser on loopback (token in the URL)", cmdServe},
-		command{"eval-retrieve", "eval-retrieve                                        ../shared/eval scoring interface: question on stdin, EVAL_CORPUS set", cmdEvalRetrieve},
-		command{"eval-score", "eval-score [--json] DATASET_DIR...                   Recall@2/@5 of eval-retrieve's ranking on a dataset's questions", cmdEvalScore},
-	)
+// commands are the CLI's commands in the order Usage lists them; each
+// command's function stands in the file of its subject (cmd_*.go).
+var commands = []command{
+	{"import", "import --project DIR [--json] [--password PW] [--no-index] PATH...   import files or folders, then index; one result per file", cmdImport},
+	{"docs", "docs --project DIR [--json]                             list documents: id, title, status, pages, chunks, error", cmdDocs},
+	{"rename", "rename --project DIR [--org O --type T --period P] ID TITLE  rename a document (the file is not read again); --auto ID undoes it", cmdRename},
+	{"remove", "remove --project DIR DOC_ID...                          delete documents and everything derived from them", cmdRemove},
+	{"search", "search --project DIR [--k N] [--json] [--doc ID]... QUERY   hybrid passage search (BM25 + vectors, fused)", cmdSearch},
+	{"text", "text --project DIR [--page N] [--format text|md|json] DOC_ID   the extracted text, page by page (md: # headings, pipe tables)", cmdText},
+	{"check", "check --project DIR [--repair]                          integrity check; exits non-zero on problems; --repair imports orphaned originals again", cmdCheck},
+	{"serve", "serve --project DIR [--addr 127.0.0.1:PORT]            serve the app to a browser on loopback (token in the URL)", cmdServe},
+	{"eval-retrieve", "eval-retrieve                                        ../shared/eval scoring interface: question on stdin, EVAL_CORPUS set", cmdEvalRetrieve},
+	{"eval-score", "eval-score [--json] DATASET_DIR...                   Recall@2/@5 of eval-retrieve's ranking on a dataset's questions", cmdEvalScore},
+	{"ask", "ask --project DIR [--deep] [--json] [--k N] [--doc ID]... QUESTION   answer with citations and reasoning paths (stored with its trace)", cmdAsk},
+	{"eval", "eval --dataset DIR [--mode quick|deep] [--json] [--corpus FILE] [--limit N]   Recall@2/5 of the answers' evidence, EM/F1 with a model, decline rate", cmdEval},
+	{"export", "export --project DIR [--force] OUT.zip                  back up a project (consistent snapshot, safe while the app runs)", cmdExport},
+	{"import-project", "import-project BACKUP.zip DIR                          restore a backup into a new, empty folder and check it", cmdImportProject},
+	{"index", "index --project DIR [--json] [--retry-failed]            run or resume pending indexing (OCR of scanned pages, knowledge graph, mind maps) with progress", cmdIndex},
+	{"graph", "graph --project DIR --format json|graphml [--doc ID]... [--cooccurrence]   export the knowledge graph", cmdGraph},
+	{"entity", "entity --project DIR [--json] NAME                      one entity: aliases, types, relations, sources", cmdEntity},
+	{"mindmap", "mindmap --project DIR [--doc ID | --fused] [--format json|md|opml]   a document's mind map, or the fused map of all", cmdMindMap},
+	{"models", "models [--json]                                      installed Ollama models (context, family, size), the ones Cairn uses, recommendations", cmdModels},
+	{"pull", "pull [--json] MODEL                                  download an Ollama model with progress (Ctrl-C cancels)", cmdPull},
+	{"embed-model", "embed-model --project DIR [--json] [MODEL|builtin]   show or switch the model embedding the project's passages (resumable)", cmdEmbedModel},
+	{"eval-tune", "eval-tune [--set NAME=V,...] [--no-pseudo] [--top N] DATASET_DIR...   retrieval fusion grid on DEV sets (lists gathered once per question)", cmdEvalTune},
+	{"eval-paths", "eval-paths [--limit N] DATASET_DIR...   reasoning-path settings (λ1, λ2, θ) on DEV sets: answer on a top path, gold-sourced top path", cmdEvalPaths},
+	{"mcp", "mcp --project DIR [--allow-import]                     serve the project to an MCP client over stdio (read-only unless --allow-import)", cmdMCP},
 }
 
 // Usage prints the command list.

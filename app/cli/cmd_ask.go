@@ -19,13 +19,6 @@ import (
 	"cairn/backend/reason"
 )
 
-func init() {
-	register(
-		command{"ask", "ask --project DIR [--deep] [--json] [--k N] [--doc ID]... QUESTION   answer with citations and reasoning paths (stored with its trace)", cmdAsk},
-		command{"eval", "eval --dataset DIR [--mode quick|deep] [--json] [--corpus FILE] [--limit N]   Recall@2/5 of the answers' evidence, EM/F1 with a model, decline rate", cmdEval},
-	)
-}
-
 // askJSON is `ask --json`'s object: the answer (answer, outcome,
 // declined, citations, paths, trace, ...) and the model it was asked with.
 type askJSON struct {

@@ -182,10 +182,6 @@ func cmdEvalScore(ctx context.Context, env *Env, args []string) int {
 
 func round1(x float64) float64 { return float64(int(x*10+0.5)) / 10 }
 
-func init() {
-	register(command{"eval-tune", "eval-tune [--set NAME=V,...] [--no-pseudo] [--top N] DATASET_DIR...   retrieval fusion grid on DEV sets (lists gathered once per question)", cmdEvalTune})
-}
-
 // cmdEvalTune gathers every question's ranked lists once per dataset (full
 // retrieval without fusion), then scores a grid of fusion settings (list
 // weights, reciprocal-rank constant) on them in memory, and prints each
@@ -437,10 +433,6 @@ func percentile(v []float64, p float64) float64 {
 	sort.Float64s(s)
 	i := int(math.Ceil(p/100*float64(len(s)))) - 1
 	return s[max(0, min(i, len(s)-1))]
-}
-
-func init() {
-	register(command{"eval-paths", "eval-paths [--limit N] DATASET_DIR...   reasoning-path settings (λ1, λ2, θ) on DEV sets: answer on a top path, gold-sourced top path", cmdEvalPaths})
 }
 
 // cmdEvalPaths answers each question offline keeping the 20 best candidate
