@@ -94,11 +94,13 @@ commands-check:
 	fi
 
 # The packages where goroutines share state (the store's caches, jobs'
-# pause/cancel, llm.Auto, the app's backends), under the race detector with
-# -short; of backend/project, the tests that run writers, readers and locks
-# at once (its long fault suites and app/cli's process tests run once,
-# without -race, in test-go: under -race they outgrow CI's time).
-RACE_PKGS    := ./backend/store ./backend/jobs ./backend/llm/... ./app
+# pause/cancel, llm.Auto, the app's backends, retrieval's lists gathered in
+# parallel and reason, which answers through them), under the race detector
+# with -short; of backend/project, the tests that run writers, readers and
+# locks at once (its long fault suites and app/cli's process tests run once,
+# without -race, in test-go: under -race they outgrow CI's time). retrieve
+# and reason take about 10 s and 4 min under -race -short on 2 cores.
+RACE_PKGS    := ./backend/store ./backend/jobs ./backend/llm/... ./app ./backend/retrieve ./backend/reason
 RACE_PROJECT := ReadsWhileIndexing|WriterLock|SwitchEmbedder
 
 ## test-race: the concurrent packages' tests with -race
