@@ -18,6 +18,7 @@ APT_TEST := xvfb xauth xdotool imagemagick x11-utils chromium fonts-wqy-microhei
 
 DESKTOP_BIN := build/bin/cairn-desktop
 CLI_BIN     := build/bin/cairn
+EVAL_BIN    := build/bin/cairn-eval
 FRONTEND_SRC := $(shell find frontend/src frontend/wailsjs frontend/public -type f 2>/dev/null) \
 	frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json
 
@@ -62,9 +63,12 @@ frontend: frontend/dist/index.html
 frontend/dist/index.html: frontend/node_modules/.installed $(FRONTEND_SRC)
 	cd frontend && npm run build --silent
 
-## cli: headless binary (no cgo, no GTK): import, search, serve, ...
+## cli: headless binary (no cgo, no GTK): import, search, serve, ...; and
+## cairn-eval, the same with the evaluation commands (tools/cairneval), which
+## the shipped binary leaves out
 cli: frontend
 	CGO_ENABLED=0 $(GO) build -o $(CLI_BIN) .
+	CGO_ENABLED=0 $(GO) build -o $(EVAL_BIN) ./tools/cairneval
 
 ## build: the desktop app (Wails; -m: go.mod is kept tidy by hand, see docs/development.md)
 build: deps-build
