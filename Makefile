@@ -18,6 +18,7 @@ APT_TEST := xvfb xauth xdotool imagemagick x11-utils chromium fonts-wqy-microhei
 
 DESKTOP_BIN := build/bin/cairn-desktop
 CLI_BIN     := build/bin/cairn
+EVAL_BIN    := build/bin/cairn-eval
 FRONTEND_SRC := $(shell find frontend/src frontend/wailsjs frontend/public -type f 2>/dev/null) \
 	frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json
 
@@ -62,9 +63,12 @@ frontend: frontend/dist/index.html
 frontend/dist/index.html: frontend/node_modules/.installed $(FRONTEND_SRC)
 	cd frontend && npm run build --silent
 
-## cli: headless binary (no cgo, no GTK): import, search, serve, ...
+## cli: headless binary (no cgo, no GTK): import, search, serve, ...; and
+## cairn-eval, the same with the evaluation commands (tools/cairneval), which
+## the shipped binary leaves out
 cli: frontend
 	CGO_ENABLED=0 $(GO) build -o $(CLI_BIN) .
+	CGO_ENABLED=0 $(GO) build -o $(EVAL_BIN) ./tools/cairneval
 
 ## build: the desktop app (Wails; -m: go.mod is kept tidy by hand, see docs/development.md)
 build: deps-build
@@ -94,11 +98,13 @@ commands-check:
 	fi
 
 # The packages where goroutines share state (the store's caches, jobs'
-# pause/cancel, llm.Auto, the app's backends), under the race detector with
-# -short; of backend/project, the tests that run writers, readers and locks
-# at once (its long fault suites and app/cli's process tests run once,
-# without -race, in test-go: under -race they outgrow CI's time).
-RACE_PKGS    := ./backend/store ./backend/jobs ./backend/llm/... ./app
+# pause/cancel, llm.Auto, the app's backends, retrieval's lists gathered in
+# parallel and reason, which answers through them), under the race detector
+# with -short; of backend/project, the tests that run writers, readers and
+# locks at once (its long fault suites and app/cli's process tests run once,
+# without -race, in test-go: under -race they outgrow CI's time). retrieve
+# and reason take about 10 s and 4 min under -race -short on 2 cores.
+RACE_PKGS    := ./backend/store ./backend/jobs ./backend/llm/... ./app ./backend/retrieve ./backend/reason
 RACE_PROJECT := ReadsWhileIndexing|WriterLock|SwitchEmbedder
 
 ## test-race: the concurrent packages' tests with -race

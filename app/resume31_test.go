@@ -27,7 +27,7 @@ func TestAppStartResumesInterruptedImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.RemoveDocuments(ctx, func(string, kb.Chunk) []string { return nil }, d.ID); err != nil {
+	if _, err := st.RemoveDocuments(ctx, d.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.AddDocument(ctx, kb.Document{Title: d.Title, FileName: d.FileName, StoredPath: d.StoredPath, Kind: d.Kind, Hash: d.Hash, Bytes: d.Bytes}); err != nil {

@@ -1,7 +1,9 @@
 // Package cli is Cairn's command line: the headless face of the same project
-// API the desktop app uses (import, docs, remove, search, text, check, serve)
-// plus the retrieval evaluation interface. Every command that lists things
-// can print one JSON object per line (--json) for scripts and outside checks.
+// API the desktop app uses (import, docs, remove, search, text, check, serve,
+// ask, ...). Every command that lists things can print one JSON object per
+// line (--json) for scripts and outside checks. The evaluation commands are
+// not in the shipped binary: tools/cairneval (cairn-eval) is this command
+// line with them added (Env.Extra).
 package cli
 
 import (
@@ -14,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,50 +37,86 @@ type Env struct {
 	// Global flags, accepted by every command.
 	Ollama  string
 	Offline bool
+
+	// Program is the name usage lines give the binary ("cairn" when empty).
+	Program string
+	// Extra are commands a program built on this command line adds after
+	// the built-in ones (tools/cairneval: the evaluation commands).
+	Extra []Command
 }
 
-type command struct {
-	name, usage string
-	run         func(ctx context.Context, env *Env, args []string) int
+// Command is one command: its name, its usage line (after the program
+// name) and its function, which returns the exit code.
+type Command struct {
+	Name, Usage string
+	Run         func(ctx context.Context, env *Env, args []string) int
 }
 
-var commands []command
-
-// register adds commands; the files that own them call it in init, and
-// Usage lists them in registration order (cli.go's first, then by file name).
-func register(c ...command) { commands = append(commands, c...) }
-
-func init() {
-	register(
-		command{"import", "import --project DIR [--json] [--password PW] [--no-index] PATH...   import files or folders, then index; one result per file", cmdImport},
-		command{"docs", "docs --project DIR [--json]                             list documents: id, title, status, pages, chunks, error", cmdDocs},
-		command{"rename", "rename --project DIR [--org O --type T --period P] ID TITLE  rename a document (the file is not read again); --auto ID undoes it", cmdRename},
-		command{"remove", "remove --project DIR DOC_ID...                          delete documents and everything derived from them", cmdRemove},
-		command{"search", "search --project DIR [--k N] [--json] [--doc ID]... QUERY   hybrid passage search (BM25 + vectors, fused)", cmdSearch},
-		command{"text", "text --project DIR [--page N] [--format text|md|json] DOC_ID   the extracted text, page by page (md: # headings, pipe tables)", cmdText},
-		command{"check", "check --project DIR [--repair]                          integrity check; exits non-zero on problems; --repair imports orphaned originals again", cmdCheck},
-		command{"serve", "serve --project DIR [--addr 127.0.0.1:PORT]            serve the app to a browser on loopback (token in the URL)", cmdServe},
-		command{"eval-retrieve", "eval-retrieve                                        ../shared/eval scoring interface: question on stdin, EVAL_CORPUS set", cmdEvalRetrieve},
-		command{"eval-score", "eval-score [--json] DATASET_DIR...                   Recall@2/@5 of eval-retrieve's ranking on a dataset's questions", cmdEvalScore},
-	)
+// commands are the CLI's commands in the order Usage lists them; each
+// command's function stands in the file of its subject (cmd_*.go).
+var commands = []Command{
+	{"import", "import --project DIR [--json] [--password PW] [--no-index] PATH...   import files or folders, then index; one result per file", cmdImport},
+	{"docs", "docs --project DIR [--json]                             list documents: id, title, status, pages, chunks, error", cmdDocs},
+	{"rename", "rename --project DIR [--org O --type T --period P] ID TITLE  rename a document (the file is not read again); --auto ID undoes it", cmdRename},
+	{"remove", "remove --project DIR DOC_ID...                          delete documents and everything derived from them", cmdRemove},
+	{"search", "search --project DIR [--k N] [--json] [--doc ID]... QUERY   hybrid passage search (BM25 + vectors, fused)", cmdSearch},
+	{"text", "text --project DIR [--page N] [--format text|md|json] DOC_ID   the extracted text, page by page (md: # headings, pipe tables)", cmdText},
+	{"check", "check --project DIR [--repair]                          integrity check; exits non-zero on problems; --repair imports orphaned originals again", cmdCheck},
+	{"serve", "serve --project DIR [--addr 127.0.0.1:PORT]            serve the app to a browser on loopback (token in the URL)", cmdServe},
+	{"ask", "ask --project DIR [--deep] [--json] [--k N] [--doc ID]... QUESTION   answer with citations and reasoning paths (stored with its trace)", cmdAsk},
+	{"export", "export --project DIR [--force] OUT.zip                  back up a project (consistent snapshot, safe while the app runs)", cmdExport},
+	{"import-project", "import-project BACKUP.zip DIR                          restore a backup into a new, empty folder and check it", cmdImportProject},
+	{"index", "index --project DIR [--json] [--retry-failed]            run or resume pending indexing (OCR of scanned pages, knowledge graph, mind maps) with progress", cmdIndex},
+	{"graph", "graph --project DIR --format json|graphml [--doc ID]... [--cooccurrence]   export the knowledge graph", cmdGraph},
+	{"entity", "entity --project DIR [--json] NAME                      one entity: aliases, types, relations, sources", cmdEntity},
+	{"mindmap", "mindmap --project DIR [--doc ID | --fused] [--format json|md|opml]   a document's mind map, or the fused map of all", cmdMindMap},
+	{"models", "models [--json]                                      installed Ollama models (context, family, size), the ones Cairn uses, recommendations", cmdModels},
+	{"pull", "pull [--json] MODEL                                  download an Ollama model with progress (Ctrl-C cancels)", cmdPull},
+	{"embed-model", "embed-model --project DIR [--json] [MODEL|builtin]   show or switch the model embedding the project's passages (resumable)", cmdEmbedModel},
+	{"mcp", "mcp --project DIR [--allow-import]                     serve the project to an MCP client over stdio (read-only unless --allow-import)", cmdMCP},
 }
 
-// Usage prints the command list.
-func Usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: cairn COMMAND [flags] [args]    (no command: open the desktop app)")
+// movedToEval are the evaluation commands that left the shipped binary for
+// cairn-eval (tools/cairneval); cairn answers them with where they went.
+var movedToEval = []string{"eval", "eval-retrieve", "eval-score", "eval-tune", "eval-paths"}
+
+// Usage prints cairn's command list.
+func Usage(w io.Writer) { (&Env{}).usage(w) }
+
+// usage prints the command list: the built-in commands, then env.Extra.
+func (env *Env) usage(w io.Writer) {
+	prog := env.program()
+	if prog == "cairn" {
+		fmt.Fprintln(w, "usage: cairn COMMAND [flags] [args]    (no command: open the desktop app)")
+	} else {
+		fmt.Fprintf(w, "usage: %s COMMAND [flags] [args]\n", prog)
+	}
 	fmt.Fprintln(w)
-	for _, c := range commands {
-		fmt.Fprintln(w, "  cairn "+c.usage)
+	for _, c := range append(commands[:len(commands):len(commands)], env.Extra...) {
+		fmt.Fprintln(w, "  "+prog+" "+c.Usage)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "global flags: --ollama URL (else OLLAMA_HOST, else http://127.0.0.1:11434), --offline")
 }
 
+func (env *Env) program() string {
+	if env.Program == "" {
+		return "cairn"
+	}
+	return env.Program
+}
+
 // Main runs the command in args (args[0] is the command name) and returns the exit code.
 func Main(args []string, assets fs.FS) int {
+	return MainWith("", nil, args, assets)
+}
+
+// MainWith is Main for a program built on this command line: its name
+// (usage lines) and the commands it adds (tools/cairneval).
+func MainWith(program string, extra []Command, args []string, assets fs.FS) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	env := &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Assets: assets}
+	env := &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Assets: assets, Program: program, Extra: extra}
 	return env.Run(ctx, args)
 }
 
@@ -100,16 +139,20 @@ func (env *Env) Run(ctx context.Context, args []string) int {
 		return 2
 	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		Usage(env.Stdout)
+		env.usage(env.Stdout)
 		return 0
 	}
-	for _, c := range commands {
-		if c.name == args[0] {
-			return c.run(ctx, env, args[1:])
+	for _, c := range append(commands[:len(commands):len(commands)], env.Extra...) {
+		if c.Name == args[0] {
+			return c.Run(ctx, env, args[1:])
 		}
 	}
-	fmt.Fprintf(env.Stderr, "cairn: unknown command %q\n\n", args[0])
-	Usage(env.Stderr)
+	if slices.Contains(movedToEval, args[0]) {
+		fmt.Fprintf(env.Stderr, "cairn %[1]s moved to cairn-eval: build/bin/cairn-eval %[1]s … (make cli builds it; or go run ./tools/cairneval %[1]s …)\n", args[0])
+		return 2
+	}
+	fmt.Fprintf(env.Stderr, "%s: unknown command %q\n\n", env.program(), args[0])
+	env.usage(env.Stderr)
 	return 2
 }
 

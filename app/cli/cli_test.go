@@ -106,14 +106,21 @@ func TestContract(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	t.Setenv("EVAL_CORPUS", "")
 	if code, _, _ := run(t, "", "nonsense"); code != 2 {
 		t.Errorf("unknown command: %d", code)
 	}
 	if code, _, errs := run(t, "", "docs"); code != 1 || !strings.Contains(errs, "--project") {
 		t.Errorf("docs without project: %d %s", code, errs)
 	}
-	if code, _, errs := run(t, "", "eval-retrieve"); code != 1 || !strings.Contains(errs, "EVAL_CORPUS") {
-		t.Errorf("eval-retrieve without corpus: %d %s", code, errs)
+	// The evaluation commands moved to cairn-eval (tools/cairneval): cairn
+	// says where, in one line, and fails.
+	for _, c := range movedToEval {
+		code, out, errs := run(t, "", c, "--offline", "--limit", "20")
+		if want := "cairn " + c + " moved to cairn-eval: build/bin/cairn-eval " + c + " … (make cli builds it; or go run ./tools/cairneval " + c + " …)\n"; code != 2 || out != "" || errs != want {
+			t.Errorf("cairn %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", c, code, out, errs, want)
+		}
+	}
+	if _, out, _ := run(t, "", "help"); strings.Contains(out, "eval") {
+		t.Errorf("cairn help still lists an evaluation command:\n%s", out)
 	}
 }

@@ -8,13 +8,6 @@ import (
 	"cairn/backend/project"
 )
 
-func init() {
-	register(
-		command{"export", "export --project DIR [--force] OUT.zip                  back up a project (consistent snapshot, safe while the app runs)", cmdExport},
-		command{"import-project", "import-project BACKUP.zip DIR                          restore a backup into a new, empty folder and check it", cmdImportProject},
-	)
-}
-
 func cmdExport(ctx context.Context, env *Env, args []string) int {
 	fs := env.flags("export")
 	dir := fs.String("project", "", "project folder")

@@ -14,14 +14,6 @@ import (
 	"cairn/backend/project"
 )
 
-func init() {
-	register(
-		command{"index", "index --project DIR [--json] [--retry-failed]            run or resume pending indexing (OCR of scanned pages, knowledge graph, mind maps) with progress", cmdIndex},
-		command{"graph", "graph --project DIR --format json|graphml [--doc ID]... [--cooccurrence]   export the knowledge graph", cmdGraph},
-		command{"entity", "entity --project DIR [--json] NAME                      one entity: aliases, types, relations, sources", cmdEntity},
-	)
-}
-
 // graphProvider connects the project to the model indexing uses (Ollama
 // when reachable and not --offline, else the offline provider; the mode
 // line goes to stderr). Tests may replace it.

@@ -13,10 +13,6 @@ import (
 	"cairn/backend/store"
 )
 
-func init() {
-	register(command{"mindmap", "mindmap --project DIR [--doc ID | --fused] [--format json|md|opml]   a document's mind map, or the fused map of all", cmdMindMap})
-}
-
 // cmdMindMap prints a document's mind map or the fused pseudo-graph. Maps
 // not built yet are built first (offline unless a model is configured).
 func cmdMindMap(ctx context.Context, env *Env, args []string) int {

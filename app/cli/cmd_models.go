@@ -14,14 +14,6 @@ import (
 	"cairn/backend/project"
 )
 
-func init() {
-	register(
-		command{"models", "models [--json]                                      installed Ollama models (context, family, size), the ones Cairn uses, recommendations", cmdModels},
-		command{"pull", "pull [--json] MODEL                                  download an Ollama model with progress (Ctrl-C cancels)", cmdPull},
-		command{"embed-model", "embed-model --project DIR [--json] [MODEL|builtin]   show or switch the model embedding the project's passages (resumable)", cmdEmbedModel},
-	)
-}
-
 // modelsReport is what `models --json` prints.
 type modelsReport struct {
 	llm.Status

@@ -9,10 +9,6 @@ import (
 	"cairn/backend/project"
 )
 
-func init() {
-	register(command{"mcp", "mcp --project DIR [--allow-import]                     serve the project to an MCP client over stdio (read-only unless --allow-import)", cmdMCP})
-}
-
 // cmdMCP serves one project to a Model Context Protocol client on stdin and
 // stdout (stderr says the mode). The language model is chosen after the
 // server is ready, so a client's start-up does not wait for Ollama.

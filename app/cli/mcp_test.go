@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"cairn/backend/testshared"
 )
 
 // TestMCPCommand speaks MCP to `cairn mcp` through its stdin and stdout:
@@ -19,7 +21,7 @@ import (
 func TestMCPCommand(t *testing.T) {
 	doc, _ := filepath.Abs("../../../shared/docs/real/en-report-dmca-summary.pdf")
 	if _, err := os.Stat(doc); err != nil {
-		t.Skip("../shared/docs not present")
+		testshared.Missing(t, "../shared/docs not present")
 	}
 	proj := filepath.Join(t.TempDir(), "p")
 	if code, _, errs := run(t, "", "mcp", "--project", proj); code == 0 || !strings.Contains(errs, "is not a Cairn project") {

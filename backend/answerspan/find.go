@@ -99,7 +99,7 @@ type Compared struct {
 }
 
 // MinScore is the score under which a candidate is not offered as the
-// answer (DEV sets, `cairn eval`).
+// answer (DEV sets, `cairn-eval eval`).
 const MinScore = 0.45
 
 // Decided is the score of the item a comparison chose by the dates of

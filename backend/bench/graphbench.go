@@ -180,7 +180,7 @@ func buildGraphBench(ctx context.Context, env *Env, dir string) error {
 		for i := range rows {
 			rows[i].Vector = vecs[i]
 		}
-		if err := st.SaveContent(ctx, id, store.Content{Title: title, Kind: "txt", Status: kb.StatusOK, Pages: pages, Chunks: rows}, search.ChunkTerms); err != nil {
+		if err := st.SaveContent(ctx, id, store.Content{Title: title, Kind: "txt", Status: kb.StatusOK, Pages: pages, Chunks: rows}); err != nil {
 			return err
 		}
 		saved, err := st.ChunksOfDocument(ctx, id)

@@ -302,7 +302,7 @@ func measurePipeline(ctx context.Context, env *Env, files []inputFile, group str
 			t2 := time.Now()
 			id, err := st.AddDocument(ctx, kb.Document{Title: title, FileName: files[i].Name, Kind: string(d.Kind), Hash: fmt.Sprintf("bench-%d-%d", r, i)})
 			if err == nil {
-				err = st.SaveContent(ctx, id, store.Content{Title: title, Kind: string(d.Kind), Status: kb.StatusOK, Pages: pages, Chunks: rows}, search.ChunkTerms)
+				err = st.SaveContent(ctx, id, store.Content{Title: title, Kind: string(d.Kind), Status: kb.StatusOK, Pages: pages, Chunks: rows})
 			}
 			if err != nil {
 				st.Close()

@@ -202,6 +202,22 @@ func Words(text string) []string {
 	return out
 }
 
+// ChunkText is the text a stored chunk is embedded and counted as: its
+// document's title, heading path, the header row of a table the chunk
+// continues, and body, so passages inherit their context. It is the same
+// text as search.EmbedText (TestChunkTextIsSearchEmbedText pins that).
+func ChunkText(docTitle string, c kb.Chunk) string {
+	if c.TableHeader != "" {
+		return docTitle + "\n" + strings.Join(c.HeadingPath, "\n") + "\n" + c.TableHeader + "\n" + c.Text
+	}
+	return docTitle + "\n" + strings.Join(c.HeadingPath, "\n") + "\n" + c.Text
+}
+
+// ChunkWords lists the distinct words of a chunk as document frequencies
+// count them: the Words of its ChunkText. The store counts them itself when
+// a chunk is saved and takes them out when it is removed or replaced.
+func ChunkWords(docTitle string, c kb.Chunk) []string { return Words(ChunkText(docTitle, c)) }
+
 func normalise(v []float64) []float32 {
 	var n float64
 	for _, x := range v {

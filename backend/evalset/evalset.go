@@ -123,7 +123,7 @@ func Build(ctx context.Context, st *store.Store, e embed.Embedder, corpus []Pass
 			Title: p.Title, Kind: "txt", Status: kb.StatusOK,
 			Pages:  []kb.Page{{Number: 1, Text: p.Text}},
 			Chunks: rows,
-		}, search.ChunkTerms); err != nil {
+		}); err != nil {
 			return fmt.Errorf("passage %s: %w", p.ID, err)
 		}
 	}

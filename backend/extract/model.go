@@ -21,42 +21,38 @@ import (
 var promptFS embed.FS
 
 var (
-	systemPrompt string
-	userTemplate *template.Template
+	systemPrompt = promptText("prompts/system.txt")
+	userTemplate = promptTemplate("user", "prompts/user.txt")
 	// passageSchema is the schema of one passage's answer
 	// (prompts/passage.schema.json), compact.
-	passageSchema []byte
+	passageSchema = compactJSON(promptText("prompts/passage.schema.json"))
+	// retryTemplate is the note added to the second retry of a chunk.
+	retryTemplate = promptTemplate("retry", "prompts/retry.txt")
 )
 
-func init() {
-	b, err := promptFS.ReadFile("prompts/system.txt")
+// promptText is an embedded prompt file, trimmed; a missing one is a
+// build mistake, so it panics.
+func promptText(name string) string {
+	b, err := promptFS.ReadFile(name)
 	if err != nil {
 		panic(err)
 	}
-	systemPrompt = strings.TrimSpace(string(b))
-	u, err := promptFS.ReadFile("prompts/user.txt")
-	if err != nil {
-		panic(err)
-	}
-	userTemplate = template.Must(template.New("user").Parse(strings.TrimSpace(string(u))))
-	s, err := promptFS.ReadFile("prompts/passage.schema.json")
-	if err != nil {
-		panic(err)
-	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, s); err != nil {
-		panic(err)
-	}
-	passageSchema = compact.Bytes()
-	r, err := promptFS.ReadFile("prompts/retry.txt")
-	if err != nil {
-		panic(err)
-	}
-	retryTemplate = template.Must(template.New("retry").Parse(strings.TrimSpace(string(r))))
+	return strings.TrimSpace(string(b))
 }
 
-// retryTemplate is the note added to the second retry of a chunk.
-var retryTemplate *template.Template
+// promptTemplate parses an embedded prompt file as a text template.
+func promptTemplate(tmpl, name string) *template.Template {
+	return template.Must(template.New(tmpl).Parse(promptText(name)))
+}
+
+// compactJSON is s without the spaces JSON allows; s must be valid JSON.
+func compactJSON(s string) []byte {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
 
 // RetryReplyTokens is the reply budget of a chunk's second retry: a reply
 // that failed by running long (cut, or too big to be valid) gets less room

@@ -19,6 +19,7 @@ import (
 	"cairn/backend/ingest"
 	"cairn/backend/ingest/parsed"
 	"cairn/backend/llm"
+	"cairn/backend/testshared"
 )
 
 // TestTokenEstimateAgainstQwen checks Cairn's token estimate against the
@@ -34,7 +35,7 @@ import (
 func TestTokenEstimateAgainstQwen(t *testing.T) {
 	dir := sharedReal()
 	if dir == "" {
-		t.Skip("../shared/docs/real is not here")
+		testshared.Missing(t, "../shared/docs/real is not here")
 	}
 	root, _ := filepath.Abs("../..")
 	e2e := filepath.Join(root, "frontend", "e2e")

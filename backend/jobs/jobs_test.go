@@ -51,7 +51,7 @@ func newStore(t *testing.T) (*store.Store, int) {
 		}
 		off += len(para) + 1
 	}
-	if err := s.SaveContent(ctx, id, c, nil); err != nil {
+	if err := s.SaveContent(ctx, id, c); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Chunks) < 6 {

@@ -18,6 +18,7 @@ import (
 	"cairn/backend/llm"
 	"cairn/backend/llm/fakeollama"
 	"cairn/backend/project"
+	"cairn/backend/testshared"
 )
 
 // TestMain lets this test binary act as the isolated reader process, and
@@ -54,7 +55,7 @@ func realProject(t *testing.T) *project.Project {
 	for _, f := range realFiles {
 		p, _ := filepath.Abs(filepath.Join("../../../shared/docs/real", f))
 		if _, err := os.Stat(p); err != nil {
-			t.Skipf("%s not present", p)
+			testshared.Missing(t, p, " not present")
 		}
 		paths = append(paths, p)
 	}
@@ -567,7 +568,7 @@ func TestBadInput(t *testing.T) {
 func TestImportInsideProjectOnly(t *testing.T) {
 	src, _ := filepath.Abs("../../../shared/docs/real/en-word-lists-nested.docx")
 	if _, err := os.Stat(src); err != nil {
-		t.Skipf("%s not present", src)
+		testshared.Missing(t, src, " not present")
 	}
 	p, err := project.Open(filepath.Join(t.TempDir(), "proj"))
 	if err != nil {

@@ -154,7 +154,7 @@ func buildPassages(t *testing.T, st *store.Store, corpus []passage) {
 		vec, _ := e.Embed(ctx, texts)
 		rows[0].Vector = vec[0]
 		if err := st.SaveContent(ctx, id, store.Content{Title: p.Title, Kind: "txt", Status: kb.StatusOK,
-			Pages: []kb.Page{{Number: 1, Text: p.Text}}, Chunks: rows}, search.ChunkTerms); err != nil {
+			Pages: []kb.Page{{Number: 1, Text: p.Text}}, Chunks: rows}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"cairn/backend/kb"
-	"cairn/backend/search"
 	"cairn/backend/store/storetest"
 )
 
@@ -486,7 +485,7 @@ func TestOrphanedOriginalsAreFoundAndRepaired(t *testing.T) {
 	}
 	lost, _ := p.store.Document(ctx, rs[1].DocID)
 	// the row goes, the file stays: what a lost -wal leaves
-	if _, err := p.store.RemoveDocuments(ctx, search.ChunkTerms, rs[1].DocID); err != nil {
+	if _, err := p.store.RemoveDocuments(ctx, rs[1].DocID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(p.Dir(), lost.StoredPath)); err != nil {

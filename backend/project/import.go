@@ -373,7 +373,7 @@ func (p *Project) finishFile(ctx context.Context, fi *fileImport, stage func(str
 		res.Status, res.ErrorCode, res.Error, res.Pages = kb.StatusFailed, string(parsed.CodeNoText), msg, len(doc.Pages)
 		return res, nil
 	}
-	if err := p.store.SaveContent(ctx, docID, content, search.ChunkTerms); err != nil {
+	if err := p.store.SaveContent(ctx, docID, content); err != nil {
 		return res, err
 	}
 	res.Status, res.Pages, res.Chunks, res.Warnings = content.Status, len(content.Pages), len(content.Chunks), content.Warnings

@@ -64,7 +64,7 @@ func interrupt(t *testing.T, p *Project, id int64) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.store.RemoveDocuments(ctx, func(string, kb.Chunk) []string { return nil }, id); err != nil {
+	if _, err := p.store.RemoveDocuments(ctx, id); err != nil {
 		t.Fatal(err)
 	}
 	nid, err := p.store.AddDocument(ctx, kb.Document{Title: d.Title, FileName: d.FileName, StoredPath: d.StoredPath, Kind: d.Kind, Hash: d.Hash, Bytes: d.Bytes})

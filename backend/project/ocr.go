@@ -106,7 +106,7 @@ func (r *ocrRun) document(ctx context.Context, j store.OCRJob, path string) erro
 				return err
 			}
 		}
-		if _, err := r.p.store.SaveOCRPage(ctx, j.DocID, pg, search.ChunkTerms); err != nil {
+		if _, err := r.p.store.SaveOCRPage(ctx, j.DocID, pg); err != nil {
 			return err
 		}
 		r.done++

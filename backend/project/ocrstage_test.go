@@ -18,6 +18,7 @@ import (
 	"cairn/backend/kb"
 	"cairn/backend/store"
 	"cairn/backend/testscan"
+	"cairn/backend/testshared"
 )
 
 // needOCRTools skips (or, in CI, fails) a test that needs tesseract with
@@ -489,7 +490,7 @@ func TestRealImageOnlyDeck(t *testing.T) {
 	}
 	deck, _ := filepath.Abs("../../../shared/eval/docqa/mmlb-dev/pdfs/germanwingsdigitalcrisisanalysis-150403064828-conversion-gate01_95.pdf")
 	if _, err := os.Stat(deck); err != nil {
-		t.Skip("deck not present: ", err)
+		testshared.Missing(t, "deck not present: ", err)
 	}
 	ctx := context.Background()
 	p := open(t)

@@ -163,7 +163,7 @@ func (p *Project) Remove(ctx context.Context, ids ...int64) error {
 
 // RemoveDocuments is Remove, returning what was removed.
 func (p *Project) RemoveDocuments(ctx context.Context, ids ...int64) ([]kb.Document, error) {
-	removed, err := p.store.RemoveDocuments(ctx, search.ChunkTerms, ids...)
+	removed, err := p.store.RemoveDocuments(ctx, ids...)
 	if err != nil {
 		return nil, err
 	}

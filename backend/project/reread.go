@@ -7,7 +7,6 @@ import (
 
 	"cairn/backend/ingest"
 	"cairn/backend/ingest/parsed"
-	"cairn/backend/search"
 )
 
 // Re-reading documents after a reader upgrade. A project made by an older
@@ -102,5 +101,5 @@ func (p *Project) saveReread(ctx context.Context, id int64, r storedRead) error 
 	if len(content.Chunks) == 0 && !awaitingOCR(content.Pages) {
 		return fmt.Errorf("no text found when reading it again")
 	}
-	return p.store.SaveContent(ctx, id, content, search.ChunkTerms)
+	return p.store.SaveContent(ctx, id, content)
 }

@@ -32,10 +32,10 @@ type Settings struct {
 	Sentences int     // sentences in an extractive answer
 }
 
-// DefaultSettings are the measured defaults. λ1, λ2, θ: `cairn eval-paths`
+// DefaultSettings are the measured defaults. λ1, λ2, θ: `cairn-eval eval-paths`
 // on the hotpotqa and musique DEV sets, offline (a gold passage states an
 // edge of the top path in 50 % of questions at 0.75/0.25 vs 47 % at
-// 0.5/0.5 — within noise; θ 0.2 keeps about 5 paths); Abstain: `cairn eval
+// 0.5/0.5 — within noise; θ 0.2 keeps about 5 paths); Abstain: `cairn-eval eval
 // --thresholds` on each set's own corpus and on another set's (docs/measurements.md).
 func DefaultSettings() Settings {
 	return Settings{K: 5, Abstain: 0.4, Lambda1: 0.75, Lambda2: 0.25, Theta: 0.2, MaxPaths: 5, MaxRounds: 3, MaxRerank: 40, Sentences: 2}

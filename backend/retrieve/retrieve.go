@@ -20,7 +20,7 @@
 // reranker, reasoning paths and the UI) and candidate answer entities. A
 // project without a knowledge graph gets the passage list alone. Weights are
 // settings; the defaults were measured on the DEV sets of ../shared/eval
-// with `cairn eval-tune` (docs/measurements.md, "Retrieval quality"). Gather returns the
+// with `cairn-eval eval-tune` (docs/measurements.md, "Retrieval quality"). Gather returns the
 // lists unfused and FuseLists fuses them, so tuning scores many weightings
 // of one gathering.
 package retrieve
@@ -71,7 +71,7 @@ type Settings struct {
 	TopicEntities  int     // entities looked up by the topic list
 }
 
-// DefaultSettings are the measured defaults: `cairn eval-tune` on the three
+// DefaultSettings are the measured defaults: `cairn-eval eval-tune` on the three
 // DEV sets of ../shared/eval, offline, built-in embedder. The topic list and
 // PPR carry the graph's gain; the entity, relation and expansion lists add
 // nothing measurable to Recall@5 there (weight 0 or near it, still computed:

@@ -39,8 +39,7 @@ func saveDoc(t *testing.T, st *store.Store, title, kind string, pages []kb.Page,
 	for i, c := range chunks {
 		rows[i] = store.ChunkRow{Chunk: c, FTS: store.ChunkFTS(title, c), Vector: []float32{1, 0}, Terms: strings.Fields(strings.ToLower(c.Text))}
 	}
-	if err := st.SaveContent(ctx, id, store.Content{Title: title, Kind: kind, Status: kb.StatusOK, Pages: pages, Chunks: rows},
-		func(string, kb.Chunk) []string { return nil }); err != nil {
+	if err := st.SaveContent(ctx, id, store.Content{Title: title, Kind: kind, Status: kb.StatusOK, Pages: pages, Chunks: rows}); err != nil {
 		t.Fatal(err)
 	}
 	return id

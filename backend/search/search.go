@@ -70,7 +70,8 @@ func EmbedText(docTitle string, c kb.Chunk) string {
 }
 
 // ChunkTerms lists the distinct words of a chunk as the built-in embedder
-// counts them for document frequencies (a store.TermsOf).
+// counts them for document frequencies (the words the store keeps counts
+// of; embed.ChunkWords is the same for a stored chunk).
 func ChunkTerms(docTitle string, c kb.Chunk) []string {
 	return embed.Words(EmbedText(docTitle, c))
 }

@@ -91,7 +91,7 @@ func TestScopedMatchScoresLikePlainOR(t *testing.T) {
 		if err := st.SaveContent(ctx, id, store.Content{Title: title, Kind: "txt", Status: kb.StatusOK,
 			Pages: []kb.Page{{Number: 1, Text: texts[i]}}, Chunks: []store.ChunkRow{{Chunk: c,
 				FTS: store.ChunkFTS(title, c), Vector: []float32{1, 0}, Terms: strings.Fields(texts[i])}},
-		}, func(string, kb.Chunk) []string { return nil }); err != nil {
+		}); err != nil {
 			t.Fatal(err)
 		}
 	}

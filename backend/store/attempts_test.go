@@ -47,7 +47,7 @@ func TestExtractionAttempts(t *testing.T) {
 	if a, _ := s.ExtractionAttempts(ctx, "m1"); a[ids[0]].Kind != "schema" || a[ids[0]].Reason != "schema: bad" {
 		t.Fatalf("last failure not kept: %+v", a[ids[0]])
 	}
-	if _, err := s.RemoveDocuments(ctx, words, doc); err != nil {
+	if _, err := s.RemoveDocuments(ctx, doc); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(t, s, "SELECT count(*) FROM extraction_attempts"); n != 0 {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"cairn/backend/kb"
@@ -71,7 +72,7 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 			add("%d chunks but no vector table", n)
 		}
 	}
-	for _, c := range registeredChecks {
+	for _, c := range tableChecks {
 		counts = append(counts, struct{ what, q string }{c.What, c.Query})
 	}
 	for _, c := range counts {
@@ -137,11 +138,10 @@ const lastPages = "(SELECT doc_id, max(number) AS last FROM pages GROUP BY doc_i
 // that break it (0 means it holds); What describes those rows.
 type Invariant struct{ What, Query string }
 
-var registeredChecks []Invariant
-
-// registerCheck adds invariants that Check verifies; the files that own a
-// table (graph, mind maps, answers) register theirs in init.
-func registerCheck(inv ...Invariant) { registeredChecks = append(registeredChecks, inv...) }
+// tableChecks are the invariants of the tables besides documents, pages and
+// chunks, which Check verifies after its own: each list stands in the file
+// that owns its tables.
+var tableChecks = slices.Concat(graphChecks, mindMapChecks)
 
 // DocumentText joins page texts the way chunk char spans address them.
 func DocumentText(pages []kb.Page) string {

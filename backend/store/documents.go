@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"cairn/backend/embed"
 	"cairn/backend/kb"
 	"cairn/backend/vecindex"
 )
@@ -130,17 +131,50 @@ type Content struct {
 }
 
 // ChunkRow is a chunk with its index rows: the lexical row, the vector and
-// the distinct words counted for document frequencies (nil: not counted).
+// the distinct words counted for document frequencies.
 type ChunkRow struct {
 	kb.Chunk
 	FTS    FTSRow
 	Vector []float32
-	Terms  []string
+	// Terms are the chunk's words as embed.ChunkWords gives them under the
+	// document's title (search.ChunkRows sets them so); nil: the store
+	// computes them. The store counts a chunk's words into the document
+	// frequencies when it saves the chunk and computes them again, from the
+	// stored chunk, when it removes or replaces it, so Terms other than
+	// ChunkWords' would leave counts behind.
+	Terms []string
 }
 
-// TermsOf recomputes the distinct words of a stored chunk (as Content.Terms
-// holds them) so removals can take them out of the document frequencies.
-type TermsOf func(docTitle string, c kb.Chunk) []string
+// terms are the words ch adds to the document frequencies.
+func (ch ChunkRow) terms(docTitle string) []string {
+	if ch.Terms != nil {
+		return ch.Terms
+	}
+	return embed.ChunkWords(docTitle, ch.Chunk)
+}
+
+// storedTerms counts the words of stored chunks (negatively) into into:
+// the chunks are the rows of q (document title, heading path, table
+// header, text).
+func storedTerms(ctx context.Context, tx *sql.Tx, into map[string]int, q string, args ...any) error {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var title, hp string
+		var c kb.Chunk
+		if err := rows.Scan(&title, &hp, &c.TableHeader, &c.Text); err != nil {
+			return err
+		}
+		_ = json.Unmarshal([]byte(hp), &c.HeadingPath)
+		for _, t := range embed.ChunkWords(title, c) {
+			into[t]--
+		}
+	}
+	return rows.Err()
+}
 
 func addTermDF(ctx context.Context, tx *sql.Tx, terms map[string]int) error {
 	if len(terms) == 0 {
@@ -173,27 +207,8 @@ func addTermDF(ctx context.Context, tx *sql.Tx, terms map[string]int) error {
 }
 
 // removedTerms counts the words of a document's stored chunks (negatively).
-func removedTerms(ctx context.Context, tx *sql.Tx, docID int64, termsOf TermsOf, into map[string]int) error {
-	if termsOf == nil {
-		return nil
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT d.title, c.heading_path, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.doc_id = ?`, docID)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var title, hp string
-		var c kb.Chunk
-		if err := rows.Scan(&title, &hp, &c.Text); err != nil {
-			return err
-		}
-		_ = json.Unmarshal([]byte(hp), &c.HeadingPath)
-		for _, t := range termsOf(title, c) {
-			into[t]--
-		}
-	}
-	return rows.Err()
+func removedTerms(ctx context.Context, tx *sql.Tx, docID int64, into map[string]int) error {
+	return storedTerms(ctx, tx, into, `SELECT d.title, c.heading_path, c.table_header, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.doc_id = ?`, docID)
 }
 
 // TermDF returns the document frequencies of terms and the number of chunks.
@@ -230,19 +245,21 @@ func (s *Store) TermDF(ctx context.Context, terms []string) (map[string]int, int
 
 // SaveContent replaces a document's pages, chunks, lexical rows and vectors
 // in one transaction and sets its status: either all of it lands or none.
-// The vector table must exist (EnsureVectors).
-func (s *Store) SaveContent(ctx context.Context, docID int64, c Content, termsOf TermsOf) error {
+// The vector table must exist (EnsureVectors). The document frequencies
+// lose the words of the chunks replaced (the store recomputes a stored
+// chunk's words itself) and gain those of the new ones.
+func (s *Store) SaveContent(ctx context.Context, docID int64, c Content) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
 	df := map[string]int{}
-	if err := removedTerms(ctx, tx, docID, termsOf, df); err != nil {
+	if err := removedTerms(ctx, tx, docID, df); err != nil {
 		return err
 	}
 	for _, ch := range c.Chunks {
-		for _, t := range ch.Terms {
+		for _, t := range ch.terms(c.Title) {
 			df[t]++
 		}
 	}
@@ -347,8 +364,9 @@ func insertChunks(ctx context.Context, tx *sql.Tx, docID int64, title string, ch
 
 // RemoveDocuments deletes documents and everything derived from them (pages,
 // chunks, lexical rows and vectors, via cascades and triggers) in one
-// transaction. Unknown ids fail the whole call.
-func (s *Store) RemoveDocuments(ctx context.Context, termsOf TermsOf, ids ...int64) ([]kb.Document, error) {
+// transaction; the document frequencies lose their chunks' words. Unknown
+// ids fail the whole call.
+func (s *Store) RemoveDocuments(ctx context.Context, ids ...int64) ([]kb.Document, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -364,7 +382,7 @@ func (s *Store) RemoveDocuments(ctx context.Context, termsOf TermsOf, ids ...int
 		if err != nil {
 			return nil, err
 		}
-		if err := removedTerms(ctx, tx, id, termsOf, df); err != nil {
+		if err := removedTerms(ctx, tx, id, df); err != nil {
 			return nil, err
 		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM chunks WHERE doc_id = ?", id); err != nil {

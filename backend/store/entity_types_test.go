@@ -67,7 +67,7 @@ func TestOneNameOneType(t *testing.T) {
 		}
 	}
 	mustCheck(t, s)
-	if _, err := s.RemoveDocuments(ctx, words, b); err != nil {
+	if _, err := s.RemoveDocuments(ctx, b); err != nil {
 		t.Fatal(err)
 	}
 	for _, typ := range entityTypes(t, s, "varnholt ridge") {

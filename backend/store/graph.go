@@ -23,26 +23,25 @@ import (
 	"cairn/backend/kb"
 )
 
-func init() {
-	registerCheck(
-		Invariant{"relations without a source chunk", "SELECT count(*) FROM relations r WHERE NOT EXISTS (SELECT 1 FROM relation_sources s WHERE s.relation_id = r.id)"},
-		Invariant{"entities without a mention", "SELECT count(*) FROM entities e WHERE NOT EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = e.id)"},
-		Invariant{"mentions whose chunk is gone", "SELECT count(*) FROM mentions m WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = m.chunk_id)"},
-		Invariant{"mentions whose document does not match their chunk", "SELECT count(*) FROM mentions m JOIN chunks c ON c.id = m.chunk_id WHERE c.doc_id <> m.doc_id"},
-		Invariant{"mentions whose span lies outside their chunk", "SELECT count(*) FROM mentions m JOIN chunks c ON c.id = m.chunk_id WHERE m.char_start < c.char_start OR m.char_end > c.char_end OR m.page_start < c.page_start OR m.page_end > c.page_end"},
-		Invariant{"relation sources whose span lies outside their chunk", "SELECT count(*) FROM relation_sources s JOIN chunks c ON c.id = s.chunk_id WHERE s.char_start < c.char_start OR s.char_end > c.char_end OR c.doc_id <> s.doc_id"},
-		Invariant{"relation sources whose chunk is gone", "SELECT count(*) FROM relation_sources s WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = s.chunk_id)"},
-		Invariant{"relations whose subject or object has no mention in a source chunk", "SELECT count(*) FROM relation_sources s JOIN relations r ON r.id = s.relation_id WHERE NOT EXISTS (SELECT 1 FROM mentions m WHERE m.chunk_id = s.chunk_id AND m.entity_id = r.subject_id) OR NOT EXISTS (SELECT 1 FROM mentions m WHERE m.chunk_id = s.chunk_id AND m.entity_id = r.object_id)"},
-		Invariant{"facts whose span lies outside their chunk", "SELECT count(*) FROM facts f JOIN chunks c ON c.id = f.chunk_id WHERE f.char_start < c.char_start OR f.char_end > c.char_end OR c.doc_id <> f.doc_id"},
-		Invariant{"entities without a vector", "SELECT count(*) FROM entities e WHERE NOT EXISTS (SELECT 1 FROM entities_vec v WHERE v.entity_id = e.id)"},
-		Invariant{"entity vectors without an entity", "SELECT count(*) FROM entities_vec v WHERE NOT EXISTS (SELECT 1 FROM entities e WHERE e.id = v.entity_id)"},
-		Invariant{"relations without a vector", "SELECT count(*) FROM relations r WHERE NOT EXISTS (SELECT 1 FROM relations_vec v WHERE v.relation_id = r.id)"},
-		Invariant{"relation vectors without a relation", "SELECT count(*) FROM relations_vec v WHERE NOT EXISTS (SELECT 1 FROM relations r WHERE r.id = v.relation_id)"},
-		Invariant{"entity aliases out of step with the mentions", "SELECT count(*) FROM entity_aliases a WHERE NOT EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = a.entity_id AND (m.norm_key = a.alias_norm OR EXISTS (SELECT 1 FROM json_each(m.alias_norms) j WHERE j.value = a.alias_norm)))"},
-		Invariant{"entity type votes out of step with the mentions", "SELECT count(*) FROM entity_type_votes v WHERE v.n <> (SELECT count(*) FROM mentions m WHERE m.entity_id = v.entity_id AND m.type = v.type) OR abs(v.weight - (SELECT coalesce(sum(m.type_weight), 0) FROM mentions m WHERE m.entity_id = v.entity_id AND m.type = v.type)) > 1e-6"},
-		Invariant{"concepts without a link", "SELECT count(*) FROM concepts k WHERE NOT EXISTS (SELECT 1 FROM entity_concepts l WHERE l.concept_id = k.id) AND NOT EXISTS (SELECT 1 FROM concept_isa l WHERE l.child_id = k.id OR l.parent_id = k.id)"},
-		Invariant{"chunks marked extracted (ok) without any entity, relation or fact", "SELECT count(*) FROM chunk_extractions x WHERE x.status = 'ok' AND NOT EXISTS (SELECT 1 FROM mentions m WHERE m.chunk_id = x.chunk_id) AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.chunk_id = x.chunk_id)"},
-	)
+// graphChecks are the knowledge graph's invariants (Check, tableChecks).
+var graphChecks = []Invariant{
+	{"relations without a source chunk", "SELECT count(*) FROM relations r WHERE NOT EXISTS (SELECT 1 FROM relation_sources s WHERE s.relation_id = r.id)"},
+	{"entities without a mention", "SELECT count(*) FROM entities e WHERE NOT EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = e.id)"},
+	{"mentions whose chunk is gone", "SELECT count(*) FROM mentions m WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = m.chunk_id)"},
+	{"mentions whose document does not match their chunk", "SELECT count(*) FROM mentions m JOIN chunks c ON c.id = m.chunk_id WHERE c.doc_id <> m.doc_id"},
+	{"mentions whose span lies outside their chunk", "SELECT count(*) FROM mentions m JOIN chunks c ON c.id = m.chunk_id WHERE m.char_start < c.char_start OR m.char_end > c.char_end OR m.page_start < c.page_start OR m.page_end > c.page_end"},
+	{"relation sources whose span lies outside their chunk", "SELECT count(*) FROM relation_sources s JOIN chunks c ON c.id = s.chunk_id WHERE s.char_start < c.char_start OR s.char_end > c.char_end OR c.doc_id <> s.doc_id"},
+	{"relation sources whose chunk is gone", "SELECT count(*) FROM relation_sources s WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = s.chunk_id)"},
+	{"relations whose subject or object has no mention in a source chunk", "SELECT count(*) FROM relation_sources s JOIN relations r ON r.id = s.relation_id WHERE NOT EXISTS (SELECT 1 FROM mentions m WHERE m.chunk_id = s.chunk_id AND m.entity_id = r.subject_id) OR NOT EXISTS (SELECT 1 FROM mentions m WHERE m.chunk_id = s.chunk_id AND m.entity_id = r.object_id)"},
+	{"facts whose span lies outside their chunk", "SELECT count(*) FROM facts f JOIN chunks c ON c.id = f.chunk_id WHERE f.char_start < c.char_start OR f.char_end > c.char_end OR c.doc_id <> f.doc_id"},
+	{"entities without a vector", "SELECT count(*) FROM entities e WHERE NOT EXISTS (SELECT 1 FROM entities_vec v WHERE v.entity_id = e.id)"},
+	{"entity vectors without an entity", "SELECT count(*) FROM entities_vec v WHERE NOT EXISTS (SELECT 1 FROM entities e WHERE e.id = v.entity_id)"},
+	{"relations without a vector", "SELECT count(*) FROM relations r WHERE NOT EXISTS (SELECT 1 FROM relations_vec v WHERE v.relation_id = r.id)"},
+	{"relation vectors without a relation", "SELECT count(*) FROM relations_vec v WHERE NOT EXISTS (SELECT 1 FROM relations r WHERE r.id = v.relation_id)"},
+	{"entity aliases out of step with the mentions", "SELECT count(*) FROM entity_aliases a WHERE NOT EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = a.entity_id AND (m.norm_key = a.alias_norm OR EXISTS (SELECT 1 FROM json_each(m.alias_norms) j WHERE j.value = a.alias_norm)))"},
+	{"entity type votes out of step with the mentions", "SELECT count(*) FROM entity_type_votes v WHERE v.n <> (SELECT count(*) FROM mentions m WHERE m.entity_id = v.entity_id AND m.type = v.type) OR abs(v.weight - (SELECT coalesce(sum(m.type_weight), 0) FROM mentions m WHERE m.entity_id = v.entity_id AND m.type = v.type)) > 1e-6"},
+	{"concepts without a link", "SELECT count(*) FROM concepts k WHERE NOT EXISTS (SELECT 1 FROM entity_concepts l WHERE l.concept_id = k.id) AND NOT EXISTS (SELECT 1 FROM concept_isa l WHERE l.child_id = k.id OR l.parent_id = k.id)"},
+	{"chunks marked extracted (ok) without any entity, relation or fact", "SELECT count(*) FROM chunk_extractions x WHERE x.status = 'ok' AND NOT EXISTS (SELECT 1 FROM mentions m WHERE m.chunk_id = x.chunk_id) AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.chunk_id = x.chunk_id)"},
 }
 
 // Extractor names recorded per chunk besides a model name.

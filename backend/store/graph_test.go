@@ -160,7 +160,7 @@ func TestGraphSaveReadRemove(t *testing.T) {
 
 	// Removing document a: Shire and Alû go, Frodo stays with b's mention only
 	// and b's description; the two relations of a go.
-	if _, err := s.RemoveDocuments(ctx, words, a); err != nil {
+	if _, err := s.RemoveDocuments(ctx, a); err != nil {
 		t.Fatal(err)
 	}
 	mustCheck(t, s)
@@ -190,7 +190,7 @@ func TestGraphSaveReadRemove(t *testing.T) {
 	if n := count(t, s, "SELECT count(*) FROM entities WHERE vec_stale = 1"); n != 0 {
 		t.Fatalf("stale vectors after refresh: %d", n)
 	}
-	if _, err := s.RemoveDocuments(ctx, words, b); err != nil {
+	if _, err := s.RemoveDocuments(ctx, b); err != nil {
 		t.Fatal(err)
 	}
 	mustCheck(t, s)
@@ -285,7 +285,7 @@ func TestEntityValues(t *testing.T) {
 	if err := s.SaveChunkGraph(ctx, bad, vec1024, nil); err == nil {
 		t.Fatal("a value outside its chunk was stored")
 	}
-	if _, err := s.RemoveDocuments(ctx, words, a); err != nil {
+	if _, err := s.RemoveDocuments(ctx, a); err != nil {
 		t.Fatal(err)
 	}
 	var n int

@@ -54,7 +54,7 @@ func TestInspect(t *testing.T) {
 	if err != nil || after != before {
 		t.Fatalf("snapshot fingerprint differs (%v):\n%s\n--\n%s", err, before, after)
 	}
-	if _, err := s.RemoveDocuments(ctx, words, b); err != nil {
+	if _, err := s.RemoveDocuments(ctx, b); err != nil {
 		t.Fatal(err)
 	}
 	if f, _ := s.Fingerprint(ctx); f == before {

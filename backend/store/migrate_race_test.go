@@ -137,7 +137,7 @@ func TestWriterWaitsForWriter(t *testing.T) {
 		released <- time.Now()
 		held.Commit()
 	}()
-	if _, err := b.RemoveDocuments(ctx, func(string, kb.Chunk) []string { return nil }, id); err != nil {
+	if _, err := b.RemoveDocuments(ctx, id); err != nil {
 		t.Fatalf("remove while another connection wrote: %v", err)
 	}
 	if at := <-released; time.Now().Before(at) {

@@ -54,21 +54,20 @@ type ScoredNode struct {
 	Score  float64
 }
 
-func init() {
-	registerCheck(
-		Invariant{"mind-map facts without a chunk of their document, or with a page or char span outside it", `SELECT count(*) FROM mind_nodes n LEFT JOIN ` + lastPages + ` lp ON lp.doc_id = n.doc_id WHERE n.kind = 'fact' AND (
-			n.chunk_id IS NULL OR n.page_start < 1 OR n.page_end < n.page_start OR n.char_end <= n.char_start
-			OR n.page_end > lp.last
-			OR NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = n.chunk_id AND c.doc_id = n.doc_id AND n.char_start >= c.char_start AND n.char_end <= c.char_end))`},
-		Invariant{"mind-map nodes whose parent is missing or in another document", `SELECT count(*) FROM mind_nodes n WHERE
-			(n.kind = 'topic' AND n.parent_id IS NOT NULL)
-			OR (n.kind <> 'topic' AND NOT EXISTS (SELECT 1 FROM mind_nodes p WHERE p.id = n.parent_id AND p.doc_id = n.doc_id AND p.kind <> 'fact'))`},
-		Invariant{"mind maps without exactly one topic", `SELECT count(*) FROM mind_maps m WHERE (SELECT count(*) FROM mind_nodes n WHERE n.doc_id = m.doc_id AND n.kind = 'topic') <> 1`},
-		Invariant{"supernodes with fewer than two members", `SELECT count(*) FROM supernodes s WHERE (SELECT count(*) FROM supernode_members m WHERE m.supernode_id = s.id) < 2`},
-		Invariant{"mind-map nodes without a vector", "SELECT count(*) FROM mind_nodes n WHERE NOT EXISTS (SELECT 1 FROM mind_vec v WHERE v.node_id = n.id)"},
-		Invariant{"mind-map vectors without a node", "SELECT count(*) FROM mind_vec v WHERE NOT EXISTS (SELECT 1 FROM mind_nodes n WHERE n.id = v.node_id)"},
-		Invariant{"mind-map nodes missing from the lexical index", "SELECT count(*) FROM mind_nodes n WHERE NOT EXISTS (SELECT 1 FROM mind_fts f WHERE f.rowid = n.id)"},
-	)
+// mindMapChecks are the mind maps' invariants (Check, tableChecks).
+var mindMapChecks = []Invariant{
+	{"mind-map facts without a chunk of their document, or with a page or char span outside it", `SELECT count(*) FROM mind_nodes n LEFT JOIN ` + lastPages + ` lp ON lp.doc_id = n.doc_id WHERE n.kind = 'fact' AND (
+		n.chunk_id IS NULL OR n.page_start < 1 OR n.page_end < n.page_start OR n.char_end <= n.char_start
+		OR n.page_end > lp.last
+		OR NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = n.chunk_id AND c.doc_id = n.doc_id AND n.char_start >= c.char_start AND n.char_end <= c.char_end))`},
+	{"mind-map nodes whose parent is missing or in another document", `SELECT count(*) FROM mind_nodes n WHERE
+		(n.kind = 'topic' AND n.parent_id IS NOT NULL)
+		OR (n.kind <> 'topic' AND NOT EXISTS (SELECT 1 FROM mind_nodes p WHERE p.id = n.parent_id AND p.doc_id = n.doc_id AND p.kind <> 'fact'))`},
+	{"mind maps without exactly one topic", `SELECT count(*) FROM mind_maps m WHERE (SELECT count(*) FROM mind_nodes n WHERE n.doc_id = m.doc_id AND n.kind = 'topic') <> 1`},
+	{"supernodes with fewer than two members", `SELECT count(*) FROM supernodes s WHERE (SELECT count(*) FROM supernode_members m WHERE m.supernode_id = s.id) < 2`},
+	{"mind-map nodes without a vector", "SELECT count(*) FROM mind_nodes n WHERE NOT EXISTS (SELECT 1 FROM mind_vec v WHERE v.node_id = n.id)"},
+	{"mind-map vectors without a node", "SELECT count(*) FROM mind_vec v WHERE NOT EXISTS (SELECT 1 FROM mind_nodes n WHERE n.id = v.node_id)"},
+	{"mind-map nodes missing from the lexical index", "SELECT count(*) FROM mind_nodes n WHERE NOT EXISTS (SELECT 1 FROM mind_fts f WHERE f.rowid = n.id)"},
 }
 
 // SaveMindMap replaces a document's mind map (nodes, vectors, lexical rows,

@@ -109,7 +109,7 @@ type DocOutcome struct {
 // text, moves by the difference, and the passages after it move down in
 // order. saved is false when the page is not awaiting OCR (done by an
 // earlier run, or the document is gone): nothing is written then.
-func (s *Store) SaveOCRPage(ctx context.Context, docID int64, pg OCRPage, termsOf TermsOf) (saved bool, err error) {
+func (s *Store) SaveOCRPage(ctx context.Context, docID int64, pg OCRPage) (saved bool, err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err
@@ -131,7 +131,7 @@ func (s *Store) SaveOCRPage(ctx context.Context, docID int64, pg OCRPage, termsO
 			l.Blocks = pg.Layout.Blocks
 			pg.Layout = l
 		}
-		if err := replacePageText(ctx, tx, docID, pg, at, len(old), termsOf); err != nil {
+		if err := replacePageText(ctx, tx, docID, pg, at, len(old)); err != nil {
 			return false, fmt.Errorf("page %d: %w", pg.Number, err)
 		}
 	} else if _, err := tx.ExecContext(ctx, "UPDATE pages SET ocr_status = ?, ocr_note = ? WHERE doc_id = ? AND number = ?", pg.Status, pg.Note, docID, pg.Number); err != nil {
@@ -149,7 +149,7 @@ func (s *Store) SaveOCRPage(ctx context.Context, docID int64, pg OCRPage, termsO
 
 // replacePageText puts pg's text and passages in place of page pg.Number's
 // old text (oldLen bytes from at) and its passages.
-func replacePageText(ctx context.Context, tx *sql.Tx, docID int64, pg OCRPage, at, oldLen int, termsOf TermsOf) error {
+func replacePageText(ctx context.Context, tx *sql.Tx, docID int64, pg OCRPage, at, oldLen int) error {
 	// The page's own passages go, with their words' document frequencies.
 	var oldIDs []int64
 	var base int
@@ -180,22 +180,14 @@ func replacePageText(ctx context.Context, tx *sql.Tx, docID int64, pg OCRPage, a
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	var title string
+	if err := tx.QueryRowContext(ctx, "SELECT title FROM documents WHERE id = ?", docID).Scan(&title); err != nil {
+		return err
+	}
 	df := map[string]int{}
-	if termsOf != nil {
-		var title string
-		if err := tx.QueryRowContext(ctx, "SELECT title FROM documents WHERE id = ?", docID).Scan(&title); err != nil {
+	for _, id := range oldIDs {
+		if err := storedTerms(ctx, tx, df, "SELECT d.title, c.heading_path, c.table_header, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id = ?", id); err != nil {
 			return err
-		}
-		for _, id := range oldIDs {
-			var c kb.Chunk
-			var hp string
-			if err := tx.QueryRowContext(ctx, "SELECT heading_path, text FROM chunks WHERE id = ?", id).Scan(&hp, &c.Text); err != nil {
-				return err
-			}
-			_ = json.Unmarshal([]byte(hp), &c.HeadingPath)
-			for _, t := range termsOf(title, c) {
-				df[t]--
-			}
 		}
 	}
 	for _, id := range oldIDs {
@@ -237,13 +229,9 @@ func replacePageText(ctx context.Context, tx *sql.Tx, docID int64, pg OCRPage, a
 		ch.CharStart += at
 		ch.CharEnd += at
 		chunks[i] = ch
-		for _, t := range ch.Terms {
+		for _, t := range ch.terms(title) {
 			df[t]++
 		}
-	}
-	var title string
-	if err := tx.QueryRowContext(ctx, "SELECT title FROM documents WHERE id = ?", docID).Scan(&title); err != nil {
-		return err
 	}
 	if err := insertChunks(ctx, tx, docID, title, chunks, 0); err != nil {
 		return err

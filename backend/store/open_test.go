@@ -121,7 +121,7 @@ func TestForeignKeysInQuestionMarkFolder(t *testing.T) {
 	}
 	id := addDoc(t, s, "aaa", "one page", "two pages")
 	addDoc(t, s, "bbb", "another")
-	if _, err := s.RemoveDocuments(ctx, words, id); err != nil {
+	if _, err := s.RemoveDocuments(ctx, id); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(t, s, "SELECT count(*) FROM pragma_foreign_key_check"); n != 0 {

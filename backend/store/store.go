@@ -50,7 +50,7 @@ type Store struct {
 // *ErrTooNew and left untouched. Reads go through a memory map of up to
 // 1 GiB (mmap_size): vector k-NN scans read every vector page, and without
 // the map each page is a pread system call (retrieval ran about twice as
-// slow, `cairn eval-tune` timings).
+// slow, `cairn-eval eval-tune` timings).
 func Open(path string) (*Store, error) {
 	notice, err := adoptLegacy(path)
 	if err != nil {

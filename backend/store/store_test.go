@@ -26,8 +26,6 @@ func openTemp(t *testing.T) *Store {
 	return s
 }
 
-func words(_ string, c kb.Chunk) []string { return strings.Fields(strings.ToLower(c.Text)) }
-
 // addDoc stores a document of the given pages, one chunk per page.
 func addDoc(t *testing.T, s *Store, hash string, pages ...string) int64 {
 	t.Helper()
@@ -43,10 +41,10 @@ func addDoc(t *testing.T, s *Store, hash string, pages ...string) int64 {
 		c.Pages = append(c.Pages, kb.Page{Number: i + 1, CharStart: off, Text: p})
 		ch := kb.Chunk{Ordinal: i, PageStart: i + 1, PageEnd: i + 1, CharStart: off, CharEnd: off + len(p), Text: p}
 		c.Chunks = append(c.Chunks, ChunkRow{Chunk: ch, FTS: FTSRow{Title: c.Title, Body: p},
-			Vector: []float32{float32(i + 1), 1, 0}, Terms: words("", ch)})
+			Vector: []float32{float32(i + 1), 1, 0}})
 		off += len(p) + len(kb.PageSeparator)
 	}
-	if err := s.SaveContent(ctx, id, c, words); err != nil {
+	if err := s.SaveContent(ctx, id, c); err != nil {
 		t.Fatal(err)
 	}
 	return id
@@ -75,15 +73,15 @@ func TestSaveSearchRemove(t *testing.T) {
 	if err != nil || len(near) != 1 {
 		t.Fatalf("nearest: %v %v", near, err)
 	}
-	df, n, err := s.TermDF(ctx, []string{"fox", "dog"})
-	if err != nil || df["fox"] != 2 || df["dog"] != 1 || n != 3 {
+	df, n, err := s.TermDF(ctx, []string{"w:fox", "w:dog"})
+	if err != nil || df["w:fox"] != 2 || df["w:dog"] != 1 || n != 3 {
 		t.Fatalf("term df %v n=%d err=%v", df, n, err)
 	}
 	if p, err := s.Check(ctx); err != nil || len(p) != 0 {
 		t.Fatalf("check: %v %v", p, err)
 	}
 
-	removed, err := s.RemoveDocuments(ctx, words, a)
+	removed, err := s.RemoveDocuments(ctx, a)
 	if err != nil || len(removed) != 1 || removed[0].ID != a {
 		t.Fatalf("remove: %v %v", removed, err)
 	}
@@ -92,14 +90,14 @@ func TestSaveSearchRemove(t *testing.T) {
 		"SELECT count(*) FROM pages":                                   1,
 		"SELECT count(*) FROM chunks_vec":                              1,
 		"SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'dog'": 0,
-		"SELECT count(*) FROM term_df WHERE term = 'dog'":              0,
-		"SELECT df FROM term_df WHERE term = 'fox'":                    1,
+		"SELECT count(*) FROM term_df WHERE term = 'w:dog'":            0,
+		"SELECT df FROM term_df WHERE term = 'w:fox'":                  1,
 	} {
 		if got := count(t, s, q); got != want {
 			t.Errorf("%s = %d, want %d", q, got, want)
 		}
 	}
-	if _, err := s.RemoveDocuments(ctx, words, b, 9999); !errors.Is(err, ErrNotFound) {
+	if _, err := s.RemoveDocuments(ctx, b, 9999); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("remove unknown: %v", err)
 	}
 	if got := count(t, s, "SELECT count(*) FROM documents"); got != 1 {
@@ -196,10 +194,10 @@ func TestTopicKeysFollowChunks(t *testing.T) {
 		c.Pages = append(c.Pages, kb.Page{Number: i + 1, CharStart: off, Text: p})
 		ch := kb.Chunk{Ordinal: i, PageStart: i + 1, PageEnd: i + 1, CharStart: off, CharEnd: off + len(p), Text: p, HeadingPath: heads[i]}
 		c.Chunks = append(c.Chunks, ChunkRow{Chunk: ch, FTS: FTSRow{Title: c.Title, Body: p},
-			Vector: []float32{1, 0, 0}, Terms: words("", ch)})
+			Vector: []float32{1, 0, 0}})
 		off += len(p) + len(kb.PageSeparator)
 	}
-	if err := s.SaveContent(ctx, id, c, words); err != nil {
+	if err := s.SaveContent(ctx, id, c); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -225,7 +223,7 @@ func TestTopicKeysFollowChunks(t *testing.T) {
 			t.Errorf("%q: ordinals %v, want %v", tc.key, ords, tc.want)
 		}
 	}
-	if _, err := s.RemoveDocuments(ctx, words, id); err != nil {
+	if _, err := s.RemoveDocuments(ctx, id); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(t, s, "SELECT count(*) FROM topic_keys"); n != 0 {

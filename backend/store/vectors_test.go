@@ -29,7 +29,7 @@ func TestNearestChunksFollowsWrites(t *testing.T) {
 	if err != nil || len(got) != 4 {
 		t.Fatalf("after insert: %v %v", got, err)
 	}
-	if _, err := s.RemoveDocuments(ctx, words, a); err != nil {
+	if _, err := s.RemoveDocuments(ctx, a); err != nil {
 		t.Fatal(err)
 	}
 	got, err = s.NearestChunks(ctx, []float32{1, 1, 0}, 10)

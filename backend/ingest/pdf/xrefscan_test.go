@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"cairn/backend/ingest/parsed"
+	"cairn/backend/testshared"
 )
 
 // selfContainedObjStm builds a PDF whose cross-reference stream lists its
@@ -84,7 +85,7 @@ func TestSelfContainedObjectStreamIsCaught(t *testing.T) {
 func TestRealPDFsHaveNoNestedObjectStreams(t *testing.T) {
 	files, _ := filepath.Glob("../../../../shared/docs/real/*.pdf")
 	if len(files) == 0 {
-		t.Skip("../shared/docs/real not present")
+		testshared.Missing(t, "../shared/docs/real not present")
 	}
 	for _, f := range files {
 		data, err := os.ReadFile(f)

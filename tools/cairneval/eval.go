@@ -1,4 +1,4 @@
-package cli
+package main
 
 import (
 	"bufio"
@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"cairn/app/cli"
 	"cairn/backend/cachedir"
 	"cairn/backend/embed"
 	"cairn/backend/evalset"
@@ -81,30 +82,30 @@ func evalProject(ctx context.Context, corpusPath string, log io.Writer) (*projec
 
 // cmdEvalRetrieve implements ../shared/eval's scoring interface: question on
 // stdin, EVAL_CORPUS in the environment, passage ids best first on stdout.
-func cmdEvalRetrieve(ctx context.Context, env *Env, args []string) int {
-	fs := env.flags("eval-retrieve")
+func cmdEvalRetrieve(ctx context.Context, env *cli.Env, args []string) int {
+	fs := env.Flags("eval-retrieve")
 	k := fs.Int("k", 20, "how many passage ids to print")
 	passagesOnly := fs.Bool("passages-only", false, "passage search alone (no knowledge-graph lists)")
-	if _, ok := env.parse(fs, args); !ok {
+	if _, ok := env.Parse(fs, args); !ok {
 		return 2
 	}
 	corpus := os.Getenv("EVAL_CORPUS")
 	if corpus == "" {
-		return env.fail(fmt.Errorf("EVAL_CORPUS is not set (absolute path of a corpus.jsonl)"))
+		return env.Fail(fmt.Errorf("EVAL_CORPUS is not set (absolute path of a corpus.jsonl)"))
 	}
 	q, err := bufio.NewReader(env.Stdin).ReadString('\n')
 	if err != nil && err != io.EOF {
-		return env.fail(err)
+		return env.Fail(err)
 	}
 	q = strings.TrimSpace(q)
 	p, err := evalProject(ctx, corpus, env.Stderr)
 	if err != nil {
-		return env.fail(err)
+		return env.Fail(err)
 	}
 	defer p.Close()
 	ids, err := retrievePassages(ctx, p, q, *k, *passagesOnly)
 	if err != nil {
-		return env.fail(err)
+		return env.Fail(err)
 	}
 	for _, id := range ids {
 		fmt.Fprintln(env.Stdout, id)
@@ -136,25 +137,25 @@ func retrievePassages(ctx context.Context, p *project.Project, q string, k int, 
 // cmdEvalScore scores eval-retrieve's ranking on every question of a dataset
 // folder in one process (same index, same ranking as the per-question
 // interface) and prints Recall@2/@5.
-func cmdEvalScore(ctx context.Context, env *Env, args []string) int {
-	fs := env.flags("eval-score")
+func cmdEvalScore(ctx context.Context, env *cli.Env, args []string) int {
+	fs := env.Flags("eval-score")
 	asJSON := fs.Bool("json", false, "print one JSON object per dataset")
 	passagesOnly := fs.Bool("passages-only", false, "passage search alone (no knowledge-graph lists)")
-	rest, ok := env.parse(fs, args)
+	rest, ok := env.Parse(fs, args)
 	if !ok || len(rest) == 0 {
-		fmt.Fprintln(env.Stderr, "usage: cairn eval-score [--json] DATASET_DIR...")
+		fmt.Fprintln(env.Stderr, "usage: cairn-eval eval-score [--json] DATASET_DIR...")
 		return 2
 	}
 	e := embed.NewHashed(embed.DefaultDim)
 	for _, dir := range rest {
 		st, err := evalProject(ctx, filepath.Join(dir, "corpus.jsonl"), env.Stderr)
 		if err != nil {
-			return env.fail(err)
+			return env.Fail(err)
 		}
 		qs, err := evalset.LoadQuestions(filepath.Join(dir, "questions.jsonl"))
 		if err != nil {
 			st.Close()
-			return env.fail(err)
+			return env.Fail(err)
 		}
 		var r2, r5 float64
 		start := time.Now()
@@ -162,7 +163,7 @@ func cmdEvalScore(ctx context.Context, env *Env, args []string) int {
 			ids, err := retrievePassages(ctx, st, q.Question, 5, *passagesOnly)
 			if err != nil {
 				st.Close()
-				return env.fail(err)
+				return env.Fail(err)
 			}
 			r2 += evalset.Recall(ids, q.SupportingIDs, 2)
 			r5 += evalset.Recall(ids, q.SupportingIDs, 5)
@@ -182,17 +183,13 @@ func cmdEvalScore(ctx context.Context, env *Env, args []string) int {
 
 func round1(x float64) float64 { return float64(int(x*10+0.5)) / 10 }
 
-func init() {
-	register(command{"eval-tune", "eval-tune [--set NAME=V,...] [--no-pseudo] [--top N] DATASET_DIR...   retrieval fusion grid on DEV sets (lists gathered once per question)", cmdEvalTune})
-}
-
 // cmdEvalTune gathers every question's ranked lists once per dataset (full
 // retrieval without fusion), then scores a grid of fusion settings (list
 // weights, reciprocal-rank constant) on them in memory, and prints each
 // list alone, the current defaults and the best settings by their smallest
 // margin over the goal (BM25 + 5 and passage-only, whichever is higher).
-func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
-	fs := env.flags("eval-tune")
+func cmdEvalTune(ctx context.Context, env *cli.Env, args []string) int {
+	fs := env.Flags("eval-tune")
 	sets := fs.String("set", "", "retrieval settings that shape the lists, NAME=V,... (pprseed, hops, maxseed, relk, entk, entminsim, maxrel)")
 	noPseudo := fs.Bool("no-pseudo", false, "leave the pseudo-graph walk out")
 	top := fs.Int("top", 20, "how many grid settings to print")
@@ -202,30 +199,30 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 	vary := fs.String("lists", "entity,relation,expand,ppr,pseudo,topic", "the lists whose weight the grid varies (the others keep their default weight)")
 	save := fs.String("save", "", "save the gathered lists to this file (gob)")
 	load := fs.String("load", "", "score the grid on lists saved by --save instead of gathering")
-	rest, ok := env.parse(fs, args)
+	rest, ok := env.Parse(fs, args)
 	if !ok || (len(rest) == 0 && *load == "") {
-		fmt.Fprintln(env.Stderr, "usage: cairn eval-tune [--set NAME=V,...] [--no-pseudo] DATASET_DIR...")
+		fmt.Fprintln(env.Stderr, "usage: cairn-eval eval-tune [--set NAME=V,...] [--no-pseudo] DATASET_DIR...")
 		return 2
 	}
 	set := retrieve.DefaultSettings()
 	if err := applySets(&set, *sets); err != nil {
-		return env.fail(err)
+		return env.Fail(err)
 	}
 	vals, err := floats(*values)
 	if err != nil {
-		return env.fail(err)
+		return env.Fail(err)
 	}
 	rrfks, err := floats(*ks)
 	if err != nil {
-		return env.fail(err)
+		return env.Fail(err)
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {
-			return env.fail(err)
+			return env.Fail(err)
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
-			return env.fail(err)
+			return env.Fail(err)
 		}
 		defer f.Close()
 		defer pprof.StopCPUProfile()
@@ -241,29 +238,29 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 	if *load != "" {
 		f, err := os.Open(*load)
 		if err != nil {
-			return env.fail(err)
+			return env.Fail(err)
 		}
 		err = gob.NewDecoder(f).Decode(&dss)
 		f.Close()
 		if err != nil {
-			return env.fail(fmt.Errorf("%s: %w", *load, err))
+			return env.Fail(fmt.Errorf("%s: %w", *load, err))
 		}
 		rest = nil
 	}
 	for _, dir := range rest {
 		p, err := evalProject(ctx, filepath.Join(dir, "corpus.jsonl"), env.Stderr)
 		if err != nil {
-			return env.fail(err)
+			return env.Fail(err)
 		}
 		qs, err := evalset.LoadQuestions(filepath.Join(dir, "questions.jsonl"))
 		if err != nil {
 			p.Close()
-			return env.fail(err)
+			return env.Fail(err)
 		}
 		passage, err := chunkPassages(ctx, p)
 		if err != nil {
 			p.Close()
-			return env.fail(err)
+			return env.Fail(err)
 		}
 		r := p.Retriever()
 		r.Settings = set
@@ -277,7 +274,7 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 			res, err := r.Gather(ctx, q.Question, 5)
 			if err != nil {
 				p.Close()
-				return env.fail(err)
+				return env.Fail(err)
 			}
 			lat["total"] = append(lat["total"], float64(time.Since(t0).Microseconds())/1000)
 			for n, ms := range res.Timings {
@@ -318,14 +315,14 @@ func cmdEvalTune(ctx context.Context, env *Env, args []string) int {
 	if *save != "" {
 		f, err := os.Create(*save)
 		if err != nil {
-			return env.fail(err)
+			return env.Fail(err)
 		}
 		err = gob.NewEncoder(f).Encode(dss)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			return env.fail(err)
+			return env.Fail(err)
 		}
 	}
 	eval := func(f evalset.Fusion) (rs []float64, margin, mean float64) {
@@ -439,21 +436,17 @@ func percentile(v []float64, p float64) float64 {
 	return s[max(0, min(i, len(s)-1))]
 }
 
-func init() {
-	register(command{"eval-paths", "eval-paths [--limit N] DATASET_DIR...   reasoning-path settings (λ1, λ2, θ) on DEV sets: answer on a top path, gold-sourced top path", cmdEvalPaths})
-}
-
 // cmdEvalPaths answers each question offline keeping the 20 best candidate
 // paths (θ = 0), then re-scores the paths under a grid of λ1 (semantic),
 // λ2 = 1 − λ1 (structural) and θ, and prints per setting: how often a gold
 // answer is a node of the top 1 / top 3 paths, how often the top path has
 // an edge stated in a gold passage, and how many paths are kept.
-func cmdEvalPaths(ctx context.Context, env *Env, args []string) int {
-	fs := env.flags("eval-paths")
+func cmdEvalPaths(ctx context.Context, env *cli.Env, args []string) int {
+	fs := env.Flags("eval-paths")
 	limit := fs.Int("limit", 0, "only the first N questions of each set")
-	rest, ok := env.parse(fs, args)
+	rest, ok := env.Parse(fs, args)
 	if !ok || len(rest) == 0 {
-		fmt.Fprintln(env.Stderr, "usage: cairn eval-paths [--limit N] DATASET_DIR...")
+		fmt.Fprintln(env.Stderr, "usage: cairn-eval eval-paths [--limit N] DATASET_DIR...")
 		return 2
 	}
 	type question struct {
@@ -467,12 +460,12 @@ func cmdEvalPaths(ctx context.Context, env *Env, args []string) int {
 	for _, dir := range rest {
 		p, err := evalProject(ctx, filepath.Join(dir, "corpus.jsonl"), env.Stderr)
 		if err != nil {
-			return env.fail(err)
+			return env.Fail(err)
 		}
 		qs, err := evalset.LoadQuestions(filepath.Join(dir, "questions.jsonl"))
 		if err != nil {
 			p.Close()
-			return env.fail(err)
+			return env.Fail(err)
 		}
 		if *limit > 0 && *limit < len(qs) {
 			qs = qs[:*limit]
@@ -480,7 +473,7 @@ func cmdEvalPaths(ctx context.Context, env *Env, args []string) int {
 		passage, err := chunkPassages(ctx, p)
 		if err != nil {
 			p.Close()
-			return env.fail(err)
+			return env.Fail(err)
 		}
 		r := reason.New(p.Retriever(), llm.Offline{})
 		r.Settings.Theta, r.Settings.MaxPaths = 0, 20
@@ -489,7 +482,7 @@ func cmdEvalPaths(ctx context.Context, env *Env, args []string) int {
 			a, err := r.Quick(ctx, q.Question, nil)
 			if err != nil {
 				p.Close()
-				return env.fail(err)
+				return env.Fail(err)
 			}
 			var tr reason.Trace
 			if json.Unmarshal(a.Trace, &tr) == nil && tr.PathsTouch != nil {
