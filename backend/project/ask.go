@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"cairn/backend/kb"
-	"cairn/backend/mindmap"
 	"cairn/backend/reason"
 	"cairn/backend/retrieve"
 )
@@ -22,13 +21,9 @@ type AskOptions struct {
 }
 
 // Retriever returns the project's full retriever (passages, knowledge
-// graph lists, personalised PageRank, the mind-map pseudo-graph walk) with
-// default settings. The walk's key points are the question's names and key
-// phrases (no model call: a quick answer keeps its two-call budget).
+// graph lists, personalised PageRank) with default settings.
 func (p *Project) Retriever() *retrieve.Retriever {
-	r := retrieve.New(p.store, p.Embedder())
-	r.Pseudo = mindmap.PGChunkIDs(p.store, mindmap.DefaultPGSettings())
-	return r
+	return retrieve.New(p.store, p.Embedder())
 }
 
 // Reasoner returns a reasoner for question over the documents docs (none:

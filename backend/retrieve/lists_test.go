@@ -2,7 +2,6 @@ package retrieve_test
 
 import (
 	"context"
-	"errors"
 	"math"
 	"reflect"
 	"slices"
@@ -344,74 +343,6 @@ func TestTopicList(t *testing.T) {
 			}
 			if tc.all != nil && !slices.Equal(sorted(got), sorted(tc.all)) {
 				t.Errorf("topic list %v, want the passages %v", got, tc.all)
-			}
-		})
-	}
-}
-
-// TestPseudoList pins the injected pseudo-graph walk: with Retriever.Pseudo
-// set and PseudoWeight > 0 its ids are the "pseudo" list as returned, asked
-// for Depth passages of the question; without Pseudo, or with weight 0, it
-// is neither called nor listed; its error fails Gather.
-func TestPseudoList(t *testing.T) {
-	f := loadFixture(t)
-	const q = "Which village has quillwort meadows?"
-	walkErr := errors.New("walk failed")
-	ids := []int64{f.chunk["sable"], f.chunk["ostravel"]}
-	for _, tc := range []struct {
-		name   string
-		set    bool // Pseudo set
-		weight float64
-		fail   bool
-		listed bool
-	}{
-		{"used", true, 0.7, false, true},
-		{"nil Pseudo", false, 0.7, false, false},
-		{"weight 0", true, 0, false, false},
-		{"error", true, 0.7, true, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r := f.retriever(func(s *retrieve.Settings) { s.PseudoWeight = tc.weight })
-			calls := 0
-			var gotQ string
-			var gotK int
-			if tc.set {
-				r.Pseudo = func(_ context.Context, question string, k int) ([]int64, error) {
-					calls++
-					gotQ, gotK = question, k
-					if tc.fail {
-						return nil, walkErr
-					}
-					return ids, nil
-				}
-			}
-			res, err := r.Gather(context.Background(), q, 5)
-			if tc.fail {
-				if !errors.Is(err, walkErr) {
-					t.Fatalf("Gather error %v, want %v", err, walkErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			var pseudo *retrieve.List
-			for i := range res.Lists {
-				if res.Lists[i].Name == "pseudo" {
-					pseudo = &res.Lists[i]
-				}
-			}
-			if !tc.listed {
-				if pseudo != nil || calls != 0 {
-					t.Fatalf("pseudo list %v after %d call(s), want none", pseudo, calls)
-				}
-				return
-			}
-			if calls != 1 || gotQ != q || gotK != r.Settings.Depth {
-				t.Errorf("Pseudo called %d time(s) with (%q, %d), want once with (%q, %d)", calls, gotQ, gotK, q, r.Settings.Depth)
-			}
-			if pseudo == nil || pseudo.Weight != tc.weight || !slices.Equal(pseudo.IDs, ids) {
-				t.Fatalf("pseudo list %+v, want weight %v and ids %v", pseudo, tc.weight, ids)
 			}
 		})
 	}

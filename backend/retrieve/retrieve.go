@@ -13,8 +13,7 @@
 //     by the question entities (HippoRAG/KAG style);
 //   - topic: the chunks about the question's entities and about the
 //     entities of the top passages (document title or heading names them):
-//     the bridge hop of a multi-hop question;
-//   - pseudo: the mind-map pseudo-graph walk (pgwalk.go), when present.
+//     the bridge hop of a multi-hop question.
 //
 // Besides the ranked passages it returns the subgraph it looked at (for the
 // reranker, reasoning paths and the UI) and candidate answer entities. A
@@ -56,7 +55,6 @@ type Settings struct {
 	RelationWeight float64
 	ExpandWeight   float64
 	PPRWeight      float64
-	PseudoWeight   float64
 	TopicWeight    float64
 
 	EntityK        int     // nearest entities per question span
@@ -76,12 +74,14 @@ type Settings struct {
 // PPR carry the graph's gain; the entity, relation and expansion lists add
 // nothing measurable to Recall@5 there (weight 0 or near it, still computed:
 // they make the subgraph that the rerank call, reasoning paths and the UI
-// use), and the pseudo-graph walk lowers it slightly while costing 250–400
-// ms a question, so it is off (PseudoWeight 0 skips it).
+// use). A walk of the mind maps' pseudo-graph (PG-RAG's fact paths) was a
+// list here too and is gone: fused at any weight it gained nothing beyond
+// noise on the DEV sets for 1.3–3× the time a question (docs/design/
+// mindmaps.md).
 func DefaultSettings() Settings {
 	return Settings{
 		Search: search.DefaultSettings(), RRFK: 10, Depth: 50,
-		PassageWeight: 1, EntityWeight: 0.2, RelationWeight: 0, ExpandWeight: 0, PPRWeight: 0.6, PseudoWeight: 0, TopicWeight: 1.5,
+		PassageWeight: 1, EntityWeight: 0.2, RelationWeight: 0, ExpandWeight: 0, PPRWeight: 0.6, TopicWeight: 1.5,
 		EntityK: 3, EntityMinSim: 0.75, MaxSeedChunks: 50, RelationK: 30, Hops: 1, MaxRelations: 80,
 		PPR: walk.DefaultPPR(), PPRPassageSeed: 0.5,
 		TopicPassages: 5, TopicEntities: 60,
@@ -117,16 +117,11 @@ type Result struct {
 	Timings    map[string]int64  `json:"timings_ms"`
 }
 
-// PseudoFunc is the pseudo-graph walk: chunk ids best first.
-type PseudoFunc func(ctx context.Context, question string, k int) ([]int64, error)
-
 // Retriever runs retrieval over one project store.
 type Retriever struct {
 	Store    *store.Store
 	Embedder embed.Embedder // the project's chunk embedder
 	Settings Settings
-	// Pseudo, when set, adds the pseudo-graph walk list.
-	Pseudo PseudoFunc
 	// Docs, when not empty, keeps retrieval within these documents: the
 	// passage search runs in them and every list keeps their passages only.
 	Docs []int64
@@ -250,15 +245,6 @@ func (r *Retriever) Gather(ctx context.Context, question string, k int) (*Result
 			return nil, err
 		}
 		lists = append(lists, gl...)
-	}
-	if r.Pseudo != nil && set.PseudoWeight > 0 {
-		t0 := time.Now()
-		ids, err := r.Pseudo(ctx, question, depth)
-		if err != nil {
-			return nil, err
-		}
-		lists = append(lists, List{Name: "pseudo", Weight: set.PseudoWeight, IDs: ids})
-		clock.done("pseudo", t0)
 	}
 	if len(r.Docs) > 0 {
 		in, err := r.Store.DocChunkIDs(ctx, r.Docs)

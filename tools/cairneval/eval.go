@@ -191,17 +191,16 @@ func round1(x float64) float64 { return float64(int(x*10+0.5)) / 10 }
 func cmdEvalTune(ctx context.Context, env *cli.Env, args []string) int {
 	fs := env.Flags("eval-tune")
 	sets := fs.String("set", "", "retrieval settings that shape the lists, NAME=V,... (pprseed, hops, maxseed, relk, entk, entminsim, maxrel)")
-	noPseudo := fs.Bool("no-pseudo", false, "leave the pseudo-graph walk out")
 	top := fs.Int("top", 20, "how many grid settings to print")
 	values := fs.String("values", "0,0.1,0.2,0.4,0.7,1", "weights tried for each graph list")
 	ks := fs.String("rrfk", "5,10,20,40", "reciprocal-rank constants tried")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the gathering to this file")
-	vary := fs.String("lists", "entity,relation,expand,ppr,pseudo,topic", "the lists whose weight the grid varies (the others keep their default weight)")
+	vary := fs.String("lists", "entity,relation,expand,ppr,topic", "the lists whose weight the grid varies (the others keep their default weight)")
 	save := fs.String("save", "", "save the gathered lists to this file (gob)")
 	load := fs.String("load", "", "score the grid on lists saved by --save instead of gathering")
 	rest, ok := env.Parse(fs, args)
 	if !ok || (len(rest) == 0 && *load == "") {
-		fmt.Fprintln(env.Stderr, "usage: cairn-eval eval-tune [--set NAME=V,...] [--no-pseudo] DATASET_DIR...")
+		fmt.Fprintln(env.Stderr, "usage: cairn-eval eval-tune [--set NAME=V,...] DATASET_DIR...")
 		return 2
 	}
 	set := retrieve.DefaultSettings()
@@ -234,7 +233,7 @@ func cmdEvalTune(ctx context.Context, env *cli.Env, args []string) int {
 		Goal     float64
 	}
 	var dss []dataset
-	names := []string{"passage", "entity", "relation", "expand", "ppr", "pseudo", "topic"}
+	names := []string{"passage", "entity", "relation", "expand", "ppr", "topic"}
 	if *load != "" {
 		f, err := os.Open(*load)
 		if err != nil {
@@ -264,9 +263,6 @@ func cmdEvalTune(ctx context.Context, env *cli.Env, args []string) int {
 		}
 		r := p.Retriever()
 		r.Settings = set
-		if *noPseudo {
-			r.Pseudo = nil
-		}
 		ds := dataset{Name: filepath.Base(filepath.Clean(dir))}
 		lat := map[string][]float64{}
 		for _, q := range qs {
@@ -344,7 +340,7 @@ func cmdEvalTune(ctx context.Context, env *cli.Env, args []string) int {
 		fmt.Fprintf(env.Stdout, "%-8s %s  min margin %+5.1f  mean %5.1f  | %s\n", label, strings.Join(parts, "  "), margin, mean, f)
 	}
 	def := evalset.Fusion{RRFK: set.RRFK, Weights: map[string]float64{"passage": set.PassageWeight, "entity": set.EntityWeight, "relation": set.RelationWeight,
-		"expand": set.ExpandWeight, "ppr": set.PPRWeight, "pseudo": set.PseudoWeight, "topic": set.TopicWeight}}
+		"expand": set.ExpandWeight, "ppr": set.PPRWeight, "topic": set.TopicWeight}}
 	line("default", def)
 	varied := strings.Split(*vary, ",")
 	fixed := map[string]float64{}
@@ -408,8 +404,6 @@ func applySets(set *retrieve.Settings, s string) error {
 			set.Depth = int(f)
 		case "topicpassages":
 			set.TopicPassages = int(f)
-		case "pseudo":
-			set.PseudoWeight = f
 		default:
 			return fmt.Errorf("--set: unknown setting %q", k)
 		}

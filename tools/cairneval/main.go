@@ -33,7 +33,7 @@ var evalCommands = []cli.Command{
 	{Name: "eval-retrieve", Usage: "eval-retrieve                                        ../shared/eval scoring interface: question on stdin, EVAL_CORPUS set", Run: cmdEvalRetrieve},
 	{Name: "eval-score", Usage: "eval-score [--json] DATASET_DIR...                   Recall@2/@5 of eval-retrieve's ranking on a dataset's questions", Run: cmdEvalScore},
 	{Name: "eval", Usage: "eval --dataset DIR [--mode quick|deep] [--json] [--corpus FILE] [--limit N]   Recall@2/5 of the answers' evidence, EM/F1 with a model, decline rate", Run: cmdEval},
-	{Name: "eval-tune", Usage: "eval-tune [--set NAME=V,...] [--no-pseudo] [--top N] DATASET_DIR...   retrieval fusion grid on DEV sets (lists gathered once per question)", Run: cmdEvalTune},
+	{Name: "eval-tune", Usage: "eval-tune [--set NAME=V,...] [--top N] DATASET_DIR...   retrieval fusion grid on DEV sets (lists gathered once per question)", Run: cmdEvalTune},
 	{Name: "eval-paths", Usage: "eval-paths [--limit N] DATASET_DIR...   reasoning-path settings (λ1, λ2, θ) on DEV sets: answer on a top path, gold-sourced top path", Run: cmdEvalPaths},
 }
 
