@@ -10,6 +10,7 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/kb"
 	"cairn/backend/llm"
+	qa "cairn/backend/question"
 	"cairn/backend/retrieve"
 	"cairn/backend/search"
 	"cairn/backend/store"
@@ -97,7 +98,7 @@ func KeyPoints(ctx context.Context, question string, s PGSettings) []string {
 			return out
 		}
 	}
-	for _, k := range retrieve.NameSpans(question) {
+	for _, k := range qa.NameSpans(question) {
 		add(k)
 	}
 	for _, k := range KeyPhrases(question, nil, 4) {

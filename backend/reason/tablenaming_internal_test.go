@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cairn/backend/answerspan"
+	"cairn/backend/question"
 	"cairn/backend/tables"
 )
 
@@ -31,7 +32,7 @@ func TestTableNaming(t *testing.T) {
 		{"What were the total reserves on the balance sheet of Ferro?", []string{"ferro", "reserv", "total"}, []string{"balanc", "sheet"}},
 		{"How many tonnes were shipped in 2024?", []string{"2024", "mani", "ship", "tonn"}, []string{}},
 	} {
-		row, table := tableNaming(c.q)
+		row, table := tableNaming(question.New(c.q).Tokens)
 		if got := keys(row); !reflect.DeepEqual(got, c.row) {
 			t.Errorf("%q row words %q, want %q", c.q, got, c.row)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"cairn/backend/evalset"
 	"cairn/backend/project"
+	"cairn/backend/question"
 	"cairn/backend/retrieve"
 )
 
@@ -385,7 +386,7 @@ func TestPseudoList(t *testing.T) {
 					return ids, nil
 				}
 			}
-			res, err := r.Gather(context.Background(), q, 5)
+			res, err := r.Gather(context.Background(), question.New(q), 5)
 			if tc.fail {
 				if !errors.Is(err, walkErr) {
 					t.Fatalf("Gather error %v, want %v", err, walkErr)
@@ -426,7 +427,7 @@ func TestRetrieveFusesTheLists(t *testing.T) {
 	ctx := context.Background()
 	r := f.retriever(nil)
 	const q = "Where was the father of Orlen Vasquith buried?"
-	res, err := r.Retrieve(ctx, q, 2)
+	res, err := r.Retrieve(ctx, question.New(q), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +466,7 @@ func TestGatherWithoutGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := retrieve.New(p.Store(), p.Embedder())
-	res, err := r.Gather(ctx, "Where was Castor Vasquith buried?", 5)
+	res, err := r.Gather(ctx, question.New("Where was Castor Vasquith buried?"), 5)
 	if err != nil {
 		t.Fatal(err)
 	}

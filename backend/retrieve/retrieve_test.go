@@ -9,6 +9,7 @@ import (
 
 	"cairn/backend/evalset"
 	"cairn/backend/kb"
+	"cairn/backend/question"
 	"cairn/backend/retrieve"
 	"cairn/backend/search"
 	"cairn/backend/testshared"
@@ -84,7 +85,7 @@ func TestTopicListFindsTheBridgePassage(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := retrieve.New(p.Store(), p.Embedder())
-	res, err := r.Retrieve(ctx, q.Question, 5)
+	res, err := r.Retrieve(ctx, question.New(q.Question), 5)
 	if err != nil {
 		t.Fatal(err)
 	}
