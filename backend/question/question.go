@@ -53,6 +53,14 @@ type Question struct {
 	Years []int
 	// Names are the name-like spans of the text (NameSpans).
 	Names []string
+	// DocWords are the words that may name a document, as written ("3M",
+	// "Verizon", "JPM"): capitalised or digits among letters, not
+	// function words, years or periods ("FY2018", "Q2"). Routing reads them.
+	DocWords []string
+	// Period is the latest year the text names, in any of its forms
+	// ("2018", "FY18", "Q2'23", "Q22023"); 0 when none. Routing narrows
+	// a company's reports by it.
+	Period int
 	// Scope, when set by the caller that routes the question, is the
 	// documents it is put to (nil: the whole project).
 	Scope *kb.Scope
@@ -65,14 +73,16 @@ type Question struct {
 func New(text string) *Question {
 	toks := analyze.Tokens(text)
 	return &Question{
-		Text:   text,
-		Lang:   lexicon.Detect(text),
-		Tokens: toks,
-		Fields: strings.Fields(text),
-		Words:  embed.WordsOf(toks),
-		Kind:   answerspan.Classify(text),
-		Years:  years(text),
-		Names:  nameSpans(text, toks),
+		Text:     text,
+		Lang:     lexicon.Detect(text),
+		Tokens:   toks,
+		Fields:   strings.Fields(text),
+		Words:    embed.WordsOf(toks),
+		Kind:     answerspan.Classify(text),
+		Years:    years(text),
+		Names:    nameSpans(text, toks),
+		DocWords: docWords(text),
+		Period:   latestYear(text),
 	}
 }
 
@@ -222,4 +232,69 @@ func quotedSpans(q string) []string {
 		}
 	}
 	return out
+}
+
+// docWords are the words of text that may name a document: written with
+// a capital or a digit among letters ("Verizon", "3M", "JPM"), not the
+// language's function words, and not a bare year or a period ("FY2018").
+func docWords(q string) []string {
+	var out []string
+	for _, raw := range strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' }) {
+		w := strings.TrimSuffix(strings.TrimSuffix(raw, "'s"), "’s")
+		w = strings.Trim(w, "'’")
+		if w == "" || isYearOrNumber(w) {
+			continue
+		}
+		first := []rune(w)[0]
+		hasDigit := strings.IndexFunc(w, unicode.IsDigit) >= 0
+		if !unicode.IsUpper(first) && !(hasDigit && strings.IndexFunc(w, unicode.IsLetter) >= 0) {
+			continue
+		}
+		if analyze.IsStop(strings.ToLower(w)) || periodWord.MatchString(w) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// periodWord: "FY2018", "Q2", "Q22023", "H1" name a period, not a document.
+var periodWord = regexp.MustCompile(`^(?i:fy|q[1-4]|h[12])\d*$`)
+
+// latestYear is the latest year text names in any of its forms (0: none).
+func latestYear(q string) int {
+	y := 0
+	for _, m := range yearRe.FindAllStringSubmatch(q, -1) {
+		if v, _ := strconv.Atoi(m[1]); v > y {
+			y = v
+		}
+	}
+	for _, m := range quarterYear.FindAllStringSubmatch(q, -1) {
+		if v, _ := strconv.Atoi(m[1]); v > y {
+			y = v
+		}
+	}
+	// "FY18", "Q2'23"
+	for _, m := range shortYear.FindAllStringSubmatch(q, -1) {
+		if v, _ := strconv.Atoi(m[1]); 2000+v > y {
+			y = 2000 + v
+		}
+	}
+	return y
+}
+
+var (
+	yearRe    = regexp.MustCompile(`(?:^|[^0-9])((?:19|20)\d\d)(?:[^0-9]|$)`)
+	shortYear = regexp.MustCompile(`(?i)\b(?:fy|q[1-4]\s*')\s*(\d\d)\b`)
+	// "Q22023": a quarter written against its year.
+	quarterYear = regexp.MustCompile(`(?i)\bq[1-4]((?:19|20)\d\d)\b`)
+)
+
+func isYearOrNumber(w string) bool {
+	for _, r := range w {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
 }

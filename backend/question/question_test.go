@@ -46,8 +46,29 @@ func TestNew(t *testing.T) {
 	if want := []string{"Velmora Quarry's", "FY2019", "FY2021"}; !slices.Equal(q.Names, want) {
 		t.Errorf("Names = %q, want %q", q.Names, want)
 	}
+	if want := []string{"Velmora", "Quarry"}; !slices.Equal(q.DocWords, want) {
+		t.Errorf("DocWords = %q, want %q", q.DocWords, want)
+	}
+	if q.Period != 2021 {
+		t.Errorf("Period = %d, want 2021", q.Period)
+	}
 	if q.Scope != nil {
 		t.Errorf("Scope = %+v, want nil before routing", q.Scope)
+	}
+}
+
+// TestPeriod: the latest year in any of its forms, short ones included.
+func TestPeriod(t *testing.T) {
+	for text, want := range map[string]int{
+		"What did Orrin Mills earn in FY18?":          2018,
+		"How did sales move from 2019 to Q2'23?":      2023,
+		"What changed in Q22024 at Orrin Mills?":      2024,
+		"Who founded Orrin Mills?":                    0,
+		"Which 3M-like firm reported FY2017 and 2016": 2017,
+	} {
+		if got := New(text).Period; got != want {
+			t.Errorf("Period of %q = %d, want %d", text, got, want)
+		}
 	}
 }
 

@@ -311,7 +311,11 @@ func Fuse(k float64, lists ...Ranked) (ids []int64, score map[int64]float64, ran
 
 // Search returns the k best passages for query, loaded with snippets.
 func (s *Searcher) Search(ctx context.Context, query string, k int) ([]kb.Hit, error) {
-	q := question.New(query)
+	return s.SearchQuestion(ctx, question.New(query), k)
+}
+
+// SearchQuestion is Search of an analysed question.
+func (s *Searcher) SearchQuestion(ctx context.Context, q *question.Question, k int) ([]kb.Hit, error) {
 	fused, score, ranks, err := s.RankQuestion(ctx, q, k)
 	if err != nil {
 		return nil, err
