@@ -59,6 +59,29 @@ type Question struct {
 	// answer, only the best supporting sentences (NoShortReason says so).
 	Lang      string
 	NoLexicon bool
+	// stems and names are Text's word keys (Stems) and name spans
+	// (names), read by Classify so that finding candidates (Find,
+	// FindHop, Bridges, each run several times for one question) does
+	// not cut the text again; nil in a Question built otherwise, whose
+	// words are then read when needed.
+	stems []string
+	names []Span
+}
+
+// textStems are q.Text's word keys (Stems).
+func (q Question) textStems() []string {
+	if q.stems != nil {
+		return q.stems
+	}
+	return Stems(q.Text)
+}
+
+// textNames are q.Text's name spans.
+func (q Question) textNames() []Span {
+	if q.names != nil {
+		return q.names
+	}
+	return names(q.Text)
 }
 
 var (
@@ -81,6 +104,18 @@ var (
 // Chinese (Han script, classifyZh); a question in another language is
 // left Unknown with NoLexicon set.
 func Classify(q string) Question {
+	out := classify(q)
+	out.stems, out.names = Stems(out.Text), names(out.Text)
+	if out.stems == nil {
+		out.stems = []string{}
+	}
+	if out.names == nil {
+		out.names = []Span{}
+	}
+	return out
+}
+
+func classify(q string) Question {
 	text := strings.TrimLeft(strings.TrimSpace(q), "\\\"'“ ")
 	switch lang := lexicon.Detect(text); {
 	case lang == "zh":
@@ -93,7 +128,7 @@ func Classify(q string) Question {
 	// ledger, did costs rise?") is read from its clause.
 	if i := strings.Index(text, ", "); i > 0 && i <= maxOpening && !strings.ContainsAny(text[:i], "?") {
 		if f := strings.Fields(strings.ToLower(text[i+2:])); len(f) > 1 && yesNoLead[f[0]] && !whWord(strings.Fields(low)[0]) && !yesNoLead[strings.Fields(low)[0]] {
-			return Classify(text[i+2:])
+			return classify(text[i+2:])
 		}
 	}
 	out := Question{Text: text, Kind: Unknown, Lang: "en"}

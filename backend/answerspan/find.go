@@ -252,7 +252,7 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 	lowQ := strings.ToLower(q.Text)
 	f.yearOnly = strings.Contains(lowQ, "what year") || strings.Contains(lowQ, "which year")
 	f.both = strings.Contains(" "+strings.ToLower(q.Text)+" ", " both ")
-	f.qStems = Stems(q.Text)
+	f.qStems = q.textStems()
 	for _, w := range f.qStems {
 		f.qSet[w] = true
 		f.qSyn[w] = true
@@ -265,7 +265,7 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 		f.focusRe = regexp.MustCompile(`\b(?:is|was|are|were)\b[^.]{0,80}\b` + regexp.QuoteMeta(strings.TrimSuffix(q.Focus, "s")))
 	}
 	f.titleSt = make([]map[string]bool, len(ps))
-	for _, n := range names(q.Text) {
+	for _, n := range q.textNames() {
 		f.qNames = append(f.qNames, norm(n.Text))
 	}
 	for _, o := range q.Options {

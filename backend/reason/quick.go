@@ -166,7 +166,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		g.declined = true
 		return g, nil
 	}
-	g.paths = u.paths(u.q.Text, res, g.evidence, chains, chosen)
+	g.paths = u.paths(res, g.evidence, chains, chosen)
 	u.lap("paths")
 	// Candidate short answers and the chains reaching them: the answer leads
 	// with the best (offline), and with a model its paths lead the prompt's.
@@ -354,8 +354,9 @@ func (u *run) promote(ctx context.Context, hits []kb.Hit, sub kb.Graph, chosen [
 	return out, nil
 }
 
-// paths builds structural and semantic paths and rethinks them.
-func (u *run) paths(question string, res *retrieve.Result, ev []Evidence, chains []Chain, chosen []int64) []kb.Path {
+// paths builds structural and semantic paths and rethinks them against
+// the question's built-in vector (hashedVector).
+func (u *run) paths(res *retrieve.Result, ev []Evidence, chains []Chain, chosen []int64) []kb.Path {
 	if len(res.Subgraph.Relations) == 0 {
 		return nil
 	}
@@ -393,7 +394,7 @@ func (u *run) paths(question string, res *retrieve.Result, ev []Evidence, chains
 	}
 	all := structuralPaths(eg, from, to, evSet, u.set.MaxPaths*2)
 	all = append(all, groundChains(u.r.hashed(), eg, chains, from, evSet, 0.4)...)
-	out := Rethink(u.r.hashed(), question, all, u.set.Lambda1, u.set.Lambda2, u.set.Theta, u.set.MaxPaths)
+	out := rethink(u.r.hashed(), u.hashedVector(), all, u.set.Lambda1, u.set.Lambda2, u.set.Theta, u.set.MaxPaths)
 	for i := range out {
 		for _, e := range out[i].Edges {
 			if evSet[e.Source.ChunkID] {

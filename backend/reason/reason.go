@@ -70,6 +70,17 @@ func (r *Reasoner) hashed() *embed.Hashed {
 	return r.emb
 }
 
+// hashedVector is the question's built-in vector, word features
+// unweighted (as Hashed.Vector makes it), which paths are scored against;
+// made once and kept on the question.
+func (u *run) hashedVector() []float32 {
+	h := u.r.hashed()
+	v, _ := u.q.Vector("hashed "+h.Info().Model, func() ([]float32, error) {
+		return h.QueryVectorOf(u.q.Tokens, nil), nil
+	})
+	return v
+}
+
 func scopeOrNil(s *kb.Scope) *kb.Scope {
 	if s.Whole() {
 		return nil
