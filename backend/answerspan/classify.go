@@ -59,29 +59,33 @@ type Question struct {
 	// answer, only the best supporting sentences (NoShortReason says so).
 	Lang      string
 	NoLexicon bool
-	// stems and names are Text's word keys (Stems) and name spans
-	// (names), read by Classify so that finding candidates (Find,
-	// FindHop, Bridges, each run several times for one question) does
-	// not cut the text again; nil in a Question built otherwise, whose
-	// words are then read when needed.
-	stems []string
-	names []Span
+	// read holds what Classify read from Text besides its kind, so that
+	// finding candidates (Find, FindHop, Bridges, each run several times
+	// for one question) and the table reading do not cut the text again.
+	// A Question built otherwise has none; its text is then read when
+	// needed.
+	read *textReading
 }
 
-// textStems are q.Text's word keys (Stems).
-func (q Question) textStems() []string {
-	if q.stems != nil {
-		return q.stems
-	}
-	return Stems(q.Text)
+// textReading is what Classify reads from a question's text for the
+// steps after it.
+type textReading struct {
+	stems   []string // Stems(Text)
+	names   []Span   // names(Text)
+	moved   int      // Direction(Text)
+	smaller bool     // asksSmallerPlace(Text)
 }
 
-// textNames are q.Text's name spans.
-func (q Question) textNames() []Span {
-	if q.names != nil {
-		return q.names
+// reading is q's textReading: Classify's, else read now.
+func (q Question) reading() *textReading {
+	if q.read != nil {
+		return q.read
 	}
-	return names(q.Text)
+	return readText(q.Text)
+}
+
+func readText(text string) *textReading {
+	return &textReading{stems: Stems(text), names: names(text), moved: Direction(text), smaller: asksSmallerPlace(text)}
 }
 
 var (
@@ -105,13 +109,7 @@ var (
 // left Unknown with NoLexicon set.
 func Classify(q string) Question {
 	out := classify(q)
-	out.stems, out.names = Stems(out.Text), names(out.Text)
-	if out.stems == nil {
-		out.stems = []string{}
-	}
-	if out.names == nil {
-		out.names = []Span{}
-	}
+	out.read = readText(out.Text)
 	return out
 }
 

@@ -362,7 +362,7 @@ func (f *finder) attributeAt(i int) (key, text string, at Ref) {
 			if lw := lastWord(strings.ToLower(s.text[:sp.Start])); lw == "in" {
 				ws := strings.Split(sp.Text, ", ")
 				last := ws[len(ws)-1]
-				if m := regionAfter.FindStringSubmatch(s.text[sp.End:]); m != nil && !asksSmallerPlace(f.q.Text) {
+				if m := regionAfter.FindStringSubmatch(s.text[sp.End:]); m != nil && !f.smaller {
 					last = m[1] // "Eastbrook, Vermont": the region says more of the country
 				}
 				return f.valueKey(last), last, Ref{Passage: i, Start: s.start, End: s.end}
@@ -388,7 +388,7 @@ func asksSmallerPlace(q string) bool {
 // US state stands for; for "the same state" (or city, county) the place
 // itself, since Alabama and Texas differ though both are American.
 func (f *finder) valueKey(v string) string {
-	if asksSmallerPlace(f.q.Text) {
+	if f.smaller {
 		return strings.ToLower(v)
 	}
 	return demonymKey(v)

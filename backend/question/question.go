@@ -57,6 +57,9 @@ type Question struct {
 	// "Verizon", "JPM"): capitalised or digits among letters, not
 	// function words, years or periods ("FY2018", "Q2"). Routing reads them.
 	DocWords []string
+	// Moved is the way the text asks whether a quantity moved
+	// (answerspan.Direction): +1 up, -1 down, 0 neither.
+	Moved int
 	// Period is the latest year the text names, in any of its forms
 	// ("2018", "FY18", "Q2'23", "Q22023"); 0 when none. Routing narrows
 	// a company's reports by it.
@@ -83,6 +86,7 @@ func New(text string) *Question {
 		Names:    nameSpans(text, toks),
 		DocWords: docWords(text),
 		Period:   latestYear(text),
+		Moved:    answerspan.Direction(text),
 	}
 }
 

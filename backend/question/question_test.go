@@ -72,6 +72,21 @@ func TestPeriod(t *testing.T) {
 	}
 }
 
+// TestMoved: the way the text asks a figure moved, the whole text read
+// (an opening phrase's word counts too).
+func TestMoved(t *testing.T) {
+	for text, want := range map[string]int{
+		"Has Orrin Mills' debt increased since 2019?":                1,
+		"Did the ferry tolls fall in 2021?":                          -1,
+		"Looking at the decline in fares, did the ferry tolls rise?": 0,
+		"Who runs the Orrin Mills ferry?":                            0,
+	} {
+		if got := New(text).Moved; got != want {
+			t.Errorf("Moved of %q = %d, want %d", text, got, want)
+		}
+	}
+}
+
 // TestNewOtherScripts: a Chinese question is cut into a CJK run (a name
 // span of its own) and classified as Chinese; a German one is detected as
 // German and left unread (no lexicon).

@@ -177,7 +177,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		}
 		cs = inSection(u.q, cs, pool)
 		if q.Kind == answerspan.YesNo {
-			cs = byCellsDirection(u.q.Text, cs, g.cells)
+			cs = byCellsDirection(u.q.Moved, cs, g.cells)
 		}
 		g.short, g.pool, g.kind = cs, pool, q
 		for i, c := range cs {

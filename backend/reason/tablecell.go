@@ -105,10 +105,10 @@ func (u *run) withEvidence(g *gathered, h kb.Hit) int {
 // cells of the row it names over the years asked: the yes or no candidate
 // that agrees with the change from the first year to the last goes first,
 // above any other, supported by the cells rather than sentences.
+// want is the way the question asks the figure moved (question.Moved).
 // Candidates are left as they are when the question asks no direction or
 // the cells are not of two years or more.
-func byCellsDirection(question string, cs []answerspan.Candidate, cells []foundCell) []answerspan.Candidate {
-	want := answerspan.Direction(question)
+func byCellsDirection(want int, cs []answerspan.Candidate, cells []foundCell) []answerspan.Candidate {
 	if want == 0 || len(cells) < 2 || cells[0].Year == 0 || cells[0].Year == cells[len(cells)-1].Year {
 		return cs
 	}

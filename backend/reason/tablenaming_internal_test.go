@@ -61,7 +61,7 @@ func TestByCellsDirection(t *testing.T) {
 		{"Has the debt changed between 2024 and 2025?", falling, "yes"}, // no direction asked: left as it was
 		{"Has the debt increased in 2025?", falling[1:], "yes"},         // one year: left as it was
 	} {
-		got := byCellsDirection(c.q, []answerspan.Candidate{yes, no}, c.cells)
+		got := byCellsDirection(question.New(c.q).Moved, []answerspan.Candidate{yes, no}, c.cells)
 		if got[0].Text != c.want {
 			t.Errorf("%q: first %q, want %q", c.q, got[0].Text, c.want)
 		}
