@@ -74,6 +74,7 @@ type textReading struct {
 	names   []Span   // names(Text)
 	moved   int      // Direction(Text)
 	smaller bool     // asksSmallerPlace(Text)
+	related []string // relatedBy(Text)
 }
 
 // reading is q's textReading: Classify's, else read now.
@@ -85,7 +86,7 @@ func (q Question) reading() *textReading {
 }
 
 func readText(text string) *textReading {
-	return &textReading{stems: Stems(text), names: names(text), moved: Direction(text), smaller: asksSmallerPlace(text)}
+	return &textReading{stems: Stems(text), names: names(text), moved: Direction(text), smaller: asksSmallerPlace(text), related: relatedBy(text)}
 }
 
 var (

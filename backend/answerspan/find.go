@@ -198,6 +198,7 @@ type finder struct {
 	qStems   []string
 	smaller  bool     // the question asks for a place smaller than a country (asksSmallerPlace)
 	moved    int      // the way the question asks a quantity moved (Direction)
+	related  []string // the relation words the question follows from its items (relatedBy)
 	qNames   []string // capitalised names of the question (lower-case)
 	qSet     map[string]bool
 	relTotal float64
@@ -258,6 +259,7 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 	f.qStems = read.stems
 	f.smaller = read.smaller
 	f.moved = read.moved
+	f.related = read.related
 	for _, w := range f.qStems {
 		f.qSet[w] = true
 		f.qSyn[w] = true
