@@ -26,11 +26,11 @@ const (
 	namedDepth = 60
 )
 
-// NamedSection is how many content words of the question name one line of
-// the passage's heading path (table captions, whose lines are joined by
+// NamedSection is how many content words of the question q name one line
+// of the passage's heading path (table captions, whose lines are joined by
 // " — ", count line by line): 0 when no line is named.
-func NamedSection(question, docTitle string, path []string) int {
-	return namedSection(stemSet(contentStems(question)), docTitle, path)
+func NamedSection(q *question.Question, docTitle string, path []string) int {
+	return namedSection(stemSet(contentStemsOf(q.Tokens)), docTitle, path)
 }
 
 func stemSet(ws []string) map[string]bool {
