@@ -65,6 +65,34 @@ type Question struct {
 	// has the name, else from the passage titled with it. Classify leaves
 	// it empty; the caller that knows the passages sets it.
 	Kinds map[string]string
+	// read holds what Classify read from Text besides its kind, so that
+	// finding candidates (Find, FindHop, Bridges, each run several times
+	// for one question) and the table reading do not cut the text again.
+	// A Question built otherwise has none; its text is then read when
+	// needed.
+	read *textReading
+}
+
+// textReading is what Classify reads from a question's text for the
+// steps after it.
+type textReading struct {
+	stems   []string // Stems(Text)
+	names   []Span   // names(Text)
+	moved   int      // Direction(Text)
+	smaller bool     // asksSmallerPlace(Text)
+	related []string // relatedBy(Text)
+}
+
+// reading is q's textReading: Classify's, else read now.
+func (q Question) reading() *textReading {
+	if q.read != nil {
+		return q.read
+	}
+	return readText(q.Text)
+}
+
+func readText(text string) *textReading {
+	return &textReading{stems: Stems(text), names: names(text), moved: Direction(text), smaller: asksSmallerPlace(text), related: relatedBy(text)}
 }
 
 var (
@@ -87,6 +115,12 @@ var (
 // Chinese (Han script, classifyZh); a question in another language is
 // left Unknown with NoLexicon set.
 func Classify(q string) Question {
+	out := classify(q)
+	out.read = readText(out.Text)
+	return out
+}
+
+func classify(q string) Question {
 	text := strings.TrimLeft(strings.TrimSpace(q), "\\\"'“ ")
 	switch lang := lexicon.Detect(text); {
 	case lang == "zh":
@@ -99,7 +133,7 @@ func Classify(q string) Question {
 	// ledger, did costs rise?") is read from its clause.
 	if i := strings.Index(text, ", "); i > 0 && i <= maxOpening && !strings.ContainsAny(text[:i], "?") {
 		if f := strings.Fields(strings.ToLower(text[i+2:])); len(f) > 1 && yesNoLead[f[0]] && !whWord(strings.Fields(low)[0]) && !yesNoLead[strings.Fields(low)[0]] {
-			return Classify(text[i+2:])
+			return classify(text[i+2:])
 		}
 	}
 	out := Question{Text: text, Kind: Unknown, Lang: "en"}

@@ -63,7 +63,7 @@ func (f *finder) choice() []Candidate {
 // relational says the question compares a related person ("the director
 // born first"), not the items themselves.
 func (f *finder) relational() bool {
-	return len(relatedBy(f.q.Text)) > 0
+	return len(f.related) > 0
 }
 
 // relatedBy is the relation words a question follows from its items ("the
@@ -134,7 +134,7 @@ var reYear = regexp.MustCompile(`\b(\d{3,4})\b`)
 // item; when the question compares a related person ("the director born
 // later"), it follows the relation to that person's passage first.
 func (f *finder) eventDate(ps []int) (float64, Ref, []Ref, string, bool) {
-	for _, rw := range relatedBy(f.q.Text) {
+	for _, rw := range f.related {
 		// Follow: the first name in the item's passage that titles
 		// another evidence passage, in a sentence with the relation word.
 		for _, i := range ps {
@@ -362,7 +362,7 @@ func (f *finder) attributeAt(i int) (key, text string, at Ref) {
 			if lw := lastWord(strings.ToLower(s.text[:sp.Start])); lw == "in" {
 				ws := strings.Split(sp.Text, ", ")
 				last := ws[len(ws)-1]
-				if m := regionAfter.FindStringSubmatch(s.text[sp.End:]); m != nil && !asksSmallerPlace(f.q.Text) {
+				if m := regionAfter.FindStringSubmatch(s.text[sp.End:]); m != nil && !f.smaller {
 					last = m[1] // "Eastbrook, Vermont": the region says more of the country
 				}
 				return f.valueKey(last), last, Ref{Passage: i, Start: s.start, End: s.end}
@@ -388,7 +388,7 @@ func asksSmallerPlace(q string) bool {
 // US state stands for; for "the same state" (or city, county) the place
 // itself, since Alabama and Texas differ though both are American.
 func (f *finder) valueKey(v string) string {
-	if asksSmallerPlace(f.q.Text) {
+	if f.smaller {
 		return strings.ToLower(v)
 	}
 	return demonymKey(v)

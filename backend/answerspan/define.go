@@ -9,7 +9,7 @@ import (
 // the question's verb in the best sentence that uses it.
 func (f *finder) define() []Candidate {
 	var verb []string
-	for _, w := range Stems(f.q.Text) {
+	for _, w := range f.qStems {
 		if defineVerbs[w] {
 			verb = append(verb, w)
 		}

@@ -30,7 +30,7 @@ const minDirectionRel = 0.3
 // when it is the question's, no when it is the other. ok is false when the
 // question asks no direction or no sentence says enough of it.
 func (f *finder) directionVerdict() (yes bool, at Ref, ok bool) {
-	want := Direction(f.q.Text)
+	want := f.moved
 	if want == 0 {
 		return false, Ref{}, false
 	}

@@ -196,6 +196,9 @@ type finder struct {
 	ps       []Passage
 	idf      IDF
 	qStems   []string
+	smaller  bool     // the question asks for a place smaller than a country (asksSmallerPlace)
+	moved    int      // the way the question asks a quantity moved (Direction)
+	related  []string // the relation words the question follows from its items (relatedBy)
 	qNames   []string // capitalised names of the question (lower-case)
 	qSet     map[string]bool
 	relTotal float64
@@ -252,7 +255,11 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 	lowQ := strings.ToLower(q.Text)
 	f.yearOnly = strings.Contains(lowQ, "what year") || strings.Contains(lowQ, "which year")
 	f.both = strings.Contains(" "+strings.ToLower(q.Text)+" ", " both ")
-	f.qStems = Stems(q.Text)
+	read := q.reading()
+	f.qStems = read.stems
+	f.smaller = read.smaller
+	f.moved = read.moved
+	f.related = read.related
 	for _, w := range f.qStems {
 		f.qSet[w] = true
 		f.qSyn[w] = true
@@ -265,7 +272,7 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 		f.focusRe = regexp.MustCompile(`\b(?:is|was|are|were)\b[^.]{0,80}\b` + regexp.QuoteMeta(strings.TrimSuffix(q.Focus, "s")))
 	}
 	f.titleSt = make([]map[string]bool, len(ps))
-	for _, n := range names(q.Text) {
+	for _, n := range read.names {
 		f.qNames = append(f.qNames, norm(n.Text))
 	}
 	for _, o := range q.Options {

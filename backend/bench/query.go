@@ -13,6 +13,7 @@ import (
 	"cairn/backend/graph/walk"
 	"cairn/backend/kb"
 	"cairn/backend/project"
+	"cairn/backend/question"
 	"cairn/backend/retrieve"
 	"cairn/backend/search"
 	"cairn/backend/store"
@@ -51,7 +52,7 @@ var queryMeasures = []queryLatencyMeasure{
 func prepareHybrid(ctx context.Context, p *project.Project, qs []string) (func(context.Context, int) error, error) {
 	r := retrieve.New(p.Store(), p.Embedder())
 	return func(ctx context.Context, i int) error {
-		_, err := r.Retrieve(ctx, qs[i], 10)
+		_, err := r.Retrieve(ctx, question.New(qs[i]), 10)
 		return err
 	}, nil
 }
@@ -67,7 +68,7 @@ func preparePaths(ctx context.Context, p *project.Project, qs []string) (func(co
 	}
 	var jobs []job
 	for _, q := range qs {
-		res, err := r.Retrieve(ctx, q, 10)
+		res, err := r.Retrieve(ctx, question.New(q), 10)
 		if err != nil {
 			return nil, err
 		}

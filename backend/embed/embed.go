@@ -72,7 +72,10 @@ type Feature struct {
 }
 
 // Features returns the features of text before hashing.
-func Features(text string) map[string]*Feature {
+func Features(text string) map[string]*Feature { return FeaturesOf(analyze.Tokens(text)) }
+
+// FeaturesOf is Features of a text already cut into tokens (analyze.Tokens).
+func FeaturesOf(toks []analyze.Token) map[string]*Feature {
 	fs := map[string]*Feature{}
 	add := func(key, word string, w float64) {
 		f := fs[key]
@@ -83,7 +86,7 @@ func Features(text string) map[string]*Feature {
 		f.TF += w
 	}
 	prev := ""
-	for _, t := range analyze.Tokens(text) {
+	for _, t := range toks {
 		if t.CJK {
 			prev = ""
 			for _, r := range t.Text {
@@ -144,6 +147,11 @@ func (h *Hashed) QueryVector(text string, wordWeight func(word string) float64) 
 	return h.hash(Features(text), wordWeight)
 }
 
+// QueryVectorOf is QueryVector of a text already cut into tokens.
+func (h *Hashed) QueryVectorOf(toks []analyze.Token, wordWeight func(word string) float64) []float32 {
+	return h.hash(FeaturesOf(toks), wordWeight)
+}
+
 func (h *Hashed) hash(features map[string]*Feature, wordWeight func(string) float64) []float32 {
 	v := make([]float64, h.dim)
 	for key, f := range features {
@@ -174,7 +182,10 @@ func addFeature(v []float64, x uint64, tf, scale float64) {
 // Words returns the distinct word keys of text (what document frequencies
 // count), in the order they first occur: the Word of every feature
 // Features makes.
-func Words(text string) []string {
+func Words(text string) []string { return WordsOf(analyze.Tokens(text)) }
+
+// WordsOf is Words of a text already cut into tokens (analyze.Tokens).
+func WordsOf(toks []analyze.Token) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(w string) {
@@ -183,7 +194,7 @@ func Words(text string) []string {
 			out = append(out, w)
 		}
 	}
-	for _, t := range analyze.Tokens(text) {
+	for _, t := range toks {
 		if t.CJK {
 			for _, r := range t.Text {
 				add("c:" + string(r))

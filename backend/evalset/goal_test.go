@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"cairn/backend/question"
 	"cairn/backend/search"
 )
 
@@ -32,7 +33,7 @@ func TestFullRetrievalMeetsGoal(t *testing.T) {
 			s := &search.Searcher{Store: p.Store(), Embedder: p.Embedder(), Settings: search.DefaultSettings()}
 			var full, pass float64
 			for _, q := range qs {
-				res, err := r.Retrieve(ctx, q.Question, 5)
+				res, err := r.Retrieve(ctx, question.New(q.Question), 5)
 				if err != nil {
 					t.Fatal(err)
 				}

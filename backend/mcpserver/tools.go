@@ -14,6 +14,7 @@ import (
 	"cairn/backend/kb"
 	"cairn/backend/llm"
 	"cairn/backend/project"
+	"cairn/backend/question"
 	"cairn/backend/reason"
 	"cairn/backend/store"
 )
@@ -131,7 +132,8 @@ func (s *Server) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskIn) (*mc
 			return nil, AskOut{}, err
 		}
 	}
-	r, err := s.p.Reasoner(ctx, q, in.Documents)
+	aq := question.New(q)
+	r, err := s.p.Reasoner(ctx, aq, in.Documents)
 	if err != nil {
 		return nil, AskOut{}, err
 	}
@@ -140,9 +142,9 @@ func (s *Server) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskIn) (*mc
 	}
 	var a kb.Answer
 	if deep {
-		a, err = r.Deep(ctx, q, nil)
+		a, err = r.DeepAnalysed(ctx, aq, nil)
 	} else {
-		a, err = r.Quick(ctx, q, nil)
+		a, err = r.QuickAnalysed(ctx, aq, nil)
 	}
 	if err != nil {
 		return nil, AskOut{}, err

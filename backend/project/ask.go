@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cairn/backend/kb"
+	"cairn/backend/question"
 	"cairn/backend/reason"
 	"cairn/backend/retrieve"
 )
@@ -26,14 +27,16 @@ func (p *Project) Retriever() *retrieve.Retriever {
 	return retrieve.New(p.store, p.Embedder())
 }
 
-// Reasoner returns a reasoner for question over the documents docs (none:
-// those the question names, else the whole project; see Scope), with the
-// project's retriever kept to the same documents.
-func (p *Project) Reasoner(ctx context.Context, question string, docs []int64) (*reason.Reasoner, error) {
-	scope, err := p.Scope(ctx, question, docs)
+// Reasoner returns a reasoner for the question q over the documents docs
+// (none: those the question names, else the whole project; see Scope),
+// with the project's retriever kept to the same documents. q.Scope is set
+// to that scope (nil: the whole project).
+func (p *Project) Reasoner(ctx context.Context, q *question.Question, docs []int64) (*reason.Reasoner, error) {
+	scope, err := p.Scope(ctx, q, docs)
 	if err != nil {
 		return nil, err
 	}
+	q.Scope = scope
 	rt := p.Retriever()
 	r := reason.New(rt, p.Provider())
 	if !scope.Whole() {
@@ -45,12 +48,16 @@ func (p *Project) Reasoner(ctx context.Context, question string, docs []int64) (
 
 // Ask answers question from the project's documents, streaming the answer
 // text to onToken (may be nil), and stores the answer with its trace.
-func (p *Project) Ask(ctx context.Context, question string, opt AskOptions, onToken func(string)) (kb.Answer, error) {
-	question = strings.TrimSpace(question)
-	if question == "" {
+//
+// The question is analysed once (backend/question): routing, retrieval
+// and the answer read the same analysis.
+func (p *Project) Ask(ctx context.Context, text string, opt AskOptions, onToken func(string)) (kb.Answer, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
 		return kb.Answer{}, errors.New("the question is empty")
 	}
-	r, err := p.Reasoner(ctx, question, opt.Docs)
+	q := question.New(text)
+	r, err := p.Reasoner(ctx, q, opt.Docs)
 	if err != nil {
 		return kb.Answer{}, err
 	}
@@ -59,9 +66,9 @@ func (p *Project) Ask(ctx context.Context, question string, opt AskOptions, onTo
 	}
 	var a kb.Answer
 	if opt.Deep {
-		a, err = r.Deep(ctx, question, onToken)
+		a, err = r.DeepAnalysed(ctx, q, onToken)
 	} else {
-		a, err = r.Quick(ctx, question, onToken)
+		a, err = r.QuickAnalysed(ctx, q, onToken)
 	}
 	if err != nil {
 		return kb.Answer{}, err

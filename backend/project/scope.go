@@ -5,13 +5,14 @@ import (
 	"fmt"
 
 	"cairn/backend/kb"
+	"cairn/backend/question"
 	"cairn/backend/route"
 )
 
-// Scope decides what a question or search is put to: the documents the
+// Scope decides what a question or search q is put to: the documents the
 // user chose (docs; each must exist), else the documents the question
 // names (routing: backend/route), else the whole project (nil).
-func (p *Project) Scope(ctx context.Context, question string, docs []int64) (*kb.Scope, error) {
+func (p *Project) Scope(ctx context.Context, q *question.Question, docs []int64) (*kb.Scope, error) {
 	all, err := p.store.Documents(ctx)
 	if err != nil {
 		return nil, err
@@ -43,7 +44,7 @@ func (p *Project) Scope(ctx context.Context, question string, docs []int64) (*kb
 		}
 		rd = append(rd, route.Doc{ID: d.ID, Title: d.Title, Organisation: d.Organisation, DocType: d.DocType, Period: d.Period, FileName: d.FileName, Chunks: d.Chunks})
 	}
-	r := route.Question(question, rd)
+	r := route.Question(q, rd)
 	if len(r.Docs) == 0 {
 		return nil, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"cairn/backend/kb"
+	"cairn/backend/question"
 	"cairn/backend/search"
 )
 
@@ -34,7 +35,8 @@ func (p *Project) SearchIn(ctx context.Context, query string, k int, docs []int6
 	if k <= 0 {
 		k = 10
 	}
-	scope, err := p.Scope(ctx, query, docs)
+	q := question.New(query)
+	scope, err := p.Scope(ctx, q, docs)
 	if err != nil {
 		return nil, SearchInfo{}, err
 	}
@@ -55,16 +57,16 @@ func (p *Project) SearchIn(ctx context.Context, query string, k int, docs []int6
 	info.Scope = scope
 	s := &search.Searcher{Store: p.store, Embedder: e, Settings: search.DefaultSettings()}
 	if scope.Whole() {
-		hits, err := s.Search(ctx, query, k)
+		hits, err := s.SearchQuestion(ctx, q, k)
 		return hits, info, err
 	}
 	s.Docs = scope.Docs
-	hits, err := s.Search(ctx, query, k)
+	hits, err := s.SearchQuestion(ctx, q, k)
 	if err != nil || !scope.Routed || len(hits) >= k {
 		return hits, info, err
 	}
 	s.Docs = nil
-	more, err := s.Search(ctx, query, k)
+	more, err := s.SearchQuestion(ctx, q, k)
 	seen := map[int64]bool{}
 	for _, h := range hits {
 		seen[h.ID] = true

@@ -14,6 +14,7 @@ import (
 
 	"cairn/backend/kb"
 	"cairn/backend/llm"
+	"cairn/backend/question"
 )
 
 // Deep answers multi-step questions: the model plans (JSON logical form),
@@ -22,8 +23,14 @@ import (
 // missing (at most MaxRounds rounds), and a final streamed answer cites the
 // passages. Without a model, or when the plan is malformed, it answers in
 // quick mode and records why.
-func (r *Reasoner) Deep(ctx context.Context, question string, onToken func(string)) (kb.Answer, error) {
-	u := r.newRun(question, "deep")
+func (r *Reasoner) Deep(ctx context.Context, text string, onToken func(string)) (kb.Answer, error) {
+	return r.DeepAnalysed(ctx, question.New(text), onToken)
+}
+
+// DeepAnalysed is Deep of a question already analysed (as a project
+// analyses it to route it).
+func (r *Reasoner) DeepAnalysed(ctx context.Context, q *question.Question, onToken func(string)) (kb.Answer, error) {
+	u := r.newRun(q, "deep")
 	if r.offline() {
 		return u.fallback(ctx, onToken, "offline: planning needs a language model")
 	}
@@ -73,7 +80,7 @@ func (r *Reasoner) Deep(ctx context.Context, question string, onToken func(strin
 		}
 	}
 	_ = answered
-	g, err := u.gatherNoRerank(ctx)
+	g, err := u.gather(ctx, deepFinalStep)
 	if err != nil {
 		return kb.Answer{}, err
 	}
@@ -124,19 +131,13 @@ func (u *run) fallback(ctx context.Context, onToken func(string), reason string)
 	return a, err
 }
 
-func (u *run) gatherNoRerank(ctx context.Context) (*gathered, error) {
-	u.noRerank = true
-	defer func() { u.noRerank = false }()
-	return u.gather(ctx, u.question)
-}
-
 // plan asks the model for a plan and parses it.
 func (u *run) plan(ctx context.Context, memory []string) (Plan, error) {
 	var mem []string
 	for _, m := range memory {
 		mem = append(mem, fence(m))
 	}
-	msgs, err := messages("plan", planData{Question: fence(u.question), Memory: mem})
+	msgs, err := messages("plan", planData{Question: fence(u.q.Text), Memory: mem})
 	if err != nil {
 		return Plan{}, err
 	}
@@ -156,7 +157,7 @@ func (u *run) plan(ctx context.Context, memory []string) (Plan, error) {
 
 // execute runs a plan's steps; out is the output step's values.
 func (u *run) execute(ctx context.Context, p Plan) (RoundTrace, []string, error) {
-	rt := RoundTrace{Question: u.question}
+	rt := RoundTrace{Question: u.q.Text}
 	values := map[int][]string{}
 	var out []string
 	for _, s := range p.Steps {
@@ -234,7 +235,8 @@ func (u *run) retrievalStep(ctx context.Context, s PlanStep, values map[int][]st
 		}
 	}
 	// Passage fallback.
-	res, err := u.r.Retriever.Retrieve(ctx, q, u.set.K)
+	// The step's question, another text: analysed once, here.
+	res, err := u.r.Retriever.Retrieve(ctx, question.New(q), u.set.K)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"cairn/backend/analyze"
 	"cairn/backend/formula"
 	"cairn/backend/kb"
+	"cairn/backend/question"
 	"cairn/backend/search"
 	"cairn/backend/tables"
 )
@@ -58,16 +59,16 @@ type statedFigure struct {
 // statedFormula computes the figure the question defines, when every
 // quantity of its formula is found in a table (nil otherwise).
 func (u *run) statedFormula(ctx context.Context, ev []Evidence) (*statedFigure, error) {
-	f, ok := formula.Parse(u.question)
+	f, ok := formula.Parse(u.q.Text)
 	if !ok {
 		// Or the one its wording states ("X as a % of Y", "the
 		// 3 year average of X").
-		if f, ok = formula.AskedFormula(u.question); !ok {
+		if f, ok = formula.AskedFormula(u.q.Text); !ok {
 			return nil, nil
 		}
 	}
 	year := 0
-	for _, y := range questionYears(u.question) {
+	for _, y := range u.q.Years {
 		year = max(year, y)
 	}
 	ops := f.Expr.Operands(year)
@@ -164,7 +165,7 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 			break
 		}
 	}
-	res, err := u.r.Retriever.Retrieve(ctx, q, operandPassages)
+	res, err := u.r.Retriever.Retrieve(ctx, question.New(q), operandPassages)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +221,7 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 			in[t] = true
 		}
 		var rest []string
-		for _, t := range search.MatchTerms(u.question) {
+		for _, t := range search.MatchTermsOf(u.q.Tokens) {
 			if !in[t] {
 				rest = append(rest, t)
 			}
@@ -272,7 +273,7 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 	// may name the table ("the balance sheet").
 	query.MinCover, query.MinShare = minQuantityCover, minQuantityShare
 	query.Context = map[string]bool{}
-	for _, w := range tableWords(u.question) {
+	for _, w := range u.q.Words {
 		query.Context[w] = true
 	}
 	cells := tables.Lookup(query, all, tableWords)

@@ -8,6 +8,7 @@ import (
 	"cairn/backend/analyze"
 	"cairn/backend/answerspan"
 	"cairn/backend/kb"
+	"cairn/backend/question"
 	"cairn/backend/retrieve"
 )
 
@@ -19,8 +20,8 @@ import (
 // deepest heading counts fully, each level above it 0.7 times the one
 // below. "Who Must File" matches "Who must file Form 1040NR?" fully in the
 // instructions for Form 1040NR; "When To File" does not.
-func HeadingMatch(question, docTitle string, path []string) float64 {
-	q := headingWords(question)
+func HeadingMatch(qa *question.Question, docTitle string, path []string) float64 {
+	q := headingWordsOf(qa.Tokens)
 	if len(q) == 0 || len(path) == 0 {
 		return 0
 	}
@@ -68,9 +69,12 @@ func HeadingMatch(question, docTitle string, path []string) float64 {
 
 // headingWords are the lower-cased words of s, content words stemmed and
 // function words kept as they are (marked with a leading "_").
-func headingWords(s string) []string {
+func headingWords(s string) []string { return headingWordsOf(analyze.Tokens(s)) }
+
+// headingWordsOf is headingWords of a text already cut into tokens.
+func headingWordsOf(toks []analyze.Token) []string {
 	var out []string
-	for _, t := range analyze.Tokens(s) {
+	for _, t := range toks {
 		if t.CJK {
 			for _, g := range analyze.Bigrams(t.Text) {
 				out = append(out, g)
@@ -95,11 +99,11 @@ func isStopKey(w string) bool { return strings.HasPrefix(w, "_") }
 // otherwise kept. A heading that
 // says what the question asks ("Who Must File") is the section that
 // answers it, wherever the fused ranking put it among the passages found.
-func byHeading(question string, hits []kb.Hit) []kb.Hit {
+func byHeading(q *question.Question, hits []kb.Hit) []kb.Hit {
 	match := make([]float64, len(hits))
 	moved := false
 	for i, h := range hits {
-		if m := HeadingMatch(question, h.IndexTitle, h.HeadingPath); m >= 0.5 {
+		if m := HeadingMatch(q, h.IndexTitle, h.HeadingPath); m >= 0.5 {
 			match[i] = m
 			moved = true
 		}
@@ -139,11 +143,11 @@ func byHeading(question string, hits []kb.Hit) []kb.Hit {
 // from elsewhere would contradict the section that answers the question
 // (the answer then leads with the section's sentences). Otherwise the
 // candidates are returned as they are.
-func inSection(question string, cs []answerspan.Candidate, pool []Evidence) []answerspan.Candidate {
+func inSection(q *question.Question, cs []answerspan.Candidate, pool []Evidence) []answerspan.Candidate {
 	section := make([]bool, len(pool))
 	any := false
 	for i, e := range pool {
-		if HeadingMatch(question, e.Hit.IndexTitle, e.Hit.HeadingPath) >= 0.5 {
+		if HeadingMatch(q, e.Hit.IndexTitle, e.Hit.HeadingPath) >= 0.5 {
 			section[i] = true
 			any = true
 		}
@@ -168,7 +172,7 @@ const sectionDepth = 10
 // list, left out of the fused hits, whose heading names what the question
 // asks ("Who Must File" for "Who must file Form 1040NR?"): a section found
 // by one list is the answer even when the fusion ranked it low.
-func (u *run) sections(ctx context.Context, question string, res *retrieve.Result) ([]kb.Hit, error) {
+func (u *run) sections(ctx context.Context, q *question.Question, res *retrieve.Result) ([]kb.Hit, error) {
 	in := map[int64]bool{}
 	for _, h := range res.Hits {
 		in[h.ID] = true
@@ -194,7 +198,7 @@ func (u *run) sections(ctx context.Context, question string, res *retrieve.Resul
 	}
 	var out []kb.Hit
 	for _, h := range hits {
-		if HeadingMatch(question, h.IndexTitle, h.HeadingPath) >= 0.5 {
+		if HeadingMatch(q, h.IndexTitle, h.HeadingPath) >= 0.5 {
 			out = append(out, h)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"cairn/backend/kb"
+	"cairn/backend/question"
 )
 
 func TestHeadingMatch(t *testing.T) {
@@ -22,7 +23,7 @@ func TestHeadingMatch(t *testing.T) {
 		{"Who must file Form 1040NR?", nil, false},
 	}
 	for _, c := range cases {
-		m := HeadingMatch(c.q, title, c.path)
+		m := HeadingMatch(question.New(c.q), title, c.path)
 		if (m >= 0.5) != c.above {
 			t.Errorf("%q under %q: match %.2f", c.q, c.path, m)
 		}
@@ -38,12 +39,12 @@ func TestByHeading(t *testing.T) {
 		hit(105, 0.106, "When To File"),
 		hit(98, 0.090, "Who Must File"),
 	}
-	got := byHeading("Who must file Form 1040NR?", hits)
+	got := byHeading(question.New("Who must file Form 1040NR?"), hits)
 	if got[0].ID != 98 || got[1].ID != 278 || got[2].ID != 105 {
 		t.Errorf("order %d %d %d, want 98 278 105", got[0].ID, got[1].ID, got[2].ID)
 	}
 	// No heading matches: the order is kept.
-	same := byHeading("What is the standard deduction?", hits)
+	same := byHeading(question.New("What is the standard deduction?"), hits)
 	if same[0].ID != 278 || same[2].ID != 98 {
 		t.Errorf("order changed without a match")
 	}
@@ -53,7 +54,7 @@ func TestByHeadingReadingOrder(t *testing.T) {
 	hit := func(id int64, ord int, path ...string) kb.Hit {
 		return kb.Hit{Chunk: kb.Chunk{ID: id, DocID: 14, Ordinal: ord, HeadingPath: path}, DocTitle: "Instructions for Form 1040NR", IndexTitle: "Instructions for Form 1040NR"}
 	}
-	got := byHeading("Who must file Form 1040NR?", []kb.Hit{
+	got := byHeading(question.New("Who must file Form 1040NR?"), []kb.Hit{
 		hit(1413, 40, "Form 1040NR", "Filing Status"),
 		hit(1377, 7, "Who Must File"),
 		hit(1375, 5, "Who Must File"),

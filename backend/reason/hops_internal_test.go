@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"cairn/backend/answerspan"
+	"cairn/backend/question"
 )
 
 func TestAddRefs(t *testing.T) {
@@ -33,7 +34,7 @@ func TestRelatedWords(t *testing.T) {
 		{"What year did Norland join the league?", ""},
 	}
 	for _, c := range cases {
-		if got := relatedWords(c.q); got != c.want {
+		if got := relatedWords(question.New(c.q).Fields); got != c.want {
 			t.Errorf("relatedWords(%q) = %q, want %q", c.q, got, c.want)
 		}
 	}

@@ -225,7 +225,11 @@ func pathKey(p kb.Path) string {
 // through other nodes than the ones before it (of paths with the same
 // nodes, on other relations, the best stands for all).
 func Rethink(h *embed.Hashed, question string, paths []kb.Path, lambda1, lambda2, theta float64, max int) []kb.Path {
-	qv := h.Vector(question)
+	return rethink(h, h.Vector(question), paths, lambda1, lambda2, theta, max)
+}
+
+// rethink is Rethink with the question's vector qv.
+func rethink(h *embed.Hashed, qv []float32, paths []kb.Path, lambda1, lambda2, theta float64, max int) []kb.Path {
 	merged := map[string]*kb.Path{}
 	var order []string
 	for _, p := range paths {

@@ -10,6 +10,7 @@ import (
 	"cairn/backend/answerspan"
 	"cairn/backend/kb"
 	"cairn/backend/llm"
+	"cairn/backend/question"
 	"cairn/backend/retrieve"
 )
 
@@ -25,10 +26,16 @@ const NoShortText = "No short answer was found in the passages; the sentences th
 // the passages follows (the stored answer is that one alone).
 const StreamBroken = "\n\n[The model's answer broke off; the text above is incomplete and is discarded. Answer from the passages instead:]\n\n"
 
-// Quick answers with retrieval, at most one rerank call and one streamed
-// answer call (none offline). onToken may be nil.
-func (r *Reasoner) Quick(ctx context.Context, question string, onToken func(string)) (kb.Answer, error) {
-	u := r.newRun(question, "quick")
+// Quick answers text with retrieval, at most one rerank call and one
+// streamed answer call (none offline). onToken may be nil.
+func (r *Reasoner) Quick(ctx context.Context, text string, onToken func(string)) (kb.Answer, error) {
+	return r.QuickAnalysed(ctx, question.New(text), onToken)
+}
+
+// QuickAnalysed is Quick of a question already analysed (as a project
+// analyses it to route it).
+func (r *Reasoner) QuickAnalysed(ctx context.Context, q *question.Question, onToken func(string)) (kb.Answer, error) {
+	u := r.newRun(q, "quick")
 	a, err := u.quick(ctx, onToken, nil)
 	if err != nil {
 		return kb.Answer{}, err
@@ -56,25 +63,47 @@ type gathered struct {
 	ranked *rankedCell
 }
 
-// gather retrieves, checks support, reranks (model) and builds paths.
-func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
+// stepOptions say what gathering the evidence for the question asked does
+// beyond retrieval, the support check and the paths: stated, not inferred
+// from which text is asked or from a flag toggled around the call.
+type stepOptions struct {
+	// Rerank lets the model pick the subgraph's useful relations and
+	// propose chains (one call; never offline).
+	Rerank bool
+	// Answer reads the answer out of the evidence: a comparison the
+	// evidence dates decided, the table figures the question names or
+	// states a formula for, the candidate short answers and the paths
+	// to them.
+	Answer bool
+}
+
+// quickStep is quick mode's gathering: everything.
+var quickStep = stepOptions{Rerank: true, Answer: true}
+
+// deepFinalStep is deep mode's final gathering, after its plan ran: the
+// plan already chose the relations, so no rerank.
+var deepFinalStep = stepOptions{Answer: true}
+
+// gather retrieves the evidence for the question asked, checks support,
+// and does what st says.
+func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 	k := u.set.K
-	res, err := u.r.Retriever.Retrieve(ctx, question, max(k, 10))
+	res, err := u.r.Retriever.Retrieve(ctx, u.q, max(k, 10))
 	if err != nil {
 		return nil, fmt.Errorf("retrieve: %w", err)
 	}
 	// Passages whose heading names what the question asks rank up, also
 	// those the lists found but the fusion left out.
-	more, err := u.sections(ctx, question, res)
+	more, err := u.sections(ctx, u.q, res)
 	if err != nil {
 		return nil, err
 	}
-	res.Hits = byHeading(question, append(res.Hits, more...))
+	res.Hits = byHeading(u.q, append(res.Hits, more...))
 	u.lap("retrieve")
 	g := &gathered{res: res}
 	u.trace.Retrieval = RetrievalTrace{Lists: res.Lists, Linked: res.Linked, Candidates: res.Candidates, Timings: res.Timings}
 	u.trace.Subgraph = res.Subgraph
-	cov, joint, err := support(ctx, u.r.Retriever, question, res.Hits[:min(len(res.Hits), k)])
+	cov, joint, err := support(ctx, u.r.Retriever, u.q, res.Hits[:min(len(res.Hits), k)])
 	if err != nil {
 		return nil, err
 	}
@@ -83,8 +112,8 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 	hits := res.Hits
 	var chains []Chain
 	var chosen []int64
-	if !u.trace.Support.Declined && !u.r.offline() && !u.noRerank && len(res.Subgraph.Relations) > 0 {
-		chosen, chains = u.rerank(ctx, question, res.Subgraph)
+	if !u.trace.Support.Declined && !u.r.offline() && st.Rerank && len(res.Subgraph.Relations) > 0 {
+		chosen, chains = u.rerank(ctx, u.q.Text, res.Subgraph)
 		u.lap("rerank")
 		if len(chosen) > 0 {
 			hits, err = u.promote(ctx, hits, res.Subgraph, chosen)
@@ -97,14 +126,14 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 		g.evidence = append(g.evidence, Evidence{N: i + 1, Hit: h})
 		u.trace.Retrieval.Evidence = append(u.trace.Retrieval.Evidence, h.ID)
 	}
-	if u.trace.Support.Declined && question == u.question && u.decided(ctx, g) {
+	if u.trace.Support.Declined && st.Answer && u.decided(ctx, g) {
 		// The question compares two items the evidence names and dates:
 		// its words are thinly covered ("Who lived longer, X or Y?"), but
 		// the passages answer it.
 		u.trace.Support.Declined = false
 		u.trace.Support.Decided = true
 	}
-	if question == u.question {
+	if st.Answer {
 		// A figure computed by the formula the question states.
 		if g.stated, err = u.statedFormula(ctx, g.evidence); err != nil {
 			return nil, err
@@ -137,18 +166,18 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 		g.declined = true
 		return g, nil
 	}
-	g.paths = u.paths(question, res, g.evidence, chains, chosen)
+	g.paths = u.paths(res, g.evidence, chains, chosen)
 	u.lap("paths")
 	// Candidate short answers and the chains reaching them: the answer leads
 	// with the best (offline), and with a model its paths lead the prompt's.
-	if question == u.question {
+	if st.Answer {
 		cs, pool, q, err := u.shortAnswer(ctx, g)
 		if err != nil {
 			return nil, err
 		}
-		cs = inSection(u.question, cs, pool)
+		cs = inSection(u.q, cs, pool)
 		if q.Kind == answerspan.YesNo {
-			cs = byCellsDirection(u.question, cs, g.cells)
+			cs = byCellsDirection(u.q.Moved, cs, g.cells)
 		}
 		g.short, g.pool, g.kind = cs, pool, q
 		for i, c := range cs {
@@ -162,13 +191,13 @@ func (u *run) gather(ctx context.Context, question string) (*gathered, error) {
 			for _, l := range res.Linked {
 				linked = append(linked, l.Name)
 			}
-			g.paths = withAnswerPaths(answerPaths(u.question, cs, pool, linked, 3), g.paths, u.set.MaxPaths+3)
+			g.paths = withAnswerPaths(answerPaths(u.q.Text, cs, pool, linked, 3), g.paths, u.set.MaxPaths+3)
 		}
 		u.lap("short")
 	}
 	// A figure read from a table is drawn as its reading, not as the
 	// names its passages join.
-	if tp := tablePaths(u.question, g); len(tp) > 0 {
+	if tp := tablePaths(u.q.Text, g); len(tp) > 0 {
 		g.paths = tp
 	}
 	return g, nil
@@ -325,8 +354,9 @@ func (u *run) promote(ctx context.Context, hits []kb.Hit, sub kb.Graph, chosen [
 	return out, nil
 }
 
-// paths builds structural and semantic paths and rethinks them.
-func (u *run) paths(question string, res *retrieve.Result, ev []Evidence, chains []Chain, chosen []int64) []kb.Path {
+// paths builds structural and semantic paths and rethinks them against
+// the question's built-in vector (hashedVector).
+func (u *run) paths(res *retrieve.Result, ev []Evidence, chains []Chain, chosen []int64) []kb.Path {
 	if len(res.Subgraph.Relations) == 0 {
 		return nil
 	}
@@ -364,7 +394,7 @@ func (u *run) paths(question string, res *retrieve.Result, ev []Evidence, chains
 	}
 	all := structuralPaths(eg, from, to, evSet, u.set.MaxPaths*2)
 	all = append(all, groundChains(u.r.hashed(), eg, chains, from, evSet, 0.4)...)
-	out := Rethink(u.r.hashed(), question, all, u.set.Lambda1, u.set.Lambda2, u.set.Theta, u.set.MaxPaths)
+	out := rethink(u.r.hashed(), u.hashedVector(), all, u.set.Lambda1, u.set.Lambda2, u.set.Theta, u.set.MaxPaths)
 	for i := range out {
 		for _, e := range out[i].Edges {
 			if evSet[e.Source.ChunkID] {
@@ -378,7 +408,7 @@ func (u *run) paths(question string, res *retrieve.Result, ev []Evidence, chains
 // quick answers from gathered evidence; memory (deep mode's intermediate
 // results) goes into the answer prompt.
 func (u *run) quick(ctx context.Context, onToken func(string), memory []string) (kb.Answer, error) {
-	g, err := u.gather(ctx, u.question)
+	g, err := u.gather(ctx, quickStep)
 	if err != nil {
 		return kb.Answer{}, err
 	}
@@ -386,7 +416,7 @@ func (u *run) quick(ctx context.Context, onToken func(string), memory []string) 
 }
 
 func (u *run) answer(ctx context.Context, g *gathered, onToken func(string), memory []string) (kb.Answer, error) {
-	a := kb.Answer{Question: u.question, Paths: g.paths}
+	a := kb.Answer{Question: u.q.Text, Paths: g.paths}
 	if g.declined {
 		a.Declined, a.Outcome = true, kb.OutcomeDeclined
 		a.Answer = u.declineText(g.evidence)
@@ -409,7 +439,7 @@ func (u *run) answer(ctx context.Context, g *gathered, onToken func(string), mem
 		for _, m := range memory {
 			mem = append(mem, fence(m))
 		}
-		msgs, err := messages("answer", answerData{Question: fence(u.question), Memory: mem, Paths: pathLines, Passages: passagesOf(g.evidence)})
+		msgs, err := messages("answer", answerData{Question: fence(u.q.Text), Memory: mem, Paths: pathLines, Passages: passagesOf(g.evidence)})
 		if err != nil {
 			return a, err
 		}
@@ -493,7 +523,7 @@ func (u *run) continueCut(ctx context.Context, msgs []llm.Message, rep llm.ChatR
 // extractive answers with the best-supported sentences of the evidence,
 // each cited to its exact span.
 func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string), memory []string) (kb.Answer, error) {
-	a := kb.Answer{Question: u.question, Paths: g.paths}
+	a := kb.Answer{Question: u.q.Text, Paths: g.paths}
 	var boost []string
 	for _, p := range g.paths {
 		if len(p.Nodes) > 0 {
@@ -516,11 +546,11 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	if len(memory) == 0 && len(g.short) > 0 && g.short[0].Score >= answerspan.MinScore {
 		// A resolved chain: the supporting sentences beyond it are sought
 		// for the question left at its end, in all the passages searched.
-		ev, question := g.evidence, u.question
+		ev, q := g.evidence, u.q
 		if g.kind.Resolved != "" {
-			ev, question = g.pool, g.kind.Resolved
+			ev, q = g.pool, question.New(g.kind.Resolved)
 		}
-		best, err := extract(ctx, u.r.Retriever, question, ev, append(boost, g.short[0].Text), u.set.Sentences)
+		best, err := extract(ctx, u.r.Retriever, q, ev, append(boost, g.short[0].Text), u.set.Sentences)
 		if err != nil {
 			return a, err
 		}
@@ -532,7 +562,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		a.Answer, a.Citations, a.Short = text, cits, sa
 		a.Outcome = kb.OutcomeAnswer
 		if lead {
-			text, cits, cells, f, _ := figureLead(u.question, g, len(a.Citations)+1)
+			text, cits, cells, f, _ := figureLead(u.q.Text, g, len(a.Citations)+1)
 			a.Answer += "\n\nFrom a table: " + text
 			a.Citations = append(a.Citations, cits...)
 			a.Cells, a.Formula = cells, f
@@ -548,10 +578,10 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	// A chained question whose inner hops were resolved: the sentences
 	// that found them, then those that match the question left (its
 	// entities put in) best, from all the passages searched.
-	ev, question := g.evidence, u.question
+	ev, q := g.evidence, u.q
 	var trail []sentence
 	if len(memory) == 0 && g.kind.Resolved != "" && len(g.kind.Trail) > 0 {
-		ev, question = g.pool, g.kind.Resolved
+		ev, q = g.pool, question.New(g.kind.Resolved)
 		for _, r := range g.kind.Trail {
 			if r.Passage < len(ev) && r.End <= len(ev[r.Passage].Hit.Text) {
 				trail = append(trail, sentence{ev: r.Passage, start: r.Start, end: r.End, text: ev[r.Passage].Hit.Text[r.Start:r.End]})
@@ -564,7 +594,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	if len(trail) > 0 {
 		most = max(most, min(4, len(trail)+1))
 	}
-	found, err := extract(ctx, u.r.Retriever, question, ev, boost, most+len(trail))
+	found, err := extract(ctx, u.r.Retriever, q, ev, boost, most+len(trail))
 	if err != nil {
 		return a, err
 	}
@@ -591,7 +621,7 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	off := 0
 	if lead {
 		// A figure read from a table leads; the sentences follow it.
-		text, cits, cells, f, _ := figureLead(u.question, g, 1)
+		text, cits, cells, f, _ := figureLead(u.q.Text, g, 1)
 		b.WriteString(text)
 		a.Citations = append(a.Citations, cits...)
 		a.Cells, a.Formula = cells, f
@@ -769,7 +799,7 @@ func (u *run) declineText(ev []Evidence) string {
 // decided says a comparison of two named items ("which was born first, A
 // or B?") is decided by the evidence: both items' dates were found.
 func (u *run) decided(ctx context.Context, g *gathered) bool {
-	if answerspan.Classify(u.question).Kind != answerspan.Choice {
+	if u.q.Kind.Kind != answerspan.Choice {
 		return false
 	}
 	cs, _, _, err := u.shortAnswer(ctx, g)

@@ -42,9 +42,9 @@ type rankedCell struct {
 // or the least (-1) of something: a wh-word and a superlative, the first
 // superlative deciding ("brought in the most (or lost the least)"). 0 when
 // it asks neither.
-func superlative(question string) int {
+func superlative(toks []analyze.Token) int {
 	wh := false
-	for _, t := range analyze.Tokens(question) {
+	for _, t := range toks {
 		switch {
 		case whichWords[t.Text]:
 			wh = true
@@ -63,7 +63,7 @@ func superlative(question string) int {
 // highest or lowest figure in the year asked. nil when the question asks
 // no ranking or no table answers it.
 func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error) {
-	dir := superlative(u.question)
+	dir := superlative(u.q.Tokens)
 	if dir == 0 {
 		return nil, nil
 	}
@@ -79,7 +79,7 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 		q.Terms[w] = true
 	}
 	// The words that ask for the ranking name nothing in a table.
-	for _, t := range analyze.Tokens(u.question) {
+	for _, t := range u.q.Tokens {
 		if mostWords[t.Text] || leastWords[t.Text] || whichWords[t.Text] {
 			for _, w := range tableWords(t.Text) {
 				delete(q.Terms, w)

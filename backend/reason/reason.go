@@ -16,6 +16,7 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/kb"
 	"cairn/backend/llm"
+	"cairn/backend/question"
 	"cairn/backend/retrieve"
 )
 
@@ -69,6 +70,17 @@ func (r *Reasoner) hashed() *embed.Hashed {
 	return r.emb
 }
 
+// hashedVector is the question's built-in vector, word features
+// unweighted (as Hashed.Vector makes it), which paths are scored against;
+// made once and kept on the question.
+func (u *run) hashedVector() []float32 {
+	h := u.r.hashed()
+	v, _ := u.q.Vector("hashed "+h.Info().Model, func() ([]float32, error) {
+		return h.QueryVectorOf(u.q.Tokens, nil), nil
+	})
+	return v
+}
+
 func scopeOrNil(s *kb.Scope) *kb.Scope {
 	if s.Whole() {
 		return nil
@@ -89,26 +101,25 @@ func (r *Reasoner) offline() bool {
 // run carries one question's state.
 type run struct {
 	r        *Reasoner
-	question string
+	q        *question.Question // the question asked, analysed once
 	set      Settings
 	meter    *llm.Meter
 	trace    *Trace
 	start    time.Time
 	lapStart time.Time
-	noRerank bool // deep mode's final retrieval: the plan already chose
 	// quantityHits are the passages with tables that the searches for a
 	// question's quantities found (quantityRows): one quantity's search
 	// may find the statement another's row is in.
 	quantityHits []kb.Hit
 }
 
-func (r *Reasoner) newRun(question, mode string) *run {
+func (r *Reasoner) newRun(q *question.Question, mode string) *run {
 	set := r.Settings
 	if set.K == 0 {
 		set = DefaultSettings()
 	}
 	now := time.Now()
-	return &run{r: r, question: question, set: set, meter: &llm.Meter{}, start: now, lapStart: now,
+	return &run{r: r, q: q, set: set, meter: &llm.Meter{}, start: now, lapStart: now,
 		trace: &Trace{Mode: mode, Scope: scopeOrNil(r.Scope), Offline: r.offline(), Timings: map[string]int64{}, Subgraph: kb.Graph{Entities: []kb.Entity{}, Relations: []kb.Relation{}}}}
 }
 
@@ -161,7 +172,7 @@ func (u *run) finish(a *kb.Answer) error {
 
 // anchors are what the answer's drawn paths must touch.
 func (u *run) anchors(a *kb.Answer) Anchors {
-	an := Anchors{Question: u.question, Answer: a.Answer}
+	an := Anchors{Question: u.q.Text, Answer: a.Answer}
 	if a.Short != nil && a.Short.Text != "" {
 		an.Answer = a.Short.Text
 	}
@@ -188,8 +199,8 @@ type Evidence struct {
 // headings included; words unknown to the corpus weigh most), for the best
 // single passage (best) and for the passages together (joint: a multi-hop
 // question's words spread over its passages).
-func support(ctx context.Context, rt *retrieve.Retriever, question string, hits []kb.Hit) (best, joint float64, err error) {
-	qw := embed.Words(question)
+func support(ctx context.Context, rt *retrieve.Retriever, q *question.Question, hits []kb.Hit) (best, joint float64, err error) {
+	qw := q.Words
 	if len(qw) == 0 || len(hits) == 0 {
 		return 0, 0, nil
 	}
@@ -225,8 +236,8 @@ func support(ctx context.Context, rt *retrieve.Retriever, question string, hits 
 
 // Support is the abstention measure on its own (for evaluation): the
 // IDF-weighted coverage of question by the best of hits and by all of them.
-func Support(ctx context.Context, rt *retrieve.Retriever, question string, hits []kb.Hit) (best, joint float64, err error) {
-	return support(ctx, rt, question, hits)
+func Support(ctx context.Context, rt *retrieve.Retriever, text string, hits []kb.Hit) (best, joint float64, err error) {
+	return support(ctx, rt, question.New(text), hits)
 }
 
 // sentence is a candidate sentence of an extractive answer.
@@ -239,8 +250,8 @@ type sentence struct {
 
 // extract picks the best-supported sentences of the evidence: question word
 // overlap (IDF-weighted), passage rank, and mentions of path entities.
-func extract(ctx context.Context, rt *retrieve.Retriever, question string, ev []Evidence, boost []string, n int) ([]sentence, error) {
-	qw := embed.Words(question)
+func extract(ctx context.Context, rt *retrieve.Retriever, q *question.Question, ev []Evidence, boost []string, n int) ([]sentence, error) {
+	qw := q.Words
 	terms, err := rt.TermStats(ctx, qw)
 	if err != nil {
 		return nil, err
@@ -255,7 +266,7 @@ func extract(ctx context.Context, rt *retrieve.Retriever, question string, ev []
 	// counts once.
 	var boosts []string
 	seenBoost := map[string]bool{}
-	lowQ := strings.ToLower(question)
+	lowQ := strings.ToLower(q.Text)
 	for _, b := range boost {
 		lb := strings.ToLower(strings.TrimSpace(b))
 		if lb == "" || seenBoost[lb] || strings.Contains(lowQ, lb) {
@@ -270,7 +281,7 @@ func extract(ctx context.Context, rt *retrieve.Retriever, question string, ev []
 		// A section whose heading names what the question asks: its
 		// sentences lead, its first sentence (what the section says
 		// first) most.
-		section := HeadingMatch(question, e.Hit.IndexTitle, e.Hit.HeadingPath)
+		section := HeadingMatch(q, e.Hit.IndexTitle, e.Hit.HeadingPath)
 		if section < 0.5 {
 			section = 0
 		}

@@ -8,10 +8,11 @@ import (
 	"sort"
 	"strings"
 
+	"cairn/backend/analyze"
 	"cairn/backend/answerspan"
-	"cairn/backend/embed"
 	"cairn/backend/kb"
 	"cairn/backend/lexicon"
+	"cairn/backend/question"
 	"cairn/backend/retrieve"
 	"cairn/backend/search"
 )
@@ -23,7 +24,7 @@ const shortPool = 8
 // shortAnswer finds the candidate short answers of the question in the
 // retrieved passages. pool holds the passages searched (evidence first).
 func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candidate, []Evidence, answerspan.Question, error) {
-	q := answerspan.Classify(u.question)
+	q := u.q.Kind
 	u.trace.Language = q.Lang
 	pool := append([]Evidence(nil), g.evidence...)
 	if q.NoLexicon {
@@ -77,7 +78,7 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 		}
 	}
 	dfs := &termDF{}
-	if err := dfs.add(ctx, u, u.question); err != nil {
+	if err := dfs.add(ctx, u, u.q.Words); err != nil {
 		return nil, nil, q, err
 	}
 	idf := dfs.idf
@@ -121,7 +122,7 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 			if c.Type != answerspan.TName || c.Score < nextHopScore {
 				continue
 			}
-			n, err := u.searchNear(ctx, c.Text, u.question, &pool, seen)
+			n, err := u.searchNear(ctx, c.Text, u.q, false, &pool, seen)
 			if err != nil {
 				return nil, nil, q, err
 			}
@@ -137,13 +138,13 @@ func (u *run) shortAnswer(ctx context.Context, g *gathered) ([]answerspan.Candid
 	// A chained question: its inner hops answered one by one, each found
 	// entity searched with the words of the hop after it.
 	if resolvable(q.Kind) {
-		h, err := u.resolveHops(ctx, u.question, &pool, seen, &ps, dfs, passages, nil)
+		h, err := u.resolveHops(ctx, u.q.Text, &pool, seen, &ps, dfs, passages, nil)
 		if err != nil {
 			return nil, nil, q, err
 		}
 		if h.alt && (len(h.cs) == 0 || h.cs[0].Score < answerspan.MinScore) {
 			// The first hop's entity led to no answer: its runner-up may.
-			h2, err := u.resolveHops(ctx, u.question, &pool, seen, &ps, dfs, passages, h.bridges[:1])
+			h2, err := u.resolveHops(ctx, u.q.Text, &pool, seen, &ps, dfs, passages, h.bridges[:1])
 			if err != nil {
 				return nil, nil, q, err
 			}
@@ -189,6 +190,7 @@ const hopFetch = 3
 // trail).
 type hops struct {
 	text    string
+	q       *question.Question // text analysed (nil before the first hop)
 	trail   []answerspan.Ref
 	bridges []string
 	from    []string // each hop's starting entity: the title of the passage naming its entity ("" if none)
@@ -206,8 +208,8 @@ const hopAlt = 0.75
 // Tomas Rell?"), and that name's own passage and the passages naming it
 // with the remaining question's words join the pool; then the next hop.
 // The last question is answered in the grown pool.
-func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence, seen map[int64]bool, ps *[]answerspan.Passage, dfs *termDF, passages passageCache, avoid []string) (hops, error) {
-	h := hops{text: question}
+func (u *run) resolveHops(ctx context.Context, text string, pool *[]Evidence, seen map[int64]bool, ps *[]answerspan.Passage, dfs *termDF, passages passageCache, avoid []string) (hops, error) {
+	h := hops{text: text}
 	sync := func() {
 		for _, e := range (*pool)[len(*ps):] {
 			*ps = append(*ps, passages.of(e))
@@ -218,11 +220,13 @@ func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence
 		if !ok {
 			break
 		}
-		sq := answerspan.Classify(in.Ask)
+		// The hop's own question, another text: analysed once.
+		aq := question.New(in.Ask)
+		sq := aq.Kind
 		if !resolvable(sq.Kind) || sq.Kind == answerspan.Unknown {
 			break
 		}
-		if err := dfs.add(ctx, u, in.Ask); err != nil {
+		if err := dfs.add(ctx, u, aq.Words); err != nil {
 			return h, err
 		}
 		// The likely names' own passages type them (a country's says it
@@ -274,12 +278,13 @@ func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence
 		}
 		h.from = append(h.from, from)
 		h.text = h.text[:in.Start] + found.Text + h.text[in.End:]
+		h.q = question.New(h.text)
 		if !slices.Contains(likely, found.Text) {
 			if _, err := u.fetchTitled(ctx, []string{found.Text}, pool, seen); err != nil {
 				return h, err
 			}
 		}
-		if _, err := u.searchNear(ctx, found.Text, h.text, pool, seen); err != nil {
+		if _, err := u.searchNear(ctx, found.Text, h.q, true, pool, seen); err != nil {
 			return h, err
 		}
 		sync()
@@ -287,11 +292,11 @@ func (u *run) resolveHops(ctx context.Context, question string, pool *[]Evidence
 	if len(h.bridges) == 0 {
 		return h, nil
 	}
-	fq := answerspan.Classify(h.text)
+	fq := h.q.Kind
 	if !resolvable(fq.Kind) || fq.Kind == answerspan.Unknown {
 		return h, nil
 	}
-	if err := dfs.add(ctx, u, h.text); err != nil {
+	if err := dfs.add(ctx, u, h.q.Words); err != nil {
 		return h, err
 	}
 	// A passage that stated an earlier hop is about an earlier entity: a
@@ -389,13 +394,14 @@ type termDF struct {
 	stats retrieve.TermStats
 }
 
-// add looks up the frequencies of text's words not known yet.
-func (t *termDF) add(ctx context.Context, u *run, text string) error {
+// add looks up the frequencies of a question's words (its Words) not
+// known yet.
+func (t *termDF) add(ctx context.Context, u *run, words []string) error {
 	if t.stats.DF == nil {
 		t.stats.DF = map[string]int{}
 	}
 	var missing []string
-	for _, w := range embed.Words(text) {
+	for _, w := range words {
 		if _, ok := t.stats.DF[w]; !ok {
 			missing = append(missing, w)
 		}
@@ -424,8 +430,11 @@ func (t *termDF) idf(w string) float64 {
 const nextHopScore = 0.3
 
 // searchNear appends to pool the best two passages (BM25) that hold every
-// word of name and some of the question's other words.
-func (u *run) searchNear(ctx context.Context, name, question string, pool *[]Evidence, seen map[int64]bool) (int, error) {
+// word of name and some of the question q's other words. hop says q is a
+// chained question with a hop's entity put in (resolveHops), not the
+// question asked: a name it says nowhere with q's words then gets the
+// passages that name it most.
+func (u *run) searchNear(ctx context.Context, name string, q *question.Question, hop bool, pool *[]Evidence, seen map[int64]bool) (int, error) {
 	must := search.MatchTerms(name)
 	if len(must) == 0 {
 		return 0, nil
@@ -435,7 +444,11 @@ func (u *run) searchNear(ctx context.Context, name, question string, pool *[]Evi
 		in[t] = true
 	}
 	var rest []string
-	for _, t := range search.MatchTerms(question + " " + relatedWords(question)) {
+	toks := q.Tokens
+	if rel := relatedWords(q.Fields); rel != "" {
+		toks = append(slices.Clip(toks), analyze.Tokens(rel)...)
+	}
+	for _, t := range search.MatchTermsOf(toks) {
 		if !in[t] {
 			rest = append(rest, t)
 		}
@@ -456,7 +469,7 @@ func (u *run) searchNear(ctx context.Context, name, question string, pool *[]Evi
 			ids = append(ids, id)
 		}
 	}
-	if len(found) == 0 && question != u.question {
+	if len(found) == 0 && hop {
 		// A hop's name said nowhere with the hop's words: the passages
 		// that name it most.
 		if found, err = u.r.Retriever.MatchProject(ctx, strings.Join(must, " AND "), search.DefaultSettings().ColumnWeights, 2); err != nil {
@@ -493,10 +506,11 @@ func relatedOf(groups map[string][]string) map[string]string {
 	return out
 }
 
-// relatedWords are the related words of a question's words.
-func relatedWords(question string) string {
+// relatedWords are the related words of a question's words (its Fields).
+func relatedWords(fields []string) string {
 	var out []string
-	for _, w := range strings.Fields(strings.ToLower(question)) {
+	for _, w := range fields {
+		w = strings.ToLower(w)
 		if r, ok := related[strings.Trim(w, "?,.'\"")]; ok {
 			out = append(out, r)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,33 +28,6 @@ import (
 
 // maxCellPassages is how many of the best passages are read for tables.
 const maxCellPassages = 8
-
-// yearRE finds a year a question names, alone or in a fiscal-year or
-// quarter form ("2018", "FY2018", "FY 2018", "Q2 2023", "2021 Q1").
-var yearRE = regexp.MustCompile(`(?i)(?:\bFY\s?|\b)((?:19|20)\d\d)\b`)
-
-// questionYears lists the years a question names, once each, in order;
-// a span of years ("FY2015 - FY2017") names the years inside it too.
-func questionYears(q string) []int {
-	var out []int
-	seen := map[int]bool{}
-	add := func(y int) {
-		if !seen[y] {
-			seen[y] = true
-			out = append(out, y)
-		}
-	}
-	if a, b, ok := formula.YearRange(q); ok {
-		for y := a; y <= b; y++ {
-			add(y)
-		}
-	}
-	for _, m := range yearRE.FindAllStringSubmatch(q, -1) {
-		y, _ := strconv.Atoi(m[1])
-		add(y)
-	}
-	return out
-}
 
 // tableCells finds the cells the question asks for in the table rows of
 // the best passages: the best row, in each year the question names. Each
@@ -91,11 +65,11 @@ func (u *run) tableCells(ctx context.Context, ev []Evidence) ([]foundCell, error
 // passages, in each year the question names (the first column when it
 // names none). The passages of the cells join the evidence.
 func (u *run) askedCells(ctx context.Context, g *gathered) ([]foundCell, error) {
-	name, ok := formula.Asked(u.question)
+	name, ok := formula.Asked(u.q.Text)
 	if !ok {
 		return nil, nil
 	}
-	years := questionYears(u.question)
+	years := slices.Clone(u.q.Years)
 	if len(years) == 0 {
 		years = []int{0}
 	}
@@ -131,10 +105,10 @@ func (u *run) withEvidence(g *gathered, h kb.Hit) int {
 // cells of the row it names over the years asked: the yes or no candidate
 // that agrees with the change from the first year to the last goes first,
 // above any other, supported by the cells rather than sentences.
+// want is the way the question asks the figure moved (question.Moved).
 // Candidates are left as they are when the question asks no direction or
 // the cells are not of two years or more.
-func byCellsDirection(question string, cs []answerspan.Candidate, cells []foundCell) []answerspan.Candidate {
-	want := answerspan.Direction(question)
+func byCellsDirection(want int, cs []answerspan.Candidate, cells []foundCell) []answerspan.Candidate {
 	if want == 0 || len(cells) < 2 || cells[0].Year == 0 || cells[0].Year == cells[len(cells)-1].Year {
 		return cs
 	}
@@ -200,7 +174,7 @@ func tableWords(s string) []string { return embed.Words(s) }
 // word weighed by its inverse document frequency among the project's
 // passages (one look-up for the question's words and the tables').
 func (u *run) cellQuery(ctx context.Context, ts []tables.Table) (tables.Query, error) {
-	q := tables.Query{Terms: map[string]bool{}, Years: questionYears(u.question)}
+	q := tables.Query{Terms: map[string]bool{}, Years: slices.Clone(u.q.Years)}
 	seen := map[string]bool{}
 	var words []string
 	add := func(ws []string) {
@@ -211,14 +185,14 @@ func (u *run) cellQuery(ctx context.Context, ts []tables.Table) (tables.Query, e
 			}
 		}
 	}
-	row, table := tableNaming(u.question)
+	row, table := tableNaming(u.q.Tokens)
 	q.Context = table
 	for w := range row {
 		if !tables.IsYear(w) {
 			q.Terms[w] = true
 		}
 	}
-	add(embed.Words(u.question))
+	add(u.q.Words)
 	for _, t := range ts {
 		for _, c := range t.Columns {
 			add(tableWords(c))
@@ -252,8 +226,7 @@ const maxPartWords = 3
 // included. A word said
 // both in such a phrase and elsewhere ("net income … in the income
 // statement") names a row too.
-func tableNaming(question string) (row, table map[string]bool) {
-	toks := analyze.Tokens(question)
+func tableNaming(toks []analyze.Token) (row, table map[string]bool) {
 	inPart := make([]bool, len(toks))
 	content := func(i int) bool {
 		t := toks[i].Text

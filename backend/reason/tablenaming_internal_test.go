@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cairn/backend/answerspan"
+	"cairn/backend/question"
 	"cairn/backend/tables"
 )
 
@@ -31,7 +32,7 @@ func TestTableNaming(t *testing.T) {
 		{"What were the total reserves on the balance sheet of Ferro?", []string{"ferro", "reserv", "total"}, []string{"balanc", "sheet"}},
 		{"How many tonnes were shipped in 2024?", []string{"2024", "mani", "ship", "tonn"}, []string{}},
 	} {
-		row, table := tableNaming(c.q)
+		row, table := tableNaming(question.New(c.q).Tokens)
 		if got := keys(row); !reflect.DeepEqual(got, c.row) {
 			t.Errorf("%q row words %q, want %q", c.q, got, c.row)
 		}
@@ -60,7 +61,7 @@ func TestByCellsDirection(t *testing.T) {
 		{"Has the debt changed between 2024 and 2025?", falling, "yes"}, // no direction asked: left as it was
 		{"Has the debt increased in 2025?", falling[1:], "yes"},         // one year: left as it was
 	} {
-		got := byCellsDirection(c.q, []answerspan.Candidate{yes, no}, c.cells)
+		got := byCellsDirection(question.New(c.q).Moved, []answerspan.Candidate{yes, no}, c.cells)
 		if got[0].Text != c.want {
 			t.Errorf("%q: first %q, want %q", c.q, got[0].Text, c.want)
 		}

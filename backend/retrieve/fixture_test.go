@@ -11,6 +11,7 @@ import (
 	"cairn/backend/evalset"
 	"cairn/backend/kb"
 	"cairn/backend/project"
+	"cairn/backend/question"
 	"cairn/backend/retrieve"
 )
 
@@ -112,11 +113,11 @@ func (f *fixture) retriever(tune func(*retrieve.Settings)) *retrieve.Retriever {
 
 // gather runs Gather for question and returns the result and its lists by
 // name.
-func (f *fixture) gather(t *testing.T, r *retrieve.Retriever, question string) (*retrieve.Result, map[string]retrieve.List) {
+func (f *fixture) gather(t *testing.T, r *retrieve.Retriever, text string) (*retrieve.Result, map[string]retrieve.List) {
 	t.Helper()
-	res, err := r.Gather(context.Background(), question, 5)
+	res, err := r.Gather(context.Background(), question.New(text), 5)
 	if err != nil {
-		t.Fatalf("Gather(%q): %v", question, err)
+		t.Fatalf("Gather(%q): %v", text, err)
 	}
 	lists := map[string]retrieve.List{}
 	for _, l := range res.Lists {

@@ -9,6 +9,7 @@ import (
 
 	"cairn/backend/evalset"
 	"cairn/backend/project"
+	"cairn/backend/question"
 	"cairn/backend/retrieve"
 )
 
@@ -357,7 +358,7 @@ func TestRetrieveFusesTheLists(t *testing.T) {
 	ctx := context.Background()
 	r := f.retriever(nil)
 	const q = "Where was the father of Orlen Vasquith buried?"
-	res, err := r.Retrieve(ctx, q, 2)
+	res, err := r.Retrieve(ctx, question.New(q), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +397,7 @@ func TestGatherWithoutGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := retrieve.New(p.Store(), p.Embedder())
-	res, err := r.Gather(ctx, "Where was Castor Vasquith buried?", 5)
+	res, err := r.Gather(ctx, question.New("Where was Castor Vasquith buried?"), 5)
 	if err != nil {
 		t.Fatal(err)
 	}

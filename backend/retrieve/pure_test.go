@@ -4,7 +4,6 @@ import (
 	"math"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -110,61 +109,6 @@ func TestTopByScore(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := topByScore(tc.score, tc.n, tc.tiebreak); !slices.Equal(got, tc.want) {
 				t.Errorf("topByScore = %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
-
-// TestNameSpans pins the spans that vector linking tries: quoted strings
-// first (straight, curly and single quotes), then runs of capitalised
-// words joined across "of", "and", ... (a trailing joiner cut, a comma
-// ending the run, a question word opening the question left out, a digit
-// continuing a run), each at least two characters, each once.
-func TestNameSpans(t *testing.T) {
-	for _, tc := range []struct {
-		name, question string
-		want           []string
-	}{
-		{"quoted title", `Where was the author of "The Glass Orchard" born?`, []string{"The Glass Orchard"}},
-		{"curly quotes", "Who painted “the tin lantern”?", []string{"the tin lantern"}},
-		{"single quotes", "Who wrote 'glass orchard' and when?", []string{"glass orchard"}},
-		{"multi-word name", "Whom did Ivo Brant marry?", []string{"Ivo Brant"}},
-		{"joined across of", "Who founded the Museum of Maritime Art in Drelmouth?", []string{"Museum of Maritime Art in Drelmouth"}},
-		{"trailing joiner cut", "Was Ivo Brant of the school?", []string{"Ivo Brant"}},
-		{"comma ends a run", "Are Ostravel, Drelmouth and Kelbridge towns?", []string{"Ostravel", "Drelmouth and Kelbridge"}},
-		{"first word kept when not a question word", "Kelbridge lies where?", []string{"Kelbridge"}},
-		{"digit continues a run", "When did Apollo 11 land?", []string{"Apollo 11"}},
-		{"too short", `Is "X" a letter?`, nil},
-		{"unclosed quote", `What is "Drelmouth?`, []string{"Drelmouth"}},
-		{"lower case only", "which village has quillwort meadows?", nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := NameSpans(tc.question); !slices.Equal(got, tc.want) {
-				t.Errorf("NameSpans(%q) = %q, want %q", tc.question, got, tc.want)
-			}
-		})
-	}
-}
-
-// TestQuotedSpans pins quotedSpans: the text between each pair of straight,
-// curly or single quotes, empty pairs and spans of 120 bytes or more left
-// out, an unclosed quote ignored.
-func TestQuotedSpans(t *testing.T) {
-	long := strings.Repeat("x", 120)
-	for _, tc := range []struct {
-		name, q string
-		want    []string
-	}{
-		{"two straight", `"a b" and "c"`, []string{"a b", "c"}},
-		{"kinds in order straight, curly, single", `'s' “c” "d"`, []string{"d", "c", "s"}},
-		{"empty pair", `"" x`, nil},
-		{"too long", `"` + long + `"`, nil},
-		{"just short enough", `"` + long[:119] + `"`, []string{long[:119]}},
-		{"unclosed", `say "hello`, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := quotedSpans(tc.q); !slices.Equal(got, tc.want) {
-				t.Errorf("quotedSpans(%q) = %q, want %q", tc.q, got, tc.want)
 			}
 		})
 	}

@@ -31,7 +31,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"golang.org/x/sync/errgroup"
 
@@ -39,6 +38,7 @@ import (
 	"cairn/backend/embed"
 	"cairn/backend/graph/walk"
 	"cairn/backend/kb"
+	"cairn/backend/question"
 	"cairn/backend/search"
 	"cairn/backend/store"
 	"cairn/backend/vecindex"
@@ -139,13 +139,13 @@ func New(st *store.Store, e embed.Embedder) *Retriever {
 	return &Retriever{Store: st, Embedder: e, Settings: DefaultSettings()}
 }
 
-// Retrieve returns the k best passages for question, the subgraph and the
-// lists behind them.
-func (r *Retriever) Retrieve(ctx context.Context, question string, k int) (*Result, error) {
+// Retrieve returns the k best passages for the question q, the subgraph
+// and the lists behind them.
+func (r *Retriever) Retrieve(ctx context.Context, q *question.Question, k int) (*Result, error) {
 	if k <= 0 {
 		k = 10
 	}
-	res, err := r.Gather(ctx, question, k)
+	res, err := r.Gather(ctx, q, k)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +154,7 @@ func (r *Retriever) Retrieve(ctx context.Context, question string, k int) (*Resu
 	if len(fused) > k {
 		fused = fused[:k]
 	}
-	hits, err := search.LoadHits(ctx, r.Store, question, fused, score, ranks)
+	hits, err := search.LoadHits(ctx, r.Store, q, fused, score, ranks)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +198,7 @@ func FuseLists(rrfK float64, lists []List, weights map[string]float64) ([]int64,
 // then the topic list beside PPR, which do.
 // Result.Timings holds each stage's own time, so stages that overlapped sum
 // to more than the wall time.
-func (r *Retriever) Gather(ctx context.Context, question string, k int) (*Result, error) {
+func (r *Retriever) Gather(ctx context.Context, q *question.Question, k int) (*Result, error) {
 	set := r.settings()
 	if r.graphEmb == nil {
 		r.graphEmb = embed.NewHashed(embed.DefaultDim)
@@ -216,7 +216,7 @@ func (r *Retriever) Gather(ctx context.Context, question string, k int) (*Result
 		t0 := time.Now()
 		searcher := &search.Searcher{Store: r.Store, Embedder: r.Embedder, Settings: set.Search, Docs: r.Docs}
 		var err error
-		passage, _, _, err = searcher.Rank(gctx, question, depth)
+		passage, _, _, err = searcher.RankQuestion(gctx, q, depth)
 		if err != nil {
 			return err
 		}
@@ -228,7 +228,7 @@ func (r *Retriever) Gather(ctx context.Context, question string, k int) (*Result
 	if hasGraph {
 		g.Go(func() error {
 			var err error
-			if rc, err = r.recall(gctx, question, set, clock); err != nil {
+			if rc, err = r.recall(gctx, q, set, clock); err != nil {
 				return err
 			}
 			sub, err = r.expandSubgraph(gctx, rc, set, clock)
@@ -304,9 +304,9 @@ type recalled struct {
 
 // recall links the question's entities and recalls the relations nearest
 // to it.
-func (r *Retriever) recall(ctx context.Context, question string, set Settings, clock *stageClock) (*recalled, error) {
+func (r *Retriever) recall(ctx context.Context, q *question.Question, set Settings, clock *stageClock) (*recalled, error) {
 	t0 := time.Now()
-	linked, err := r.link(ctx, question, set)
+	linked, err := r.link(ctx, q, set)
 	if err != nil {
 		return nil, err
 	}
@@ -339,7 +339,7 @@ func (r *Retriever) recall(ctx context.Context, question string, set Settings, c
 	t0 = time.Now()
 
 	// relation recall: nearest relation statements to the question.
-	qv, err := search.IDFQueryVector(ctx, r.Store, r.graphEmb, question)
+	qv, err := search.IDFVector(ctx, r.Store, r.graphEmb, q)
 	if err != nil {
 		return nil, err
 	}
@@ -546,8 +546,8 @@ func (r *Retriever) expand(ctx context.Context, rc *recalled, set Settings) ([]k
 
 // link finds the question's entities: n-grams of the question looked up as
 // aliases, then name-like spans matched by vector.
-func (r *Retriever) link(ctx context.Context, question string, set Settings) ([]Linked, error) {
-	words := strings.Fields(question)
+func (r *Retriever) link(ctx context.Context, q *question.Question, set Settings) ([]Linked, error) {
+	words := q.Fields
 	var grams []string
 	gramSpan := map[string]string{}
 	for i := range words {
@@ -593,7 +593,7 @@ func (r *Retriever) link(ctx context.Context, question string, set Settings) ([]
 	// alias matched as a whole (a k-NN over every entity vector is the
 	// costliest query of retrieval; an exact alias needs none).
 	if set.EntityK > 0 {
-		for _, span := range NameSpans(question) {
+		for _, span := range q.Names {
 			if len(byAlias[kb.NormKey(span)]) > 0 {
 				continue
 			}
@@ -644,104 +644,6 @@ func coveredBy(word string, covered map[string]bool) bool {
 		}
 	}
 	return false
-}
-
-// NameSpans returns the name-like spans of a question: runs of capitalised
-// words (joined across "of", "the", "de", "von", ...), quoted strings and CJK
-// runs. The first word of the question counts only when it is not a
-// question word.
-func NameSpans(q string) []string {
-	var out []string
-	seen := map[string]bool{}
-	add := func(s string) {
-		s = strings.Trim(s, " ?!.,;:\"'()“”‘’")
-		if len([]rune(s)) >= 2 && !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	for _, quoted := range quotedSpans(q) {
-		add(quoted)
-	}
-	words := strings.Fields(q)
-	var run []string
-	flush := func() {
-		for len(run) > 0 && isJoiner(run[len(run)-1]) {
-			run = run[:len(run)-1]
-		}
-		if len(run) > 0 {
-			add(strings.Join(run, " "))
-		}
-		run = nil
-	}
-	for i, w := range words {
-		clean := strings.Trim(w, "?!.,;:\"'()“”‘’")
-		if clean == "" {
-			flush()
-			continue
-		}
-		first, _ := firstRune(clean)
-		capital := unicode.IsUpper(first) || unicode.IsDigit(first) && len(run) > 0
-		if i == 0 && analyze.IsStop(strings.ToLower(clean)) {
-			capital = false
-		}
-		switch {
-		case capital:
-			run = append(run, clean)
-		case len(run) > 0 && isJoiner(clean):
-			run = append(run, clean)
-		default:
-			flush()
-		}
-		if strings.ContainsAny(w, ",;:?!") {
-			flush()
-		}
-	}
-	flush()
-	for _, t := range analyze.Tokens(q) {
-		if t.CJK {
-			add(t.Text)
-		}
-	}
-	return out
-}
-
-func firstRune(s string) (rune, bool) {
-	for _, r := range s {
-		return r, true
-	}
-	return 0, false
-}
-
-func isJoiner(w string) bool {
-	switch strings.ToLower(w) {
-	case "of", "the", "de", "da", "del", "von", "van", "der", "la", "le", "and", "&", "for", "in", "on":
-		return true
-	}
-	return false
-}
-
-func quotedSpans(q string) []string {
-	var out []string
-	for _, pair := range [][2]string{{`"`, `"`}, {"“", "”"}, {"'", "'"}} {
-		rest := q
-		for {
-			i := strings.Index(rest, pair[0])
-			if i < 0 {
-				break
-			}
-			rest = rest[i+len(pair[0]):]
-			j := strings.Index(rest, pair[1])
-			if j < 0 {
-				break
-			}
-			if j > 0 && j < 120 {
-				out = append(out, rest[:j])
-			}
-			rest = rest[j+len(pair[1]):]
-		}
-	}
-	return out
 }
 
 // ppr runs personalised PageRank on the local entity–passage graph: the

@@ -8,6 +8,7 @@ import (
 
 	"cairn/backend/evalset"
 	"cairn/backend/kb"
+	"cairn/backend/question"
 	"cairn/backend/retrieve"
 	"cairn/backend/search"
 )
@@ -78,10 +79,10 @@ func TestTopicListFindsTheBridgePassage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes 300 passages")
 	}
-	corpus, question, gold := bridgeCorpus()
+	corpus, asked, gold := bridgeCorpus()
 	var bridge string // the gold passage whose title the question does not name
 	for _, p := range corpus {
-		if (p.ID == gold[0] || p.ID == gold[1]) && !strings.Contains(kb.NormKey(question), kb.NormKey(p.Title)) {
+		if (p.ID == gold[0] || p.ID == gold[1]) && !strings.Contains(kb.NormKey(asked), kb.NormKey(p.Title)) {
 			bridge = p.ID
 		}
 	}
@@ -106,7 +107,7 @@ func TestTopicListFindsTheBridgePassage(t *testing.T) {
 		return out
 	}
 	s := &search.Searcher{Store: p.Store(), Embedder: p.Embedder(), Settings: search.DefaultSettings()}
-	passHits, err := s.Search(ctx, question, 5)
+	passHits, err := s.Search(ctx, asked, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestTopicListFindsTheBridgePassage(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := retrieve.New(p.Store(), p.Embedder())
-	res, err := r.Retrieve(ctx, question, 5)
+	res, err := r.Retrieve(ctx, question.New(asked), 5)
 	if err != nil {
 		t.Fatal(err)
 	}

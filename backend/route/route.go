@@ -12,14 +12,13 @@ package route
 
 import (
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 
-	"cairn/backend/analyze"
 	"cairn/backend/identity"
+	"cairn/backend/question"
 )
 
 // Doc is what routing knows of one document.
@@ -37,10 +36,9 @@ type Route struct {
 	Because []string
 }
 
-var yearRe = regexp.MustCompile(`(?:^|[^0-9])((?:19|20)\d\d)(?:[^0-9]|$)`)
-
-// Question routes question among docs.
-func Question(question string, docs []Doc) Route {
+// Question routes the question q among docs, by the words that may name
+// a document (q.DocWords) and the period it names (q.Period).
+func Question(q *question.Question, docs []Doc) Route {
 	var cands []Doc
 	for _, d := range docs {
 		if d.Chunks >= 2 {
@@ -61,7 +59,7 @@ func Question(question string, docs []Doc) Route {
 	// Each name word of the question picks the documents it singles out;
 	// a document is picked by its words (a comparison names several).
 	picked := make([][]string, len(cands))
-	for _, qw := range nameWords(question) {
+	for _, qw := range q.DocWords {
 		key := strings.ToLower(qw)
 		var hit []int
 		for i := range cands {
@@ -100,7 +98,7 @@ func Question(question string, docs []Doc) Route {
 		}
 		groups[k] = append(groups[k], i)
 	}
-	y := latestYear(question)
+	y := q.Period
 	if len(keys) == 0 {
 		return byPeriod(cands, y)
 	}
@@ -225,33 +223,6 @@ func withoutLegalForm(ws []string) []string {
 	return out
 }
 
-// nameWords are the question's words that may name a document: written
-// with a capital or a digit among letters ("Verizon", "3M", "JPM"), not
-// the language's function words, and not a bare year.
-func nameWords(q string) []string {
-	var out []string
-	for _, raw := range strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' }) {
-		w := strings.TrimSuffix(strings.TrimSuffix(raw, "'s"), "’s")
-		w = strings.Trim(w, "'’")
-		if w == "" || isYearOrNumber(w) {
-			continue
-		}
-		first := []rune(w)[0]
-		hasDigit := strings.IndexFunc(w, unicode.IsDigit) >= 0
-		if !unicode.IsUpper(first) && !(hasDigit && strings.IndexFunc(w, unicode.IsLetter) >= 0) {
-			continue
-		}
-		if analyze.IsStop(strings.ToLower(w)) || periodWord.MatchString(w) {
-			continue
-		}
-		out = append(out, w)
-	}
-	return out
-}
-
-// periodWord: "FY2018", "Q2", "Q22023", "H1" name a period, not a document.
-var periodWord = regexp.MustCompile(`^(?i:fy|q[1-4]|h[12])\d*$`)
-
 func isCaps(w string) bool {
 	letters := 0
 	for _, r := range w {
@@ -264,31 +235,3 @@ func isCaps(w string) bool {
 	}
 	return letters >= 2
 }
-
-// latestYear is the latest year the question names (0: none).
-func latestYear(q string) int {
-	y := 0
-	for _, m := range yearRe.FindAllStringSubmatch(q, -1) {
-		if v, _ := strconv.Atoi(m[1]); v > y {
-			y = v
-		}
-	}
-	for _, m := range quarterYear.FindAllStringSubmatch(q, -1) {
-		if v, _ := strconv.Atoi(m[1]); v > y {
-			y = v
-		}
-	}
-	// "FY18", "Q2'23"
-	for _, m := range shortYear.FindAllStringSubmatch(q, -1) {
-		if v, _ := strconv.Atoi(m[1]); 2000+v > y {
-			y = 2000 + v
-		}
-	}
-	return y
-}
-
-var (
-	shortYear = regexp.MustCompile(`(?i)\b(?:fy|q[1-4]\s*')\s*(\d\d)\b`)
-	// "Q22023": a quarter written against its year.
-	quarterYear = regexp.MustCompile(`(?i)\bq[1-4]((?:19|20)\d\d)\b`)
-)

@@ -3,6 +3,8 @@ package route
 import (
 	"reflect"
 	"testing"
+
+	"cairn/backend/question"
 )
 
 // library is a made-up library: two companies with several reports each,
@@ -35,7 +37,7 @@ func TestQuestion(t *testing.T) {
 		{"Compare Lanternworks and Orrin Mills on inventory", []int64{1, 2, 3}}, // a comparison names both
 		{"What is the Company's inventory?", nil},                               // a legal form names no one
 	} {
-		got := Question(c.q, library)
+		got := Question(question.New(c.q), library)
 		if !reflect.DeepEqual(got.Docs, c.docs) {
 			t.Errorf("%q: routed to %v (because %v), want %v", c.q, got.Docs, got.Because, c.docs)
 		}
@@ -53,14 +55,14 @@ func TestPeriodAloneNeedsFewDocuments(t *testing.T) {
 		}
 		docs = append(docs, Doc{ID: i, Title: "Report " + y, Period: "FY" + y, FileName: "r.pdf", Chunks: 10})
 	}
-	if got := Question("What changed in FY2022?", docs); got.Docs != nil {
+	if got := Question(question.New("What changed in FY2022?"), docs); got.Docs != nil {
 		t.Errorf("3 of 8 documents cover 2022: routed to %v", got.Docs)
 	}
 }
 
 func TestOnePassageDocumentsAreNotRouted(t *testing.T) {
 	docs := []Doc{{ID: 1, Title: "Mara Okafor", Chunks: 1}, {ID: 2, Title: "Harbor Bridge", Chunks: 1}, {ID: 3, Title: "Lagos", Chunks: 1}}
-	if got := Question("Who designed Harbor Bridge?", docs); got.Docs != nil {
+	if got := Question(question.New("Who designed Harbor Bridge?"), docs); got.Docs != nil {
 		t.Errorf("routed to %v", got.Docs)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"cairn/backend/analyze"
 	"cairn/backend/kb"
+	"cairn/backend/question"
 )
 
 // Named sections: a question that names the section or table it is about
@@ -25,14 +26,23 @@ const (
 	namedDepth = 60
 )
 
-// NamedSection is how many content words of the question name one line of
-// the passage's heading path (table captions, whose lines are joined by
+// NamedSection is how many content words of the question q name one line
+// of the passage's heading path (table captions, whose lines are joined by
 // " — ", count line by line): 0 when no line is named.
-func NamedSection(question, docTitle string, path []string) int {
+func NamedSection(q *question.Question, docTitle string, path []string) int {
+	return namedSection(stemSet(contentStemsOf(q.Tokens)), docTitle, path)
+}
+
+func stemSet(ws []string) map[string]bool {
 	q := map[string]bool{}
-	for _, w := range contentStems(question) {
+	for _, w := range ws {
 		q[w] = true
 	}
+	return q
+}
+
+// namedSection is NamedSection of the question's content stems q.
+func namedSection(q map[string]bool, docTitle string, path []string) int {
 	title := map[string]bool{}
 	for _, w := range contentStems(docTitle) {
 		title[w] = true
@@ -65,9 +75,12 @@ func NamedSection(question, docTitle string, path []string) int {
 
 // contentStems are the stemmed content words of s: no function words, no
 // one-letter words, no numbers.
-func contentStems(s string) []string {
+func contentStems(s string) []string { return contentStemsOf(analyze.Tokens(s)) }
+
+// contentStemsOf is contentStems of a text already cut into tokens.
+func contentStemsOf(toks []analyze.Token) []string {
 	var out []string
-	for _, t := range analyze.Tokens(s) {
+	for _, t := range toks {
 		if t.CJK {
 			out = append(out, analyze.Bigrams(t.Text)...)
 			continue
@@ -106,14 +119,15 @@ func (s *Searcher) sectionCandidates(ctx context.Context, fused []int64, tc term
 
 // namedList ranks the candidate passages whose heading path the question
 // names, more named words first, each group in the candidates' order.
-func namedList(query string, cand []kb.Hit) []int64 {
+func namedList(q *question.Question, cand []kb.Hit) []int64 {
+	qs := stemSet(contentStemsOf(q.Tokens))
 	named := map[int64]int{}
 	var out []int64
 	for _, h := range cand {
 		// The words of both titles, the one shown ("Northwind — Form
 		// 10-K 2024") and the reader's, name the document, not a section.
 		title := h.DocTitle + " — " + h.IndexTitle
-		if n := NamedSection(query, title, h.HeadingPath); n > 0 {
+		if n := namedSection(qs, title, h.HeadingPath); n > 0 {
 			named[h.ID] = n
 			out = append(out, h.ID)
 		}

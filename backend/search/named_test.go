@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"cairn/backend/kb"
+	"cairn/backend/question"
 )
 
 func TestNamedSection(t *testing.T) {
@@ -27,7 +28,7 @@ func TestNamedSection(t *testing.T) {
 		{"What does the Northwind annual report say about risk?", []string{"Annual Report"}, 0},
 		{"Which risks does the report name?", nil, 0},
 	} {
-		if got := NamedSection(tc.question, title, tc.path); got != tc.want {
+		if got := NamedSection(question.New(tc.question), title, tc.path); got != tc.want {
 			t.Errorf("NamedSection(%q, %q) = %d, want %d", tc.question, tc.path, got, tc.want)
 		}
 	}
@@ -81,7 +82,7 @@ func TestNamedStatementIsFound(t *testing.T) {
 // question names, though the question names the company.
 func TestNamedSectionLeavesOutTheDocumentsName(t *testing.T) {
 	q := "What drove Northwind's operating margin change? If margin is not useful for a company like this, say why."
-	if got := NamedSection(q, "Northwind Company — Form 10-K 2024 — UNITED STATES SECURITIES AND EXCHANGE COMMISSION", []string{"NORTHWIND COMPANY", "Notices"}); got != 0 {
+	if got := NamedSection(question.New(q), "Northwind Company — Form 10-K 2024 — UNITED STATES SECURITIES AND EXCHANGE COMMISSION", []string{"NORTHWIND COMPANY", "Notices"}); got != 0 {
 		t.Errorf("NamedSection = %d, want 0", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"cairn/backend/analyze"
 	"cairn/backend/kb"
+	"cairn/backend/question"
 )
 
 // Named rows: a question about a figure ("what is the current ratio?",
@@ -48,10 +49,10 @@ func hasLetter(s string) bool {
 // rowList ranks the candidate table passages by the question's weight
 // their row labels hold, best first (those that hold none are left out);
 // idf weighs a stem.
-func rowList(query string, hits []kb.Hit, idf func(string) float64) []int64 {
+func rowList(q *question.Question, hits []kb.Hit, idf func(string) float64) []int64 {
 	qw := map[string]float64{}
 	var total float64
-	for _, w := range contentStems(query) {
+	for _, w := range contentStemsOf(q.Tokens) {
 		if _, ok := qw[w]; !ok {
 			qw[w] = idf(w)
 			total += qw[w]

@@ -7,6 +7,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"cairn/backend/analyze"
 	"cairn/backend/embed"
 	"cairn/backend/kb"
+	"cairn/backend/question"
 	"cairn/backend/store"
 	"cairn/backend/vecindex"
 )
@@ -93,8 +95,11 @@ func ChunkRows(docTitle string, chunks []kb.Chunk) (rows []store.ChunkRow, embed
 // MatchTerms turns a question into FTS5 query terms: every content word
 // quoted (FTS stems it), every CJK bigram against the cjk column. Stop words
 // are dropped unless nothing else is left.
-func MatchTerms(q string) []string {
-	toks := analyze.Tokens(q)
+func MatchTerms(q string) []string { return MatchTermsOf(analyze.Tokens(q)) }
+
+// MatchTermsOf is MatchTerms of a text already cut into tokens (an
+// analysed question's Tokens).
+func MatchTermsOf(toks []analyze.Token) []string {
 	var terms, stops []string
 	seen := map[string]bool{}
 	add := func(list *[]string, t string) {
@@ -145,7 +150,7 @@ func Lexical(ctx context.Context, st *store.Store, question string, weights [4]f
 // LexicalIn is Lexical within the passages of the documents docs (all when
 // empty).
 func LexicalIn(ctx context.Context, st *store.Store, question string, weights [4]float64, k int, docs []int64) ([]store.Scored, error) {
-	tc, err := countTerms(ctx, st, question)
+	tc, err := countTerms(ctx, st, MatchTerms(question))
 	if err != nil {
 		return nil, err
 	}
@@ -161,8 +166,8 @@ type termCounts struct {
 	total int
 }
 
-func countTerms(ctx context.Context, st *store.Store, question string) (termCounts, error) {
-	tc := termCounts{terms: MatchTerms(question)}
+func countTerms(ctx context.Context, st *store.Store, terms []string) (termCounts, error) {
+	tc := termCounts{terms: terms}
 	if len(tc.terms) == 0 {
 		return tc, nil
 	}
@@ -307,24 +312,31 @@ func Fuse(k float64, lists ...Ranked) (ids []int64, score map[int64]float64, ran
 
 // Search returns the k best passages for query, loaded with snippets.
 func (s *Searcher) Search(ctx context.Context, query string, k int) ([]kb.Hit, error) {
-	fused, score, ranks, err := s.Rank(ctx, query, k)
+	return s.SearchQuestion(ctx, question.New(query), k)
+}
+
+// SearchQuestion is Search of an analysed question.
+func (s *Searcher) SearchQuestion(ctx context.Context, q *question.Question, k int) ([]kb.Hit, error) {
+	fused, score, ranks, err := s.RankQuestion(ctx, q, k)
 	if err != nil {
 		return nil, err
 	}
-	return LoadHits(ctx, s.Store, query, fused, score, ranks)
+	return LoadHits(ctx, s.Store, q, fused, score, ranks)
 }
 
 // LoadHits loads the passages of fused ids (in order; ids gone since are
-// left out) with their fused score, per-list ranks and a snippet for query.
-func LoadHits(ctx context.Context, st *store.Store, query string, ids []int64, score map[int64]float64, ranks map[int64]map[string]int) ([]kb.Hit, error) {
+// left out) with their fused score, per-list ranks and a snippet for the
+// question q.
+func LoadHits(ctx context.Context, st *store.Store, q *question.Question, ids []int64, score map[int64]float64, ranks map[int64]map[string]int) ([]kb.Hit, error) {
 	hits, err := st.ChunkHits(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
+	terms := snippetTerms(q.Tokens)
 	for i := range hits {
 		hits[i].Score = score[hits[i].ID]
 		hits[i].Ranks = ranks[hits[i].ID]
-		hits[i].Snippet = Snippet(hits[i].Text, query, 240)
+		hits[i].Snippet = snippet(hits[i].Text, terms, 240)
 	}
 	return hits, nil
 }
@@ -333,6 +345,13 @@ func LoadHits(ctx context.Context, st *store.Store, query string, ids []int64, s
 // their fused scores and their rank in each list (see Fuse), without
 // loading the passages.
 func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[int64]float64, map[int64]map[string]int, error) {
+	return s.RankQuestion(ctx, question.New(query), k)
+}
+
+// RankQuestion is Rank of an analysed question: its words, stems and
+// vector are read from q, not worked out again.
+func (s *Searcher) RankQuestion(ctx context.Context, q *question.Question, k int) ([]int64, map[int64]float64, map[int64]map[string]int, error) {
+	query := q.Text
 	set := s.Settings
 	if set.Depth == 0 {
 		set = DefaultSettings()
@@ -360,7 +379,7 @@ func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[
 	}
 	if wantVec {
 		go func() {
-			qv, err := s.queryVector(ctx, query)
+			qv, err := s.queryVector(ctx, q)
 			if err != nil || vecindex.IsZero(qv) {
 				vec <- vecResult{err: err}
 				return
@@ -369,7 +388,7 @@ func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[
 			vec <- vecResult{near: near, err: err}
 		}()
 	}
-	tc, lerr := countTerms(ctx, s.Store, query)
+	tc, lerr := countTerms(ctx, s.Store, MatchTermsOf(q.Tokens))
 	var lex []store.Scored
 	if lerr == nil {
 		lex, lerr = tc.lexical(ctx, s.Store, set.ColumnWeights, depth, s.Docs)
@@ -395,10 +414,10 @@ func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[
 			return nil, nil, nil, err
 		}
 		n := len(lists)
-		if named := namedList(query, cand); set.NamedWeight > 0 && len(named) > 0 {
+		if named := namedList(q, cand); set.NamedWeight > 0 && len(named) > 0 {
 			lists = append(lists, Ranked{Name: "named", Weight: set.NamedWeight, IDs: named})
 		}
-		if rows := rowList(query, cand, tc.stemIDF()); set.RowsWeight > 0 && len(rows) > 0 {
+		if rows := rowList(q, cand, tc.stemIDF()); set.RowsWeight > 0 && len(rows) > 0 {
 			lists = append(lists, Ranked{Name: "rows", Weight: set.RowsWeight, IDs: rows})
 		}
 		if len(lists) > n {
@@ -421,18 +440,23 @@ func (s *Searcher) Rank(ctx context.Context, query string, k int) ([]int64, map[
 	return fused, score, ranks, nil
 }
 
-func (s *Searcher) queryVector(ctx context.Context, q string) ([]float32, error) {
+// queryVector is q's vector for the chunk vectors' search: made by
+// QueryVector when set, else the built-in embedder's IDF-weighted vector
+// (IDFVector), else the embedder's, kept on q under the embedder's name.
+func (s *Searcher) queryVector(ctx context.Context, q *question.Question) ([]float32, error) {
 	if s.QueryVector != nil {
-		return s.QueryVector(ctx, q)
+		return s.QueryVector(ctx, q.Text)
 	}
 	if h, ok := s.Embedder.(*embed.Hashed); ok {
-		return IDFQueryVector(ctx, s.Store, h, q)
+		return IDFVector(ctx, s.Store, h, q)
 	}
-	v, err := s.Embedder.Embed(ctx, []string{q})
-	if err != nil {
-		return nil, err
-	}
-	return v[0], nil
+	return q.Vector("embed "+s.Embedder.Info().Model, func() ([]float32, error) {
+		v, err := s.Embedder.Embed(ctx, []string{q.Text})
+		if err != nil {
+			return nil, err
+		}
+		return v[0], nil
+	})
 }
 
 func ids(sc []store.Scored) []int64 {
@@ -447,12 +471,24 @@ func ids(sc []store.Scored) []int64 {
 // word by its squared IDF over the project's chunks, so the cosine against
 // the (unweighted) chunk vectors ranks like a TF-IDF dot product.
 func IDFQueryVector(ctx context.Context, st *store.Store, h *embed.Hashed, q string) ([]float32, error) {
-	words := embed.Words(q)
-	df, n, err := st.TermDF(ctx, words)
+	return idfVector(ctx, st, h, question.New(q))
+}
+
+// IDFVector is IDFQueryVector of an analysed question, made once per
+// embedder and store and kept on q: the passage search and the graph's
+// relation recall embed the question the same way.
+func IDFVector(ctx context.Context, st *store.Store, h *embed.Hashed, q *question.Question) ([]float32, error) {
+	return q.Vector(fmt.Sprintf("idf %s %p", h.Info().Model, st), func() ([]float32, error) {
+		return idfVector(ctx, st, h, q)
+	})
+}
+
+func idfVector(ctx context.Context, st *store.Store, h *embed.Hashed, q *question.Question) ([]float32, error) {
+	df, n, err := st.TermDF(ctx, q.Words)
 	if err != nil {
 		return nil, err
 	}
-	return h.QueryVector(q, func(w string) float64 {
+	return h.QueryVectorOf(q.Tokens, func(w string) float64 {
 		idf := math.Log(1 + float64(n)/float64(df[w]+1))
 		return idf * idf
 	}), nil

@@ -10,20 +10,31 @@ import (
 // Snippet returns a window of about width bytes of text around the densest
 // cluster of query terms, cut at word boundaries, with "…" where cut.
 func Snippet(text, query string, width int) string {
-	text = strings.Join(strings.Fields(strings.ReplaceAll(text, "\f", " ")), " ")
-	if len(text) <= width {
-		return text
-	}
-	lower := strings.ToLower(text)
-	best, bestScore := 0, -1
+	return snippet(text, snippetTerms(analyze.Tokens(query)), width)
+}
+
+// snippetTerms are the terms a snippet is centred on: the query's content
+// words of two letters or more and its CJK bigrams.
+func snippetTerms(toks []analyze.Token) []string {
 	var terms []string
-	for _, t := range analyze.Tokens(query) {
+	for _, t := range toks {
 		if t.CJK {
 			terms = append(terms, analyze.Bigrams(t.Text)...)
 		} else if !analyze.IsStop(t.Text) && len(t.Text) > 1 {
 			terms = append(terms, t.Text)
 		}
 	}
+	return terms
+}
+
+// snippet is Snippet around terms.
+func snippet(text string, terms []string, width int) string {
+	text = strings.Join(strings.Fields(strings.ReplaceAll(text, "\f", " ")), " ")
+	if len(text) <= width {
+		return text
+	}
+	lower := strings.ToLower(text)
+	best, bestScore := 0, -1
 	for start := 0; start < len(lower); start += width / 4 {
 		end := min(len(lower), start+width)
 		sc := 0

@@ -26,6 +26,7 @@ import (
 	"cairn/backend/kb"
 	"cairn/backend/llm"
 	"cairn/backend/project"
+	"cairn/backend/question"
 	"cairn/backend/reason"
 	"cairn/backend/retrieve"
 	"cairn/backend/search"
@@ -123,7 +124,7 @@ func retrievePassages(ctx context.Context, p *project.Project, q string, k int, 
 		hits, err = s.Search(ctx, q, k)
 	} else {
 		var res *retrieve.Result
-		res, err = p.Retriever().Retrieve(ctx, q, k)
+		res, err = p.Retriever().Retrieve(ctx, question.New(q), k)
 		if res != nil {
 			hits = res.Hits
 		}
@@ -267,7 +268,7 @@ func cmdEvalTune(ctx context.Context, env *cli.Env, args []string) int {
 		lat := map[string][]float64{}
 		for _, q := range qs {
 			t0 := time.Now()
-			res, err := r.Gather(ctx, q.Question, 5)
+			res, err := r.Gather(ctx, question.New(q.Question), 5)
 			if err != nil {
 				p.Close()
 				return env.Fail(err)

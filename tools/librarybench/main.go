@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"cairn/backend/project"
+	"cairn/backend/question"
 )
 
 func main() {
@@ -59,11 +60,12 @@ func main() {
 			}
 			if *ask {
 				t0 = time.Now()
-				r2, err := p.Reasoner(ctx, q, nil)
+				aq := question.New(q)
+				r2, err := p.Reasoner(ctx, aq, nil)
 				if err != nil {
 					fail(err)
 				}
-				if _, err := r2.Quick(ctx, q, nil); err != nil {
+				if _, err := r2.QuickAnalysed(ctx, aq, nil); err != nil {
 					fail(err)
 				}
 				if r > 0 || *runs == 1 {

@@ -1,0 +1,304 @@
+// Package question is the analysed question: a question's text read once
+// (its language, its words as the tokenizer cuts them, the word keys of
+// document frequencies and hashed vectors, its kind, the years and names
+// it says) and handed down to routing, retrieval, search and the answer
+// core, so that the text is tokenised in this one place and a step that
+// needs the question's words reads them here. A question put to another
+// step (a deep plan's sub-question, a chained question with a hop's entity
+// put in) is another text and gets its own Question.
+//
+// It sits below backend/route, backend/search, backend/retrieve and
+// backend/reason, which take it, and above backend/analyze, backend/embed,
+// backend/answerspan, backend/formula and backend/lexicon, which it reads
+// the text with.
+package question
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+
+	"cairn/backend/analyze"
+	"cairn/backend/answerspan"
+	"cairn/backend/embed"
+	"cairn/backend/formula"
+	"cairn/backend/kb"
+	"cairn/backend/lexicon"
+)
+
+// Question is one question's text, analysed once.
+type Question struct {
+	Text string // as asked (trimmed by the caller)
+	// Lang is the language of the text (lexicon.Detect: "en", "zh", ...;
+	// "" without letters).
+	Lang string
+	// Tokens are the text's words and CJK runs (analyze.Tokens): what
+	// every word list, stem and search term of the question is made from.
+	Tokens []analyze.Token
+	// Fields are the text's whitespace-separated words as written
+	// (strings.Fields), punctuation kept: the n-grams looked up as entity
+	// aliases.
+	Fields []string
+	// Words are the distinct word keys of the text ("w:stem", CJK "c:"
+	// characters and "w:" bigrams; embed.WordsOf): the keys of document
+	// frequencies and of the built-in vectors.
+	Words []string
+	// Kind is the question classified (answerspan.Classify): the kind of
+	// answer it asks for, its focus noun, the items it compares.
+	Kind answerspan.Question
+	// Years are the years the text names, once each, in order; a span
+	// ("FY2015 - FY2017") names the years inside it too.
+	Years []int
+	// Names are the name-like spans of the text (NameSpans).
+	Names []string
+	// DocWords are the words that may name a document, as written ("3M",
+	// "Verizon", "JPM"): capitalised or digits among letters, not
+	// function words, years or periods ("FY2018", "Q2"). Routing reads them.
+	DocWords []string
+	// Moved is the way the text asks whether a quantity moved
+	// (answerspan.Direction): +1 up, -1 down, 0 neither.
+	Moved int
+	// Period is the latest year the text names, in any of its forms
+	// ("2018", "FY18", "Q2'23", "Q22023"); 0 when none. Routing narrows
+	// a company's reports by it.
+	Period int
+	// Scope, when set by the caller that routes the question, is the
+	// documents it is put to (nil: the whole project).
+	Scope *kb.Scope
+
+	vecMu sync.Mutex
+	vecs  map[string][]float32
+}
+
+// New analyses text.
+func New(text string) *Question {
+	toks := analyze.Tokens(text)
+	return &Question{
+		Text:     text,
+		Lang:     lexicon.Detect(text),
+		Tokens:   toks,
+		Fields:   strings.Fields(text),
+		Words:    embed.WordsOf(toks),
+		Kind:     answerspan.Classify(text),
+		Years:    years(text),
+		Names:    nameSpans(text, toks),
+		DocWords: docWords(text),
+		Period:   latestYear(text),
+		Moved:    answerspan.Direction(text),
+	}
+}
+
+// Vector is the question's vector under key (the embedder and the word
+// weights it was made with), made by embed on the first call and kept:
+// the passage search and the relation recall embed the same question the
+// same way, once. Calls from several goroutines wait for the first.
+func (q *Question) Vector(key string, embed func() ([]float32, error)) ([]float32, error) {
+	q.vecMu.Lock()
+	defer q.vecMu.Unlock()
+	if v, ok := q.vecs[key]; ok {
+		return v, nil
+	}
+	v, err := embed()
+	if err != nil {
+		return nil, err
+	}
+	if q.vecs == nil {
+		q.vecs = map[string][]float32{}
+	}
+	q.vecs[key] = v
+	return v, nil
+}
+
+// yearRE finds a year a question names, alone or in a fiscal-year or
+// quarter form ("2018", "FY2018", "FY 2018", "Q2 2023", "2021 Q1").
+var yearRE = regexp.MustCompile(`(?i)(?:\bFY\s?|\b)((?:19|20)\d\d)\b`)
+
+// years lists the years text names, once each, in order; a span of years
+// ("FY2015 - FY2017") names the years inside it too.
+func years(text string) []int {
+	var out []int
+	seen := map[int]bool{}
+	add := func(y int) {
+		if !seen[y] {
+			seen[y] = true
+			out = append(out, y)
+		}
+	}
+	if a, b, ok := formula.YearRange(text); ok {
+		for y := a; y <= b; y++ {
+			add(y)
+		}
+	}
+	for _, m := range yearRE.FindAllStringSubmatch(text, -1) {
+		y, _ := strconv.Atoi(m[1])
+		add(y)
+	}
+	return out
+}
+
+// NameSpans returns the name-like spans of a text: runs of capitalised
+// words (joined across "of", "the", "de", "von", ...), quoted strings and
+// CJK runs. The first word counts only when it is not a function word.
+func NameSpans(text string) []string { return nameSpans(text, analyze.Tokens(text)) }
+
+// nameSpans is NameSpans of text cut into toks.
+func nameSpans(q string, toks []analyze.Token) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		s = strings.Trim(s, " ?!.,;:\"'()“”‘’")
+		if len([]rune(s)) >= 2 && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, quoted := range quotedSpans(q) {
+		add(quoted)
+	}
+	words := strings.Fields(q)
+	var run []string
+	flush := func() {
+		for len(run) > 0 && isJoiner(run[len(run)-1]) {
+			run = run[:len(run)-1]
+		}
+		if len(run) > 0 {
+			add(strings.Join(run, " "))
+		}
+		run = nil
+	}
+	for i, w := range words {
+		clean := strings.Trim(w, "?!.,;:\"'()“”‘’")
+		if clean == "" {
+			flush()
+			continue
+		}
+		first, _ := firstRune(clean)
+		capital := unicode.IsUpper(first) || unicode.IsDigit(first) && len(run) > 0
+		if i == 0 && analyze.IsStop(strings.ToLower(clean)) {
+			capital = false
+		}
+		switch {
+		case capital:
+			run = append(run, clean)
+		case len(run) > 0 && isJoiner(clean):
+			run = append(run, clean)
+		default:
+			flush()
+		}
+		if strings.ContainsAny(w, ",;:?!") {
+			flush()
+		}
+	}
+	flush()
+	for _, t := range toks {
+		if t.CJK {
+			add(t.Text)
+		}
+	}
+	return out
+}
+
+func firstRune(s string) (rune, bool) {
+	for _, r := range s {
+		return r, true
+	}
+	return 0, false
+}
+
+func isJoiner(w string) bool {
+	switch strings.ToLower(w) {
+	case "of", "the", "de", "da", "del", "von", "van", "der", "la", "le", "and", "&", "for", "in", "on":
+		return true
+	}
+	return false
+}
+
+func quotedSpans(q string) []string {
+	var out []string
+	for _, pair := range [][2]string{{`"`, `"`}, {"“", "”"}, {"'", "'"}} {
+		rest := q
+		for {
+			i := strings.Index(rest, pair[0])
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(pair[0]):]
+			j := strings.Index(rest, pair[1])
+			if j < 0 {
+				break
+			}
+			if j > 0 && j < 120 {
+				out = append(out, rest[:j])
+			}
+			rest = rest[j+len(pair[1]):]
+		}
+	}
+	return out
+}
+
+// docWords are the words of text that may name a document: written with
+// a capital or a digit among letters ("Verizon", "3M", "JPM"), not the
+// language's function words, and not a bare year or a period ("FY2018").
+func docWords(q string) []string {
+	var out []string
+	for _, raw := range strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' }) {
+		w := strings.TrimSuffix(strings.TrimSuffix(raw, "'s"), "’s")
+		w = strings.Trim(w, "'’")
+		if w == "" || isYearOrNumber(w) {
+			continue
+		}
+		first := []rune(w)[0]
+		hasDigit := strings.IndexFunc(w, unicode.IsDigit) >= 0
+		if !unicode.IsUpper(first) && !(hasDigit && strings.IndexFunc(w, unicode.IsLetter) >= 0) {
+			continue
+		}
+		if analyze.IsStop(strings.ToLower(w)) || periodWord.MatchString(w) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// periodWord: "FY2018", "Q2", "Q22023", "H1" name a period, not a document.
+var periodWord = regexp.MustCompile(`^(?i:fy|q[1-4]|h[12])\d*$`)
+
+// latestYear is the latest year text names in any of its forms (0: none).
+func latestYear(q string) int {
+	y := 0
+	for _, m := range yearRe.FindAllStringSubmatch(q, -1) {
+		if v, _ := strconv.Atoi(m[1]); v > y {
+			y = v
+		}
+	}
+	for _, m := range quarterYear.FindAllStringSubmatch(q, -1) {
+		if v, _ := strconv.Atoi(m[1]); v > y {
+			y = v
+		}
+	}
+	// "FY18", "Q2'23"
+	for _, m := range shortYear.FindAllStringSubmatch(q, -1) {
+		if v, _ := strconv.Atoi(m[1]); 2000+v > y {
+			y = 2000 + v
+		}
+	}
+	return y
+}
+
+var (
+	yearRe    = regexp.MustCompile(`(?:^|[^0-9])((?:19|20)\d\d)(?:[^0-9]|$)`)
+	shortYear = regexp.MustCompile(`(?i)\b(?:fy|q[1-4]\s*')\s*(\d\d)\b`)
+	// "Q22023": a quarter written against its year.
+	quarterYear = regexp.MustCompile(`(?i)\bq[1-4]((?:19|20)\d\d)\b`)
+)
+
+func isYearOrNumber(w string) bool {
+	for _, r := range w {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
