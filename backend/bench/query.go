@@ -138,7 +138,7 @@ func prepareSearch(ctx context.Context, p *project.Project, qs []string) (func(c
 func prepareLexical(ctx context.Context, p *project.Project, qs []string) (func(context.Context, int) error, error) {
 	w := search.DefaultSettings().ColumnWeights
 	return func(ctx context.Context, i int) error {
-		_, err := search.Lexical(ctx, p.Store(), qs[i], w, 50)
+		_, err := search.Lexical(ctx, p.Store(), question.New(qs[i]), w, 50)
 		return err
 	}, nil
 }
@@ -287,7 +287,7 @@ func splitAgreement(ctx context.Context, p *project.Project, qs []string) (float
 		if err != nil {
 			return 0, err
 		}
-		split, err := search.Lexical(ctx, p.Store(), q, w, 50)
+		split, err := search.Lexical(ctx, p.Store(), question.New(q), w, 50)
 		if err != nil {
 			return 0, err
 		}

@@ -143,14 +143,14 @@ func MatchExpr(q string) string { return strings.Join(MatchTerms(q), " OR ") }
 // (ScopedMatch), as Elasticsearch's common-terms query does. A row holding
 // only common words is then left out; on the 100k-chunk bench corpus the top
 // 50 stayed the same (backend/bench RESULTS.md).
-func Lexical(ctx context.Context, st *store.Store, question string, weights [4]float64, k int) ([]store.Scored, error) {
-	return LexicalIn(ctx, st, question, weights, k, nil)
+func Lexical(ctx context.Context, st *store.Store, q *question.Question, weights [4]float64, k int) ([]store.Scored, error) {
+	return LexicalIn(ctx, st, q, weights, k, nil)
 }
 
 // LexicalIn is Lexical within the passages of the documents docs (all when
 // empty).
-func LexicalIn(ctx context.Context, st *store.Store, question string, weights [4]float64, k int, docs []int64) ([]store.Scored, error) {
-	tc, err := countTerms(ctx, st, MatchTerms(question))
+func LexicalIn(ctx context.Context, st *store.Store, q *question.Question, weights [4]float64, k int, docs []int64) ([]store.Scored, error) {
+	tc, err := countTerms(ctx, st, MatchTermsOf(q.Tokens))
 	if err != nil {
 		return nil, err
 	}

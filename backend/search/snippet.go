@@ -7,12 +7,6 @@ import (
 	"cairn/backend/analyze"
 )
 
-// Snippet returns a window of about width bytes of text around the densest
-// cluster of query terms, cut at word boundaries, with "…" where cut.
-func Snippet(text, query string, width int) string {
-	return snippet(text, snippetTerms(analyze.Tokens(query)), width)
-}
-
 // snippetTerms are the terms a snippet is centred on: the query's content
 // words of two letters or more and its CJK bigrams.
 func snippetTerms(toks []analyze.Token) []string {
