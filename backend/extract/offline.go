@@ -488,7 +488,7 @@ var valueTypes = map[string]bool{"date": true, "money": true, "percent": true, "
 
 // quotedCommonWord reports whether a quoted title is one word that the
 // chunk or its document also writes in lower case: a common noun made a
-// defined term ("3M Company (the “Company”)", the “Plan”, the “Notes”)
+// defined term ("X9 Company (the “Company”)", the “Plan”, the “Notes”)
 // or set in quotes for emphasis, not the title of a work. Initials
 // ("“AAA”") are kept.
 func quotedCommonWord(name string, lower lowerWords) bool {

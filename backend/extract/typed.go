@@ -92,7 +92,7 @@ func containsOne(s string, subs []string) bool {
 const maxDefinitionLead = 40
 
 // definedInBrackets reports whether a quoted phrase stands inside an open
-// bracket ("3M Company (the “Company”)", "other comprehensive income
+// bracket ("X9 Company (the “Company”)", "other comprehensive income
 // (“AOCI”)") or after words that define a term ("known as “PFAS”"). That
 // is a term the document defines for what comes before it, not the title
 // of a work; it is read like any other name.

@@ -129,7 +129,7 @@ const maxAskedWords = 8
 var (
 	// parenRE is a parenthesis inside the asked phrase ("(in USD millions)").
 	parenRE = regexp.MustCompile(`\s*\([^)]*\)`)
-	// ownerTailRE is the whose-figure tail ("… for Acme Corp", "… of 3M"):
+	// ownerTailRE is the whose-figure tail ("… for Acme Corp", "… of X9"):
 	// a preposition before a capitalised or numbered name.
 	ownerTailRE = regexp.MustCompile(`\s+(?:for|of|at)\s+(?:the\s+)?[\p{Lu}\d][\p{L}\d&.\-]*(?:\s+[\p{Lu}\d][\p{L}\d&.\-]*)*\s*$`)
 	// ownerRE is a possessive name before the figure ("Acme Corp's").

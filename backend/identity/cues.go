@@ -23,8 +23,8 @@ var (
 )
 
 // legalFormWords are legalForm's words in lower case without dots, as
-// routing meets them in a name cut into words ("Best Buy Co., Inc." gives
-// best, buy, co, inc), and "the", which opens many registered names.
+// routing meets them in a name cut into words ("Fair Oak Co., Inc." gives
+// fair, oak, co, inc), and "the", which opens many registered names.
 var legalFormWords = func() map[string]bool {
 	out := map[string]bool{"the": true}
 	for _, w := range strings.Split(legalForm[len("(?:"):len(legalForm)-1], "|") {
@@ -134,7 +134,7 @@ func organisation(d Input, cands []*orgCandidate) string {
 }
 
 // displayCase writes an all-capitals name as the text writes it elsewhere
-// in mixed case, else in title case ("BEST BUY CO., INC." → "Best Buy Co.,
+// in mixed case, else in title case ("FAIR OAK CO., INC." → "Fair Oak Co.,
 // Inc.").
 func displayCase(name, text string) string {
 	if strings.ToUpper(name) != name {
@@ -162,7 +162,7 @@ func displayCase(name, text string) string {
 				break
 			}
 			if unicode.IsDigit(r) {
-				// "3M": a name with digits keeps its letters as written.
+				// "X9": a name with digits keeps its letters as written.
 				rs = []rune(w)
 				break
 			}

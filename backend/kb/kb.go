@@ -192,7 +192,7 @@ type EmbedderInfo struct {
 // Scope is the part of a project a question or a search is put to: the
 // documents chosen (empty: the whole project), and whether the user chose
 // them or routing did because the question names them (Because says how:
-// "3M", "FY2018").
+// "X9", "FY2018").
 type Scope struct {
 	Docs    []int64  `json:"docs,omitempty"`
 	Titles  []string `json:"titles,omitempty"` // the documents' titles, for the trace and the UI

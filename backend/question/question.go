@@ -53,8 +53,8 @@ type Question struct {
 	Years []int
 	// Names are the name-like spans of the text (NameSpans).
 	Names []string
-	// DocWords are the words that may name a document, as written ("3M",
-	// "Verizon", "JPM"): capitalised or digits among letters, not
+	// DocWords are the words that may name a document, as written ("X9",
+	// "Norcell", "NBK"): capitalised or digits among letters, not
 	// function words, years or periods ("FY2018", "Q2"). Routing reads them.
 	DocWords []string
 	// Moved is the way the text asks whether a quantity moved
@@ -239,7 +239,7 @@ func quotedSpans(q string) []string {
 }
 
 // docWords are the words of text that may name a document: written with
-// a capital or a digit among letters ("Verizon", "3M", "JPM"), not the
+// a capital or a digit among letters ("Norcell", "X9", "NBK"), not the
 // language's function words, and not a bare year or a period ("FY2018").
 func docWords(q string) []string {
 	var out []string

@@ -64,7 +64,7 @@ func TestPeriod(t *testing.T) {
 		"How did sales move from 2019 to Q2'23?":      2023,
 		"What changed in Q22024 at Orrin Mills?":      2024,
 		"Who founded Orrin Mills?":                    0,
-		"Which 3M-like firm reported FY2017 and 2016": 2017,
+		"Which X9-like firm reported FY2017 and 2016": 2017,
 	} {
 		if got := New(text).Period; got != want {
 			t.Errorf("Period of %q = %d, want %d", text, got, want)

@@ -15,7 +15,7 @@ func TestBetween(t *testing.T) {
 		{"She was born in Lagos and studied in Delft.", "Mara Okafor", "Lagos", "Mara Okafor", "was born in", true},
 		{"Paris is the capital of France.", "Paris", "France", "", "is the capital of", true},
 		{"Alan Turing, the father of computer science, was born in London.", "Alan Turing", "computer science", "", "the father of", true},
-		{"Microsoft's founder Bill Gates retired.", "Microsoft", "Bill Gates", "", "founder", true},
+		{"Kestria's founder Tomas Rell retired.", "Kestria", "Tomas Rell", "", "founder", true},
 		{"The IRS is not responsible for U.S. treaties.", "IRS", "U.S", "", "is not responsible for", true},
 		// No phrase the text states: the sentence labels the edge.
 		{"Contact the IRS for not filing in the U.S. on time.", "IRS", "U.S", "", "“Contact the IRS for not filing in the U.S. on time.”", false},
@@ -28,7 +28,7 @@ func TestBetween(t *testing.T) {
 		{"用人单位不能与劳动者解除劳动合同。", "劳动者", "劳动合同", "", "“用人单位不能与劳动者解除劳动合同。”", false},
 		{"劳动者可以解除劳动合同，本条规定。", "劳动者", "劳动合同", "", "可以解除", true},
 		{"in the user’s home directory", "user", "home", "", "“in the user’s home directory”", false},
-		{"Microsoft’s founder Bill Gates retired.", "Microsoft", "Bill Gates", "", "founder", true},
+		{"Kestria’s founder Tomas Rell retired.", "Kestria", "Tomas Rell", "", "founder", true},
 		{"Retrieval in open-domain QA is usually implemented using TF-IDF.", "QA", "TF-IDF", "", "“Retrieval in open-domain QA is usually implemented using…”", false},
 		{"Adam Kennedy hit a triple that sent Yankees home.", "Adam Kennedy", "Yankees", "", "“Adam Kennedy hit a triple that sent Yankees home.”", false},
 		{"The inability to administer cases also may result in the Trustee acting.", "CASES", "Trustee", "", "“The inability to administer cases also may result in the…”", false},

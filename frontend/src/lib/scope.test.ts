@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { answerScopeText, askable, identityLine, keepSelected, scopeLabel, scopeOf, titleList, toggle } from "./scope";
 
 const docs = [
-  { id: 1, title: "3M — Form 10-K 2018", file_name: "3M_2018_10K.pdf", status: "ok" },
+  { id: 1, title: "X9 — Form 10-K 2018", file_name: "X9_2018_10K.pdf", status: "ok" },
   { id: 2, title: "", file_name: "notes.md", status: "ok" },
   { id: 3, title: "Scan", file_name: "scan.pdf", status: "needs_ocr" },
   { id: 4, title: "Broken", file_name: "broken.pdf", status: "failed" },
@@ -21,7 +21,7 @@ describe("selection", () => {
 
 describe("scope", () => {
   it("takes the titles the Library shows now, the file name when untitled", () => {
-    expect(scopeOf([2, 1], docs)).toEqual({ ids: [2, 1], titles: ["notes.md", "3M — Form 10-K 2018"] });
+    expect(scopeOf([2, 1], docs)).toEqual({ ids: [2, 1], titles: ["notes.md", "X9 — Form 10-K 2018"] });
   });
   it("drops documents no longer listed, and is null when none is", () => {
     expect(scopeOf([1, 99], docs)?.ids).toEqual([1]);
@@ -44,14 +44,14 @@ describe("identityLine", () => {
     expect(identityLine({ title: "Annual report", organisation: "Acme Corp", doc_type: "Form 10-K", period: "FY2018" })).toBe("Acme Corp · Form 10-K · FY2018");
   });
   it("leaves out what the title states and blank fields", () => {
-    expect(identityLine({ title: "3M — Form 10-K 2018", organisation: "3M", doc_type: "Form 10-K", period: "FY2018" })).toBe("FY2018");
+    expect(identityLine({ title: "X9 — Form 10-K 2018", organisation: "X9", doc_type: "Form 10-K", period: "FY2018" })).toBe("FY2018");
     expect(identityLine({ title: "Notes", organisation: " ", doc_type: "" })).toBe("");
   });
 });
 
 describe("answerScopeText", () => {
   it("says where a routed question went and why", () => {
-    expect(answerScopeText({ docs: [1], titles: ["3M — Form 10-K 2018"], routed: true, because: ["3M", "2018"] })).toBe("Routed to: 3M — Form 10-K 2018 — because: 3M, 2018");
+    expect(answerScopeText({ docs: [1], titles: ["X9 — Form 10-K 2018"], routed: true, because: ["X9", "2018"] })).toBe("Routed to: X9 — Form 10-K 2018 — because: X9, 2018");
   });
   it("says which documents the user chose", () => {
     expect(answerScopeText({ docs: [1, 2], titles: ["A", "B"] })).toBe("Asked within: A; B");

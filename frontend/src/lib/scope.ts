@@ -82,8 +82,8 @@ export function scopeLabel(s: Scope, verb = "Asking"): string {
 }
 
 /** A document's organisation, kind and period, as the Library shows them
- * under its title ("3M · Form 10-K · FY2018"); a field the title already
- * states in full is left out, so "3M — Form 10-K 2018" gets "FY2018"
+ * under its title ("X9 · Form 10-K · FY2018"); a field the title already
+ * states in full is left out, so "X9 — Form 10-K 2018" gets "FY2018"
  * only when its period is written differently. "" when nothing is left. */
 export function identityLine(d: IdentityFields): string {
   const title = d.title.toLowerCase();
@@ -93,7 +93,7 @@ export function identityLine(d: IdentityFields): string {
     .join(" · ");
 }
 
-/** What an answer says of its scope: "Routed to: A — because: 3M, 2018"
+/** What an answer says of its scope: "Routed to: A — because: X9, 2018"
  * when the question named its documents, "Asked within: A; B" when the user
  * chose them, "" for the whole project. */
 export function answerScopeText(s: AnswerScope | null | undefined): string {

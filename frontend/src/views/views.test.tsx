@@ -387,14 +387,14 @@ describe("AskView", () => {
   });
 
   it("shows where a routed answer went and why", async () => {
-    fake.ask.mockResolvedValueOnce({ question: "q", answer: "x", mode: "quick", citations: [], paths: [], trace: null, scope: { docs: [1], titles: ["3M — Form 10-K 2018"], routed: true, because: ["3M", "2018"] } });
+    fake.ask.mockResolvedValueOnce({ question: "q", answer: "x", mode: "quick", citations: [], paths: [], trace: null, scope: { docs: [1], titles: ["X9 — Form 10-K 2018"], routed: true, because: ["X9", "2018"] } });
     render(<AskView onOpenSource={() => {}} onShowInGraph={() => {}} focusKey={0} />);
     expect(screen.queryByTestId("scope-chip")).toBeNull();
-    fireEvent.change(screen.getByTestId("ask-input"), { target: { value: "3M capex 2018?" } });
+    fireEvent.change(screen.getByTestId("ask-input"), { target: { value: "X9 capex 2018?" } });
     await act(async () => fireEvent.click(screen.getByTestId("ask-submit")));
-    expect(fake.ask).toHaveBeenCalledWith("3M capex 2018?", false);
+    expect(fake.ask).toHaveBeenCalledWith("X9 capex 2018?", false);
     const s = screen.getByTestId("answer-scope");
-    expect(s.textContent).toBe("Routed to: 3M — Form 10-K 2018 — because: 3M, 2018");
+    expect(s.textContent).toBe("Routed to: X9 — Form 10-K 2018 — because: X9, 2018");
     expect(s.getAttribute("data-routed")).toBe("1");
   });
 
