@@ -139,8 +139,11 @@ type PageBlock struct {
 // a table without rules keeps each cell in its column, the columns a
 // row leaves empty being empty cells; version 16: a ruled table's rows
 // span the table, so they are read in their order: a section label
-// centred in its band before the one below it at the left edge).
-const ReaderVersion = 16
+// centred in its band before the one below it at the left edge);
+// version 17: a line repeated at the top (bottom) of pages is no running
+// header (footer) when the page's own text stands between it and the
+// edge, so a statement's "(in millions)" under its title stays).
+const ReaderVersion = 17
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -16,9 +16,11 @@ import (
 // pages of a two-page document). A repeat placed by geometry must also
 // run as a header or footer does (runningPages): at one distance from
 // the page's edge, on pages near one another; a note or a link that
-// several pages happen to begin or end with is text. Furniture is kept
-// as page metadata, out of the text; a page number found there becomes
-// the page's label.
+// several pages happen to begin or end with is text; so is a repeat with
+// the page's own text between it and the page's edge (a statement's
+// "(in millions)" under its title: a header runs at the edge, nothing of
+// the page's own before it). Furniture is kept as page metadata, out of
+// the text; a page number found there becomes the page's label.
 
 const (
 	furnitureBand     = 0.12 // share of the page height (centre of the paragraph) at the top and at the bottom
@@ -175,6 +177,12 @@ func markFurniture(pages []pageOut) {
 			if num == nil && pi == 0 && (b == 1 || b == 2) && !pageWordRE.MatchString(t) {
 				continue // the first page's title, which a running header repeats
 			}
+			if num == nil && (b == 1 || b == 2) && ownTextOutside(p, i, b, func(j int) bool {
+				k := slot{bandOf(p, j), furnitureKey(strings.TrimSpace(p.paras[j].text))}
+				return len(seen[k]) >= need && seen[k][pi]
+			}) {
+				continue // the page's own text stands between it and the edge
+			}
 			q.furniture = true
 			p.info.Furniture = append(p.info.Furniture, strings.Join(strings.Fields(t), " "))
 			if p.info.Label != "" {
@@ -189,6 +197,34 @@ func markFurniture(pages []pageOut) {
 		keepAlone(p)
 	}
 	printedLabels(pages)
+}
+
+// ownTextOutside reports whether paragraph i, a repeat in the top (band
+// 1) or bottom (2) band of page p, has some of the page's own text
+// between it and that edge: a paragraph above it (below it, for band 2)
+// across its width that is no repeat (repeated says whether paragraph j
+// repeats as furniture does) and no page number. A header runs at the
+// page's edge; a line under the page's own title is part of the page.
+func ownTextOutside(p *pageOut, i, band int, repeated func(j int) bool) bool {
+	q := &p.paras[i]
+	if !q.hasBox || !p.hasBox {
+		return false
+	}
+	for j := range p.paras {
+		o := &p.paras[j]
+		if j == i || !o.hasBox || o.box[0] >= q.box[2] || o.box[2] <= q.box[0] {
+			continue
+		}
+		if band == 1 && o.box[1] < q.box[3] || band == 2 && o.box[3] > q.box[1] {
+			continue // not wholly above (below) it
+		}
+		t := strings.TrimSpace(o.text)
+		if t == "" || pageNumberRE.MatchString(t) || repeated(j) {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // printedLabels chooses each page's printed number among the numbers its

@@ -109,3 +109,30 @@ func TestNoteOpeningScatteredPagesIsText(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatUnderPageTitleIsText: statement pages repeat the company line
+// and "(in millions)" under each page's own title; under the running
+// header at the page's top edge they are the page's text, while the
+// header and the footer's page number are furniture.
+func TestRepeatUnderPageTitleIsText(t *testing.T) {
+	var pages []pageOut
+	at := func(text string, top float64) para {
+		return para{text: text, size: 10, lines: 1, runes: len(text), upright: true, box: [4]float64{150, top - 12, 460, top}, hasBox: true}
+	}
+	titles := []string{"Statement of Income", "Statement of Cash Flows", "Balance Sheet", "Statement of Equity"}
+	for i, title := range titles {
+		p := pageOut{info: parsed.PageInfo{Number: i + 1}, box: [4]float64{0, 0, 612, 792}, hasBox: true}
+		p.paras = append(p.paras, at("Table of Contents", 780), at(title, 760), at("Varnholt Holdings and Subsidiaries", 744), at("(in millions)", 730),
+			at(fmt.Sprintf("Net revenue %d", 100+i), 400), at(fmt.Sprint(60+i), 30))
+		pages = append(pages, p)
+	}
+	markFurniture(pages)
+	for i, p := range pages {
+		for _, q := range p.paras {
+			want := q.text == "Table of Contents" && i > 0 || q.text == fmt.Sprint(60+i)
+			if q.furniture != want {
+				t.Errorf("page %d: %q furniture %v, want %v", i+1, q.text, q.furniture, want)
+			}
+		}
+	}
+}
