@@ -374,8 +374,8 @@ func TestFindYesNoPlaces(t *testing.T) {
 		want string
 	}{
 		{"Did Marian Ostrowe and Silas Arden Talbrook share the same nationality?",
-			passage("Marian Ostrowe", "Marian Ostrowe is an American philosopher and theologian."),
-			passage("Silas Arden Talbrook", "Silas Arden Talbrook was a politician. Born in Corrow Falls, United States, he attended the common schools."), "yes"},
+			passage("Marian Ostrowe", "Marian Ostrowe is a French philosopher and theologian."),
+			passage("Silas Arden Talbrook", "Silas Arden Talbrook was a politician. Born in Corrow Falls, France, he attended the common schools."), "yes"},
 		{"Are Jean Dupont and Anna Weber of the same nationality?",
 			passage("Jean Dupont", "Jean Dupont was a painter. He was born in Vaurelle, France."),
 			passage("Anna Weber", "Anna Weber is a German painter."), "no"},
