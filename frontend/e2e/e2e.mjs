@@ -688,10 +688,19 @@ try {
     await page.waitForFunction(() => /e2e/.test(document.querySelector('[data-testid="project-title"]')?.textContent ?? ""), null, { timeout: 15_000 });
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="documents"] tbody tr').length === 2, null, { timeout: 15_000 });
 
-    // Delete the other one: only after typing its name.
+    // Delete the other one: only after typing its name. Opening a project
+    // closes the panel; wait for that before opening it again (a click
+    // while it is still closing would toggle it shut), and for the list to
+    // show the other project as not open (its delete button is disabled
+    // while the list still marks it open).
+    await page.getByTestId("projects").waitFor({ state: "detached", timeout: 10_000 });
     await page.getByTestId("project-switcher").click();
-    await page.locator('[data-testid="project-list"] li[data-project="Trail notes"]').getByTestId("project-delete").click();
+    await page.getByTestId("projects").waitFor({ timeout: 5_000 });
+    const other = page.locator('[data-testid="project-list"] li[data-project="Trail notes"][data-open="0"]');
+    await other.waitFor({ timeout: 10_000 });
+    await other.getByTestId("project-delete").click();
     const confirm = page.getByTestId("delete-confirm");
+    await confirm.waitFor({ timeout: 10_000 });
     must(await confirm.isDisabled(), "delete enabled before the name was typed");
     await page.getByTestId("delete-confirm-input").fill("Trail note");
     must(await confirm.isDisabled(), "delete enabled with a wrong name");
