@@ -110,9 +110,10 @@ const (
 // definition, not a title, and initials after "of" are no place; 29:
 // initials joined by periods keep their last one ("U.S.", not "U.S"); 30:
 // a quoted term a definition follows ("“Business Day” means …") is no
-// title of a work.
+// title of a work; 31: a document-part noun alone ("Exhibit", "Article",
+// "Item" before their numbers) is no entity.
 // Projects read by older rules are read again (project.refreshOfflineGraph).
-const OfflineVersion = "30"
+const OfflineVersion = "31"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

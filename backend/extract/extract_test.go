@@ -760,3 +760,21 @@ func TestInitialismKeepsItsLastPeriod(t *testing.T) {
 		t.Errorf("names %v", got)
 	}
 }
+
+// A document-part noun before its number ("Exhibit 10.1", "Article 5",
+// "Item 7") is no entity; the names around it stay.
+func TestDocumentPartIsNoEntity(t *testing.T) {
+	text := "The plan is filed as Exhibit 10.1 to the report. The loan follows Article 5 of its agreement with Lakeside Bank. Results are discussed in Item 7 and in Appendix B."
+	got := map[string]bool{}
+	for _, e := range ExtractOffline(Input{Chunk: chunkOf(text, 0)}).Entities {
+		got[e.Name] = true
+	}
+	for _, gone := range []string{"Exhibit", "Article", "Item", "Appendix"} {
+		if got[gone] {
+			t.Errorf("%q kept as an entity: %v", gone, got)
+		}
+	}
+	if !got["Lakeside Bank"] {
+		t.Errorf("Lakeside Bank lost: %v", got)
+	}
+}

@@ -50,6 +50,9 @@ var (
 	personSuffixes   = en.Words("graph_person_suffixes")
 	personEerNouns   = en.Set("graph_person_eer_nouns")
 	demonymSuffixes  = en.Words("graph_demonym_suffixes")
+	// documentParts name a numbered part of a document ("Exhibit 10.1",
+	// "Article 5"): alone they are no entity.
+	documentParts = en.Set("graph_document_parts")
 	// possessiveEndings are cut from a name's end ("Company’s": the
 	// possessor is the name), in this order.
 	possessiveEndings = en.Words("graph_possessive_endings")

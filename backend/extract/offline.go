@@ -189,8 +189,8 @@ func capitalisedSpans(text string, sent [2]int, lower lowerWords) []candidate {
 			if head && !allCaps(w) && !lower.has("\x00"+w) {
 				continue // a capitalised word only ever at a line's start ("Investigate", "Generating"): a list item, not a name
 			}
-			if isNumberLike(w) || typeWords[strings.ToLower(w)] {
-				continue
+			if isNumberLike(w) || typeWords[lw] || documentParts[lw] {
+				continue // "Exhibit 10.1", "Article 5": a part of the document, no entity
 			}
 		}
 		typ, sem := classify(name)
