@@ -40,7 +40,9 @@ type Question struct {
 	Type          string   `json:"type"`
 }
 
-func readJSONL[T any](path string) ([]T, error) {
+// ReadJSONL reads a JSON-lines file, one T a line (blank lines skipped);
+// a line that does not decode is an error naming the file and line.
+func ReadJSONL[T any](path string) ([]T, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -64,10 +66,10 @@ func readJSONL[T any](path string) ([]T, error) {
 }
 
 // LoadCorpus reads corpus.jsonl.
-func LoadCorpus(path string) ([]Passage, error) { return readJSONL[Passage](path) }
+func LoadCorpus(path string) ([]Passage, error) { return ReadJSONL[Passage](path) }
 
 // LoadQuestions reads questions.jsonl.
-func LoadQuestions(path string) ([]Question, error) { return readJSONL[Question](path) }
+func LoadQuestions(path string) ([]Question, error) { return ReadJSONL[Question](path) }
 
 // LoadDir reads a dataset folder's corpus.jsonl and questions.jsonl.
 func LoadDir(dir string) ([]Passage, []Question, error) {

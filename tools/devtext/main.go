@@ -11,14 +11,14 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"cairn/backend/evalset"
 )
 
 func main() {
@@ -126,26 +126,20 @@ func Check(root, shared string) ([]string, error) {
 }
 
 // field reads one string field of every line of a JSON-lines file,
-// trimmed.
+// trimmed (evalset.ReadJSONL; docqa's ids are numbers, so rows are read
+// as maps).
 func field(path, name string) ([]string, error) {
-	f, err := os.Open(path)
+	rows, err := evalset.ReadJSONL[map[string]any](path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for sc.Scan() {
-		var row map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
-		}
+	for _, row := range rows {
 		if s, ok := row[name].(string); ok && strings.TrimSpace(s) != "" {
 			out = append(out, strings.TrimSpace(s))
 		}
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 func unique(ss []string) []string {
