@@ -57,6 +57,10 @@ type Question struct {
 	// "Norcell", "NBK"): capitalised or digits among letters, not
 	// function words, years or periods ("FY2018", "Q2"). Routing reads them.
 	DocWords []string
+	// Anchors are the words by which the text names what it asks about
+	// (Anchors; English text only): a passage that answers it holds them.
+	// Reason declines a question whose scope never mentions one of them.
+	Anchors []string
 	// Moved is the way the text asks whether a quantity moved
 	// (answerspan.Direction): +1 up, -1 down, 0 neither.
 	Moved int
@@ -75,9 +79,15 @@ type Question struct {
 // New analyses text.
 func New(text string) *Question {
 	toks := analyze.Tokens(text)
+	lang := lexicon.Detect(text)
+	var anchors []string
+	if lang == "en" {
+		// capitals mark names in English; in German every noun has one
+		anchors = Anchors(text)
+	}
 	return &Question{
 		Text:     text,
-		Lang:     lexicon.Detect(text),
+		Lang:     lang,
 		Tokens:   toks,
 		Fields:   strings.Fields(text),
 		Words:    embed.WordsOf(toks),
@@ -85,6 +95,7 @@ func New(text string) *Question {
 		Years:    years(text),
 		Names:    nameSpans(text, toks),
 		DocWords: docWords(text),
+		Anchors:  anchors,
 		Period:   latestYear(text),
 		Moved:    answerspan.Direction(text),
 	}
@@ -260,6 +271,154 @@ func docWords(q string) []string {
 		out = append(out, w)
 	}
 	return out
+}
+
+// Anchors are the words by which a question names what it asks about: a
+// word written with a capital that does not open a sentence ("Kestria",
+// "NBK", "BaiduCloud"), a word of letters and digits ("X9"), and a year
+// written out ("2023", also inside "FY2023"). Not function words, periods
+// ("FY2018" is its year, "Q2" nothing), page nouns ("Slide 4") or a
+// date format ("YYYY-MM-DD"). None in a text written all in capitals,
+// which shows no names by case. A possessive is the name ("Kestria's":
+// "Kestria").
+func Anchors(text string) []string {
+	lower, upper := 0, 0
+	for _, r := range text {
+		switch {
+		case unicode.IsLower(r):
+			lower++
+		case unicode.IsUpper(r):
+			upper++
+		}
+	}
+	if lower*4 < upper {
+		return nil // written in capitals
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(w string) {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	pages := lexicon.English().Set("page_nouns")
+	units := lexicon.English().Set("unit_codes")
+	for _, t := range anchorTokens(text) {
+		w := strings.TrimSuffix(strings.TrimSuffix(t.word, "'s"), "’s")
+		if m := anchorYear.FindStringSubmatch(w); m != nil {
+			add(m[1])
+			continue
+		}
+		low := strings.ToLower(w)
+		if t.opens || acronym(w) || measureCompound(w) || periodWord.MatchString(w) || periodMark.MatchString(w) || ordinal.MatchString(w) || dateFormat(w) || analyze.IsStop(low) || pages[low] || units[low] {
+			continue
+		}
+		first, _ := firstRune(w)
+		hasDigit := strings.IndexFunc(w, unicode.IsDigit) >= 0
+		hasLetter := strings.IndexFunc(w, unicode.IsLetter) >= 0
+		if unicode.IsUpper(first) && len([]rune(w)) > 1 || hasDigit && hasLetter {
+			add(w)
+		}
+	}
+	return out
+}
+
+// anchorToken is a word of a question and whether it opens a sentence.
+type anchorToken struct {
+	word  string
+	opens bool
+}
+
+// anchorTokens cuts text into words (letters and digits, joined by
+// hyphens, apostrophes, ampersands and inner full stops: "Wi-Fi",
+// "Kestria's", "AT&T", "U.S") and marks the first word of each sentence.
+func anchorTokens(text string) []anchorToken {
+	var out []anchorToken
+	opens := true
+	rs := []rune(text)
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			if strings.ContainsRune(".?!:", r) {
+				opens = true
+			}
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(rs) {
+			if unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j]) {
+				j++
+				continue
+			}
+			if strings.ContainsRune("-'’&.", rs[j]) && j+1 < len(rs) && (unicode.IsLetter(rs[j+1]) || unicode.IsDigit(rs[j+1])) {
+				j += 2
+				continue
+			}
+			break
+		}
+		out = append(out, anchorToken{word: string(rs[i:j]), opens: opens})
+		opens = false
+		i = j
+	}
+	return out
+}
+
+// acronym says w is written in capitals ("COGS", "P&L", "USA"): a term of
+// the field as often as a name, and one a document may write out instead
+// ("cost of goods sold"), so no anchor.
+func acronym(w string) bool {
+	letters := 0
+	for _, r := range w {
+		switch {
+		case unicode.IsLower(r):
+			return false
+		case unicode.IsLetter(r):
+			letters++
+		case !unicode.IsDigit(r) && r != '&' && r != '.' && r != '-':
+			return false
+		}
+	}
+	return letters >= 2 && strings.IndexFunc(w, unicode.IsDigit) < 0
+}
+
+// periodMark is a period with its year or quarter in one word ("Q2'2023",
+// "FY2023Q1", "2021Q1", "H1'24").
+var periodMark = regexp.MustCompile(`^(?i)(?:fy|q[1-4]|h[12])?'?(?:\d\d|\d{4})?(?:q[1-4]|h[12])?$`)
+
+// measureCompound says w is a number joined to a word ("30-second",
+// "10-year"): a measure, not a name.
+func measureCompound(w string) bool {
+	n, rest, ok := strings.Cut(w, "-")
+	return ok && n != "" && rest != "" && strings.IndexFunc(n, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
+}
+
+// ordinal is a number written as an ordinal ("2nd", "15th").
+var ordinal = regexp.MustCompile(`^(?i)\d+(?:st|nd|rd|th)$`)
+
+// anchorYear is a year written out, alone or as a fiscal year.
+var anchorYear = regexp.MustCompile(`^(?i:fy)?((?:19|20)\d\d)$`)
+
+// dateFormat says w spells a date's format ("YYYY-MM-DD", "MM/YY"): runs
+// of one repeated letter between separators.
+func dateFormat(w string) bool {
+	parts := strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '/' || r == '.' })
+	if len(parts) == 0 {
+		return false
+	}
+	for _, p := range parts {
+		r := []rune(p)
+		if len(r) < 2 || !unicode.IsLetter(r[0]) {
+			return false
+		}
+		for _, c := range r {
+			if c != r[0] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // periodWord: "FY2018", "Q2", "Q22023", "H1" name a period, not a document.

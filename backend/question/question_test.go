@@ -196,3 +196,41 @@ func TestQuotedSpans(t *testing.T) {
 		})
 	}
 }
+
+// TestAnchors pins the words a question names what it asks about by: names
+// and years, not the words that open a sentence, acronyms of a field,
+// periods, pages, units, date formats, measures or ordinals, and nothing
+// in a question written in capitals.
+func TestAnchors(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want []string
+	}{
+		{"According to the ledger, Tamsin Orrel belongs to which guild?", []string{"Tamsin", "Orrel"}},
+		{"What was Norcell's output from 2002 to 2023?", []string{"Norcell", "2002", "2023"}},
+		{"What is the FY2018 capital spending (in USD millions) for X9?", []string{"2018", "X9"}},
+		{"What were Kestria's sales?Round to two places.", []string{"Kestria"}},
+		{"What is the FY2016 COGS and the P&L of Fair Oak?", []string{"2016", "Fair", "Oak"}},
+		{"As of Q2'2023, is Norcell selling a unit? As of FY2023Q1?", []string{"Norcell"}},
+		{"What date is on page(1)? Format it as YYYY-MM-DD.", nil},
+		{"On Slide 4, what is the 2nd item of the 30-second survey?", nil},
+		{"How many trams stop at the Quay Square/Harbour Street stop?", []string{"Quay", "Square", "Harbour", "Street"}},
+		{"WHAT IS THE 2nd OBJECTIVE OF THE GUILD?", nil},
+		{"Which model, the M250 or the Wi-Fi unit?", []string{"M250", "Wi-Fi"}},
+	} {
+		if got := Anchors(tc.q); !slices.Equal(got, tc.want) {
+			t.Errorf("Anchors(%q) = %q, want %q", tc.q, got, tc.want)
+		}
+	}
+}
+
+// TestAnchorsEnglishOnly: a German question capitalises every noun, so New
+// reads anchors from English text only.
+func TestAnchorsEnglishOnly(t *testing.T) {
+	if got := New("Wie hoch ist die Miete der Wohnung in der Altstadt?").Anchors; got != nil {
+		t.Errorf("German question: anchors %q, want none", got)
+	}
+	if got := New("Who founded the Brannoch mill?").Anchors; !slices.Equal(got, []string{"Brannoch"}) {
+		t.Errorf("English question: anchors %q, want [Brannoch]", got)
+	}
+}

@@ -37,6 +37,9 @@ func TestOutcomesOffline(t *testing.T) {
 		{"open question", "How does the Alderbrook library lend books?", kb.OutcomeAnswer, reason.NoShortText, false},
 		{"evidence only", "In what year did the Alderbrook ferry first cross the river?", kb.OutcomeEvidence, "Evidence only: the passages on p. 1 of Alderbrook ferry", false},
 		{"declined", "What is the melting point of tungsten carbide?", kb.OutcomeDeclined, reason.DeclineText, false},
+		// The question's words are all there but one name: the notes
+		// never mention Brannoch, so nothing in them answers it.
+		{"declined: a name never mentioned", "Who founded the Brannoch mill by the river?", kb.OutcomeDeclined, reason.DeclineText, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -53,6 +56,9 @@ func TestOutcomesOffline(t *testing.T) {
 				}
 				if a.Outcome != c.outcome || a.Declined != (c.outcome == kb.OutcomeDeclined) || (a.Short != nil) != c.short {
 					t.Fatalf("deep %v: outcome %q declined %v short %+v, want %q: %q", deep, a.Outcome, a.Declined, a.Short, c.outcome, a.Answer)
+				}
+				if strings.Contains(c.question, "Brannoch") != strings.Contains(a.Answer, "Nothing there mentions “Brannoch”") {
+					t.Errorf("deep %v: answer %q: says what is never mentioned only when a name is", deep, a.Answer)
 				}
 				if c.lead != "" && !strings.HasPrefix(a.Answer, c.lead) {
 					t.Errorf("deep %v: answer %q, want it to start %q", deep, a.Answer, c.lead)

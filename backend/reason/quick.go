@@ -107,7 +107,11 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 	if err != nil {
 		return nil, err
 	}
-	u.trace.Support = SupportTrace{Coverage: round3(cov), Joint: round3(joint), Threshold: u.set.Abstain, Declined: cov < u.set.Abstain}
+	unmentioned, err := u.r.Retriever.Unmentioned(ctx, u.q.Anchors)
+	if err != nil {
+		return nil, err
+	}
+	u.trace.Support = SupportTrace{Coverage: round3(cov), Joint: round3(joint), Threshold: u.set.Abstain, Declined: cov < u.set.Abstain || len(unmentioned) > 0, Unmentioned: unmentioned}
 	u.lap("support")
 	hits := res.Hits
 	var chains []Chain
@@ -126,7 +130,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		g.evidence = append(g.evidence, Evidence{N: i + 1, Hit: h})
 		u.trace.Retrieval.Evidence = append(u.trace.Retrieval.Evidence, h.ID)
 	}
-	if u.trace.Support.Declined && st.Answer && u.decided(ctx, g) {
+	if u.trace.Support.Declined && len(unmentioned) == 0 && st.Answer && u.decided(ctx, g) {
 		// The question compares two items the evidence names and dates:
 		// its words are thinly covered ("Who lived longer, X or Y?"), but
 		// the passages answer it.
@@ -157,7 +161,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 				return nil, err
 			}
 		}
-		if u.trace.Support.Declined && (len(g.cells) > 0 || g.stated != nil || g.ranked != nil) {
+		if u.trace.Support.Declined && len(unmentioned) == 0 && (len(g.cells) > 0 || g.stated != nil || g.ranked != nil) {
 			u.trace.Support.Declined = false
 			u.trace.Support.Table = true
 		}
@@ -777,6 +781,9 @@ func (u *run) declineText(ev []Evidence) string {
 	default:
 		fmt.Fprintf(&b, " Searched: %s.", strings.Join(sc.Titles, "; "))
 	}
+	if un := u.trace.Support.Unmentioned; len(un) > 0 {
+		fmt.Fprintf(&b, " Nothing there mentions %s, which the question names.", quotedList(un))
+	}
 	var near []string
 	seen := map[string]bool{}
 	for _, e := range ev {
@@ -812,4 +819,16 @@ func upperFirst(s string) string {
 		return s
 	}
 	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// quotedList writes words as a quoted list: “A”, “B” and “C”.
+func quotedList(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = "“" + w + "”"
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }

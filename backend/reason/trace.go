@@ -118,6 +118,10 @@ type SupportTrace struct {
 	// Table: under the threshold, but a table of the evidence holds the
 	// row and period the question names, so answered from its cell.
 	Table bool `json:"table,omitempty"`
+	// Unmentioned are the words by which the question names what it asks
+	// about (question.Anchors) that the documents searched never mention:
+	// declined, whatever the coverage.
+	Unmentioned []string `json:"unmentioned,omitempty"`
 }
 
 // RoundTrace is one planning/execution round of a deep answer.

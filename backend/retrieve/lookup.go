@@ -4,7 +4,9 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 
+	"cairn/backend/analyze"
 	"cairn/backend/embed"
 	"cairn/backend/kb"
 )
@@ -179,3 +181,85 @@ func (r *Retriever) RelationsTouching(ctx context.Context, entities []int64, lim
 	}
 	return r.Store.RelationsByID(ctx, ids)
 }
+
+// Unmentioned returns the anchors (question.Anchors) that no passage of the
+// retriever's documents holds (title, headings or text, as the lexical
+// index reads words: case folded, stemmed), unless the project holds a
+// near spelling of them ("Neflix" for Netflix: one edit in a word of five
+// letters or more, two in one of nine or more). A question naming such a
+// word asks about something the documents never mention.
+func (r *Retriever) Unmentioned(ctx context.Context, anchors []string) ([]string, error) {
+	var out []string
+	for _, a := range anchors {
+		var words []string
+		for _, t := range analyze.Tokens(a) {
+			words = append(words, t.Text)
+		}
+		if len(words) == 0 {
+			continue
+		}
+		ids, err := r.match(ctx, `{title heading body} : "`+strings.Join(words, " ")+`"`, [4]float64{1, 1, 1, 1}, 1, r.Docs)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) > 0 {
+			continue
+		}
+		near, err := r.nearSpelling(ctx, words)
+		if err != nil {
+			return nil, err
+		}
+		if !near {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// nearSpelling says a passage of the retriever's documents holds a word a
+// few edits from the one word of words (see Unmentioned); false for
+// several words or a short one. The project's counted words are looked
+// through for the spellings, the scope's passages for the words found.
+func (r *Retriever) nearSpelling(ctx context.Context, words []string) (bool, error) {
+	if len(words) != 1 {
+		return false, nil
+	}
+	w := []rune(words[0])
+	if len(w) < 5 {
+		return false, nil
+	}
+	allowed := 1
+	if len(w) >= 9 {
+		allowed = 2
+	}
+	// Near spellings share the first letter (a typo rarely changes it);
+	// the counted words are stems, so compare the word's stem.
+	stem := analyze.Stem(words[0])
+	lo := "w:" + string(w[0])
+	terms, err := r.Store.TermsFrom(ctx, lo, lo+"\U0010FFFF", maxSpellings)
+	if err != nil {
+		return false, err
+	}
+	for _, t := range terms {
+		t = strings.TrimPrefix(t, "w:")
+		if d := len([]rune(t)) - len([]rune(stem)); d > allowed || -d > allowed || strings.ContainsAny(t, `"*:{}()^+-`) {
+			continue
+		}
+		if analyze.SpellingDistance(t, stem) > allowed {
+			continue
+		}
+		// a stem is the start of the words it stands for
+		ids, err := r.match(ctx, `{title heading body} : "`+t+`"*`, [4]float64{1, 1, 1, 1}, 1, r.Docs)
+		if err != nil {
+			return false, err
+		}
+		if len(ids) > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// maxSpellings bounds the counted words read for one word's near
+// spellings (those sharing its first letter).
+const maxSpellings = 200000

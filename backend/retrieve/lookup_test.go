@@ -285,3 +285,43 @@ func TestGraphLookups(t *testing.T) {
 		t.Errorf("no entities: %d relations, %v", len(rels), err)
 	}
 }
+
+// TestUnmentioned pins Unmentioned on the fixture: a name no passage of the
+// scope holds is returned, one a passage holds is not (in any case, as a
+// phrase of several words too), a misspelling one edit from a word of the
+// project counts as mentioned, and a scope without the name's passage
+// does not mention it.
+func TestUnmentioned(t *testing.T) {
+	f := loadFixture(t)
+	ctx := context.Background()
+	r := f.retriever(nil)
+	for _, tc := range []struct {
+		name    string
+		docs    []string // passages whose documents are the scope; none: whole project
+		anchors []string
+		want    []string
+	}{
+		{name: "held and not held", anchors: []string{"Kelbridge", "Zanthorpe"}, want: []string{"Zanthorpe"}},
+		{name: "case folded", anchors: []string{"KELBRIDGE", "kelbridge"}},
+		{name: "a phrase of words", anchors: []string{"Halden Academy", "Halden Orchard"}, want: []string{"Halden Orchard"}},
+		{name: "a misspelling", anchors: []string{"Kelbrigde", "Vasqiuth"}},
+		{name: "short words are not respelled", anchors: []string{"Ivo", "Iva"}, want: []string{"Iva"}},
+		{name: "scope without it", docs: []string{"orlen"}, anchors: []string{"Quillwort"}, want: []string{"Quillwort"}},
+		{name: "scope with it", docs: []string{"kelbridge"}, anchors: []string{"Quillwort"}},
+		{name: "nothing to look for"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r.Docs = nil
+			if len(tc.docs) > 0 {
+				r.Docs = f.docsOf(t, tc.docs...)
+			}
+			got, err := r.Unmentioned(ctx, tc.anchors)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Unmentioned(%q) = %q, want %q", tc.anchors, got, tc.want)
+			}
+		})
+	}
+}

@@ -470,3 +470,23 @@ func (s *Store) Counts(ctx context.Context) (docs, chunks int, err error) {
 	err = s.db.QueryRowContext(ctx, "SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM chunks)").Scan(&docs, &chunks)
 	return
 }
+
+// TermsFrom returns up to limit of the project's counted words (the keys
+// of TermDF) from lo up to, not including, hi, in order: the words spelled
+// with a given start, for a look-up of near spellings.
+func (s *Store) TermsFrom(ctx context.Context, lo, hi string, limit int) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT term FROM term_df WHERE term >= ? AND term < ? ORDER BY term LIMIT ?", lo, hi, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
