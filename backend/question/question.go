@@ -57,6 +57,14 @@ type Question struct {
 	// "Norcell", "NBK"): capitalised or digits among letters, not
 	// function words, years or periods ("FY2018", "Q2"). Routing reads them.
 	DocWords []string
+	// AskWords are the word keys (as Words, a fiscal year as its year:
+	// "FY2021" is "2021") of the sentence that asks:
+	// the one ending in "?", without the sentences around it that set a
+	// role or the answer's form ("Assume you are an analyst.", "Round
+	// your answer to two places."). The same as Words for a text of one
+	// sentence or none ending in "?". Support (reason) weighs the
+	// evidence against them.
+	AskWords []string
 	// Anchors are the words by which the text names what it asks about
 	// (Anchors; English text only): a passage that answers it holds them.
 	// Reason declines a question whose scope never mentions one of them.
@@ -85,12 +93,19 @@ func New(text string) *Question {
 		// capitals mark names in English; in German every noun has one
 		anchors = Anchors(text)
 	}
+	words := embed.WordsOf(toks)
+	askToks := toks
+	if ask := askingSentence(text); ask != text {
+		askToks = analyze.Tokens(ask)
+	}
+	askWords := embed.WordsOf(periodsAsYears(askToks))
 	return &Question{
 		Text:     text,
 		Lang:     lang,
+		AskWords: askWords,
 		Tokens:   toks,
 		Fields:   strings.Fields(text),
-		Words:    embed.WordsOf(toks),
+		Words:    words,
 		Kind:     answerspan.Classify(text),
 		Years:    years(text),
 		Names:    nameSpans(text, toks),
@@ -322,6 +337,51 @@ func Anchors(text string) []string {
 		}
 	}
 	return out
+}
+
+// periodsAsYears writes a fiscal year as its year ("fy2021" → "2021"):
+// documents write the year in their tables and text ("2021", "Fiscal
+// 2021"), so the period word would count as one no passage holds.
+func periodsAsYears(toks []analyze.Token) []analyze.Token {
+	out := make([]analyze.Token, len(toks))
+	for i, t := range toks {
+		if m := anchorYear.FindStringSubmatch(t.Text); m != nil {
+			t.Text = m[1]
+		}
+		out[i] = t
+	}
+	return out
+}
+
+// askingSentence is the sentence of text that ends in "?" (the first
+// such), or text itself when none or every sentence does. A sentence ends
+// at ".", "?" or "!" before a space or a capital ("…2015?Round your …").
+func askingSentence(text string) string {
+	rs := []rune(text)
+	start := 0
+	var sentences []string
+	for i, r := range rs {
+		if !strings.ContainsRune(".?!", r) {
+			continue
+		}
+		if i+1 < len(rs) && !unicode.IsSpace(rs[i+1]) && !unicode.IsUpper(rs[i+1]) {
+			continue
+		}
+		sentences = append(sentences, strings.TrimSpace(string(rs[start:i+1])))
+		start = i + 1
+	}
+	if rest := strings.TrimSpace(string(rs[start:])); rest != "" {
+		sentences = append(sentences, rest)
+	}
+	if len(sentences) < 2 {
+		return text
+	}
+	for _, s := range sentences {
+		if strings.HasSuffix(s, "?") {
+			return s
+		}
+	}
+	return text
 }
 
 // anchorToken is a word of a question and whether it opens a sentence.

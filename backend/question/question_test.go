@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"cairn/backend/analyze"
 	"cairn/backend/answerspan"
 	"cairn/backend/embed"
 )
@@ -232,5 +233,25 @@ func TestAnchorsEnglishOnly(t *testing.T) {
 	}
 	if got := New("Who founded the Brannoch mill?").Anchors; !slices.Equal(got, []string{"Brannoch"}) {
 		t.Errorf("English question: anchors %q, want [Brannoch]", got)
+	}
+}
+
+// TestAskWords: the words support weighs are those of the sentence that
+// asks, not a role set before it or the answer's form asked after it
+// (also when no space follows the question mark), a fiscal year read as
+// its year; a text of one sentence,
+// or none that asks, keeps all its words.
+func TestAskWords(t *testing.T) {
+	for _, tc := range []struct{ text, ask string }{
+		{"Assume you are a clerk. What did the Brannoch mill grind? Round to two places.", "What did the Brannoch mill grind?"},
+		{"What did the Brannoch mill grind?Answer in tonnes.", "What did the Brannoch mill grind?"},
+		{"Acting as a clerk: what did the mill grind?", "Acting as a clerk: what did the mill grind?"},
+		{"Name the mill's grain. Give it in tonnes.", "Name the mill's grain. Give it in tonnes."},
+		{"What did the mill grind in FY2021? Round to two places.", "What did the mill grind in 2021?"},
+	} {
+		want := embed.WordsOf(analyze.Tokens(tc.ask))
+		if got := New(tc.text).AskWords; !slices.Equal(got, want) {
+			t.Errorf("%q: ask words %q, want %q", tc.text, got, want)
+		}
 	}
 }

@@ -198,12 +198,14 @@ type Evidence struct {
 }
 
 // support measures how much of the question the hits cover: the
-// IDF-weighted share of the question's words found in a passage (title and
+// IDF-weighted share of the words of the sentence that asks
+// (question.AskWords, not a role set before it or the answer's form
+// asked after it) found in a passage (title and
 // headings included; words unknown to the corpus weigh most), for the best
 // single passage (best) and for the passages together (joint: a multi-hop
 // question's words spread over its passages).
 func support(ctx context.Context, rt *retrieve.Retriever, q *question.Question, hits []kb.Hit) (best, joint float64, err error) {
-	qw := q.Words
+	qw := q.AskWords
 	if len(qw) == 0 || len(hits) == 0 {
 		return 0, 0, nil
 	}
