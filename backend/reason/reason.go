@@ -253,10 +253,11 @@ type sentence struct {
 	score      float64
 }
 
-// extract picks the best-supported sentences of the evidence: question word
-// overlap (IDF-weighted), passage rank, and mentions of path entities.
+// extract picks the best-supported sentences of the evidence: overlap with
+// the words of the sentence that asks (IDF-weighted; question.AskWords),
+// passage rank, and mentions of path entities.
 func extract(ctx context.Context, rt *retrieve.Retriever, q *question.Question, ev []Evidence, boost []string, n int) ([]sentence, error) {
-	qw := q.Words
+	qw := q.AskWords
 	terms, err := rt.TermStats(ctx, qw)
 	if err != nil {
 		return nil, err
