@@ -18,10 +18,54 @@ import (
 // total left out, is the answer, cited by its row.
 
 var (
-	mostWords  = lexicon.English().Set("most_words")
-	leastWords = lexicon.English().Set("least_words")
-	whichWords = lexicon.English().Set("wh_words")
+	mostWords    = lexicon.English().Set("most_words")
+	leastWords   = lexicon.English().Set("least_words")
+	whichWords   = lexicon.English().Set("wh_words")
+	riseWords    = lexicon.English().Set("rise_words")
+	fallWords    = lexicon.English().Set("fall_words")
+	percentWords = lexicon.English().Set("percent_words")
 )
+
+// A question that asks which item moved most ("Which region had the
+// biggest drop in revenues on a percentage basis?") ranks the rows by
+// their change from the year before the year asked to that year
+// (tables.RankChange): by percent when the question says so, else by
+// amount.
+
+// changeAsked reads whether a ranking question asks for the largest rise
+// (+1) or fall (-1): a word of either right after its superlative
+// ("the biggest drop", "the highest revenue growth": within two words);
+// 0 when it asks a ranking of the figures themselves.
+func changeAsked(toks []analyze.Token) int {
+	for i, t := range toks {
+		if !mostWords[t.Text] && !leastWords[t.Text] {
+			continue
+		}
+		for _, n := range toks[i+1 : min(len(toks), i+3)] {
+			switch {
+			case riseWords[n.Text]:
+				return 1
+			case fallWords[n.Text]:
+				return -1
+			}
+		}
+	}
+	return 0
+}
+
+// percentAsked says the question asks for a share ("on a percentage
+// basis", "in %").
+func percentAsked(text string, toks []analyze.Token) bool {
+	if strings.Contains(text, "%") {
+		return true
+	}
+	for _, t := range toks {
+		if percentWords[t.Text] {
+			return true
+		}
+	}
+	return false
+}
 
 // minRankedCover is the least part of the question's words (by weight) a
 // table's title, heads and labels must hold for its rows to be ranked.
@@ -36,6 +80,14 @@ type rankedCell struct {
 	foundCell
 	most bool
 	rows int // how many rows were ranked
+	// change, when the rows were ranked by how much they moved: +1 the
+	// largest rise asked, -1 the largest fall; moved holds the figures.
+	change int
+	moved  tables.Change
+	// oldColumn is the earlier year's column of a change; percent says
+	// the change was ranked by percent.
+	oldColumn string
+	percent   bool
 }
 
 // superlative reads whether a question asks which item has the most (+1)
@@ -78,9 +130,11 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 	for w := range q.Context {
 		q.Terms[w] = true
 	}
-	// The words that ask for the ranking name nothing in a table.
+	// The words that ask for the ranking name nothing in a table; nor do
+	// those that ask for a change and its kind.
+	change := changeAsked(u.q.Tokens)
 	for _, t := range u.q.Tokens {
-		if mostWords[t.Text] || leastWords[t.Text] || whichWords[t.Text] {
+		if mostWords[t.Text] || leastWords[t.Text] || whichWords[t.Text] || change != 0 && (riseWords[t.Text] || fallWords[t.Text] || percentWords[t.Text]) {
 			for _, w := range tableWords(t.Text) {
 				delete(q.Terms, w)
 			}
@@ -90,8 +144,14 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 	for w := range q.Terms {
 		total += q.Weight(w)
 	}
+	year := u.q.Period
+	if len(q.Years) > 0 {
+		year = q.Years[0]
+	}
+	percent := percentAsked(u.q.Text, u.q.Tokens)
 	best, bestCover := -1, minRankedCover
 	var bestRank tables.Ranking
+	var bestMoved tables.Change
 	for ti, t := range all {
 		// A single row the question names in full is what it measures,
 		// not an item (a statement's "Net income" row over periods):
@@ -112,7 +172,15 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 		if named == 1 {
 			continue
 		}
-		r, ok := tables.Rank(all, ti, q.Years, dir > 0, nil)
+		var r tables.Ranking
+		var moved tables.Change
+		var ok bool
+		if change != 0 {
+			moved, ok = tables.RankChange(all, ti, year, dir*change > 0, percent)
+			r = moved.Ranking
+		} else {
+			r, ok = tables.Rank(all, ti, q.Years, dir > 0, nil)
+		}
 		if !ok {
 			continue
 		}
@@ -131,7 +199,7 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 			}
 		}
 		if cover := hit / total; cover > bestCover {
-			best, bestCover, bestRank = ti, cover, r
+			best, bestCover, bestRank, bestMoved = ti, cover, r, moved
 		}
 	}
 	if best < 0 {
@@ -141,7 +209,11 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 	row := t.Rows[bestRank.Row]
 	c := tables.Cell{Table: best, Row: bestRank.Row, Col: bestRank.Col, Label: row.Label, Section: row.Section, Column: t.Columns[bestRank.Col],
 		Unit: t.Stub, Value: bestRank.Value, Number: bestRank.Number, Year: bestRank.Year}
-	return &rankedCell{foundCell: foundCell{Cell: c, ev: from[best], start: row.Start, end: row.End}, most: dir > 0, rows: bestRank.Rows}, nil
+	rc := &rankedCell{foundCell: foundCell{Cell: c, ev: from[best], start: row.Start, end: row.End}, most: dir > 0, rows: bestRank.Rows, change: change}
+	if change != 0 {
+		rc.moved, rc.oldColumn, rc.percent = bestMoved, t.Columns[bestMoved.OldCol], percent
+	}
+	return rc, nil
 }
 
 // rank says where the row stands: "highest of 4 rows".
@@ -149,6 +221,14 @@ func (rc *rankedCell) rank() string {
 	end := "lowest"
 	if rc.most {
 		end = "highest"
+	}
+	if rc.change != 0 {
+		// "the largest fall", "the smallest rise"
+		end = "smallest "
+		if rc.most {
+			end = "largest "
+		}
+		end += map[bool]string{true: "rise", false: "fall"}[rc.change > 0]
 	}
 	return fmt.Sprintf("%s of %d rows", end, rc.rows)
 }
@@ -158,6 +238,19 @@ func (rc *rankedCell) rank() string {
 func (rc *rankedCell) text(n int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s — the %s", rc.Label, rc.rank())
+	if rc.change != 0 {
+		// "(2024 → 2025: 5,034 → 1,305, -74.1 %)"
+		unit := ""
+		if u := unitOf(rc.Unit); u != "" {
+			unit = " " + u
+		}
+		moved := signed(rc.moved.Moved) + unit
+		if rc.percent {
+			moved = fmt.Sprintf("%+.1f %%", rc.moved.Moved)
+		}
+		fmt.Fprintf(&b, " (%s → %s: %s → %s%s, %s) [%d]", rc.oldColumn, rc.Column, rc.moved.OldValue, rc.Value, unit, moved, n)
+		return b.String()
+	}
 	if rc.Column != "" {
 		fmt.Fprintf(&b, " (%s: %s", rc.Column, rc.Value)
 	} else {

@@ -82,7 +82,9 @@ func TestOfflineAnswerFromTableCell(t *testing.T) {
 
 // A question that asks which item has the highest (or lowest) figure is
 // answered by ranking the rows of the table that names it, its total left
-// out; a table whose one named row is the figure measured ranks nothing.
+// out, and one that asks which moved most by ranking their change from the
+// year before; a table whose one named row is the figure measured ranks
+// nothing.
 func TestOfflineAnswerRanksRows(t *testing.T) {
 	corpus := []evalset.Passage{
 		{ID: "plants", Title: "Widgetco plant output", Text: "Output of widgets by plant\n" +
@@ -102,6 +104,9 @@ func TestOfflineAnswerRanksRows(t *testing.T) {
 	for _, c := range []struct{ q, lead string }{
 		{"Which Widgetco plant had the highest output of widgets in 2025?", "Eastbrook plant — the highest of 3 rows (2025: 6,310 (Thousands of widgets)) [1]"},
 		{"Which plant had the lowest widget output in 2024?", "Lakeside plant — the lowest of 3 rows (2024: 2,990 (Thousands of widgets)) [1]"},
+		// a superlative of a change ranks the rows by how much they moved
+		{"Which Widgetco plant had the biggest drop in widget output in 2025 on a percentage basis?", "Lakeside plant — the largest fall of 3 rows (2024 → 2025: 2,990 → 2,275 (Thousands of widgets), -23.9 %) [1]"},
+		{"Which Widgetco plant had the largest increase in widget output in 2025?", "Eastbrook plant — the largest rise of 3 rows (2024 → 2025: 5,020 → 6,310 (Thousands of widgets), +1,290 (Thousands of widgets)) [1]"},
 	} {
 		a, err := r.Quick(context.Background(), c.q, nil)
 		if err != nil {

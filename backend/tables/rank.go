@@ -1,6 +1,10 @@
 package tables
 
-import "math"
+import (
+	"math"
+	"strconv"
+	"strings"
+)
 
 // Ranking is the answer to "which row has the highest (or lowest) figure"
 // in one table: the row and its cell in the column read.
@@ -69,3 +73,126 @@ func Rank(tabs []Table, ti int, years []int, most bool, only map[int]bool) (Rank
 // totalTolerance is how far a total may be from the sum of its parts
 // (rounding in the printed figures).
 const totalTolerance = 0.005
+
+// Change is a ranking by how much a row's figure moved between two years.
+type Change struct {
+	Ranking
+	// OldCol, OldValue and OldNumber are the earlier year's cell of the
+	// row; Ranking's Col, Value and Number the later year's.
+	OldCol    int
+	OldYear   int
+	OldValue  string
+	OldNumber float64
+	// Moved is the change, later less earlier, in percent of the earlier
+	// figure when the ranking was by percent.
+	Moved float64
+}
+
+// RankChange finds, in table ti of tabs, the row whose figure rose most
+// (up) or fell most (!up) from the year before year to year (the latest
+// year the columns name when year is 0), by percent of the earlier figure when
+// percent, else by amount. The earlier year's column is the nearest one
+// after the later's (statements print the latest year first), else
+// before it. A row whose later figure is the sum of all the others' is
+// left out, as in Rank. ok is false when the table has no such pair of
+// columns or fewer than minRanked rows have both figures.
+func RankChange(tabs []Table, ti int, year int, up, percent bool) (Change, bool) {
+	t := tabs[ti]
+	if year == 0 {
+		for _, c := range t.Columns {
+			if y, ok := columnYear(c); ok && y > year {
+				year = y
+			}
+		}
+	}
+	later, earlier := -1, -1
+	for j, c := range t.Columns {
+		y, ok := columnYear(c)
+		if ok && y == year {
+			later = j
+			break
+		}
+	}
+	if later < 0 {
+		return Change{}, false
+	}
+	for _, j := range nearFirst(later, len(t.Columns)) {
+		if y, ok := columnYear(t.Columns[j]); ok && y == year-1 {
+			earlier = j
+			break
+		}
+	}
+	if earlier < 0 {
+		return Change{}, false
+	}
+	type fig struct {
+		row        int
+		old, now   float64
+		moved, sum float64
+	}
+	var figs []fig
+	var sum float64
+	for ri, r := range t.Rows {
+		if later >= len(r.Cells) || earlier >= len(r.Cells) {
+			continue
+		}
+		now, ok1 := Number(r.Cells[later])
+		old, ok2 := Number(r.Cells[earlier])
+		if !ok1 || !ok2 || percent && old == 0 {
+			continue
+		}
+		moved := now - old
+		if percent {
+			moved = 100 * moved / math.Abs(old)
+		}
+		figs = append(figs, fig{row: ri, old: old, now: now, moved: moved})
+		sum += now
+	}
+	kept := figs[:0:0]
+	for _, f := range figs {
+		if len(figs) > minRanked && f.now != 0 && math.Abs(sum-f.now-f.now) <= totalTolerance*math.Abs(f.now) {
+			continue // the total
+		}
+		kept = append(kept, f)
+	}
+	if len(kept) < minRanked {
+		return Change{}, false
+	}
+	best := kept[0]
+	for _, f := range kept[1:] {
+		if up && f.moved > best.moved || !up && f.moved < best.moved {
+			best = f
+		}
+	}
+	r := t.Rows[best.row]
+	return Change{
+		Ranking: Ranking{Table: ti, Row: best.row, Col: later, Year: year, Value: r.Cells[later], Number: best.now, Rows: len(kept)},
+		OldCol:  earlier, OldYear: year - 1, OldValue: r.Cells[earlier], OldNumber: best.old, Moved: best.moved,
+	}, true
+}
+
+// columnYear is the year a column's name holds as a word ("2023",
+// "Three Months Ended July 2, 2023"), the last one when it holds several.
+func columnYear(c string) (int, bool) {
+	y, found := 0, false
+	for _, w := range strings.FieldsFunc(c, func(r rune) bool { return r < '0' || r > '9' }) {
+		if len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) {
+			y, _ = strconv.Atoi(w)
+			found = true
+		}
+	}
+	return y, found
+}
+
+// nearFirst lists the indexes other than i below n, those after i first,
+// nearest first, then those before it, nearest first.
+func nearFirst(i, n int) []int {
+	var out []int
+	for j := i + 1; j < n; j++ {
+		out = append(out, j)
+	}
+	for j := i - 1; j >= 0; j-- {
+		out = append(out, j)
+	}
+	return out
+}

@@ -1,6 +1,9 @@
 package tables
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestRank(t *testing.T) {
 	tabs := Parse("Notional amounts\nAt June 30, | 2025 | 2024\nRate swaps | $ 19,779 | $ 17,768\nCurrency swaps | 32,502 | 26,288\nForwards | 932 | 1,405\nTotal | 53,213 | 45,461", "", "")
@@ -22,5 +25,42 @@ func TestRank(t *testing.T) {
 	one := Parse("Rates\nAt June 30, | 2025\nRate swaps | 5", "", "")
 	if _, ok := Rank(one, 0, nil, true, nil); ok {
 		t.Error("ranked one row")
+	}
+}
+
+// TestRankChange: the row that fell most by percent, by amount, the row
+// that rose most, the later year's first column group (three months
+// before six), the total left out, the earlier year found before the later
+// one too, and no ranking without the year before.
+func TestRankChange(t *testing.T) {
+	tabs := Parse("Revenues by region\n(MILLIONS) | 2025 | 2024 | Change | 2025 | 2024 | Change\n"+
+		"Northmark | $ 6,185 | $ 11,222 | (45) $ | 14,692 | $ 20,140 | (27)\n"+
+		"Eastvale | 2,415 | 5,480 | (56) | 5,236 | 11,569 | (55)\n"+
+		"Southfen | 1,305 | 5,034 | (74) | 3,778 | 8,320 | (55)\n"+
+		"Westreach | 2,828 | 2,006 | 41 | 7,308 | 3,373 | 117\n"+
+		"Revenues | $ 12,733 | $ 23,742 | (46) $ | 31,014 | $ 43,402 | (29)", "", "")
+	for _, tc := range []struct {
+		name        string
+		year        int
+		up, percent bool
+		want        string
+		moved       float64
+	}{
+		{"fell most by percent", 2025, false, true, "Southfen", -74.08},
+		{"fell most by amount", 2025, false, false, "Northmark", -5037},
+		{"rose most", 2025, true, true, "Westreach", 40.98},
+		{"latest year when none asked", 0, false, true, "Southfen", -74.08},
+	} {
+		c, ok := RankChange(tabs, 0, tc.year, tc.up, tc.percent)
+		if !ok || tabs[0].Rows[c.Row].Label != tc.want || math.Abs(c.Moved-tc.moved) > 0.01 || c.Rows != 4 || c.Col != 0 || c.OldCol != 1 {
+			t.Errorf("%s: %+v %v, want %s moved %.2f among 4 rows, value columns 0 and 1", tc.name, c, ok, tc.want, tc.moved)
+		}
+	}
+	first := Parse("Units sold\nYear | 2024 | 2025\nNorthmark | 10 | 30\nEastvale | 20 | 25", "", "")
+	if c, ok := RankChange(first, 0, 2025, true, false); !ok || first[0].Rows[c.Row].Label != "Northmark" || c.OldValue != "10" {
+		t.Errorf("earlier year before the later: %+v %v", c, ok)
+	}
+	if _, ok := RankChange(first, 0, 2024, true, false); ok {
+		t.Error("ranked a change without the year before")
 	}
 }
