@@ -258,6 +258,9 @@ func cmdSearch(ctx context.Context, env *Env, args []string) int {
 		}
 		fmt.Fprintf(env.Stderr, "search: %s %s%s\n", how, strings.Join(sc.Titles, "; "), why)
 	}
+	for _, f := range info.Respelled {
+		fmt.Fprintf(env.Stderr, "search: read “%s” as “%s”\n", f.Word, f.As)
+	}
 	if info.Note != "" {
 		fmt.Fprintln(env.Stderr, "search:", info.Note)
 	} else if strings.HasPrefix(info.Embedder, llm.EmbedderPrefix) {

@@ -14,7 +14,6 @@ import (
 	"cairn/backend/kb"
 	"cairn/backend/llm"
 	"cairn/backend/project"
-	"cairn/backend/question"
 	"cairn/backend/reason"
 	"cairn/backend/store"
 )
@@ -132,7 +131,10 @@ func (s *Server) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskIn) (*mc
 			return nil, AskOut{}, err
 		}
 	}
-	aq := question.New(q)
+	aq, err := s.p.Analyse(ctx, q)
+	if err != nil {
+		return nil, AskOut{}, err
+	}
 	r, err := s.p.Reasoner(ctx, aq, in.Documents)
 	if err != nil {
 		return nil, AskOut{}, err

@@ -56,7 +56,10 @@ func (p *Project) Ask(ctx context.Context, text string, opt AskOptions, onToken 
 	if text == "" {
 		return kb.Answer{}, errors.New("the question is empty")
 	}
-	q := question.New(text)
+	q, err := p.Analyse(ctx, text)
+	if err != nil {
+		return kb.Answer{}, err
+	}
 	r, err := p.Reasoner(ctx, q, opt.Docs)
 	if err != nil {
 		return kb.Answer{}, err
@@ -83,6 +86,21 @@ func (p *Project) Ask(ctx context.Context, text string, opt AskOptions, onToken 
 	}
 	a.ID = id
 	return a, nil
+}
+
+// Analyse reads a question or a search's text once (backend/question),
+// with the words no passage of the project holds and that are a letter
+// or two from one it does read as that word (retrieve.Respell:
+// "requiremnt" as "requirement"); the question keeps the text as typed.
+func (p *Project) Analyse(ctx context.Context, text string) (*question.Question, error) {
+	fixed, fixes, err := p.Retriever().Respell(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	if len(fixes) == 0 {
+		return question.New(text), nil
+	}
+	return question.Respelled(text, fixed, fixes), nil
 }
 
 // Answers lists the stored answers, newest first (without traces).

@@ -17,6 +17,9 @@ type SearchInfo struct {
 	// Scope is what was searched: the documents chosen or routed to (nil:
 	// the whole project).
 	Scope *kb.Scope `json:"scope,omitempty"`
+	// Respelled are the query's words searched as another spelling the
+	// project holds (Analyse).
+	Respelled []question.Respelling `json:"respelled,omitempty"`
 }
 
 // SearchInfo is Search that also says how the query was embedded. A
@@ -35,7 +38,10 @@ func (p *Project) SearchIn(ctx context.Context, query string, k int, docs []int6
 	if k <= 0 {
 		k = 10
 	}
-	q := question.New(query)
+	q, err := p.Analyse(ctx, query)
+	if err != nil {
+		return nil, SearchInfo{}, err
+	}
 	scope, err := p.Scope(ctx, q, docs)
 	if err != nil {
 		return nil, SearchInfo{}, err
@@ -54,7 +60,7 @@ func (p *Project) SearchIn(ctx context.Context, query string, k int, docs []int6
 		}
 		e = fixedQuery{info: oc.info, vec: v[0]}
 	}
-	info.Scope = scope
+	info.Scope, info.Respelled = scope, q.Respelled
 	s := &search.Searcher{Store: p.store, Embedder: e, Settings: search.DefaultSettings()}
 	if scope.Whole() {
 		hits, err := s.SearchQuestion(ctx, q, k)

@@ -79,6 +79,10 @@ type Question struct {
 	// Scope, when set by the caller that routes the question, is the
 	// documents it is put to (nil: the whole project).
 	Scope *kb.Scope
+	// Typed is the text as the user typed it when Text is that text with
+	// misspelled words respelled (Respelled says which); "" otherwise.
+	Typed     string
+	Respelled []Respelling
 
 	vecMu sync.Mutex
 	vecs  map[string][]float32
@@ -114,6 +118,30 @@ func New(text string) *Question {
 		Period:   latestYear(text),
 		Moved:    answerspan.Direction(text),
 	}
+}
+
+// Respelling is a word of a question the project never holds, read as a
+// word it does that is spelled a letter or two apart ("requiremnt" as
+// "requirement").
+type Respelling struct {
+	Word string `json:"word"`
+	As   string `json:"as"`
+}
+
+// Respelled analyses text, a respelling of typed (fixes says how): the
+// question is read as text and shown as typed.
+func Respelled(typed, text string, fixes []Respelling) *Question {
+	q := New(text)
+	q.Typed, q.Respelled = typed, fixes
+	return q
+}
+
+// Asked is the question as the user typed it.
+func (q *Question) Asked() string {
+	if q.Typed != "" {
+		return q.Typed
+	}
+	return q.Text
 }
 
 // Vector is the question's vector under key (the embedder and the word

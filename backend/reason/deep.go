@@ -116,7 +116,7 @@ func (r *Reasoner) DeepAnalysed(ctx context.Context, q *question.Question, onTok
 	if err != nil {
 		return kb.Answer{}, err
 	}
-	return a, u.finish(&a)
+	return a, u.finish(&a, onToken)
 }
 
 // fallback answers in quick mode, recording why.
@@ -126,7 +126,7 @@ func (u *run) fallback(ctx context.Context, onToken func(string), reason string)
 	if err != nil {
 		return kb.Answer{}, err
 	}
-	err = u.finish(&a)
+	err = u.finish(&a, onToken)
 	a.Mode = "deep"
 	return a, err
 }

@@ -40,7 +40,7 @@ func (r *Reasoner) QuickAnalysed(ctx context.Context, q *question.Question, onTo
 	if err != nil {
 		return kb.Answer{}, err
 	}
-	return a, u.finish(&a)
+	return a, u.finish(&a, onToken)
 }
 
 // gathered is the evidence and paths for one answer.

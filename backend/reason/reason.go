@@ -141,7 +141,17 @@ func (u *run) failed(task string, err error) {
 
 // finish keeps the paths worth drawing (DrawnPaths) and fills the
 // answer's trace JSON.
-func (u *run) finish(a *kb.Answer) error {
+func (u *run) finish(a *kb.Answer, onToken func(string)) error {
+	if len(u.q.Respelled) > 0 {
+		// read with words respelled: shown as typed, and says so
+		a.Question = u.q.Asked()
+		u.trace.Respelled = u.q.Respelled
+		note := "\n\n(" + respelledNote(u.q.Respelled) + ")"
+		a.Answer += note
+		if onToken != nil {
+			onToken(note)
+		}
+	}
 	if len(a.Paths) > 0 {
 		var c PathCounts
 		a.Paths, c = DrawnPaths(u.anchors(a), a.Paths)
@@ -490,4 +500,14 @@ func lastHeading(path []string) string {
 		return ""
 	}
 	return path[len(path)-1]
+}
+
+// respelledNote says how a question's words were read: Read “requiremnt”
+// as “requirement”.
+func respelledNote(fixes []question.Respelling) string {
+	parts := make([]string, len(fixes))
+	for i, f := range fixes {
+		parts[i] = "“" + f.Word + "” as “" + f.As + "”"
+	}
+	return "Read " + strings.Join(parts, ", ") + "."
 }

@@ -18,6 +18,7 @@ import (
 
 	"cairn/backend/kb"
 	"cairn/backend/llm"
+	"cairn/backend/question"
 	"cairn/backend/retrieve"
 )
 
@@ -65,6 +66,9 @@ type Trace struct {
 	// the best supporting sentences only.
 	Language string `json:"language,omitempty"`
 	NoShort  string `json:"no_short,omitempty"`
+	// Respelled are the question's words read as another spelling the
+	// project holds (project.Analyse); the answer ends saying so.
+	Respelled []question.Respelling `json:"respelled,omitempty"`
 
 	Retrieval RetrievalTrace `json:"retrieval"`
 	Rerank    *RerankTrace   `json:"rerank,omitempty"`

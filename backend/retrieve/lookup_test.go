@@ -325,3 +325,33 @@ func TestUnmentioned(t *testing.T) {
 		})
 	}
 }
+
+// TestRespell pins Respell on the fixture: a lower-case word no passage
+// holds is read as the word one edit from it that passages hold
+// ("harbuor": "harbour"), also when it opens the question with a
+// capital; a capitalised word inside the question (a name), a short word,
+// a word the project holds and one with no near word stay as typed.
+func TestRespell(t *testing.T) {
+	f := loadFixture(t)
+	ctx := context.Background()
+	r := f.retriever(nil)
+	for _, tc := range []struct {
+		text, want string
+		fixes      int
+	}{
+		{"Which painter lived by the harbuor?", "Which painter lived by the harbour?", 1},
+		{"Harbuor towns on the coast?", "Harbour towns on the coast?", 1},
+		{"Who painted the Harbuor scene?", "Who painted the Harbuor scene?", 0},
+		{"Which harbr town?", "Which harbr town?", 0},
+		{"Which harbour town has a lighthouse?", "Which harbour town has a lighthouse?", 0},
+		{"Which zymurgist lived there?", "Which zymurgist lived there?", 0},
+	} {
+		got, fixes, err := r.Respell(ctx, tc.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want || len(fixes) != tc.fixes {
+			t.Errorf("Respell(%q) = %q %+v, want %q with %d respelled", tc.text, got, fixes, tc.want, tc.fixes)
+		}
+	}
+}

@@ -1,0 +1,189 @@
+package retrieve
+
+import (
+	"context"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"cairn/backend/analyze"
+	"cairn/backend/question"
+)
+
+// minRespelled is the shortest word respelled: shorter words have too
+// many neighbours one letter away.
+const minRespelled = 6
+
+// wordRun is a run of letters in a question.
+var wordRun = regexp.MustCompile(`\p{L}+`)
+
+// Respell reads the misspelled words of a question text: a lower-case word
+// of six letters or more (or a capitalised one opening a sentence) that no
+// passage of the project holds is written as the project's word one edit
+// from it (two from nine letters; a letter put in, left out, changed, or
+// two swapped) that shares its first two letters, the one in most passages
+// when several are. Names (capitalised inside a sentence) are left as
+// written: a name the documents do not hold is what the question asks
+// about, not a slip (see Unmentioned). It returns the text with the words
+// replaced and what was replaced; the text unchanged and nil when nothing
+// was.
+func (r *Retriever) Respell(ctx context.Context, text string) (string, []question.Respelling, error) {
+	type slot struct {
+		a, b int
+		word string // lower case
+	}
+	var slots []slot
+	var keys []string
+	for _, m := range wordRun.FindAllStringIndex(text, -1) {
+		w := text[m[0]:m[1]]
+		first, _ := utf8.DecodeRuneInString(w)
+		if utf8.RuneCountInString(w) < minRespelled || analyze.IsCJK(first) {
+			continue
+		}
+		if unicode.IsUpper(first) && !opensSentence(text[:m[0]]) {
+			continue
+		}
+		lw := strings.ToLower(w)
+		if analyze.IsStop(lw) {
+			continue
+		}
+		slots = append(slots, slot{m[0], m[1], lw})
+		keys = append(keys, "w:"+analyze.Stem(lw))
+	}
+	if len(slots) == 0 {
+		return text, nil, nil
+	}
+	known, _, err := r.Store.TermDF(ctx, keys)
+	if err != nil {
+		return "", nil, err
+	}
+	var out []question.Respelling
+	var b strings.Builder
+	last := 0
+	for i, s := range slots {
+		if known[keys[i]] > 0 {
+			continue
+		}
+		as, err := r.respelled(ctx, s.word)
+		if err != nil {
+			return "", nil, err
+		}
+		if as == "" {
+			continue
+		}
+		written := text[s.a:s.b]
+		if first, _ := utf8.DecodeRuneInString(written); unicode.IsUpper(first) {
+			as = upperFirst(as)
+		}
+		b.WriteString(text[last:s.a])
+		b.WriteString(as)
+		last = s.b
+		out = append(out, question.Respelling{Word: written, As: as})
+	}
+	if len(out) == 0 {
+		return text, nil, nil
+	}
+	b.WriteString(text[last:])
+	return b.String(), out, nil
+}
+
+// respelled is the project's word a misspelled word w (lower case) is read
+// as (see Respell), as a passage writes it; "" when there is none. The
+// project counts stems, so the stems that a start of w is spelled near
+// are candidates (the one in most passages first), and a word its
+// passages write with that stem is the respelling when it is near w
+// itself.
+func (r *Retriever) respelled(ctx context.Context, w string) (string, error) {
+	rs := []rune(w)
+	allowed := 1
+	if len(rs) >= 9 {
+		allowed = 2
+	}
+	lo := "w:" + string(rs[:2])
+	terms, err := r.Store.TermsFrom(ctx, lo, lo+"\U0010FFFF", maxSpellings)
+	if err != nil {
+		return "", err
+	}
+	var near []string
+	for _, t := range terms {
+		if stemNear([]rune(strings.TrimPrefix(t, "w:")), rs, allowed) {
+			near = append(near, t)
+		}
+	}
+	if len(near) == 0 {
+		return "", nil
+	}
+	df, _, err := r.Store.TermDF(ctx, near)
+	if err != nil {
+		return "", err
+	}
+	sort.SliceStable(near, func(a, b int) bool { return df[near[a]] > df[near[b]] })
+	for _, t := range near[:min(len(near), maxRespellStems)] {
+		if df[t] == 0 {
+			break
+		}
+		words, err := r.wordsOfStem(ctx, strings.TrimPrefix(t, "w:"))
+		if err != nil {
+			return "", err
+		}
+		for _, s := range words {
+			if analyze.SpellingDistance(s, w) <= allowed {
+				return s, nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// maxRespellStems bounds the candidate stems whose passages are read.
+const maxRespellStems = 5
+
+// stemNear says stem is spelled within allowed edits of a start of w.
+func stemNear(stem, w []rune, allowed int) bool {
+	for k := max(1, len(stem)-allowed); k <= min(len(w), len(stem)+allowed); k++ {
+		if analyze.SpellingDistance(string(stem), string(w[:k])) <= allowed {
+			return true
+		}
+	}
+	return false
+}
+
+// wordsOfStem lists the words (lower-cased, once each) that a few of the
+// project's passages holding stem write with it.
+func (r *Retriever) wordsOfStem(ctx context.Context, stem string) ([]string, error) {
+	if strings.ContainsAny(stem, `"*:{}()^+-`) {
+		return nil, nil
+	}
+	ids, err := r.match(ctx, `{title heading body} : "`+stem+`"*`, [4]float64{1, 1, 1, 1}, 5, nil)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := r.Store.ChunkHits(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, h := range hits {
+		for _, w := range wordRun.FindAllString(h.IndexTitle+" "+strings.Join(h.HeadingPath, " ")+" "+h.Text, -1) {
+			if lw := strings.ToLower(w); !seen[lw] && analyze.Stem(lw) == stem {
+				seen[lw] = true
+				out = append(out, lw)
+			}
+		}
+	}
+	return out, nil
+}
+
+// opensSentence says the text before a word ends a sentence (or is empty).
+func opensSentence(before string) bool {
+	before = strings.TrimRightFunc(before, unicode.IsSpace)
+	return before == "" || strings.ContainsAny(before[len(before)-1:], ".?!:\"“(")
+}
+
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
