@@ -318,12 +318,14 @@ func docWords(q string) []string {
 
 // Anchors are the words by which a question names what it asks about: a
 // word written with a capital that does not open a sentence ("Kestria",
-// "NBK", "BaiduCloud"), a word of letters and digits ("X9"), and a year
-// written out ("2023", also inside "FY2023"). Not function words, periods
-// ("FY2018" is its year, "Q2" nothing), page nouns ("Slide 4") or a
-// date format ("YYYY-MM-DD"). None in a text written all in capitals,
-// which shows no names by case. A possessive is the name ("Kestria's":
-// "Kestria").
+// "BaiduCloud"), a word of digits and capitals ("X9", "3M"; not "top2"),
+// and a year written out ("2023", also inside "FY2023"). Not function
+// words, acronyms ("COGS", "P&L": a field's terms as often as names, and
+// written out by documents), periods ("FY2018" is its year, "Q2"
+// nothing), page nouns ("Slide 4"), unit codes ("USD"), a date format
+// ("YYYY-MM-DD"), a measure ("30-second") or an ordinal ("2nd"). None in a
+// text written in capitals, which shows no names by case. A possessive is
+// the name ("Kestria's": "Kestria").
 func Anchors(text string) []string {
 	lower, upper := 0, 0
 	for _, r := range text {
@@ -359,8 +361,8 @@ func Anchors(text string) []string {
 		}
 		first, _ := firstRune(w)
 		hasDigit := strings.IndexFunc(w, unicode.IsDigit) >= 0
-		hasLetter := strings.IndexFunc(w, unicode.IsLetter) >= 0
-		if unicode.IsUpper(first) && len([]rune(w)) > 1 || hasDigit && hasLetter {
+		hasUpper := strings.IndexFunc(w, unicode.IsUpper) >= 0
+		if unicode.IsUpper(first) && len([]rune(w)) > 1 || hasDigit && hasUpper {
 			add(w)
 		}
 	}
@@ -453,10 +455,11 @@ func anchorTokens(text string) []anchorToken {
 	return out
 }
 
-// acronym says w is written in capitals ("COGS", "P&L", "USA"): a term of
+// acronym says w is written in capitals ("COGS", "P&L", "USA", "URLs"): a term of
 // the field as often as a name, and one a document may write out instead
 // ("cost of goods sold"), so no anchor.
 func acronym(w string) bool {
+	w = strings.TrimSuffix(w, "s") // "URLs"
 	letters := 0
 	for _, r := range w {
 		switch {

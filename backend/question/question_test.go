@@ -218,6 +218,7 @@ func TestAnchors(t *testing.T) {
 		{"How many trams stop at the Quay Square/Harbour Street stop?", []string{"Quay", "Square", "Harbour", "Street"}},
 		{"WHAT IS THE 2nd OBJECTIVE OF THE GUILD?", nil},
 		{"Which model, the M250 or the Wi-Fi unit?", []string{"M250", "Wi-Fi"}},
+		{"Which of the top2 items has URLs? List them as [\"p1\"].", nil},
 	} {
 		if got := Anchors(tc.q); !slices.Equal(got, tc.want) {
 			t.Errorf("Anchors(%q) = %q, want %q", tc.q, got, tc.want)
