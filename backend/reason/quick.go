@@ -99,6 +99,10 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		return nil, err
 	}
 	res.Hits = byHeading(u.q, append(res.Hits, more...))
+	res.Hits, err = u.keepBestPassage(ctx, res, k)
+	if err != nil {
+		return nil, err
+	}
 	u.lap("retrieve")
 	g := &gathered{res: res}
 	u.trace.Retrieval = RetrievalTrace{Lists: res.Lists, Linked: res.Linked, Candidates: res.Candidates, Timings: res.Timings}
@@ -831,4 +835,46 @@ func quotedList(words []string) string {
 		return q[0]
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// keepBestPassage keeps the passage the text search ranks first among the
+// first k of hits: the graph's lists and the headings may reorder what
+// the search found, not drop its best match from the evidence. It takes
+// the k-th place when it is further down or missing.
+func (u *run) keepBestPassage(ctx context.Context, res *retrieve.Result, k int) ([]kb.Hit, error) {
+	hits := res.Hits
+	var best int64
+	for _, l := range res.Lists {
+		if l.Name == "passage" && len(l.IDs) > 0 {
+			best = l.IDs[0]
+		}
+	}
+	if best == 0 || len(hits) < k {
+		return hits, nil
+	}
+	at := -1
+	for i, h := range hits {
+		if h.ID == best {
+			at = i
+			break
+		}
+	}
+	if at >= 0 && at < k {
+		return hits, nil
+	}
+	var h kb.Hit
+	if at >= 0 {
+		h = hits[at]
+		hits = append(hits[:at:at], hits[at+1:]...)
+	} else {
+		loaded, err := u.r.Retriever.Passages(ctx, []int64{best})
+		if err != nil || len(loaded) == 0 {
+			return res.Hits, err
+		}
+		h = loaded[0]
+	}
+	out := make([]kb.Hit, 0, len(hits)+1)
+	out = append(out, hits[:k-1]...)
+	out = append(out, h)
+	return append(out, hits[k-1:]...), nil
 }
