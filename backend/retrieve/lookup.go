@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"cairn/backend/analyze"
 	"cairn/backend/embed"
@@ -185,8 +186,8 @@ func (r *Retriever) RelationsTouching(ctx context.Context, entities []int64, lim
 // Unmentioned returns the anchors (question.Anchors) that no passage of the
 // retriever's documents holds (title, headings or text, as the lexical
 // index reads words: case folded, stemmed), unless the project holds a
-// near spelling of them ("Neflix" for Netflix: one edit in a word of five
-// letters or more, two in one of nine or more). A question naming such a
+// near spelling of them in its documents ("Neflix" for Netflix: one edit
+// in a word of five letters or more, two in one of nine or more). A question naming such a
 // word asks about something the documents never mention.
 func (r *Retriever) Unmentioned(ctx context.Context, anchors []string) ([]string, error) {
 	var out []string
@@ -218,46 +219,56 @@ func (r *Retriever) Unmentioned(ctx context.Context, anchors []string) ([]string
 
 // nearSpelling says a passage of the retriever's documents holds a word a
 // few edits from the one word of words (see Unmentioned); false for
-// several words or a short one. The project's counted words are looked
-// through for the spellings, the scope's passages for the words found.
+// several words or a short one.
 func (r *Retriever) nearSpelling(ctx context.Context, words []string) (bool, error) {
-	if len(words) != 1 {
+	if len(words) != 1 || utf8.RuneCountInString(words[0]) < 5 {
 		return false, nil
 	}
-	w := []rune(words[0])
-	if len(w) < 5 {
-		return false, nil
-	}
-	allowed := 1
-	if len(w) >= 9 {
-		allowed = 2
-	}
-	// Near spellings share the first letter (a typo rarely changes it);
-	// the counted words are stems, so compare the word's stem.
-	stem := analyze.Stem(words[0])
-	lo := "w:" + string(w[0])
-	terms, err := r.Store.TermsFrom(ctx, lo, lo+"\U0010FFFF", maxSpellings)
+	stems, err := r.nearStems(ctx, words[0], 1)
 	if err != nil {
 		return false, err
 	}
-	for _, t := range terms {
-		t = strings.TrimPrefix(t, "w:")
-		if d := len([]rune(t)) - len([]rune(stem)); d > allowed || -d > allowed || strings.ContainsAny(t, `"*:{}()^+-`) {
-			continue
-		}
-		if analyze.SpellingDistance(t, stem) > allowed {
-			continue
-		}
-		// a stem is the start of the words it stands for
-		ids, err := r.match(ctx, `{title heading body} : "`+t+`"*`, [4]float64{1, 1, 1, 1}, 1, r.Docs)
+	allowed := 1
+	if utf8.RuneCountInString(words[0]) >= 9 {
+		allowed = 2
+	}
+	for _, t := range stems {
+		written, err := r.wordsOfStem(ctx, t, r.Docs)
 		if err != nil {
 			return false, err
 		}
-		if len(ids) > 0 {
-			return true, nil
+		for _, s := range written {
+			if analyze.SpellingDistance(s, words[0]) <= allowed {
+				return true, nil
+			}
 		}
 	}
 	return false, nil
+}
+
+// nearStems lists the project's counted stems (without their "w:") that a
+// start of w (lower case) is spelled near: one edit, two from nine
+// letters. They share w's first shared letters (a slip rarely changes
+// them); stems an FTS5 query cannot quote are left out.
+func (r *Retriever) nearStems(ctx context.Context, w string, shared int) ([]string, error) {
+	rs := []rune(w)
+	allowed := 1
+	if len(rs) >= 9 {
+		allowed = 2
+	}
+	lo := "w:" + string(rs[:shared])
+	terms, err := r.Store.TermsFrom(ctx, lo, lo+"\U0010FFFF", maxSpellings)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, t := range terms {
+		t = strings.TrimPrefix(t, "w:")
+		if !strings.ContainsAny(t, `"*:{}()^+-`) && stemNear([]rune(t), rs, allowed) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }
 
 // maxSpellings bounds the counted words read for one word's near

@@ -306,6 +306,7 @@ func TestUnmentioned(t *testing.T) {
 		{name: "a phrase of words", anchors: []string{"Halden Academy", "Halden Orchard"}, want: []string{"Halden Orchard"}},
 		{name: "a misspelling", anchors: []string{"Kelbrigde", "Vasqiuth"}},
 		{name: "short words are not respelled", anchors: []string{"Ivo", "Iva"}, want: []string{"Iva"}},
+		{name: "only its start spelled like a word held", anchors: []string{"Borneld"}, want: []string{"Borneld"}},
 		{name: "scope without it", docs: []string{"orlen"}, anchors: []string{"Quillwort"}, want: []string{"Quillwort"}},
 		{name: "scope with it", docs: []string{"kelbridge"}, anchors: []string{"Quillwort"}},
 		{name: "nothing to look for"},

@@ -96,35 +96,28 @@ func (r *Retriever) Respell(ctx context.Context, text string) (string, []questio
 // passages write with that stem is the respelling when it is near w
 // itself.
 func (r *Retriever) respelled(ctx context.Context, w string) (string, error) {
-	rs := []rune(w)
+	near, err := r.nearStems(ctx, w, 2)
+	if err != nil || len(near) == 0 {
+		return "", err
+	}
+	keys := make([]string, len(near))
+	for i, t := range near {
+		keys[i] = "w:" + t
+	}
+	df, _, err := r.Store.TermDF(ctx, keys)
+	if err != nil {
+		return "", err
+	}
+	sort.SliceStable(near, func(a, b int) bool { return df["w:"+near[a]] > df["w:"+near[b]] })
 	allowed := 1
-	if len(rs) >= 9 {
+	if utf8.RuneCountInString(w) >= 9 {
 		allowed = 2
 	}
-	lo := "w:" + string(rs[:2])
-	terms, err := r.Store.TermsFrom(ctx, lo, lo+"\U0010FFFF", maxSpellings)
-	if err != nil {
-		return "", err
-	}
-	var near []string
-	for _, t := range terms {
-		if stemNear([]rune(strings.TrimPrefix(t, "w:")), rs, allowed) {
-			near = append(near, t)
-		}
-	}
-	if len(near) == 0 {
-		return "", nil
-	}
-	df, _, err := r.Store.TermDF(ctx, near)
-	if err != nil {
-		return "", err
-	}
-	sort.SliceStable(near, func(a, b int) bool { return df[near[a]] > df[near[b]] })
 	for _, t := range near[:min(len(near), maxRespellStems)] {
-		if df[t] == 0 {
+		if df["w:"+t] == 0 {
 			break
 		}
-		words, err := r.wordsOfStem(ctx, strings.TrimPrefix(t, "w:"))
+		words, err := r.wordsOfStem(ctx, t, nil)
 		if err != nil {
 			return "", err
 		}
@@ -150,13 +143,12 @@ func stemNear(stem, w []rune, allowed int) bool {
 	return false
 }
 
-// wordsOfStem lists the words (lower-cased, once each) that a few of the
-// project's passages holding stem write with it.
-func (r *Retriever) wordsOfStem(ctx context.Context, stem string) ([]string, error) {
-	if strings.ContainsAny(stem, `"*:{}()^+-`) {
-		return nil, nil
-	}
-	ids, err := r.match(ctx, `{title heading body} : "`+stem+`"*`, [4]float64{1, 1, 1, 1}, 5, nil)
+// wordsOfStem lists the words (lower-cased, once each) that a few
+// passages holding stem write with it, in the documents docs (all when
+// empty).
+func (r *Retriever) wordsOfStem(ctx context.Context, stem string, docs []int64) ([]string, error) {
+	// a stem is the start of the words it stands for
+	ids, err := r.match(ctx, `{title heading body} : "`+stem+`"*`, [4]float64{1, 1, 1, 1}, 5, docs)
 	if err != nil {
 		return nil, err
 	}

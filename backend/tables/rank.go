@@ -33,46 +33,61 @@ func Rank(tabs []Table, ti int, years []int, most bool, only map[int]bool) (Rank
 		return Ranking{}, false
 	}
 	col := cols[0]
-	type fig struct {
-		row int
-		v   float64
-	}
-	var figs []fig
-	var sum float64
+	var figs []rowFigure
 	for ri, r := range t.Rows {
 		if col.col >= len(r.Cells) || only != nil && !only[ri] {
 			continue
 		}
 		if v, ok := Number(r.Cells[col.col]); ok {
-			figs = append(figs, fig{ri, v})
-			sum += v
+			figs = append(figs, rowFigure{row: ri, figure: v, by: v})
 		}
 	}
-	// The total: a figure equal to the sum of the others.
-	kept := figs[:0:0]
-	for _, f := range figs {
-		rest := sum - f.v
-		if len(figs) > minRanked && f.v != 0 && math.Abs(rest-f.v) <= totalTolerance*math.Abs(f.v) {
-			continue
-		}
-		kept = append(kept, f)
-	}
-	if len(kept) < minRanked {
+	best, n, ok := pick(figs, most)
+	if !ok {
 		return Ranking{}, false
 	}
-	best := kept[0]
-	for _, f := range kept[1:] {
-		if most && f.v > best.v || !most && f.v < best.v {
-			best = f
-		}
-	}
 	r := t.Rows[best.row]
-	return Ranking{Table: ti, Row: best.row, Col: col.col, Year: col.year, Value: r.Cells[col.col], Number: best.v, Rows: len(kept)}, true
+	return Ranking{Table: ti, Row: best.row, Col: col.col, Year: col.year, Value: r.Cells[col.col], Number: best.figure, Rows: n}, true
 }
 
 // totalTolerance is how far a total may be from the sum of its parts
 // (rounding in the printed figures).
 const totalTolerance = 0.005
+
+// rowFigure is a row's figure in the column read and what it is ranked
+// by (the figure itself, or its change).
+type rowFigure struct {
+	row        int
+	figure, by float64
+}
+
+// pick leaves out the table's total (a row whose figure is the sum of all
+// the others', whatever its label says) and returns the row ranked
+// highest (most) or lowest by its by, and how many rows were ranked; ok is
+// false when fewer than minRanked are left.
+func pick(figs []rowFigure, most bool) (rowFigure, int, bool) {
+	var sum float64
+	for _, f := range figs {
+		sum += f.figure
+	}
+	kept := figs[:0:0]
+	for _, f := range figs {
+		if len(figs) > minRanked && f.figure != 0 && math.Abs(sum-f.figure-f.figure) <= totalTolerance*math.Abs(f.figure) {
+			continue
+		}
+		kept = append(kept, f)
+	}
+	if len(kept) < minRanked {
+		return rowFigure{}, 0, false
+	}
+	best := kept[0]
+	for _, f := range kept[1:] {
+		if most && f.by > best.by || !most && f.by < best.by {
+			best = f
+		}
+	}
+	return best, len(kept), true
+}
 
 // Change is a ranking by how much a row's figure moved between two years.
 type Change struct {
@@ -125,13 +140,8 @@ func RankChange(tabs []Table, ti int, year int, up, percent bool) (Change, bool)
 	if earlier < 0 {
 		return Change{}, false
 	}
-	type fig struct {
-		row        int
-		old, now   float64
-		moved, sum float64
-	}
-	var figs []fig
-	var sum float64
+	var figs []rowFigure
+	olds := map[int]float64{}
 	for ri, r := range t.Rows {
 		if later >= len(r.Cells) || earlier >= len(r.Cells) {
 			continue
@@ -145,29 +155,17 @@ func RankChange(tabs []Table, ti int, year int, up, percent bool) (Change, bool)
 		if percent {
 			moved = 100 * moved / math.Abs(old)
 		}
-		figs = append(figs, fig{row: ri, old: old, now: now, moved: moved})
-		sum += now
+		figs = append(figs, rowFigure{row: ri, figure: now, by: moved})
+		olds[ri] = old
 	}
-	kept := figs[:0:0]
-	for _, f := range figs {
-		if len(figs) > minRanked && f.now != 0 && math.Abs(sum-f.now-f.now) <= totalTolerance*math.Abs(f.now) {
-			continue // the total
-		}
-		kept = append(kept, f)
-	}
-	if len(kept) < minRanked {
+	best, n, ok := pick(figs, up)
+	if !ok {
 		return Change{}, false
-	}
-	best := kept[0]
-	for _, f := range kept[1:] {
-		if up && f.moved > best.moved || !up && f.moved < best.moved {
-			best = f
-		}
 	}
 	r := t.Rows[best.row]
 	return Change{
-		Ranking: Ranking{Table: ti, Row: best.row, Col: later, Year: year, Value: r.Cells[later], Number: best.now, Rows: len(kept)},
-		OldCol:  earlier, OldYear: year - 1, OldValue: r.Cells[earlier], OldNumber: best.old, Moved: best.moved,
+		Ranking: Ranking{Table: ti, Row: best.row, Col: later, Year: year, Value: r.Cells[later], Number: best.figure, Rows: n},
+		OldCol:  earlier, OldYear: year - 1, OldValue: r.Cells[earlier], OldNumber: olds[best.row], Moved: best.by,
 	}, true
 }
 
