@@ -29,14 +29,13 @@ func (p *Project) Retriever() *retrieve.Retriever {
 
 // Reasoner returns a reasoner for the question q over the documents docs
 // (none: those the question names, else the whole project; see Scope),
-// with the project's retriever kept to the same documents. q.Scope is set
-// to that scope (nil: the whole project).
+// with the project's retriever kept to the same documents and the
+// reasoner's Scope set to them (left nil for the whole project).
 func (p *Project) Reasoner(ctx context.Context, q *question.Question, docs []int64) (*reason.Reasoner, error) {
 	scope, err := p.Scope(ctx, q, docs)
 	if err != nil {
 		return nil, err
 	}
-	q.Scope = scope
 	rt := p.Retriever()
 	r := reason.New(rt, p.Provider())
 	if !scope.Whole() {

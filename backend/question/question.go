@@ -24,7 +24,6 @@ import (
 	"cairn/backend/answerspan"
 	"cairn/backend/embed"
 	"cairn/backend/formula"
-	"cairn/backend/kb"
 	"cairn/backend/lexicon"
 )
 
@@ -76,9 +75,6 @@ type Question struct {
 	// ("2018", "FY18", "Q2'23", "Q22023"); 0 when none. Routing narrows
 	// a company's reports by it.
 	Period int
-	// Scope, when set by the caller that routes the question, is the
-	// documents it is put to (nil: the whole project).
-	Scope *kb.Scope
 	// Typed is the text as the user typed it when Text is that text with
 	// misspelled words respelled (Respelled says which); "" otherwise.
 	Typed     string

@@ -15,7 +15,7 @@ import (
 // TestNew pins what New holds for a made-up question: its text, language,
 // tokens (lower-cased, "'s" cut), the word keys of embed.Words, the kind
 // answerspan.Classify gives, the years it names (a span's years inside
-// it) and its name-like spans; no scope until a caller routes it.
+// it) and its name-like spans.
 func TestNew(t *testing.T) {
 	const text = "Who chaired Velmora Quarry's board from FY2019 to FY2021?"
 	q := New(text)
@@ -52,9 +52,6 @@ func TestNew(t *testing.T) {
 	}
 	if q.Period != 2021 {
 		t.Errorf("Period = %d, want 2021", q.Period)
-	}
-	if q.Scope != nil {
-		t.Errorf("Scope = %+v, want nil before routing", q.Scope)
 	}
 }
 
