@@ -71,9 +71,10 @@ func percentAsked(text string, toks []analyze.Token) bool {
 // table's title, heads and labels must hold for its rows to be ranked.
 const minRankedCover = 0.3
 
-// namedRowShare is the part of a row's label (by weight) the question
-// must say for the row to be one it names in full.
-const namedRowShare = 0.99
+// measureRowShare is the part of a row's label (by weight) the question
+// must say for the row to be the measure it names ("net revenue" names
+// "Total net revenue").
+const measureRowShare = 0.6
 
 // rankedCell is the row a ranking question asks for.
 type rankedCell struct {
@@ -88,6 +89,10 @@ type rankedCell struct {
 	// the change was ranked by percent.
 	oldColumn string
 	percent   bool
+	// item, when the columns were ranked (the items are columns: a
+	// statement by segment), is the column's item; the cell's row is the
+	// figure the question names.
+	item string
 }
 
 // superlative reads whether a question asks which item has the most (+1)
@@ -152,38 +157,11 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 	best, bestCover := -1, minRankedCover
 	var bestRank tables.Ranking
 	var bestMoved tables.Change
-	for ti, t := range all {
-		// A single row the question names in full is what it measures,
-		// not an item (a statement's "Net income" row over periods):
-		// such a table ranks nothing. Several are items among others.
-		named := 0
-		for _, row := range t.Rows {
-			var said, all float64
-			for _, w := range tableWords(row.Label) {
-				all += q.Weight(w)
-				if q.Terms[w] {
-					said += q.Weight(w)
-				}
-			}
-			if all > 0 && said >= namedRowShare*all {
-				named++
-			}
-		}
-		if named == 1 {
-			continue
-		}
-		var r tables.Ranking
-		var moved tables.Change
-		var ok bool
-		if change != 0 {
-			moved, ok = tables.RankChange(all, ti, year, dir*change > 0, percent)
-			r = moved.Ranking
-		} else {
-			r, ok = tables.Rank(all, ti, q.Years, dir > 0, nil)
-		}
-		if !ok {
-			continue
-		}
+	byPassage := map[int]map[int]int{} // evidence passage → its tables' named row
+	var passages []int
+	// cover is the part of the question's words (by weight) a table's
+	// title, heads and labels hold.
+	cover := func(t tables.Table) float64 {
 		held := map[string]bool{}
 		text := t.Title + " " + strings.Join(t.Columns, " ") + " " + t.Stub
 		for _, row := range t.Rows {
@@ -198,8 +176,59 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 				hit += q.Weight(w)
 			}
 		}
-		if cover := hit / total; cover > bestCover {
-			best, bestCover, bestRank, bestMoved = ti, cover, r, moved
+		return hit / total
+	}
+	columnsNamed := false
+	for ti, t := range all {
+		// A single row the question names in full is what it measures,
+		// not an item (a statement's "Net income" row over periods):
+		// such a table ranks nothing. Several are items among others.
+		named, namedAt := 0, -1
+		for ri, row := range t.Rows {
+			var said, all float64
+			for _, w := range tableWords(row.Label) {
+				all += q.Weight(w)
+				if q.Terms[w] {
+					said += q.Weight(w)
+				}
+			}
+			if all > 0 && said >= measureRowShare*all {
+				named, namedAt = named+1, ri
+			}
+		}
+		if named == 1 {
+			// its items may be the columns (RankColumns, below)
+			if byPassage[from[ti]] == nil {
+				byPassage[from[ti]] = map[int]int{}
+				passages = append(passages, from[ti])
+			}
+			byPassage[from[ti]][ti] = namedAt
+			columnsNamed = columnsNamed || cover(t) >= minRankedCover
+			continue
+		}
+		var r tables.Ranking
+		var moved tables.Change
+		var ok bool
+		if change != 0 {
+			moved, ok = tables.RankChange(all, ti, year, dir*change > 0, percent)
+			r = moved.Ranking
+		} else {
+			r, ok = tables.Rank(all, ti, q.Years, dir > 0, nil)
+		}
+		if !ok {
+			continue
+		}
+		if c := cover(t); c > bestCover {
+			best, bestCover, bestRank, bestMoved = ti, c, r, moved
+		}
+	}
+	// A table with one row the question names as its measure ranks its
+	// columns (a statement by segment) before any table whose rows were
+	// ranked without one: the question says what it measures there.
+	if change == 0 && len(passages) > 0 && (best < 0 || columnsNamed) {
+		rc, err := u.rankedColumn(all, from, byPassage, passages, year, dir)
+		if rc != nil || err != nil || best < 0 {
+			return rc, err
 		}
 	}
 	if best < 0 {
@@ -216,11 +245,34 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 	return rc, nil
 }
 
+// rankedColumn answers a ranking question whose items are a table's
+// columns (a statement by segment): in the first evidence passage whose
+// tables have a row the question names in full, the column of the year
+// asked with the highest (or lowest) figure in that row (tables.
+// RankColumns), the "Total" column left out.
+func (u *run) rankedColumn(all []tables.Table, from []int, byPassage map[int]map[int]int, passages []int, year, dir int) (*rankedCell, error) {
+	for _, p := range passages {
+		c, ok := tables.RankColumns(all, byPassage[p], year, dir > 0)
+		if !ok {
+			continue
+		}
+		t := all[c.Table]
+		row := t.Rows[c.Row]
+		cell := tables.Cell{Table: c.Table, Row: c.Row, Col: c.Col, Label: row.Label, Section: row.Section, Column: t.Columns[c.Col],
+			Unit: t.Stub, Value: c.Value, Number: c.Number, Year: c.Year}
+		return &rankedCell{foundCell: foundCell{Cell: cell, ev: from[c.Table], start: row.Start, end: row.End}, most: dir > 0, rows: c.Items, item: c.Item}, nil
+	}
+	return nil, nil
+}
+
 // rank says where the row stands: "highest of 4 rows".
 func (rc *rankedCell) rank() string {
 	end := "lowest"
 	if rc.most {
 		end = "highest"
+	}
+	if rc.item != "" {
+		return fmt.Sprintf("%s of %d columns", end, rc.rows)
 	}
 	if rc.change != 0 {
 		// "the largest fall", "the smallest rise"
@@ -237,6 +289,15 @@ func (rc *rankedCell) rank() string {
 // how many rows it is, and its figure under its column.
 func (rc *rankedCell) text(n int) string {
 	var b strings.Builder
+	if rc.item != "" {
+		// "Treasury — the lowest of 3 columns (Total net revenue, Treasury 2025: $ (473) (in millions))"
+		fmt.Fprintf(&b, "%s — the %s (%s, %s: %s", rc.item, rc.rank(), rc.Label, rc.Column, rc.Value)
+		if u := unitOf(rc.Unit); u != "" {
+			fmt.Fprintf(&b, " %s", u)
+		}
+		fmt.Fprintf(&b, ") [%d]", n)
+		return b.String()
+	}
 	fmt.Fprintf(&b, "%s — the %s", rc.Label, rc.rank())
 	if rc.change != 0 {
 		// "(2024 → 2025: 5,034 → 1,305, -74.1 %)"

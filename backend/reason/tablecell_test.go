@@ -157,3 +157,36 @@ func TestTableAnswerDrawsItsReading(t *testing.T) {
 		t.Fatalf("answer %q paths %+v", a.Answer, a.Paths)
 	}
 }
+
+// A ranking question whose items are a table's columns (a statement by
+// segment, set out over two tables under one another, the row named the
+// measure) ranks the columns of the year asked, the Total column left out.
+func TestOfflineAnswerRanksColumns(t *testing.T) {
+	corpus := []evalset.Passage{
+		{ID: "segments", Title: "Widgetco segment results", Text: "Segment results\n" +
+			"Three months ended March 31, | Retail Widgets |  |  | Wholesale Widgets |  |\n" +
+			"(in millions) | 2025 | 2024 | Change | 2025 | 2024 | Change\n" +
+			"Total net revenue | $ 12,517 | $ 13,287 | (6) % | $ 14,605 | $ 10,003 | 46 %\n" +
+			"Total noninterest expense | 7,202 | 7,269 | (1) | 7,104 | 5,955 | 19\n" +
+			"Three months ended March 31, | Widget Finance |  |  |  | Total |  |\n" +
+			"(in millions) | 2025 | 2024 | Change | 2025 | 2024 | Change\n" +
+			"Total net revenue | $ (473) | $ 166 | NM | $ 26,649 | $ 23,456 | 14 %\n" +
+			"Total noninterest expense | 876 | 146 | NM | 15,182 | 13,370 | 14"},
+		{ID: "mdna", Title: "Widgetco discussion", Text: "Widgetco reports three segments. Widget Finance lends to buyers of widgets."},
+	}
+	st := corpusStore(t, corpus)
+	r := newReasoner(st, llm.Offline{})
+	for _, c := range []struct{ q, lead string }{
+		{"Which of Widgetco's segments had the lowest net revenue in 2025?", "Widget Finance — the lowest of 3 columns (Total net revenue, Widget Finance 2025: $ (473) (in millions)) [1]"},
+		{"Which Widgetco segment had the highest noninterest expense in 2024?", "Retail Widgets — the highest of 3 columns (Total noninterest expense, Retail Widgets 2024: 7,269 (in millions)) [1]"},
+	} {
+		a, err := r.Quick(context.Background(), c.q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(a.Answer, c.lead) || len(a.Cells) != 1 {
+			t.Errorf("%q: answer %q, cells %+v", c.q, a.Answer, a.Cells)
+		}
+		checkProvenance(t, st, a)
+	}
+}

@@ -2,6 +2,7 @@ package tables
 
 import (
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -42,7 +43,7 @@ func Rank(tabs []Table, ti int, years []int, most bool, only map[int]bool) (Rank
 			figs = append(figs, rowFigure{row: ri, figure: v, by: v})
 		}
 	}
-	best, n, ok := pick(figs, most)
+	best, n, ok := pick(figs, most, false)
 	if !ok {
 		return Ranking{}, false
 	}
@@ -62,17 +63,19 @@ type rowFigure struct {
 }
 
 // pick leaves out the table's total (a row whose figure is the sum of all
-// the others', whatever its label says) and returns the row ranked
-// highest (most) or lowest by its by, and how many rows were ranked; ok is
-// false when fewer than minRanked are left.
-func pick(figs []rowFigure, most bool) (rowFigure, int, bool) {
+// the others', whatever its label says; only the last one when lastTotal:
+// a total column stands at the right, and three figures may add up by
+// chance) and returns the row ranked highest (most) or lowest by its by,
+// and how many rows were ranked; ok is false when fewer than minRanked
+// are left.
+func pick(figs []rowFigure, most, lastTotal bool) (rowFigure, int, bool) {
 	var sum float64
 	for _, f := range figs {
 		sum += f.figure
 	}
 	kept := figs[:0:0]
-	for _, f := range figs {
-		if len(figs) > minRanked && f.figure != 0 && math.Abs(sum-f.figure-f.figure) <= totalTolerance*math.Abs(f.figure) {
+	for i, f := range figs {
+		if len(figs) > minRanked && f.figure != 0 && math.Abs(sum-f.figure-f.figure) <= totalTolerance*math.Abs(f.figure) && (!lastTotal || i == len(figs)-1) {
 			continue
 		}
 		kept = append(kept, f)
@@ -158,7 +161,7 @@ func RankChange(tabs []Table, ti int, year int, up, percent bool) (Change, bool)
 		figs = append(figs, rowFigure{row: ri, figure: now, by: moved})
 		olds[ri] = old
 	}
-	best, n, ok := pick(figs, up)
+	best, n, ok := pick(figs, up, false)
 	if !ok {
 		return Change{}, false
 	}
@@ -193,4 +196,82 @@ func nearFirst(i, n int) []int {
 		out = append(out, j)
 	}
 	return out
+}
+
+// ColumnRanking is the column with the highest or lowest figure in a row
+// a question names, when the items it ranks are the columns (a statement
+// by segment: "Total net revenue" across "Retail 2021", "Wholesale 2021",
+// …): the row's cell in that column, and the item the column names.
+type ColumnRanking struct {
+	Table, Row, Col int
+	Item            string // the column's name without its year ("Retail")
+	Year            int
+	Value           string
+	Number          float64
+	Items           int // how many columns were ranked
+}
+
+// RankColumns ranks the columns of the year asked (the latest the columns
+// name when year is 0) by their figure in one row of each table: rows maps
+// a table of tabs to its row (the tables of one passage, which may set the
+// items out over several tables under one another). The last column, when
+// its figure is the sum of all the others' (a "Total" column), is left out; a column
+// whose name is only its year names no item and is not ranked. ok is false
+// when fewer than minRanked columns are left.
+func RankColumns(tabs []Table, rows map[int]int, year int, most bool) (ColumnRanking, bool) {
+	if year == 0 {
+		for ti := range rows {
+			for _, c := range tabs[ti].Columns {
+				if y, ok := columnYear(c); ok && y > year {
+					year = y
+				}
+			}
+		}
+	}
+	type at struct{ table, col int }
+	var figs []rowFigure
+	var where []at
+	var items []string
+	tis := make([]int, 0, len(rows))
+	for ti := range rows {
+		tis = append(tis, ti)
+	}
+	sort.Ints(tis)
+	for _, ti := range tis {
+		t, r := tabs[ti], tabs[ti].Rows[rows[ti]]
+		for j, c := range t.Columns {
+			y, ok := columnYear(c)
+			if !ok || y != year || j >= len(r.Cells) {
+				continue
+			}
+			item := itemOf(c, y)
+			v, ok := Number(r.Cells[j])
+			if item == "" || !ok {
+				continue
+			}
+			figs = append(figs, rowFigure{row: len(where), figure: v, by: v})
+			where = append(where, at{ti, j})
+			items = append(items, item)
+		}
+	}
+	best, n, ok := pick(figs, most, true)
+	if !ok {
+		return ColumnRanking{}, false
+	}
+	w := where[best.row]
+	return ColumnRanking{Table: w.table, Row: rows[w.table], Col: w.col, Item: items[best.row], Year: year,
+		Value: tabs[w.table].Rows[rows[w.table]].Cells[w.col], Number: best.figure, Items: n}, true
+}
+
+// itemOf is a column's name without its year and stray cell marks
+// ("Retail 2021" → "Retail").
+func itemOf(column string, year int) string {
+	y := strconv.Itoa(year)
+	var kept []string
+	for _, w := range strings.Fields(column) {
+		if w != y && w != "|" {
+			kept = append(kept, strings.Trim(w, "|"))
+		}
+	}
+	return strings.TrimSpace(strings.Join(kept, " "))
 }

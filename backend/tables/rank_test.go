@@ -64,3 +64,34 @@ func TestRankChange(t *testing.T) {
 		t.Error("ranked a change without the year before")
 	}
 }
+
+// TestRankColumns: a statement by segment set out over two tables under
+// one another; the row named ranks the segments of the year asked, the
+// "Total" column left out, the latest year when none is asked.
+func TestRankColumns(t *testing.T) {
+	tabs := Parse("Results by segment\n"+
+		"Three months ended March 31, | Retail Banking |  |  | Wholesale Bank |  |\n"+
+		"(in millions) | 2025 | 2024 | Change | 2025 | 2024 | Change\n"+
+		"Total net revenue | $ 12,517 | $ 13,287 | (6) % | $ 14,605 | $ 10,003 | 46 %\n"+
+		"Net income | 6,728 | 197 | NM | 5,740 | 1,985 | 189\n"+
+		"Three months ended March 31, | Treasury |  |  |  | Total |  |\n"+
+		"(in millions) | 2025 | 2024 | Change | 2025 | 2024 | Change\n"+
+		"Total net revenue | $ (473) | $ 166 | NM | $ 26,649 | $ 23,456 | 14 %\n"+
+		"Net income | 12 | 40 | NM | 12,480 | 2,222 | NM", "", "")
+	if len(tabs) != 2 {
+		t.Fatalf("%d tables", len(tabs))
+	}
+	rev := map[int]int{0: 0, 1: 0}
+	c, ok := RankColumns(tabs, rev, 2025, false)
+	if !ok || c.Item != "Treasury" || c.Value != "$ (473)" || c.Items != 3 {
+		t.Errorf("lowest revenue: %+v %v", c, ok)
+	}
+	c, ok = RankColumns(tabs, map[int]int{0: 1, 1: 1}, 0, true)
+	if !ok || c.Item != "Retail Banking" || c.Year != 2025 || c.Items != 3 {
+		t.Errorf("highest net income, latest year: %+v %v", c, ok)
+	}
+	c, ok = RankColumns(tabs, rev, 2024, true)
+	if !ok || c.Item != "Retail Banking" || c.Number != 13287 {
+		t.Errorf("highest revenue in 2024: %+v %v", c, ok)
+	}
+}

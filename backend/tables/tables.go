@@ -400,6 +400,12 @@ func columns(heads [][]string, n int) ([]string, string) {
 	stub := ""
 	for _, h := range heads {
 		cells := h
+		if label, groups, ok := groupHeads(cells, n); ok {
+			if label != "" {
+				stub = label
+			}
+			cells = groups
+		}
 		if len(cells) == n+1 {
 			if cells[0] != "" {
 				stub = cells[0]
@@ -433,6 +439,33 @@ func columns(heads [][]string, n int) ([]string, string) {
 		out[j] = strings.Join(parts, " ")
 	}
 	return out, stub
+}
+
+// groupHeads reads a header row set as groups over the columns: a label
+// cell, then group names each followed by empty cells ("Three months ended
+// | Retail | | | Wholesale | | |" over "2021 | 2020 | Change" twice).
+// Where the empty cells fall is the writer's guess at the layout (one
+// may be missing at the row's end, or one too many inside), so the groups
+// are taken as equal spans: the group names without the empty cells,
+// when their count divides n (and is at least two). ok is false for a row
+// without empty cells between names, or whose names do not divide n.
+func groupHeads(cells []string, n int) (label string, groups []string, ok bool) {
+	if len(cells) < 3 || cells[0] == "" {
+		return "", nil, false
+	}
+	gap := false
+	var names []string
+	for i, c := range cells[1:] {
+		if c == "" {
+			gap = gap || i+2 < len(cells) && cells[i+2] != ""
+			continue
+		}
+		names = append(names, c)
+	}
+	if !gap || len(names) < 2 || n%len(names) != 0 || len(names) == n {
+		return "", nil, false
+	}
+	return cells[0], names, true
 }
 
 func appendNonEmpty(list []string, s string) []string {
