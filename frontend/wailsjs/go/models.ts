@@ -1566,6 +1566,7 @@ export namespace project {
 	    vectors: boolean;
 	    note?: string;
 	    scope?: kb.Scope;
+	    respelled?: question.Respelling[];
 	
 	    static createFrom(source: any = {}) {
 	        return new SearchInfo(source);
@@ -1577,6 +1578,7 @@ export namespace project {
 	        this.vectors = source["vectors"];
 	        this.note = source["note"];
 	        this.scope = this.convertValues(source["scope"], kb.Scope);
+	        this.respelled = this.convertValues(source["respelled"], question.Respelling);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1596,6 +1598,25 @@ export namespace project {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace question {
+	
+	export class Respelling {
+	    word: string;
+	    as: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Respelling(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.word = source["word"];
+	        this.as = source["as"];
+	    }
 	}
 
 }
@@ -1845,6 +1866,7 @@ export namespace reason {
 	    declined: boolean;
 	    decided?: boolean;
 	    table?: boolean;
+	    unmentioned?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new SupportTrace(source);
@@ -1858,6 +1880,7 @@ export namespace reason {
 	        this.declined = source["declined"];
 	        this.decided = source["decided"];
 	        this.table = source["table"];
+	        this.unmentioned = source["unmentioned"];
 	    }
 	}
 	export class Trace {
@@ -1878,6 +1901,7 @@ export namespace reason {
 	    short_candidates?: ShortTrace[];
 	    language?: string;
 	    no_short?: string;
+	    respelled?: question.Respelling[];
 	    retrieval: RetrievalTrace;
 	    rerank?: RerankTrace;
 	    semantic_chains?: Chain[];
@@ -1913,6 +1937,7 @@ export namespace reason {
 	        this.short_candidates = this.convertValues(source["short_candidates"], ShortTrace);
 	        this.language = source["language"];
 	        this.no_short = source["no_short"];
+	        this.respelled = this.convertValues(source["respelled"], question.Respelling);
 	        this.retrieval = this.convertValues(source["retrieval"], RetrievalTrace);
 	        this.rerank = this.convertValues(source["rerank"], RerankTrace);
 	        this.semantic_chains = this.convertValues(source["semantic_chains"], Chain);
