@@ -698,8 +698,15 @@ try {
     await page.getByTestId("projects").waitFor({ timeout: 5_000 });
     const other = page.locator('[data-testid="project-list"] li[data-project="Trail notes"][data-open="0"]');
     await other.waitFor({ timeout: 10_000 });
-    await other.getByTestId("project-delete").click();
+    // The list may load again while the click lands (the project just
+    // opened is still settling): a click on a button disabled at that
+    // moment does nothing, so click again until the confirmation shows.
     const confirm = page.getByTestId("delete-confirm");
+    for (let i = 0; i < 40 && !(await confirm.isVisible()); i++) {
+      const del = other.getByTestId("project-delete");
+      if (await del.isEnabled().catch(() => false)) await del.click({ timeout: 2_000 }).catch(() => {});
+      if (!(await confirm.isVisible())) await page.waitForTimeout(250);
+    }
     await confirm.waitFor({ timeout: 10_000 });
     must(await confirm.isDisabled(), "delete enabled before the name was typed");
     await page.getByTestId("delete-confirm-input").fill("Trail note");
