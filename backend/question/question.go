@@ -343,8 +343,6 @@ func Anchors(text string) []string {
 			out = append(out, w)
 		}
 	}
-	pages := lexicon.English().Set("page_nouns")
-	units := lexicon.English().Set("unit_codes")
 	for _, t := range anchorTokens(text) {
 		w := strings.TrimSuffix(strings.TrimSuffix(t.word, "'s"), "’s")
 		if m := anchorYear.FindStringSubmatch(w); m != nil {
@@ -352,7 +350,7 @@ func Anchors(text string) []string {
 			continue
 		}
 		low := strings.ToLower(w)
-		if t.opens || acronym(w) || measureCompound(w) || periodWord.MatchString(w) || periodMark.MatchString(w) || ordinal.MatchString(w) || dateFormat(w) || analyze.IsStop(low) || pages[low] || units[low] {
+		if t.opens || acronym(w) || measureCompound(w) || periodWord.MatchString(w) || periodMark.MatchString(w) || ordinal.MatchString(w) || dateFormat(w) || analyze.IsStop(low) || pageNouns[low] || unitCodes[low] {
 			continue
 		}
 		first, _ := firstRune(w)
@@ -409,6 +407,12 @@ func askingSentence(text string) string {
 	}
 	return text
 }
+
+// The English words Anchors leaves out, read once.
+var (
+	pageNouns = lexicon.English().Set("page_nouns")
+	unitCodes = lexicon.English().Set("unit_codes")
+)
 
 // anchorToken is a word of a question and whether it opens a sentence.
 type anchorToken struct {

@@ -180,9 +180,10 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 	}
 	columnsNamed := false
 	for ti, t := range all {
-		// A single row the question names in full is what it measures,
-		// not an item (a statement's "Net income" row over periods):
-		// such a table ranks nothing. Several are items among others.
+		// A single row the question names as its measure is what it
+		// measures, not an item (a statement's "Net income" row over
+		// periods): its rows rank nothing, its columns may (below).
+		// Several are items among others.
 		named, namedAt := 0, -1
 		for ri, row := range t.Rows {
 			var said, all float64

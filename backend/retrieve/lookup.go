@@ -228,10 +228,7 @@ func (r *Retriever) nearSpelling(ctx context.Context, words []string) (bool, err
 	if err != nil {
 		return false, err
 	}
-	allowed := 1
-	if utf8.RuneCountInString(words[0]) >= 9 {
-		allowed = 2
-	}
+	allowed := editsAllowed(words[0])
 	for _, t := range stems {
 		written, err := r.wordsOfStem(ctx, t, r.Docs)
 		if err != nil {
@@ -252,10 +249,7 @@ func (r *Retriever) nearSpelling(ctx context.Context, words []string) (bool, err
 // them); stems an FTS5 query cannot quote are left out.
 func (r *Retriever) nearStems(ctx context.Context, w string, shared int) ([]string, error) {
 	rs := []rune(w)
-	allowed := 1
-	if len(rs) >= 9 {
-		allowed = 2
-	}
+	allowed := editsAllowed(w)
 	lo := "w:" + string(rs[:shared])
 	terms, err := r.Store.TermsFrom(ctx, lo, lo+"\U0010FFFF", maxSpellings)
 	if err != nil {
@@ -269,6 +263,15 @@ func (r *Retriever) nearStems(ctx context.Context, w string, shared int) ([]stri
 		}
 	}
 	return out, nil
+}
+
+// editsAllowed is how many edits a near spelling of w may be: one, two
+// from nine letters.
+func editsAllowed(w string) int {
+	if utf8.RuneCountInString(w) >= 9 {
+		return 2
+	}
+	return 1
 }
 
 // maxSpellings bounds the counted words read for one word's near

@@ -109,10 +109,7 @@ func (r *Retriever) respelled(ctx context.Context, w string) (string, error) {
 		return "", err
 	}
 	sort.SliceStable(near, func(a, b int) bool { return df["w:"+near[a]] > df["w:"+near[b]] })
-	allowed := 1
-	if utf8.RuneCountInString(w) >= 9 {
-		allowed = 2
-	}
+	allowed := editsAllowed(w)
 	for _, t := range near[:min(len(near), maxRespellStems)] {
 		if df["w:"+t] == 0 {
 			break
