@@ -36,10 +36,14 @@ func askedPhrase(question string) (string, bool) {
 	s := parenRE.ReplaceAllString(m[1], " ")
 	s = ownerTailRE.ReplaceAllString(s, "")
 	s = ownerRE.ReplaceAllString(s, "")
+	s = datedPeriodRE.ReplaceAllString(s, " ")
 	s = periodRE.ReplaceAllString(s, " ")
 	s = strings.Join(strings.Fields(s), " ")
 	for {
-		t := measureLeadRE.ReplaceAllString(s, "")
+		// The owner's name may stand before the period just removed
+		// ("… for Acme in FY2021").
+		t := ownerTailRE.ReplaceAllString(s, "")
+		t = measureLeadRE.ReplaceAllString(t, "")
 		t = measureTailRE.ReplaceAllString(t, "")
 		t = changeLeadRE.ReplaceAllString(t, "")
 		t = danglingRE.ReplaceAllString(t, "")
@@ -74,6 +78,12 @@ func AskedFormula(question string) (Formula, bool) {
 	if m := shareOfRE.FindStringSubmatch(s); m != nil {
 		e = &Expr{Op: '/', L: &Expr{Name: name(m[1])}, R: &Expr{Name: name(m[2])}}
 	} else if m := toRatioRE.FindStringSubmatch(s); m != nil {
+		e = &Expr{Op: '/', L: &Expr{Name: name(m[1])}, R: &Expr{Name: name(m[2])}}
+	} else if m := ratioOfRE.FindStringSubmatch(s); m != nil {
+		e = &Expr{Op: '/', L: &Expr{Name: name(m[1])}, R: &Expr{Name: name(m[2])}}
+	} else if m := bareToRE.FindStringSubmatch(s); m != nil && roundedRE.MatchString(question) {
+		// "A to B" without the word "ratio" is one when the question
+		// asks the answer rounded to decimals.
 		e = &Expr{Op: '/', L: &Expr{Name: name(m[1])}, R: &Expr{Name: name(m[2])}}
 	} else if averaged {
 		e = &Expr{Name: name(s)}
@@ -158,6 +168,17 @@ var (
 	shareOfRE = regexp.MustCompile(`(?i)^(.+?)\s+as\s+(?:an?\s+)?(?:%|percent(?:age)?|share|proportion|fraction)\s+of\s+(?:the\s+)?(.+)$`)
 	// toRatioRE is a ratio asked by its two terms ("the X to Y ratio").
 	toRatioRE = regexp.MustCompile(`(?i)^(.+?)\s+to\s+(.+?)\s+ratio$`)
+	// ratioOfRE is a ratio asked the other way round ("the ratio of X to
+	// Y", "the ratio between X and Y").
+	ratioOfRE = regexp.MustCompile(`(?i)^(?:the\s+)?ratio\s+(?:of|between)\s+(?:the\s+)?(.+?)\s+(?:to|and)\s+(?:the\s+)?(.+)$`)
+	// bareToRE is "X to Y" alone, each side a few words; roundedRE a
+	// question asking its answer to some decimal places, which makes such
+	// a phrase a ratio.
+	bareToRE  = regexp.MustCompile(`(?i)^((?:[\p{L}\d&'’\-]+\s+){0,3}[\p{L}\d&'’\-]+)\s+to\s+((?:[\p{L}\d&'’\-]+\s+){0,3}[\p{L}\d&'’\-]+)$`)
+	roundedRE = regexp.MustCompile(`(?i)\bround(?:ed)?\b[^.?!]*\b(?:decimals?|decimal\s+places?|places?)\b`)
+	// datedPeriodRE is a period named by its last day ("the fiscal year
+	// ending January 28, 2023", "as of May 31, 2021"), English month names.
+	datedPeriodRE = regexp.MustCompile(`(?i)\b(?:(?:for|in|during|as\s+of|at)\s+)?(?:the\s+)?(?:(?:fiscal\s+)?(?:year|quarter|period)\s+(?:ending|ended)\s+|as\s+of\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2},?\s+(?:19|20)\d\d\b`)
 	// leadingDanglingRE is what removed periods leave at the start ("to
 	// average X" of "2021 to 2023 average X").
 	leadingDanglingRE = regexp.MustCompile(`(?i)^(?:(?:from|between|to|and|through|-|–|—)\s+)+`)

@@ -10,6 +10,8 @@ func TestAsked(t *testing.T) {
 		{"What was the year-over-year change in membership fees from 2018 to 2019?", "membership fees"},
 		{"What is the Q2 2023 yield per hectare?", "yield per hectare"},
 		{"What is the average grain yield at the site for 2010?", "average grain yield at the site"},
+		{"what is research spending for Orbis Labs in FY2021? Answer in millions.", "research spending"},
+		{"What is the net plant value of Acme Tools for the fiscal year ending January 28, 2023?", "net plant"},
 	} {
 		got, ok := Asked(c.q)
 		if !ok || got != c.want {
@@ -45,6 +47,12 @@ func TestAskedFormula(t *testing.T) {
 			"((seed spend 2021 10 / harvest 2021 100) + (seed spend 2022 30 / harvest 2022 200) + (seed spend 2023 20 / harvest 2023 400)) / 3"},
 		{"What is the 2021 to 2023 average harvest?", 2023, (100 + 200 + 400) / 3.0, "(harvest 2021 100 + harvest 2022 200 + harvest 2023 400) / 3"},
 		{"What was the 2023 seed spend to harvest ratio?", 2023, 0.05, "seed spend 2023 20 / harvest 2023 400"},
+		// The owner named before the period, the period named by its last day.
+		{"what is seed spend to harvest ratio for Greenacre in FY2022? Round to two decimal places.", 2022, 0.15, "seed spend 2022 30 / harvest 2022 200"},
+		{"What is the seed spend to harvest ratio for the fiscal year ending June 30, 2021?", 2021, 0.1, "seed spend 2021 10 / harvest 2021 100"},
+		{"What is the ratio of seed spend to harvest in 2023?", 2023, 0.05, "seed spend 2023 20 / harvest 2023 400"},
+		// "A to B" without "ratio" is one when the answer is asked rounded.
+		{"what is seed spend to harvest for Greenacre in FY2021? Round your answer to three decimal places.", 2021, 0.1, "seed spend 2021 10 / harvest 2021 100"},
 	} {
 		f, ok := AskedFormula(c.q)
 		if !ok {
@@ -59,7 +67,9 @@ func TestAskedFormula(t *testing.T) {
 			t.Errorf("%q: text %q\nwant %q", c.q, got, c.text)
 		}
 	}
-	for _, q := range []string{"What is the 2022 harvest?", "What is the average harvest?"} {
+	for _, q := range []string{"What is the 2022 harvest?", "What is the average harvest?",
+		// Not asked rounded: a way from one place to another, not a ratio.
+		"What is the road from the mill to the harbour?", "What is seed spend to harvest in 2022?"} {
 		if f, ok := AskedFormula(q); ok {
 			t.Errorf("%q: formula %+v, want none", q, f)
 		}

@@ -211,14 +211,27 @@ func dropSignColumns(t *Table) {
 		}
 		t.Rows[i].Cells = cells
 	}
-	// Header rows as wide as the rows lose the same columns.
+	// Header rows as wide as the rows lose the same columns. A head
+	// standing over a sign's column heads the sign's figure: it moves to
+	// the figure's column beside it when that one has no head of its own.
 	for i, h := range t.Heads {
 		lead := len(h) - n
 		if lead != 0 && lead != 1 {
 			continue
 		}
+		heads := append([]string(nil), h[lead:]...)
+		for j, c := range heads {
+			if keep[j] || c == "" {
+				continue
+			}
+			if j+1 < n && keep[j+1] && heads[j+1] == "" {
+				heads[j+1], heads[j] = c, ""
+			} else if j > 0 && keep[j-1] && heads[j-1] == "" {
+				heads[j-1], heads[j] = c, ""
+			}
+		}
 		cells := append([]string(nil), h[:lead]...)
-		for j, c := range h[lead:] {
+		for j, c := range heads {
 			if keep[j] {
 				cells = append(cells, c)
 			}
@@ -284,23 +297,29 @@ func IsHeadRow(row string) bool {
 	return !allBlank(values) && !hasFigure(values)
 }
 
-// splitCells cuts a row into its trimmed cells.
+// splitCells cuts a row into its trimmed cells. Cells are written
+// between " | "; an empty cell may leave a bar with one space on either
+// side only ("| | 2021", "Label | |", "a | | b"), each such bar one more
+// empty cell.
 func splitCells(row string) []string {
-	parts := strings.Split(row, " | ")
-	for i, p := range parts {
-		parts[i] = strings.TrimSpace(p)
+	var cells []string
+	for _, p := range strings.Split(row, " | ") {
+		p = strings.TrimSpace(p)
+		for p == "|" || strings.HasPrefix(p, "| ") {
+			cells = append(cells, "")
+			p = strings.TrimSpace(p[1:])
+		}
+		tail := 0
+		for p != "|" && strings.HasSuffix(p, " |") {
+			p = strings.TrimSpace(p[:len(p)-1])
+			tail++
+		}
+		cells = append(cells, p)
+		for ; tail > 0; tail-- {
+			cells = append(cells, "")
+		}
 	}
-	if n := len(parts); n > 1 && parts[n-1] == "|" { // "Label |  |" ends on an empty cell
-		parts[n-1] = ""
-	}
-	if len(parts) > 1 && parts[0] == "|" { // "|  | 2023" starts on an empty cell (its label)
-		parts = append([]string{""}, parts...)
-		parts[1] = ""
-	} else if strings.HasPrefix(parts[0], "| ") { // "| 2024 | 2023": one empty cell first, the row's text trimmed
-		parts = append([]string{""}, parts...)
-		parts[1] = strings.TrimSpace(parts[1][1:])
-	}
-	return parts
+	return cells
 }
 
 func allBlank(cells []string) bool {
@@ -314,16 +333,33 @@ func allBlank(cells []string) bool {
 
 // YearsOnly returns the years of a text that holds nothing else ("2021",
 // "2021 2020", "2021\n2020": a statement's column heads set as lines of
-// their own); nil otherwise.
+// their own); nil otherwise. A footnote mark after a year ("2017 (1)",
+// "2019*") is left out with it.
 func YearsOnly(l string) []string {
 	f := strings.Fields(l)
-	for _, w := range f {
-		if !IsYear(w) {
-			return nil
+	var out []string
+	for i, w := range f {
+		if y := strings.TrimRight(w, footnoteSigns); y != w && IsYear(y) {
+			out = append(out, y)
+			continue
 		}
+		if IsYear(w) {
+			out = append(out, w)
+			continue
+		}
+		if i > 0 && IsYear(f[i-1]) && footnoteRE.MatchString(w) {
+			continue
+		}
+		return nil
 	}
-	return f
+	return out
 }
+
+// footnoteSigns are the marks set after a figure or a head to call a
+// footnote; footnoteRE is a mark in parentheses: "(1)", "(a)", "(iv)".
+const footnoteSigns = "*†‡§"
+
+var footnoteRE = regexp.MustCompile(`^\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)$`)
 
 // isLabelLine reports whether a line alone between table rows reads as a
 // label (short, no sentence end) rather than prose.

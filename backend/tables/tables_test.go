@@ -2,6 +2,7 @@ package tables
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -254,6 +255,70 @@ func TestYearsOnly(t *testing.T) {
 	}
 	if got := YearsOnly("In 2025 and 2024"); got != nil {
 		t.Errorf("YearsOnly of prose = %q", got)
+	}
+	// A footnote mark after a year is no column of its own.
+	if got := strings.Join(YearsOnly("2023 (1)\n2024* 2025"), " "); got != "2023 2024 2025" {
+		t.Errorf("YearsOnly of marked years = %q", got)
+	}
+	for _, l := range []string{"(1) 2023", "2023 (note 4)", "2023 (12345)"} {
+		if got := YearsOnly(l); got != nil {
+			t.Errorf("YearsOnly(%q) = %q, want nil", l, got)
+		}
+	}
+}
+
+// A year whose footnote mark stands beside it ("2017 (1)") still heads
+// its column: the years after it keep theirs.
+func TestParseYearLinesWithFootnoteMark(t *testing.T) {
+	text := "Selected Data\n2015\n2016\nYear Ended December 31,\n2017 (1)\n2018\n2019\n(in millions)\n" +
+		"Net sales | $ 107 | $ 135 | $ 177 | $ 232 | $ 280\nNet income (loss) | $ 596 | $ 2,371 | $ 3,033 | $ 10,073 | $ 11,588\n"
+	tabs := Parse(text, "", "")
+	if len(tabs) != 1 || strings.Join(tabs[0].Columns, "/") != "2015/2016/2017/2018/2019" {
+		t.Fatalf("columns: %+v", tabs)
+	}
+	cells := Lookup(Query{Terms: map[string]bool{"net": true, "income": true}, Weight: func(string) float64 { return 1 }, Years: []int{2019}},
+		tabs, func(s string) []string { return strings.Fields(strings.ToLower(s)) })
+	if len(cells) == 0 || cells[0].Value != "$ 11,588" {
+		t.Errorf("net income 2019: %+v", cells)
+	}
+}
+
+// Empty cells written with one space either side of their bar ("| |")
+// are cells all the same: the heads stand over their figures.
+func TestSplitCellsEmptyCells(t *testing.T) {
+	for _, c := range []struct {
+		row  string
+		want []string
+	}{
+		{"| | May 2, 2021 | | May 3, 2020", []string{"", "", "May 2, 2021", "", "May 3, 2020"}},
+		{"|  | 2023", []string{"", "", "2023"}},
+		{"| 2024 | 2023", []string{"", "2024", "2023"}},
+		{"Label |  |", []string{"Label", "", ""}},
+		{"Label |", []string{"Label", ""}},
+		{"a |  |  | b", []string{"a", "", "", "b"}},
+		{"a | | b", []string{"a", "", "b"}},
+		{"a | b", []string{"a", "b"}},
+		{"a", []string{"a"}},
+	} {
+		if got := splitCells(c.row); !slices.Equal(got, c.want) {
+			t.Errorf("splitCells(%q) = %q, want %q", c.row, got, c.want)
+		}
+	}
+	// Cells joined as the readers join them come back as they were.
+	for _, cells := range [][]string{{"", "", "x"}, {"a", "", ""}, {"", "x"}, {"a", "", "", "b", ""}} {
+		row := strings.TrimSpace(strings.Join(cells, " | "))
+		if got := splitCells(row); !slices.Equal(got, cells) {
+			t.Errorf("splitCells(%q) = %q, want %q", row, got, cells)
+		}
+	}
+	// Heads over a sign's column head its figure.
+	tabs := Parse("| July 29, 2023 |  | January 28, 2023 |  | July 30, 2022 |\nCash | $ | 1,093 | $ | 1,874 | $ | 840\nReceivables |  | 856 |  | 1,141 |  | 840\n", "", "")
+	if len(tabs) != 1 || strings.Join(tabs[0].Columns, "/") != "July 29, 2023/January 28, 2023/July 30, 2022" || tabs[0].Rows[0].Cells[0] != "1,093" {
+		t.Fatalf("heads over sign columns: %+v", tabs)
+	}
+	tabs = Parse("Cash |  | 799 |  | 95\nTotal liabilities |  | 41,190 |  | 36,851\n", "| | May 2, 2021 | | May 3, 2020", "Balance sheet")
+	if len(tabs) != 1 || strings.Join(tabs[0].Columns, "/") != "May 2, 2021/May 3, 2020" {
+		t.Fatalf("columns: %+v", tabs)
 	}
 }
 
