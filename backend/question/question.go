@@ -15,6 +15,7 @@ package question
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -75,6 +76,9 @@ type Question struct {
 	// ("2018", "FY18", "Q2'23", "Q22023"); 0 when none. Routing narrows
 	// a company's reports by it.
 	Period int
+	// LongFormOf is the short form in capitals the text asks the long form
+	// of ("What does NARL stand for?": "NARL"; LongFormOf); "" otherwise.
+	LongFormOf string
 	// Typed is the text as the user typed it when Text is that text with
 	// misspelled words respelled (Respelled says which); "" otherwise.
 	Typed     string
@@ -113,6 +117,8 @@ func New(text string) *Question {
 		Anchors:  anchors,
 		Period:   latestYear(text),
 		Moved:    answerspan.Direction(text),
+		// English cues ask for a long form.
+		LongFormOf: LongFormOf(text),
 	}
 }
 
@@ -323,17 +329,8 @@ func docWords(q string) []string {
 // text written in capitals, which shows no names by case. A possessive is
 // the name ("Kestria's": "Kestria").
 func Anchors(text string) []string {
-	lower, upper := 0, 0
-	for _, r := range text {
-		switch {
-		case unicode.IsLower(r):
-			lower++
-		case unicode.IsUpper(r):
-			upper++
-		}
-	}
-	if lower*4 < upper {
-		return nil // written in capitals
+	if inCapitals(text) {
+		return nil
 	}
 	var out []string
 	seen := map[string]bool{}
@@ -408,11 +405,77 @@ func askingSentence(text string) string {
 	return text
 }
 
-// The English words Anchors leaves out, read once.
+// The English words Anchors leaves out, and those that ask for a long
+// form, read once.
 var (
-	pageNouns = lexicon.English().Set("page_nouns")
-	unitCodes = lexicon.English().Set("unit_codes")
+	pageNouns    = lexicon.English().Set("page_nouns")
+	unitCodes    = lexicon.English().Set("unit_codes")
+	longFormCues = lexicon.English().Words("long_form_cues")
 )
+
+// LongFormOf returns the short form a question asks the long form of: a
+// word in capitals standing next to (at most longFormReach words from) a
+// phrase that asks what it stands for, means or abbreviates (English
+// cues: "What does NARL stand for?", "What is the full form of TAC?");
+// "" when it asks none, names two such words, or is written in capitals.
+func LongFormOf(text string) string {
+	if inCapitals(text) {
+		return ""
+	}
+	words := strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&'
+	})
+	low := make([]string, len(words))
+	for i, w := range words {
+		low[i] = strings.ToLower(w)
+	}
+	var cues [][2]int // word spans of the cue phrases
+	for _, c := range longFormCues {
+		cw := strings.Fields(c)
+		for i := 0; i+len(cw) <= len(low); i++ {
+			if slices.Equal(low[i:i+len(cw)], cw) {
+				cues = append(cues, [2]int{i, i + len(cw)})
+			}
+		}
+	}
+	found, near := "", false
+	for i, w := range words {
+		if !acronym(w) {
+			continue
+		}
+		if found != "" && found != w {
+			return "" // two short forms: which one it asks about is unclear
+		}
+		found = w
+		for _, c := range cues {
+			near = near || i < c[0] && c[0]-i <= longFormReach || i >= c[1] && i-c[1] < longFormReach
+		}
+	}
+	if !near {
+		return ""
+	}
+	return found
+}
+
+// longFormReach is how many words from its cue a short form may stand
+// ("What does the abbreviation PP&E mean": one before "mean").
+const longFormReach = 3
+
+// inCapitals reports whether text is written in capitals (at most one
+// lower-case letter to four capitals), which shows no names or short
+// forms by case.
+func inCapitals(text string) bool {
+	lower, upper := 0, 0
+	for _, r := range text {
+		switch {
+		case unicode.IsLower(r):
+			lower++
+		case unicode.IsUpper(r):
+			upper++
+		}
+	}
+	return lower*4 < upper
+}
 
 // anchorToken is a word of a question and whether it opens a sentence.
 type anchorToken struct {

@@ -253,3 +253,25 @@ func TestAskWords(t *testing.T) {
 		}
 	}
 }
+
+// A question asking what a short form stands for names it; one that only
+// names a short form, names two, or is written in capitals asks none.
+func TestLongFormOf(t *testing.T) {
+	for _, c := range []struct{ q, want string }{
+		{"What does QRTL stand for?", "QRTL"},
+		{"What is QRTL stand for in this document?", "QRTL"},
+		{"What is the full form of TAC?", "TAC"},
+		{"What does the abbreviation PP&E mean in the report?", "PP&E"},
+		{"QRTL is short for what?", "QRTL"},
+		{"How many staff does QRTL employ?", ""},
+		{"What does QRTL say about TAC?", ""},
+		{"Does QRTL mean the same as TAC?", ""},
+		{"WHAT DOES QRTL STAND FOR?", ""},
+		{"What does the red light mean?", ""},
+		{"What does seal stand for in the operator of the list of classes of the USS Tringa?", ""},
+	} {
+		if got := LongFormOf(c.q); got != c.want {
+			t.Errorf("LongFormOf(%q) = %q, want %q", c.q, got, c.want)
+		}
+	}
+}

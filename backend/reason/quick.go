@@ -61,6 +61,10 @@ type gathered struct {
 	// ranked: the row with the highest or lowest figure the question
 	// asks which item has.
 	ranked *rankedCell
+	// longForm: the long form a document writes for the short form the
+	// question asks about, at evidence index longFormAt.
+	longForm   *longFormFound
+	longFormAt int
 }
 
 // stepOptions say what gathering the evidence for the question asked does
@@ -169,6 +173,19 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 			u.trace.Support.Declined = false
 			u.trace.Support.Table = true
 		}
+		// The long form of the short form it asks about, written out in
+		// the scope.
+		if g.longForm, err = u.longForm(ctx); err != nil {
+			return nil, err
+		}
+		if g.longForm != nil {
+			g.evidence, g.longFormAt = withLongForm(g.evidence, g.longForm)
+			u.trace.LongForm = g.longForm.span.Text
+			if u.trace.Support.Declined && len(unmentioned) == 0 {
+				u.trace.Support.Declined = false
+				u.trace.Support.LongForm = true
+			}
+		}
 	}
 	if u.trace.Support.Declined {
 		g.declined = true
@@ -184,6 +201,9 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 			return nil, err
 		}
 		cs = inSection(u.q, cs, pool)
+		if g.longForm != nil {
+			cs = append([]answerspan.Candidate{longFormCandidate(g.longForm, g.longFormAt)}, cs...)
+		}
 		if q.Kind == answerspan.YesNo {
 			cs = byCellsDirection(u.q.Moved, cs, g.cells)
 		}

@@ -69,6 +69,10 @@ type Trace struct {
 	// Respelled are the question's words read as another spelling the
 	// project holds (project.Analyse); the answer ends saying so.
 	Respelled []question.Respelling `json:"respelled,omitempty"`
+	// LongForm is the long form a document of the scope writes for the
+	// short form the question asks about ("National Atmospheric Research
+	// Laboratory" for "NARL"); it leads the answer.
+	LongForm string `json:"long_form,omitempty"`
 
 	Retrieval RetrievalTrace `json:"retrieval"`
 	Rerank    *RerankTrace   `json:"rerank,omitempty"`
@@ -122,6 +126,9 @@ type SupportTrace struct {
 	// Table: under the threshold, but a table of the evidence holds the
 	// row and period the question names, so answered from its cell.
 	Table bool `json:"table,omitempty"`
+	// LongForm: under the threshold, but the question asks what a short
+	// form stands for and a document of the scope writes it out.
+	LongForm bool `json:"long_form,omitempty"`
 	// Unmentioned are the words by which the question names what it asks
 	// about (question.Anchors) that the documents searched never mention:
 	// declined, whatever the coverage.
