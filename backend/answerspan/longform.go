@@ -11,12 +11,12 @@ import (
 
 // LongForms finds where text writes out the short form short: the words
 // whose initials spell it (function words passed over, see tables.Spell),
-// set just before it in parentheses ("National Atmospheric Research
-// Laboratory (NARL)"), in parentheses just after it ("NARL (National
-// Atmospheric Research Laboratory)"), or after it at the start of a line
-// of a list of abbreviations ("NARL – National Atmospheric Research
-// Laboratory", "NARL | National …"). Each span is the long form alone
-// (byte offsets in text), in the order found.
+// set just before it in parentheses ("Quiet River Test Laboratory
+// (QRTL)"), in parentheses just after it ("QRTL (Quiet River Test
+// Laboratory)"), or after it at the start of a line of a list of
+// abbreviations ("QRTL – Quiet River Test Laboratory", "QRTL | Quiet …").
+// Each span is the long form alone (byte offsets in text), in the order
+// found.
 func LongForms(short, text string) []Span {
 	var out []Span
 	for from := 0; from < len(text); {

@@ -8,9 +8,9 @@ func TestLongForms(t *testing.T) {
 		{"QRTL", "The lab, Quiet River Test Laboratory (“QRTL”), opened.", "Quiet River Test Laboratory"},
 		{"QRTL", "Funding went to QRTL (Quiet River Test Laboratory) last year.", "Quiet River Test Laboratory"},
 		{"BoD", "Approved by the Board of Directors (BoD).", "Board of Directors"},
-		{"TAC", "Abbreviations\nTAC – Thesis Advisory Committee\nQE Qualifying Examination", "Thesis Advisory Committee"},
-		{"QE", "Abbreviations\nTAC – Thesis Advisory Committee\nQE Qualifying Examination", "Qualifying Examination"},
-		{"TAC", "TAC | Thesis Advisory Committee | 3 members", "Thesis Advisory Committee"},
+		{"SRC", "Abbreviations\nSRC – Site Review Committee\nQE Qualifying Examination", "Site Review Committee"},
+		{"QE", "Abbreviations\nSRC – Site Review Committee\nQE Qualifying Examination", "Qualifying Examination"},
+		{"SRC", "SRC | Site Review Committee | 3 members", "Site Review Committee"},
 		{"COGS", "Cost of goods sold (COGS) rose.", "Cost of goods sold"},
 		// A parenthesis that is no long form; a word that only contains it.
 		{"QRTL", "Work at QRTL (since 1990) began.", ""},
@@ -29,7 +29,7 @@ func TestLongForms(t *testing.T) {
 
 func FuzzLongForms(f *testing.F) {
 	f.Add("QRTL", "Quiet River Test Laboratory (QRTL)")
-	f.Add("TAC", "TAC – Thesis Advisory Committee\n(TAC")
+	f.Add("SRC", "SRC – Site Review Committee\n(SRC")
 	f.Fuzz(func(t *testing.T, short, text string) {
 		if short == "" {
 			return

@@ -77,7 +77,7 @@ type Question struct {
 	// a company's reports by it.
 	Period int
 	// LongFormOf is the short form in capitals the text asks the long form
-	// of ("What does NARL stand for?": "NARL"; LongFormOf); "" otherwise.
+	// of ("What does QRTL stand for?": "QRTL"; LongFormOf); "" otherwise.
 	LongFormOf string
 	// Typed is the text as the user typed it when Text is that text with
 	// misspelled words respelled (Respelled says which); "" otherwise.
@@ -416,7 +416,7 @@ var (
 // LongFormOf returns the short form a question asks the long form of: a
 // word in capitals standing next to (at most longFormReach words from) a
 // phrase that asks what it stands for, means or abbreviates (English
-// cues: "What does NARL stand for?", "What is the full form of TAC?");
+// cues: "What does QRTL stand for?", "What is the full form of SRC?");
 // "" when it asks none, names two such words, or is written in capitals.
 func LongFormOf(text string) string {
 	if inCapitals(text) {

@@ -9,9 +9,9 @@ import (
 	"cairn/backend/search"
 )
 
-// A question asking what a short form stands for ("What does NARL stand
+// A question asking what a short form stands for ("What does QRTL stand
 // for?") is answered by the long form a document of the scope writes
-// beside it ("National Atmospheric Research Laboratory (NARL)"), wherever
+// beside it ("Quiet River Test Laboratory (QRTL)"), wherever
 // in the scope that is: the passages holding the short form are searched
 // for it, not only the question's evidence.
 

@@ -70,8 +70,8 @@ type Trace struct {
 	// project holds (project.Analyse); the answer ends saying so.
 	Respelled []question.Respelling `json:"respelled,omitempty"`
 	// LongForm is the long form a document of the scope writes for the
-	// short form the question asks about ("National Atmospheric Research
-	// Laboratory" for "NARL"); it leads the answer.
+	// short form the question asks about ("Quiet River Test Laboratory"
+	// for "QRTL"); it leads the answer.
 	LongForm string `json:"long_form,omitempty"`
 
 	Retrieval RetrievalTrace `json:"retrieval"`
