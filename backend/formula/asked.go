@@ -60,8 +60,9 @@ func askedPhrase(question string) (string, bool) {
 
 // AskedFormula reads the arithmetic a question's asked figure states by
 // its wording, when it defines none: "A as a % of B" (or a percentage, a
-// share of B) is A / B, "the A to B ratio" is A / B, and "the 3 year
-// average of E" over a span of years the question names ("FY2017 -
+// share of B) is A / B, "the A to B ratio" (or "the ratio of A to B", or
+// "A to B" asked rounded) is A / B, "the A margin" is A / revenue, and
+// "the 3 year average of E" over a span of years the question names ("FY2017 -
 // FY2019") is the mean of E in each year of it. ok is false when the
 // figure's phrase says none of these.
 func AskedFormula(question string) (Formula, bool) {
@@ -79,6 +80,10 @@ func AskedFormula(question string) (Formula, bool) {
 		e = &Expr{Op: '/', L: &Expr{Name: name(m[1])}, R: &Expr{Name: name(m[2])}}
 	} else if m := toRatioRE.FindStringSubmatch(s); m != nil {
 		e = &Expr{Op: '/', L: &Expr{Name: name(m[1])}, R: &Expr{Name: name(m[2])}}
+	} else if m := marginRE.FindStringSubmatch(s); m != nil {
+		// A margin is a figure as a share of revenue ("operating
+		// margin": operating income / revenue).
+		e = &Expr{Op: '/', L: &Expr{Name: name(m[1])}, R: &Expr{Name: marginBase}}
 	} else if m := ratioOfRE.FindStringSubmatch(s); m != nil {
 		e = &Expr{Op: '/', L: &Expr{Name: name(m[1])}, R: &Expr{Name: name(m[2])}}
 	} else if m := bareToRE.FindStringSubmatch(s); m != nil && roundedRE.MatchString(question) {
@@ -132,6 +137,10 @@ func YearRange(text string) (first, last int, ok bool) {
 	return 0, 0, false
 }
 
+// marginBase is what a margin divides by: the revenue, as statements
+// name their top line.
+const marginBase = "revenue"
+
 // maxAskedWords is the longest phrase read as a figure's name: a longer one
 // is a clause, not a name.
 const maxAskedWords = 8
@@ -168,6 +177,10 @@ var (
 	shareOfRE = regexp.MustCompile(`(?i)^(.+?)\s+as\s+(?:an?\s+)?(?:%|percent(?:age)?|share|proportion|fraction)\s+of\s+(?:the\s+)?(.+)$`)
 	// toRatioRE is a ratio asked by its two terms ("the X to Y ratio").
 	toRatioRE = regexp.MustCompile(`(?i)^(.+?)\s+to\s+(.+?)\s+ratio$`)
+	// marginRE is a margin asked of a figure ("the D&A % margin", "the
+	// operating margin"): the figure's name, at least one word besides
+	// "margin".
+	marginRE = regexp.MustCompile(`(?i)^(.+?)\s+(?:%\s+)?margin(?:\s+%|\s+\(?(?:as\s+a\s+)?(?:%|percent(?:age)?)\)?)?$`)
 	// ratioOfRE is a ratio asked the other way round ("the ratio of X to
 	// Y", "the ratio between X and Y").
 	ratioOfRE = regexp.MustCompile(`(?i)^(?:the\s+)?ratio\s+(?:of|between)\s+(?:the\s+)?(.+?)\s+(?:to|and)\s+(?:the\s+)?(.+)$`)

@@ -35,6 +35,7 @@ func TestAskedFormula(t *testing.T) {
 		{"seed spend", 2021}: 10, {"harvest", 2021}: 100,
 		{"seed spend", 2022}: 30, {"harvest", 2022}: 200,
 		{"seed spend", 2023}: 20, {"harvest", 2023}: 400,
+		{"revenue", 2021}: 200, {"revenue", 2022}: 300,
 	}
 	for _, c := range []struct {
 		q    string
@@ -51,6 +52,9 @@ func TestAskedFormula(t *testing.T) {
 		{"what is seed spend to harvest ratio for Greenacre in FY2022? Round to two decimal places.", 2022, 0.15, "seed spend 2022 30 / harvest 2022 200"},
 		{"What is the seed spend to harvest ratio for the fiscal year ending June 30, 2021?", 2021, 0.1, "seed spend 2021 10 / harvest 2021 100"},
 		{"What is the ratio of seed spend to harvest in 2023?", 2023, 0.05, "seed spend 2023 20 / harvest 2023 400"},
+		// A margin is the figure over revenue.
+		{"What is the FY2022 seed spend % margin for Greenacre? Answer in percentage term.", 2022, 0.1, "seed spend 2022 30 / revenue 2022 300"},
+		{"What was Greenacre's 2021 seed spend margin (as a %)?", 2021, 0.05, "seed spend 2021 10 / revenue 2021 200"},
 		// "A to B" without "ratio" is one when the answer is asked rounded.
 		{"what is seed spend to harvest for Greenacre in FY2021? Round your answer to three decimal places.", 2021, 0.1, "seed spend 2021 10 / harvest 2021 100"},
 	} {
@@ -67,7 +71,7 @@ func TestAskedFormula(t *testing.T) {
 			t.Errorf("%q: text %q\nwant %q", c.q, got, c.text)
 		}
 	}
-	for _, q := range []string{"What is the 2022 harvest?", "What is the average harvest?",
+	for _, q := range []string{"What is the 2022 harvest?", "What is the average harvest?", "What is the margin?",
 		// Not asked rounded: a way from one place to another, not a ratio.
 		"What is the road from the mill to the harbour?", "What is seed spend to harvest in 2022?"} {
 		if f, ok := AskedFormula(q); ok {
