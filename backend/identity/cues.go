@@ -274,6 +274,26 @@ func period(text string) string {
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
+// Span kinds of a period (PeriodSpan).
+const (
+	SpanYear    = "year"
+	SpanQuarter = "quarter"
+)
+
+// PeriodSpan tells what length of time a period (as period writes it)
+// covers: SpanYear for a fiscal year ("FY2018", "FY ended Feb 2, 2019",
+// "fiscal 2022"), SpanQuarter for a quarter ("Q1 2021", "Q4 fiscal 2022",
+// "quarter ended Jul 29, 2023"); "" for a report date or none.
+func PeriodSpan(period string) string {
+	switch {
+	case strings.HasPrefix(period, "FY"), strings.HasPrefix(period, "fiscal "):
+		return SpanYear
+	case strings.HasPrefix(period, "quarter ended "), len(period) > 2 && period[0] == 'Q' && period[1] >= '1' && period[1] <= '4':
+		return SpanQuarter
+	}
+	return ""
+}
+
 // Years lists the years a document's period and file name name (the
 // routing of a question that names a period reads them).
 func Years(period, fileName string) []int {

@@ -76,6 +76,11 @@ type Question struct {
 	// ("2018", "FY18", "Q2'23", "Q22023"); 0 when none. Routing narrows
 	// a company's reports by it.
 	Period int
+	// NamesQuarter and NamesFiscalYear say the text names a quarter ("Q2",
+	// "second quarter", "three months ended") or a fiscal year ("FY2023",
+	// "fiscal 2022", "annual"; PeriodSpans, English cues): routing prefers
+	// the reports that cover such a span.
+	NamesQuarter, NamesFiscalYear bool
 	// LongFormOf is the short form in capitals the text asks the long form
 	// of ("What does QRTL stand for?": "QRTL"; LongFormOf); "" otherwise.
 	LongFormOf string
@@ -103,7 +108,7 @@ func New(text string) *Question {
 		askToks = analyze.Tokens(ask)
 	}
 	askWords := embed.WordsOf(periodsAsYears(askToks))
-	return &Question{
+	q := &Question{
 		Text:     text,
 		Lang:     lang,
 		AskWords: askWords,
@@ -120,7 +125,22 @@ func New(text string) *Question {
 		// English cues ask for a long form.
 		LongFormOf: LongFormOf(text),
 	}
+	q.NamesQuarter, q.NamesFiscalYear = PeriodSpans(text)
+	return q
 }
+
+// PeriodSpans reports whether text names a quarter ("Q2", "Q2'23", "the
+// second quarter", "three months ended") and whether it names a fiscal
+// year ("FY2023", "FY 23", "fiscal 2022", "fiscal year", "annual",
+// "full-year"). English cues.
+func PeriodSpans(text string) (quarter, fiscalYear bool) {
+	return quarterCue.MatchString(text), fiscalYearCue.MatchString(text)
+}
+
+var (
+	quarterCue    = regexp.MustCompile(`(?i)\bq[1-4](?:\b|['’]?\d)|\bquarter(?:ly|s)?\b|\b(?:three|3|six|6|nine|9)[\s-]months?\b`)
+	fiscalYearCue = regexp.MustCompile(`(?i)\bfy\s?['’]?\d{2,4}\b|\bfiscal\s+(?:year\b|(?:19|20)\d\d\b)|\bannual(?:ly)?\b|\bfull[\s-]year\b`)
+)
 
 // Respelling is a word of a question the project never holds, read as a
 // word it does that is spelled a letter or two apart ("requiremnt" as

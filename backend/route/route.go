@@ -122,6 +122,10 @@ func Question(q *question.Question, docs []Doc) Route {
 				g, narrowed = inYear, true
 			}
 		}
+		if bySpan := ofSpan(q, g, cands); len(bySpan) < len(g) {
+			g = bySpan
+			why = append(why, spanWord(q))
+		}
 		chosen = append(chosen, g...)
 	}
 	sort.Ints(chosen)
@@ -133,6 +137,41 @@ func Question(q *question.Question, docs []Doc) Route {
 		r.Docs = append(r.Docs, cands[i].ID)
 	}
 	return r
+}
+
+// ofSpan narrows docs (indexes into cands) to the reports covering the
+// span of time the question names: a fiscal year and no quarter keeps the
+// annual reports, a quarter and no fiscal year the quarterly ones; all of
+// docs when it names both or neither, or no report covers it.
+func ofSpan(q *question.Question, docs []int, cands []Doc) []int {
+	want := ""
+	switch {
+	case q.NamesFiscalYear && !q.NamesQuarter:
+		want = identity.SpanYear
+	case q.NamesQuarter && !q.NamesFiscalYear:
+		want = identity.SpanQuarter
+	default:
+		return docs
+	}
+	var out []int
+	for _, i := range docs {
+		if identity.PeriodSpan(cands[i].Period) == want {
+			out = append(out, i)
+		}
+	}
+	if len(out) == 0 {
+		return docs
+	}
+	return out
+}
+
+// spanWord says in the question's terms why ofSpan narrowed: "fiscal
+// year" or "quarter".
+func spanWord(q *question.Question) string {
+	if q.NamesQuarter {
+		return "quarter"
+	}
+	return "fiscal year"
 }
 
 // byPeriod routes a question that names no document but a year to the
