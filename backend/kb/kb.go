@@ -142,8 +142,10 @@ type PageBlock struct {
 // centred in its band before the one below it at the left edge);
 // version 17: a line repeated at the top (bottom) of pages is no running
 // header (footer) when the page's own text stands between it and the
-// edge, so a statement's "(in millions)" under its title stays).
-const ReaderVersion = 17
+// edge, so a statement's "(in millions)" under its title stays);
+// version 18: a footnote mark set small and raised after a figure
+// ("5,645 ⁽ᵃ⁾") is read with it, so the table row keeps the cells beside it.
+const ReaderVersion = 18
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

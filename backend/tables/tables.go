@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Table is one table of a passage.
@@ -355,6 +356,21 @@ func YearsOnly(l string) []string {
 	return out
 }
 
+// withoutFootnoteMark is a cell without the footnote mark set after its
+// figure ("5,645 (a)", "1,422*"); the cell as it was when it has none.
+func withoutFootnoteMark(c string) string {
+	if i := strings.LastIndexByte(c, ' '); i > 0 && footnoteRE.MatchString(c[i+1:]) {
+		rest := strings.TrimSpace(c[:i])
+		if last, _ := utf8.DecodeLastRuneInString(rest); unicode.IsDigit(last) || last == ')' || last == '%' {
+			return rest
+		}
+	}
+	if t := strings.TrimRight(c, footnoteSigns); t != c && t != "" {
+		return strings.TrimSpace(t)
+	}
+	return c
+}
+
 // footnoteSigns are the marks set after a figure or a head to call a
 // footnote; footnoteRE is a mark in parentheses: "(1)", "(a)", "(iv)".
 const footnoteSigns = "*†‡§"
@@ -400,9 +416,11 @@ func IsYear(c string) bool { return yearRE.MatchString(strings.TrimSpace(c)) }
 
 // Number reads a figure as statements print it: "(1,577)" and "-1,577" are
 // negative, currency signs and thousands separators are dropped, "12.5%"
-// is 12.5. A dash or an empty cell is no number.
+// is 12.5, a footnote mark after it is no part of it ("5,645 (a)",
+// "5,645*"). A dash or an empty cell is no number.
 func Number(c string) (float64, bool) {
-	m := numberRE.FindStringSubmatch(strings.TrimSpace(c))
+	c = withoutFootnoteMark(strings.TrimSpace(c))
+	m := numberRE.FindStringSubmatch(c)
 	if m == nil {
 		return 0, false
 	}

@@ -73,13 +73,15 @@ func TestParseContinuedTable(t *testing.T) {
 func TestNumber(t *testing.T) {
 	for in, want := range map[string]float64{
 		"(1,577)": -1577, "$ 5,363": 5363, "1,488": 1488, "-12.5": -12.5, "12.5%": 12.5, "$(3)": -3, "€ 1.234": 1.234, "0.54": 0.54,
+		// a footnote mark after the figure
+		"5,645 (a)": 5645, "(1,295) (a)": -1295, "1,422*": 1422, "23 % (b)": 23,
 	} {
 		got, ok := Number(in)
 		if !ok || got != want {
 			t.Errorf("Number(%q) = %v, %v; want %v", in, got, ok, want)
 		}
 	}
-	for _, in := range []string{"—", "", "n/a", "Total", "12 widgets", "June 1, 2025"} {
+	for _, in := range []string{"—", "", "n/a", "Total", "12 widgets", "June 1, 2025", "(a)", "*", "Note (a)"} {
 		if _, ok := Number(in); ok {
 			t.Errorf("Number(%q) read a number", in)
 		}

@@ -245,6 +245,13 @@ func buildLines(runs []*run) []*pline {
 			if l.v-r.v > 2*tol+2*s {
 				break
 			}
+			// A footnote mark set small and raised beside a figure
+			// ("5,645 ⁽ᵃ⁾") is read on the figure's line, whichever of
+			// the two comes first.
+			mark := footnoteMark(r, l.size, l.v) || len(l.runs) == 1 && footnoteMark(l.runs[0], s, r.v)
+			if mark {
+				tol = markRaiseEm * math.Max(s, l.size)
+			}
 			if math.Abs(l.v-r.v) > tol {
 				continue
 			}
@@ -252,7 +259,11 @@ func buildLines(runs []*run) []*pline {
 			// next column's body text is still a column away.
 			em := math.Max(s, l.size)
 			gap := math.Max(r.u0-l.u1, l.u0-r.u1)
-			if gap > runGapEm*math.Min(s, l.size) || gap < -0.3*em {
+			limit := runGapEm * math.Min(s, l.size)
+			if mark {
+				limit = markGapEm * math.Max(s, l.size)
+			}
+			if gap > limit || gap < -0.3*em {
 				continue
 			}
 			if gap < bestGap {
@@ -280,6 +291,27 @@ func buildLines(runs []*run) []*pline {
 	}
 	return lines
 }
+
+// markGapEm is how far after the text it marks a footnote mark may stand,
+// and markRaiseEm how far above its baseline, and still be read on its
+// line.
+const (
+	markGapEm   = 1.5
+	markRaiseEm = 0.6
+)
+
+// footnoteMark reports whether r is a footnote mark set smaller than text
+// of the given size beside it and raised above its baseline v ("5,645
+// ⁽ᵃ⁾"): it belongs to that text's line, however far the line's own gap
+// rule would put it.
+func footnoteMark(r *run, size, v float64) bool {
+	if r.size() > 0.85*size || r.v <= v {
+		return false
+	}
+	return footnoteMarkRE.MatchString(strings.TrimSpace(r.b.String()))
+}
+
+var footnoteMarkRE = regexp.MustCompile(`^(?:\(?(?:\d{1,2}|[a-z]|[ivx]{1,4})\)|[*†‡§]{1,3}|\d{1,2}|[a-z])$`)
 
 // markHeavy marks the lines set (nine tenths of their glyphs) in a face
 // heavier than the one most glyphs of the page use.

@@ -309,3 +309,42 @@ func TestRuledStatementCentredSectionBand(t *testing.T) {
 		t.Errorf("rows out of order:\n%s", got)
 	}
 }
+
+// A footnote mark set small and raised after a figure ("5,645 ⁽ᵃ⁾"), a
+// little further from it than a word gap of its own small size, stays
+// with the figure: the row keeps every cell in its column (before, the
+// marks made a line of their own over the row and the row lost the cells
+// beside them).
+func TestStatementRowFootnoteMarks(t *testing.T) {
+	var s bytes.Buffer
+	show := func(size, x, y float64, text string) {
+		fmt.Fprintf(&s, "BT /F1 %g Tf 1 0 0 1 %g %g Tm (%s) Tj ET\n", size, x, y, text)
+	}
+	row := func(y float64, label string, cells ...string) {
+		show(8, 52, y, label)
+		for i, c := range cells {
+			right := 190 + 45*float64(i)
+			if c == "" {
+				continue
+			}
+			show(8, right-4.45*float64(len(c)), y, c)
+			if i%3 == 1 && label == "Net income" {
+				show(5.2, right+9.4, y+3, "(a)")
+			}
+		}
+	}
+	row(700, "(in millions)", "2025", "2024", "Change", "2025", "2024", "Change")
+	row(688, "Total revenue", "12,614", "12,760", "(1)", "11,947", "13,214", "(10)")
+	row(676, "Total expense", "7,723", "7,062", "9", "6,745", "6,523", "3")
+	row(664, "Net income", "3,100", "5,645", "(45)", "3,725", "5,020", "(26)")
+	row(652, "Return on equity", "24 %", "44 %", "", "14 %", "23 %", "")
+	rows, _ := tableRowsOfStream(t, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", s.Len(), s.String()))
+	want := "Net income | 3,100 | 5,645 (a) | (45) | 3,725 | 5,020 (a) | (26)"
+	found := false
+	for _, r := range rows {
+		found = found || r == want
+	}
+	if !found {
+		t.Errorf("rows %q\nwant one %q", rows, want)
+	}
+}
