@@ -76,11 +76,13 @@ type Question struct {
 	// ("2018", "FY18", "Q2'23", "Q22023"); 0 when none. Routing narrows
 	// a company's reports by it.
 	Period int
-	// NamesQuarter and NamesFiscalYear say the text names a quarter ("Q2",
-	// "second quarter", "three months ended") or a fiscal year ("FY2023",
-	// "fiscal 2022", "annual"; PeriodSpans, English cues): routing prefers
-	// the reports that cover such a span.
-	NamesQuarter, NamesFiscalYear bool
+	// NamesQuarter, NamesFiscalYear and NamesPartYear say the text names
+	// a quarter ("Q2", "second quarter", "three months ended"), a fiscal
+	// year ("FY2023", "fiscal 2022", "annual") or a part of a year longer
+	// than a quarter ("six months ended"; PeriodSpans, English cues):
+	// routing prefers the reports, a ranking the tables, that cover such
+	// a span.
+	NamesQuarter, NamesFiscalYear, NamesPartYear bool
 	// LongFormOf is the short form in capitals the text asks the long form
 	// of ("What does QRTL stand for?": "QRTL"; LongFormOf); "" otherwise.
 	LongFormOf string
@@ -125,21 +127,23 @@ func New(text string) *Question {
 		// English cues ask for a long form.
 		LongFormOf: LongFormOf(text),
 	}
-	q.NamesQuarter, q.NamesFiscalYear = PeriodSpans(text)
+	q.NamesQuarter, q.NamesFiscalYear, q.NamesPartYear = PeriodSpans(text)
 	return q
 }
 
 // PeriodSpans reports whether text names a quarter ("Q2", "Q2'23", "the
-// second quarter", "three months ended") and whether it names a fiscal
-// year ("FY2023", "FY 23", "fiscal 2022", "fiscal year", "annual",
-// "full-year"). English cues.
-func PeriodSpans(text string) (quarter, fiscalYear bool) {
-	return quarterCue.MatchString(text), fiscalYearCue.MatchString(text)
+// second quarter", "three months ended"), a fiscal year ("FY2023", "FY
+// 23", "fiscal 2022", "fiscal year", "annual", "full-year", "twelve months
+// ended") and a part of a year longer than a quarter ("six months ended",
+// "nine months", "year to date", "first half"). English cues.
+func PeriodSpans(text string) (quarter, fiscalYear, partYear bool) {
+	return quarterCue.MatchString(text), fiscalYearCue.MatchString(text), partYearCue.MatchString(text)
 }
 
 var (
-	quarterCue    = regexp.MustCompile(`(?i)\bq[1-4](?:\b|['’]?\d)|\bquarter(?:ly|s)?\b|\b(?:three|3|six|6|nine|9)[\s-]months?\b`)
-	fiscalYearCue = regexp.MustCompile(`(?i)\bfy\s?['’]?\d{2,4}\b|\bfiscal\s+(?:year\b|(?:19|20)\d\d\b)|\bannual(?:ly)?\b|\bfull[\s-]year\b`)
+	quarterCue    = regexp.MustCompile(`(?i)\bq[1-4](?:\b|['’]?\d)|\bquarter(?:ly|s)?\b|\b(?:three|3)[\s-]months?\b`)
+	partYearCue   = regexp.MustCompile(`(?i)\b(?:six|6|nine|9)[\s-]months?\b|\byear[\s-]to[\s-]date\b|\bytd\b|\b(?:first|second)\s+half\b|\bhalf[\s-]year\b`)
+	fiscalYearCue = regexp.MustCompile(`(?i)\bfy\s?['’]?\d{2,4}\b|\bfiscal\s+(?:year\b|(?:19|20)\d\d\b)|\bannual(?:ly)?\b|\bfull[\s-]year\b|\b(?:twelve|12)[\s-]months?\b`)
 )
 
 // Respelling is a word of a question the project never holds, read as a

@@ -278,20 +278,21 @@ func TestLongFormOf(t *testing.T) {
 
 func TestPeriodSpans(t *testing.T) {
 	for _, c := range []struct {
-		q             string
-		quarter, year bool
+		q                   string
+		quarter, year, part bool
 	}{
-		{"What was the FY2023 operating cash flow?", false, true},
-		{"What was revenue in fiscal 2022?", false, true},
-		{"How did sales change in Q2 of FY2024?", true, true},
-		{"What were sales in the three months ended June 30?", true, false},
-		{"What did the second quarter report say about margins?", true, false},
-		{"What is the annual dividend?", false, true},
-		{"Who founded the mill in 1902?", false, false},
-		{"How many Qatari riyals were paid?", false, false},
+		{"What was the FY2023 operating cash flow?", false, true, false},
+		{"What was revenue in fiscal 2022?", false, true, false},
+		{"How did sales change in Q2 of FY2024?", true, true, false},
+		{"What were sales in the three months ended June 30?", true, false, false},
+		{"What did the second quarter report say about margins?", true, false, false},
+		{"What were sales in the six months ended June 30?", false, false, true},
+		{"What is the annual dividend?", false, true, false},
+		{"Who founded the mill in 1902?", false, false, false},
+		{"How many Qatari riyals were paid?", false, false, false},
 	} {
-		if q, y := PeriodSpans(c.q); q != c.quarter || y != c.year {
-			t.Errorf("PeriodSpans(%q) = %v, %v; want %v, %v", c.q, q, y, c.quarter, c.year)
+		if q, y, p := PeriodSpans(c.q); q != c.quarter || y != c.year || p != c.part {
+			t.Errorf("PeriodSpans(%q) = %v, %v, %v; want %v, %v, %v", c.q, q, y, p, c.quarter, c.year, c.part)
 		}
 	}
 }

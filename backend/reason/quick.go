@@ -152,7 +152,11 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		}
 		// Else the row with the highest or lowest figure, when it asks
 		// which item has the most or least of something.
-		if g.stated == nil {
+		if g.stated == nil && superlative(u.q.Tokens) != 0 {
+			// A ranking reads the tables of the span of time it names.
+			if g.evidence, err = u.spanNeighbours(ctx, g.evidence); err != nil {
+				return nil, err
+			}
 			if g.ranked, err = u.rankedRow(ctx, g.evidence); err != nil {
 				return nil, err
 			}

@@ -3,11 +3,14 @@ package reason
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"cairn/backend/analyze"
 	"cairn/backend/kb"
 	"cairn/backend/lexicon"
+	"cairn/backend/question"
 	"cairn/backend/tables"
 )
 
@@ -252,6 +255,12 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 // asked with the highest (or lowest) figure in that row (tables.
 // RankColumns), the "Total" column left out.
 func (u *run) rankedColumn(all []tables.Table, from []int, byPassage map[int]map[int]int, passages []int, year, dir int) (*rankedCell, error) {
+	// The passages whose tables cover the span of time the question names
+	// first ("Q2": the three months' table before the six months').
+	passages = slices.Clone(passages)
+	sort.SliceStable(passages, func(i, j int) bool {
+		return u.spanFit(all, byPassage[passages[i]]) > u.spanFit(all, byPassage[passages[j]])
+	})
 	for _, p := range passages {
 		c, ok := tables.RankColumns(all, byPassage[p], year, dir > 0)
 		if !ok {
@@ -264,6 +273,79 @@ func (u *run) rankedColumn(all []tables.Table, from []int, byPassage map[int]map
 		return &rankedCell{foundCell: foundCell{Cell: cell, ev: from[c.Table], start: row.Start, end: row.End}, most: dir > 0, rows: c.Items, item: c.Item}, nil
 	}
 	return nil, nil
+}
+
+// spanFit says how well the span of time tables' titles and heads name
+// fits the one the question names (spanFitOf), for the tables of rows.
+func (u *run) spanFit(all []tables.Table, rows map[int]int) int {
+	var ts []tables.Table
+	for ti := range rows {
+		ts = append(ts, all[ti])
+	}
+	return u.spanFitOf(ts)
+}
+
+// spanFitOf says how well the span of time the titles and heads of ts
+// name fits the one the question names (question.PeriodSpans): 1 when
+// they name it, -1 when they name only other spans ("six months ended"
+// for a question about a quarter), 0 when either names none.
+func (u *run) spanFitOf(ts []tables.Table) int {
+	var text strings.Builder
+	for _, t := range ts {
+		text.WriteString(t.Title + " " + t.Stub + " " + strings.Join(t.Columns, " ") + " ")
+		for _, h := range t.Heads {
+			text.WriteString(strings.Join(h, " ") + " ")
+		}
+	}
+	q, y, p := question.PeriodSpans(text.String())
+	asked := [3]bool{u.q.NamesQuarter, u.q.NamesFiscalYear, u.q.NamesPartYear}
+	named := [3]bool{q, y, p}
+	if asked == [3]bool{} || named == [3]bool{} {
+		return 0
+	}
+	for i := range asked {
+		if asked[i] && named[i] {
+			return 1
+		}
+	}
+	return -1
+}
+
+// spanNeighbours adds to the evidence the passage just before or after
+// one whose tables cover another span of time than the question names,
+// when that passage's tables cover the span named (a statement's three
+// months set above its six months: "Q2" asks the first, the search found
+// the second). The evidence is returned as it was when the question names
+// no span; at most maxCellPassages passages in all.
+func (u *run) spanNeighbours(ctx context.Context, ev []Evidence) ([]Evidence, error) {
+	if !u.q.NamesQuarter && !u.q.NamesFiscalYear && !u.q.NamesPartYear {
+		return ev, nil
+	}
+	have := map[int64]bool{}
+	for _, e := range ev {
+		have[e.Hit.ID] = true
+	}
+	n := len(ev)
+	for i := 0; i < min(n, maxCellPassages); i++ {
+		e := ev[i]
+		if !strings.Contains(e.Hit.Text, " | ") || u.spanFitOf(tables.Parse(e.Hit.Text, e.Hit.TableHeader, lastHeading(e.Hit.HeadingPath))) >= 0 {
+			continue
+		}
+		near, err := u.r.Retriever.Around(ctx, e.Hit.ID, 1, 1)
+		if err != nil {
+			return ev, err
+		}
+		for _, h := range near {
+			if have[h.ID] || len(ev) >= maxCellPassages || !strings.Contains(h.Text, " | ") {
+				continue
+			}
+			if u.spanFitOf(tables.Parse(h.Text, h.TableHeader, lastHeading(h.HeadingPath))) > 0 {
+				have[h.ID] = true
+				ev = append(ev, Evidence{N: len(ev) + 1, Hit: h})
+			}
+		}
+	}
+	return ev, nil
 }
 
 // rank says where the row stands: "highest of 4 rows".

@@ -105,6 +105,26 @@ func (r *Retriever) Match(ctx context.Context, expr string, weights [4]float64, 
 	return r.match(ctx, expr, weights, k, r.Docs)
 }
 
+// Around returns the passage id with up to before passages ahead of it and
+// after behind it in its document, in order (within the scope).
+func (r *Retriever) Around(ctx context.Context, id int64, before, after int) ([]kb.Hit, error) {
+	hits, err := r.Store.ChunksAround(ctx, id, before, after)
+	if err != nil || len(r.Docs) == 0 {
+		return hits, err
+	}
+	in, err := r.scopeChunks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	kept := hits[:0:0]
+	for _, h := range hits {
+		if in[h.ID] {
+			kept = append(kept, h)
+		}
+	}
+	return kept, nil
+}
+
 // MatchProject is Match over the whole project, whatever Docs holds: the
 // answer core's search for a name's next hop and for a title with a
 // bracketed disambiguation, which then keeps the in-scope passages of what

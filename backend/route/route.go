@@ -141,14 +141,18 @@ func Question(q *question.Question, docs []Doc) Route {
 
 // ofSpan narrows docs (indexes into cands) to the reports covering the
 // span of time the question names: a fiscal year and no quarter keeps the
-// annual reports, a quarter and no fiscal year the quarterly ones; all of
+// annual reports, a quarter (or six or nine months) and no fiscal year the
+// quarterly ones; all of
 // docs when it names both or neither, or no report covers it.
 func ofSpan(q *question.Question, docs []int, cands []Doc) []int {
 	want := ""
+	// A part of a year longer than a quarter is what quarterly reports
+	// print beside the quarter ("six months ended").
+	quarterly := q.NamesQuarter || q.NamesPartYear
 	switch {
-	case q.NamesFiscalYear && !q.NamesQuarter:
+	case q.NamesFiscalYear && !quarterly:
 		want = identity.SpanYear
-	case q.NamesQuarter && !q.NamesFiscalYear:
+	case quarterly && !q.NamesFiscalYear:
 		want = identity.SpanQuarter
 	default:
 		return docs
@@ -168,7 +172,7 @@ func ofSpan(q *question.Question, docs []int, cands []Doc) []int {
 // spanWord says in the question's terms why ofSpan narrowed: "fiscal
 // year" or "quarter".
 func spanWord(q *question.Question) string {
-	if q.NamesQuarter {
+	if q.NamesQuarter || q.NamesPartYear {
 		return "quarter"
 	}
 	return "fiscal year"

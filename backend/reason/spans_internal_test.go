@@ -1,0 +1,99 @@
+package reason
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cairn/backend/analyze"
+	"cairn/backend/embed"
+	"cairn/backend/kb"
+	"cairn/backend/question"
+	"cairn/backend/retrieve"
+	"cairn/backend/search"
+	"cairn/backend/store"
+)
+
+// TestSpanNeighbours: a ranking question about a quarter whose evidence
+// holds a statement's six months gets the passage before it, which holds
+// the three months; a question naming no span, or the span the evidence
+// already covers, gets nothing more.
+func TestSpanNeighbours(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	e := embed.NewHashed(embed.DefaultDim)
+	if err := st.EnsureVectors(ctx, e.Info()); err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{
+		"Segment results\nThree months ended June 30, | Retail |  | Wholesale |\n(in millions) | 2025 | 2024 | 2025 | 2024\nNet income | 3,100 | 5,645 | 3,725 | 5,020",
+		"Six months ended June 30, | Retail |  | Wholesale |\n(in millions) | 2025 | 2024 | 2025 | 2024\nNet income | 5,995 | 12,432 | 8,110 | 10,944",
+		"Our segments sell widgets to stores and to other sellers.",
+	}
+	full := strings.Join(texts, "\n")
+	id, err := st.AddDocument(ctx, kb.Document{Title: "Widgetco quarterly report", FileName: "w.pdf", Kind: "pdf", Hash: hex.EncodeToString(func() []byte { s := sha256.Sum256([]byte(full)); return s[:] }()), Bytes: int64(len(full))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chunks []kb.Chunk
+	at := 0
+	for i, tx := range texts {
+		chunks = append(chunks, kb.Chunk{Ordinal: i, PageStart: 1, PageEnd: 1, CharStart: at, CharEnd: at + len(tx), Text: tx, Tokens: len(analyze.Tokens(tx))})
+		at += len(tx) + 1
+	}
+	rows, embedTexts := search.ChunkRows("Widgetco quarterly report", chunks)
+	vecs, err := e.Embed(ctx, embedTexts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		rows[i].Vector = vecs[i]
+	}
+	if err := st.SaveContent(ctx, id, store.Content{Title: "Widgetco quarterly report", Kind: "pdf", Status: kb.StatusOK, Pages: []kb.Page{{Number: 1, Text: full}}, Chunks: rows}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := st.ChunksOfDocument(ctx, id)
+	if err != nil || len(all) != 3 {
+		t.Fatalf("chunks %d, %v", len(all), err)
+	}
+	six, err := st.ChunkHits(ctx, []int64{all[1].ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Reasoner{Retriever: retrieve.New(st, e)}
+	for _, c := range []struct {
+		q    string
+		want int
+	}{
+		{"In Q2 2025, which Widgetco segment had the highest net income?", 2},
+		{"In the six months ended June 30, 2025, which segment had the highest net income?", 1},
+		{"Which Widgetco segment had the highest net income in 2025?", 1},
+	} {
+		u := &run{r: r, q: question.New(c.q)}
+		ev, err := u.spanNeighbours(ctx, []Evidence{{N: 1, Hit: six[0]}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ev) != c.want || c.want == 2 && !strings.HasPrefix(ev[1].Hit.Text, "Segment results\nThree months") {
+			t.Errorf("%q: %d passages, want %d", c.q, len(ev), c.want)
+		}
+	}
+	// The ranking then reads the quarter's table, though the six months'
+	// passage comes first.
+	u := &run{r: r, q: question.New("In Q2 2025, which Widgetco segment had the highest net income?"), set: DefaultSettings(), trace: &Trace{}}
+	ev, err := u.spanNeighbours(ctx, []Evidence{{N: 1, Hit: six[0]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := u.rankedRow(ctx, ev)
+	if err != nil || rc == nil || rc.item != "Wholesale" || rc.Value != "3,725" {
+		t.Fatalf("ranked %+v, %v; want Wholesale 3,725", rc, err)
+	}
+}
