@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -273,6 +274,27 @@ func period(text string) string {
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// FiscalYearEnd reads the day a fiscal year ends on from a period as
+// period writes it: "FY ended Jan 28, 2023" is January 28, "FY2018" (a
+// year ending at December's end) December 31; ok is false for any other
+// period.
+func FiscalYearEnd(period string) (month time.Month, day int, ok bool) {
+	if m := fyEndedRE.FindStringSubmatch(period); m != nil {
+		if mo := monthOf(m[1]); mo > 0 {
+			return time.Month(mo), atoi(m[2]), true
+		}
+	}
+	if fyYearRE.MatchString(period) {
+		return time.December, 31, true
+	}
+	return 0, 0, false
+}
+
+var (
+	fyEndedRE = regexp.MustCompile(`^FY ended ([A-Z][a-z]{2}) (\d{1,2}), (?:19|20)\d\d$`)
+	fyYearRE  = regexp.MustCompile(`^FY(?:19|20)\d\d$`)
+)
 
 // Span kinds of a period (PeriodSpan).
 const (

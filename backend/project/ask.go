@@ -38,6 +38,9 @@ func (p *Project) Reasoner(ctx context.Context, q *question.Question, docs []int
 	}
 	rt := p.Retriever()
 	r := reason.New(rt, p.Provider())
+	if r.FiscalEnds, err = p.FiscalEnds(ctx); err != nil {
+		return nil, err
+	}
 	if !scope.Whole() {
 		rt.Docs = scope.Docs
 		r.Scope = scope

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"cairn/backend/identity"
 	"cairn/backend/kb"
 	"cairn/backend/question"
 	"cairn/backend/route"
+	"cairn/backend/tables"
 )
 
 // Scope decides what a question or search q is put to: the documents the
@@ -53,4 +55,47 @@ func (p *Project) Scope(ctx context.Context, q *question.Question, docs []int64)
 		sc.Titles = append(sc.Titles, byID[id].Title)
 	}
 	return sc, nil
+}
+
+// FiscalEnds is the day each document's fiscal years end on, where the
+// library tells it: an organisation's annual reports give it by their
+// period ("FY ended Jan 28, 2023"; identity.FiscalYearEnd), and every
+// document of that organisation, its quarterly reports too, takes it (the
+// day most of its annual reports give). Documents of an organisation with
+// no annual report are left out: their tables' dates are calendar dates.
+func (p *Project) FiscalEnds(ctx context.Context) (map[int64]tables.FiscalEnd, error) {
+	docs, err := p.store.Documents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return FiscalEndsOf(docs), nil
+}
+
+// FiscalEndsOf is FiscalEnds over a list of documents.
+func FiscalEndsOf(docs []kb.Document) map[int64]tables.FiscalEnd {
+	votes := map[string]map[tables.FiscalEnd]int{}
+	for _, d := range docs {
+		if d.Organisation == "" {
+			continue
+		}
+		if m, day, ok := identity.FiscalYearEnd(d.Period); ok {
+			if votes[d.Organisation] == nil {
+				votes[d.Organisation] = map[tables.FiscalEnd]int{}
+			}
+			votes[d.Organisation][tables.FiscalEnd{Month: m, Day: day}]++
+		}
+	}
+	out := map[int64]tables.FiscalEnd{}
+	for _, d := range docs {
+		best, n := tables.FiscalEnd{}, 0
+		for end, c := range votes[d.Organisation] {
+			if c > n || c == n && (end.Month < best.Month || end.Month == best.Month && end.Day < best.Day) {
+				best, n = end, c
+			}
+		}
+		if n > 0 {
+			out[d.ID] = best
+		}
+	}
+	return out
 }

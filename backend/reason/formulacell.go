@@ -191,7 +191,7 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 			if !strings.Contains(e.Hit.Text, " | ") {
 				continue
 			}
-			for _, t := range tables.Parse(e.Hit.Text, e.Hit.TableHeader, lastHeading(e.Hit.HeadingPath)) {
+			for _, t := range u.tablesOf(e.Hit) {
 				all = append(all, t)
 				from = append(from, parsed)
 			}

@@ -127,7 +127,7 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 	if dir == 0 {
 		return nil, nil
 	}
-	all, from := evidenceTables(ev)
+	all, from := u.evidenceTables(ev)
 	if len(all) == 0 {
 		return nil, nil
 	}
@@ -328,7 +328,7 @@ func (u *run) spanNeighbours(ctx context.Context, ev []Evidence) ([]Evidence, er
 	n := len(ev)
 	for i := 0; i < min(n, maxCellPassages); i++ {
 		e := ev[i]
-		if !strings.Contains(e.Hit.Text, " | ") || u.spanFitOf(tables.Parse(e.Hit.Text, e.Hit.TableHeader, lastHeading(e.Hit.HeadingPath))) >= 0 {
+		if !strings.Contains(e.Hit.Text, " | ") || u.spanFitOf(u.tablesOf(e.Hit)) >= 0 {
 			continue
 		}
 		near, err := u.r.Retriever.Around(ctx, e.Hit.ID, 1, 1)
@@ -339,7 +339,7 @@ func (u *run) spanNeighbours(ctx context.Context, ev []Evidence) ([]Evidence, er
 			if have[h.ID] || len(ev) >= maxCellPassages || !strings.Contains(h.Text, " | ") {
 				continue
 			}
-			if u.spanFitOf(tables.Parse(h.Text, h.TableHeader, lastHeading(h.HeadingPath))) > 0 {
+			if u.spanFitOf(u.tablesOf(h)) > 0 {
 				have[h.ID] = true
 				ev = append(ev, Evidence{N: len(ev) + 1, Hit: h})
 			}

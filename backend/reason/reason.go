@@ -18,6 +18,7 @@ import (
 	"cairn/backend/llm"
 	"cairn/backend/question"
 	"cairn/backend/retrieve"
+	"cairn/backend/tables"
 )
 
 // Settings tune answering. Defaults were measured on the DEV sets (docs/measurements.md).
@@ -57,6 +58,10 @@ type Reasoner struct {
 	// the answer's trace records it. What keeps every passage read or cited
 	// within them is Retriever.Docs, which must hold the same documents.
 	Scope *kb.Scope
+	// FiscalEnds, when set, is the day each document's fiscal years end
+	// on (by document id; project.FiscalEnds): a table's date columns are
+	// read as the fiscal years they fall in. Missing: calendar years.
+	FiscalEnds map[int64]tables.FiscalEnd
 
 	emb *embed.Hashed
 }

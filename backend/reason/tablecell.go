@@ -33,7 +33,7 @@ const maxCellPassages = 8
 // the best passages: the best row, in each year the question names. Each
 // cell comes with the passage it is in and its row's span there.
 func (u *run) tableCells(ctx context.Context, ev []Evidence) ([]foundCell, error) {
-	all, from := evidenceTables(ev)
+	all, from := u.evidenceTables(ev)
 	if len(all) == 0 {
 		return nil, nil
 	}
@@ -143,7 +143,7 @@ const cellVerdictMargin = 0.1
 
 // evidenceTables are the tables of the best passages (maxCellPassages),
 // with the passage of each.
-func evidenceTables(ev []Evidence) (all []tables.Table, from []int) {
+func (u *run) evidenceTables(ev []Evidence) (all []tables.Table, from []int) {
 	for i, e := range ev {
 		if i >= maxCellPassages {
 			break
@@ -151,12 +151,24 @@ func evidenceTables(ev []Evidence) (all []tables.Table, from []int) {
 		if !strings.Contains(e.Hit.Text, " | ") {
 			continue
 		}
-		for _, t := range tables.Parse(e.Hit.Text, e.Hit.TableHeader, lastHeading(e.Hit.HeadingPath)) {
+		for _, t := range u.tablesOf(e.Hit) {
 			all = append(all, t)
 			from = append(from, i)
 		}
 	}
 	return all, from
+}
+
+// tablesOf reads the tables of a passage (tables.Parse), each told the day
+// its document's fiscal years end on when the reasoner knows it.
+func (u *run) tablesOf(h kb.Hit) []tables.Table {
+	ts := tables.Parse(h.Text, h.TableHeader, lastHeading(h.HeadingPath))
+	if end, ok := u.r.FiscalEnds[h.DocID]; ok {
+		for i := range ts {
+			ts[i].FiscalEnd = end
+		}
+	}
+	return ts
 }
 
 // foundCell is a cell and where it stands among the passages.

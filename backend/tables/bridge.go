@@ -31,7 +31,7 @@ func Bridge(q Query, tabs []Table, words Words) []Cell {
 	for _, n := range named {
 		src := figures(tabs[n.Table].Rows[n.Row].Cells)
 		for ti, t := range tabs {
-			cols := yearColumns(t.Columns, q.Years)
+			cols := yearColumns(t, q.Years)
 			if len(cols) == 0 {
 				continue
 			}

@@ -74,7 +74,7 @@ func Lookup(q Query, tabs []Table, words Words) []Cell {
 		minShare = q.MinShare
 	}
 	for ti, t := range tabs {
-		cols := yearColumns(t.Columns, q.Years)
+		cols := yearColumns(t, q.Years)
 		if len(cols) == 0 {
 			continue
 		}
@@ -195,7 +195,8 @@ type yearCol struct{ col, year int }
 // first column. A
 // named year no column holds leaves the table out when its columns are
 // periods of other years.
-func yearColumns(columns []string, years []int) []yearCol {
+func yearColumns(t Table, years []int) []yearCol {
+	columns := t.Columns
 	if len(columns) == 0 {
 		return nil
 	}
@@ -206,6 +207,12 @@ func yearColumns(columns []string, years []int) []yearCol {
 	for _, y := range years {
 		ys := strconv.Itoa(y)
 		for j, c := range columns {
+			if fy, ok := t.fiscalYearAt(j); ok {
+				if fy == y {
+					out = append(out, yearCol{j, y})
+				}
+				continue
+			}
 			if containsWord(c, ys) {
 				out = append(out, yearCol{j, y})
 			}

@@ -29,7 +29,7 @@ const minRanked = 2
 // have a figure in that column, or the table has no column for the year.
 func Rank(tabs []Table, ti int, years []int, most bool, only map[int]bool) (Ranking, bool) {
 	t := tabs[ti]
-	cols := yearColumns(t.Columns, years[:min(len(years), 1)])
+	cols := yearColumns(t, years[:min(len(years), 1)])
 	if len(cols) == 0 {
 		return Ranking{}, false
 	}
@@ -117,15 +117,15 @@ type Change struct {
 func RankChange(tabs []Table, ti int, year int, up, percent bool) (Change, bool) {
 	t := tabs[ti]
 	if year == 0 {
-		for _, c := range t.Columns {
-			if y, ok := columnYear(c); ok && y > year {
+		for j := range t.Columns {
+			if y, ok := t.yearAt(j); ok && y > year {
 				year = y
 			}
 		}
 	}
 	later, earlier := -1, -1
-	for j, c := range t.Columns {
-		y, ok := columnYear(c)
+	for j := range t.Columns {
+		y, ok := t.yearAt(j)
 		if ok && y == year {
 			later = j
 			break
@@ -135,7 +135,7 @@ func RankChange(tabs []Table, ti int, year int, up, percent bool) (Change, bool)
 		return Change{}, false
 	}
 	for _, j := range nearFirst(later, len(t.Columns)) {
-		if y, ok := columnYear(t.Columns[j]); ok && y == year-1 {
+		if y, ok := t.yearAt(j); ok && y == year-1 {
 			earlier = j
 			break
 		}

@@ -35,6 +35,12 @@ type Table struct {
 	// Sheets", "$ in millions, except per share amounts").
 	Title string
 	Rows  []Row
+	// FiscalEnd, when set (by the caller, who knows the document), is the
+	// day the fiscal years of the table's document end: a column headed by
+	// a date stands for the fiscal year that date falls in (FiscalYear),
+	// not its calendar year ("July 29, 2023" is fiscal 2024 for years
+	// ending late January).
+	FiscalEnd FiscalEnd
 	// yearHeads is 1 + the index among Heads of the years set as lines
 	// above the table, 0 when there are none.
 	yearHeads int

@@ -3,8 +3,10 @@ package tables
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A made-up cash-flow statement as a passage holds it: a header row of
@@ -456,5 +458,49 @@ func TestParseYearLinesWithLabelBetween(t *testing.T) {
 	ts := Parse(text, "", "")
 	if len(ts) != 1 || len(ts[0].Columns) != 5 || ts[0].Columns[0] != "2025" || ts[0].Columns[1] != "2024" || ts[0].Columns[2] != "2023" || ts[0].Columns[3] != "" {
 		t.Fatalf("%+v", ts)
+	}
+}
+
+func TestFiscalYear(t *testing.T) {
+	jan28 := FiscalEnd{Month: time.January, Day: 28}
+	jun30 := FiscalEnd{Month: time.June, Day: 30}
+	dec31 := FiscalEnd{Month: time.December, Day: 31}
+	for _, c := range []struct {
+		d    string
+		end  FiscalEnd
+		want int
+	}{
+		{"2023-01-28", jan28, 2023}, {"2023-07-29", jan28, 2024}, {"2022-07-30", jan28, 2023},
+		{"2019-02-02", jan28, 2019}, // a 53-week year ends a few days late
+		{"2023-06-30", jun30, 2023}, {"2022-12-31", jun30, 2023}, {"2022-09-30", jun30, 2023},
+		{"2022-01-01", dec31, 2021}, {"2022-12-31", dec31, 2022},
+	} {
+		d, _ := time.Parse("2006-01-02", c.d)
+		if got := FiscalYear(d, c.end); got != c.want {
+			t.Errorf("FiscalYear(%s, %v) = %d, want %d", c.d, c.end, got, c.want)
+		}
+	}
+}
+
+// A quarterly statement's date columns stand for the fiscal years they
+// fall in when the document's fiscal year end is known: the year ending
+// in late January makes July 29, 2023 fiscal 2024.
+func TestLookupFiscalColumns(t *testing.T) {
+	tabs := Parse("| July 29, 2023 |  | January 28, 2023 |  | July 30, 2022 |\nCash and cash equivalents | $ | 1,093 | $ | 1,874 | $ | 840\n", "", "Balance sheets")
+	words := func(s string) []string { return strings.Fields(strings.ToLower(s)) }
+	q := Query{Terms: map[string]bool{"cash": true, "equivalents": true}, Weight: func(string) float64 { return 1 }, Years: []int{2023, 2024}}
+	got := func() string {
+		var out []string
+		for _, c := range Lookup(q, tabs, words) {
+			out = append(out, strconv.Itoa(c.Year)+"="+c.Value)
+		}
+		return strings.Join(out, " ")
+	}
+	if g := got(); g != "2023=1,093" {
+		t.Errorf("calendar years: %q", g)
+	}
+	tabs[0].FiscalEnd = FiscalEnd{Month: time.January, Day: 28}
+	if g := got(); g != "2023=1,874 2024=1,093" {
+		t.Errorf("fiscal years: %q", g)
 	}
 }
