@@ -1866,6 +1866,7 @@ export namespace reason {
 	    declined: boolean;
 	    decided?: boolean;
 	    table?: boolean;
+	    long_form?: boolean;
 	    unmentioned?: string[];
 	
 	    static createFrom(source: any = {}) {
@@ -1880,6 +1881,7 @@ export namespace reason {
 	        this.declined = source["declined"];
 	        this.decided = source["decided"];
 	        this.table = source["table"];
+	        this.long_form = source["long_form"];
 	        this.unmentioned = source["unmentioned"];
 	    }
 	}
@@ -1902,6 +1904,7 @@ export namespace reason {
 	    language?: string;
 	    no_short?: string;
 	    respelled?: question.Respelling[];
+	    long_form?: string;
 	    retrieval: RetrievalTrace;
 	    rerank?: RerankTrace;
 	    semantic_chains?: Chain[];
@@ -1938,6 +1941,7 @@ export namespace reason {
 	        this.language = source["language"];
 	        this.no_short = source["no_short"];
 	        this.respelled = this.convertValues(source["respelled"], question.Respelling);
+	        this.long_form = source["long_form"];
 	        this.retrieval = this.convertValues(source["retrieval"], RetrievalTrace);
 	        this.rerank = this.convertValues(source["rerank"], RerankTrace);
 	        this.semantic_chains = this.convertValues(source["semantic_chains"], Chain);
