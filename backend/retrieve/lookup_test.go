@@ -330,8 +330,9 @@ func TestUnmentioned(t *testing.T) {
 // TestRespell pins Respell on the fixture: a lower-case word no passage
 // holds is read as the word one edit from it that passages hold
 // ("harbuor": "harbour"), also when it opens the question with a
-// capital; a capitalised word inside the question (a name), a short word,
-// a word the project holds and one with no near word stay as typed.
+// capital; two words run together are read apart; a capitalised word
+// inside the question (a name), a short word, a word the project holds and
+// one with no near word stay as typed.
 func TestRespell(t *testing.T) {
 	f := loadFixture(t)
 	ctx := context.Background()
@@ -346,6 +347,11 @@ func TestRespell(t *testing.T) {
 		{"Which harbr town?", "Which harbr town?", 0},
 		{"Which harbour town has a lighthouse?", "Which harbour town has a lighthouse?", 0},
 		{"Which zymurgist lived there?", "Which zymurgist lived there?", 0},
+		// two words run together: a function word and a word the
+		// project holds, also in a name; two words it holds, not in one
+		{"Who painted the Harbourfor scene?", "Who painted the Harbour for scene?", 1},
+		{"Which painter lived in the harbourvillage?", "Which painter lived in the harbour village?", 1},
+		{"Who painted the Harbourvillage scene?", "Who painted the Harbourvillage scene?", 0},
 	} {
 		got, fixes, err := r.Respell(ctx, tc.text)
 		if err != nil {

@@ -24,15 +24,18 @@ var wordRun = regexp.MustCompile(`\p{L}+`)
 // passage of the project holds is written as the project's word one edit
 // from it (two from nine letters; a letter put in, left out, changed, or
 // two swapped) that shares its first two letters, the one in most passages
-// when several are. Names (capitalised inside a sentence) are left as
-// written: a name the documents do not hold is what the question asks
-// about, not a slip (see Unmentioned). It returns the text with the words
+// when several are; else, when it reads as two words run together, as the
+// two (unglued). Names (capitalised inside a sentence) are left as
+// written, unless one of two words run together is a function word
+// ("Liabilitiesfor"): a name the documents do not hold is what the
+// question asks about, not a slip (see Unmentioned). It returns the text with the words
 // replaced and what was replaced; the text unchanged and nil when nothing
 // was.
 func (r *Retriever) Respell(ctx context.Context, text string) (string, []question.Respelling, error) {
 	type slot struct {
 		a, b int
 		word string // lower case
+		name bool   // capitalised inside a sentence
 	}
 	var slots []slot
 	var keys []string
@@ -42,14 +45,12 @@ func (r *Retriever) Respell(ctx context.Context, text string) (string, []questio
 		if utf8.RuneCountInString(w) < minRespelled || analyze.IsCJK(first) {
 			continue
 		}
-		if unicode.IsUpper(first) && !opensSentence(text[:m[0]]) {
-			continue
-		}
 		lw := strings.ToLower(w)
 		if analyze.IsStop(lw) {
 			continue
 		}
-		slots = append(slots, slot{m[0], m[1], lw})
+		name := unicode.IsUpper(first) && !opensSentence(text[:m[0]])
+		slots = append(slots, slot{m[0], m[1], lw, name})
 		keys = append(keys, "w:"+analyze.Stem(lw))
 	}
 	if len(slots) == 0 {
@@ -66,14 +67,23 @@ func (r *Retriever) Respell(ctx context.Context, text string) (string, []questio
 		if known[keys[i]] > 0 {
 			continue
 		}
-		as, err := r.respelled(ctx, s.word)
-		if err != nil {
-			return "", nil, err
+		as := ""
+		if !s.name {
+			if as, err = r.respelled(ctx, s.word); err != nil {
+				return "", nil, err
+			}
+		}
+		written := text[s.a:s.b]
+		if as == "" {
+			// Two words run together ("Liabilitiesfor"): a name too,
+			// when one of them is a function word.
+			if as, err = r.unglued(ctx, written, !s.name); err != nil {
+				return "", nil, err
+			}
 		}
 		if as == "" {
 			continue
 		}
-		written := text[s.a:s.b]
 		if first, _ := utf8.DecodeRuneInString(written); unicode.IsUpper(first) {
 			as = upperFirst(as)
 		}
@@ -125,6 +135,66 @@ func (r *Retriever) respelled(ctx context.Context, w string) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// minGluedPart is the shortest part of a glued word read as a word of its
+// own (a function word may be shorter: "of", "in").
+const minGluedPart = 3
+
+// unglued reads a word the project does not hold as two words run
+// together, written as the question wrote them with a space between
+// ("Liabilitiesfor" → "Liabilities for", "cashflow" → "cash flow"): a
+// word the project holds and a function word, either way round, or, when
+// both may be content words, two words the project holds. Of several
+// splits the one whose content part is longest wins. "" when none.
+func (r *Retriever) unglued(ctx context.Context, w string, both bool) (string, error) {
+	type split struct{ at, content int }
+	var cands []split
+	var keys []string
+	rs := []rune(w)
+	for at := 1; at < len(rs); at++ {
+		a, b := strings.ToLower(string(rs[:at])), strings.ToLower(string(rs[at:]))
+		stopA, stopB := analyze.IsStop(a), analyze.IsStop(b)
+		switch {
+		case stopB && !stopA && len(rs[:at]) >= minGluedPart:
+			cands = append(cands, split{at, at})
+			keys = append(keys, "w:"+analyze.Stem(a))
+		case stopA && !stopB && len(rs[at:]) >= minGluedPart:
+			cands = append(cands, split{at, len(rs) - at})
+			keys = append(keys, "w:"+analyze.Stem(b))
+		case both && !stopA && !stopB && at >= minGluedPart+1 && len(rs)-at >= minGluedPart+1:
+			cands = append(cands, split{at, -1})
+			keys = append(keys, "w:"+analyze.Stem(a), "w:"+analyze.Stem(b))
+		}
+	}
+	if len(cands) == 0 {
+		return "", nil
+	}
+	known, _, err := r.Store.TermDF(ctx, keys)
+	if err != nil {
+		return "", err
+	}
+	best, bestLen := -1, 0
+	k := 0
+	for i, c := range cands {
+		ok, n := false, c.content
+		if c.content < 0 {
+			ok = known[keys[k]] > 0 && known[keys[k+1]] > 0
+			n = min(c.at, len(rs)-c.at)
+			k += 2
+		} else {
+			ok = known[keys[k]] > 0
+			k++
+		}
+		if ok && n > bestLen {
+			best, bestLen = i, n
+		}
+	}
+	if best < 0 {
+		return "", nil
+	}
+	at := cands[best].at
+	return string(rs[:at]) + " " + string(rs[at:]), nil
 }
 
 // maxRespellStems bounds the candidate stems whose passages are read.
