@@ -13,6 +13,7 @@ import (
 	"cairn/backend/analyze"
 	"cairn/backend/formula"
 	"cairn/backend/kb"
+	"cairn/backend/lexicon"
 	"cairn/backend/question"
 	"cairn/backend/search"
 	"cairn/backend/tables"
@@ -40,6 +41,31 @@ const jointRows = 3
 // minQuantityCover is the least part of a quantity's words (by weight) a
 // row must name to be read for it.
 const minQuantityCover = 0.7
+
+// remainderWords say a row is what is left of a category ("Other current
+// liabilities"; lexicon remainder_words).
+var remainderWords = lexicon.English().Set("remainder_words")
+
+// remainderRow reports whether a row's label names what is left of a
+// category (a remainder word the quantity's name does not hold): a part
+// of the quantity, never the quantity itself.
+func remainderRow(label, quantity string) bool {
+	inName := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(quantity)) {
+		inName[strings.Trim(w, ",.;:()")] = true
+	}
+	for _, w := range strings.Fields(strings.ToLower(label)) {
+		w = strings.Trim(w, ",.;:()")
+		if remainderWords[w] && !inName[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// rowShareSlack is how much less of its label a row may name than
+// another's and still rank as naming the quantity alike.
+const rowShareSlack = 0.1
 
 // minQuantityShare is the least part of a row's label the quantity must
 // name ("cash from operations" names little of "Net cash provided by
@@ -337,6 +363,9 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 	// by the project's word weights: "Total revenues" over "Revenues from
 	// other segments").
 	share := func(k rowKey) float64 {
+		if remainderRow(all[k.t].Rows[k.r].Label, name) {
+			return 0
+		}
 		var hit, total float64
 		for _, w := range tableWords(all[k.t].Rows[k.r].Label) {
 			v := query.Weight(w)
@@ -355,7 +384,7 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 		if named[a.t] != named[b.t] {
 			return named[a.t] > named[b.t]
 		}
-		return share(a) > share(b)+0.1
+		return share(a) > share(b)+rowShareSlack
 	})
 	pick := func(k rowKey, y int) (tables.Cell, bool) {
 		c, ok := byRow[k][y]

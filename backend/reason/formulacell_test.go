@@ -103,3 +103,30 @@ func TestOfflineAnswerFromStatedFormula(t *testing.T) {
 		t.Errorf("trace formula %+v (%v)", tr.Formula, err)
 	}
 }
+
+// A ratio asked by its two terms reads each from the row that is the
+// category itself: "Other current liabilities" is what is left of the
+// current liabilities, not they (lexicon remainder_words).
+func TestOfflineRatioSkipsRemainderRows(t *testing.T) {
+	corpus := []evalset.Passage{
+		{ID: "position", Title: "Gadgetco statement of position", Text: "Consolidated Statement of Position\n" +
+			"(Thousands) | 2025 | 2024\n" +
+			"Accounts payable | 1,500 | 1,200\n" +
+			"Other current liabilities | 500 | 400\n" +
+			"Total current liabilities | 2,000 | 1,600\n" +
+			"Long-term debt | 2,000 | 2,400\n" +
+			"Total liabilities | 4,000 | 4,000"},
+		{ID: "board", Title: "Gadgetco board", Text: "The board of Gadgetco meets four times a year. Its chair is elected by the members for a term of three years."},
+	}
+	st := corpusStore(t, corpus)
+	r := newReasoner(st, llm.Offline{})
+	a, err := r.Quick(context.Background(), "What is current liabilities to total liabilities for Gadgetco in FY2025? Round your answer to two decimal places.", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "current liabilities to total liabilities 2025 = current liabilities 2025 2,000 / total liabilities 2025 4,000 = 0.5"
+	if a.Formula != want {
+		t.Fatalf("formula %q\nwant    %q\nanswer %q", a.Formula, want, a.Answer)
+	}
+	checkProvenance(t, st, a)
+}
