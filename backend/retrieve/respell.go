@@ -24,11 +24,11 @@ var wordRun = regexp.MustCompile(`\p{L}+`)
 // passage of the project holds is written as the project's word one edit
 // from it (two from nine letters; a letter put in, left out, changed, or
 // two swapped) that shares its first two letters, the one in most passages
-// when several are; else, when it reads as two words run together, as the
-// two (unglued). Names (capitalised inside a sentence) are left as
-// written, unless one of two words run together is a function word
-// ("Liabilitiesfor"): a name the documents do not hold is what the
-// question asks about, not a slip (see Unmentioned). It returns the text with the words
+// when several are; else, when it reads as a word and a function word run
+// together, as the two (unglued). Names (capitalised inside a sentence)
+// are left as written, but for such a run ("Liabilitiesfor"): a name the
+// documents do not hold is what the question asks about, not a slip (see
+// Unmentioned). It returns the text with the words
 // replaced and what was replaced; the text unchanged and nil when nothing
 // was.
 func (r *Retriever) Respell(ctx context.Context, text string) (string, []question.Respelling, error) {
@@ -75,9 +75,9 @@ func (r *Retriever) Respell(ctx context.Context, text string) (string, []questio
 		}
 		written := text[s.a:s.b]
 		if as == "" {
-			// Two words run together ("Liabilitiesfor"): a name too,
-			// when one of them is a function word.
-			if as, err = r.unglued(ctx, written, !s.name); err != nil {
+			// A word and a function word run together
+			// ("Liabilitiesfor"): in a name too.
+			if as, err = r.unglued(ctx, written); err != nil {
 				return "", nil, err
 			}
 		}
@@ -137,17 +137,15 @@ func (r *Retriever) respelled(ctx context.Context, w string) (string, error) {
 	return "", nil
 }
 
-// minGluedPart is the shortest part of a glued word read as a word of its
-// own (a function word may be shorter: "of", "in").
-const minGluedPart = 3
-
 // unglued reads a word the project does not hold as two words run
 // together, written as the question wrote them with a space between
-// ("Liabilitiesfor" → "Liabilities for", "cashflow" → "cash flow"): a
-// word the project holds and a function word, either way round, or, when
-// both may be content words, two words the project holds. Of several
-// splits the one whose content part is longest wins. "" when none.
-func (r *Retriever) unglued(ctx context.Context, w string, both bool) (string, error) {
+// ("Liabilitiesfor" → "Liabilities for"): a word of six letters or more
+// (minRespelled) that the project holds and a function word, either way
+// round. A shorter word with a function word is often one word of its
+// own ("turnover", "handout"), and so are two content words ("database"),
+// so neither is split. Of several splits the longest word wins; "" when
+// there is none.
+func (r *Retriever) unglued(ctx context.Context, w string) (string, error) {
 	type split struct{ at, content int }
 	var cands []split
 	var keys []string
@@ -156,15 +154,12 @@ func (r *Retriever) unglued(ctx context.Context, w string, both bool) (string, e
 		a, b := strings.ToLower(string(rs[:at])), strings.ToLower(string(rs[at:]))
 		stopA, stopB := analyze.IsStop(a), analyze.IsStop(b)
 		switch {
-		case stopB && !stopA && len(rs[:at]) >= minGluedPart:
+		case stopB && !stopA && at >= minRespelled:
 			cands = append(cands, split{at, at})
 			keys = append(keys, "w:"+analyze.Stem(a))
-		case stopA && !stopB && len(rs[at:]) >= minGluedPart:
+		case stopA && !stopB && len(rs)-at >= minRespelled:
 			cands = append(cands, split{at, len(rs) - at})
 			keys = append(keys, "w:"+analyze.Stem(b))
-		case both && !stopA && !stopB && at >= minGluedPart+1 && len(rs)-at >= minGluedPart+1:
-			cands = append(cands, split{at, -1})
-			keys = append(keys, "w:"+analyze.Stem(a), "w:"+analyze.Stem(b))
 		}
 	}
 	if len(cands) == 0 {
@@ -174,20 +169,10 @@ func (r *Retriever) unglued(ctx context.Context, w string, both bool) (string, e
 	if err != nil {
 		return "", err
 	}
-	best, bestLen := -1, 0
-	k := 0
+	best := -1
 	for i, c := range cands {
-		ok, n := false, c.content
-		if c.content < 0 {
-			ok = known[keys[k]] > 0 && known[keys[k+1]] > 0
-			n = min(c.at, len(rs)-c.at)
-			k += 2
-		} else {
-			ok = known[keys[k]] > 0
-			k++
-		}
-		if ok && n > bestLen {
-			best, bestLen = i, n
+		if known[keys[i]] > 0 && (best < 0 || c.content > cands[best].content) {
+			best = i
 		}
 	}
 	if best < 0 {
