@@ -190,7 +190,7 @@ var (
 	bareToRE  = regexp.MustCompile(`(?i)^((?:[\p{L}\d&'’\-]+\s+){0,3}[\p{L}\d&'’\-]+)\s+to\s+((?:[\p{L}\d&'’\-]+\s+){0,3}[\p{L}\d&'’\-]+)$`)
 	roundedRE = regexp.MustCompile(`(?i)\bround(?:ed)?\b[^.?!]*\b(?:decimals?|decimal\s+places?|places?)\b`)
 	// datedPeriodRE is a period named by its last day ("the fiscal year
-	// ending January 28, 2023", "as of May 31, 2021"), English month names.
+	// ending June 27, 2025", "as of May 31, 2024"), English month names.
 	datedPeriodRE = regexp.MustCompile(`(?i)\b(?:(?:for|in|during|as\s+of|at)\s+)?(?:the\s+)?(?:(?:fiscal\s+)?(?:year|quarter|period)\s+(?:ending|ended)\s+|as\s+of\s+)?(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2},?\s+(?:19|20)\d\d\b`)
 	// leadingDanglingRE is what removed periods leave at the start ("to
 	// average X" of "2021 to 2023 average X").

@@ -276,7 +276,7 @@ func period(text string) string {
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
 // FiscalYearEnd reads the day a fiscal year ends on from a period as
-// period writes it: "FY ended Jan 28, 2023" is January 28, "FY2018" (a
+// period writes it: "FY ended Jan 25, 2025" is January 25, "FY2018" (a
 // year ending at December's end) December 31; ok is false for any other
 // period.
 func FiscalYearEnd(period string) (month time.Month, day int, ok bool) {
@@ -305,7 +305,7 @@ const (
 // PeriodSpan tells what length of time a period (as period writes it)
 // covers: SpanYear for a fiscal year ("FY2018", "FY ended Feb 2, 2019",
 // "fiscal 2022"), SpanQuarter for a quarter ("Q1 2021", "Q4 fiscal 2022",
-// "quarter ended Jul 29, 2023"); "" for a report date or none.
+// "quarter ended Jul 26, 2025"); "" for a report date or none.
 func PeriodSpan(period string) string {
 	switch {
 	case strings.HasPrefix(period, "FY"), strings.HasPrefix(period, "fiscal "):

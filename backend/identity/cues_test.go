@@ -12,10 +12,10 @@ func TestFiscalYearEnd(t *testing.T) {
 		day    int
 		ok     bool
 	}{
-		{"FY ended Jan 28, 2023", time.January, 28, true},
+		{"FY ended Jan 25, 2025", time.January, 25, true},
 		{"FY ended Jun 30, 2016", time.June, 30, true},
 		{"FY2018", time.December, 31, true},
-		{"quarter ended Jul 29, 2023", 0, 0, false},
+		{"quarter ended Jul 26, 2025", 0, 0, false},
 		{"Q2 2022", 0, 0, false},
 		{"May 3, 2023", 0, 0, false},
 	} {

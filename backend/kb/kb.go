@@ -144,7 +144,7 @@ type PageBlock struct {
 // header (footer) when the page's own text stands between it and the
 // edge, so a statement's "(in millions)" under its title stays);
 // version 18: a footnote mark set small and raised after a figure
-// ("5,645 ⁽ᵃ⁾") is read with it, so the table row keeps the cells beside it.
+// ("4,210 ⁽ᵃ⁾") is read with it, so the table row keeps the cells beside it.
 const ReaderVersion = 18
 
 // PageSeparator joins page texts into the document text that chunk char spans

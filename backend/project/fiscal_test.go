@@ -13,17 +13,17 @@ import (
 // an annual report gives none.
 func TestFiscalEndsOf(t *testing.T) {
 	docs := []kb.Document{
-		{ID: 1, Organisation: "Brightwell Stores", Period: "FY ended Jan 28, 2023"},
-		{ID: 2, Organisation: "Brightwell Stores", Period: "FY ended Feb 2, 2019"},
-		{ID: 3, Organisation: "Brightwell Stores", Period: "FY ended Jan 28, 2017"},
-		{ID: 4, Organisation: "Brightwell Stores", Period: "quarter ended Jul 29, 2023"},
+		{ID: 1, Organisation: "Brightwell Stores", Period: "FY ended Jan 25, 2025"},
+		{ID: 2, Organisation: "Brightwell Stores", Period: "FY ended Feb 1, 2020"},
+		{ID: 3, Organisation: "Brightwell Stores", Period: "FY ended Jan 25, 2019"},
+		{ID: 4, Organisation: "Brightwell Stores", Period: "quarter ended Jul 26, 2025"},
 		{ID: 5, Organisation: "Orrin Mills", Period: "FY2019"},
 		{ID: 6, Organisation: "Velden Kettle", Period: "Q2 2023"},
 		{ID: 7, Period: "FY ended Jun 30, 2020"},
 	}
 	got := FiscalEndsOf(docs)
-	jan28 := tables.FiscalEnd{Month: time.January, Day: 28}
-	want := map[int64]tables.FiscalEnd{1: jan28, 2: jan28, 3: jan28, 4: jan28, 5: {Month: time.December, Day: 31}}
+	jan25 := tables.FiscalEnd{Month: time.January, Day: 25}
+	want := map[int64]tables.FiscalEnd{1: jan25, 2: jan25, 3: jan25, 4: jan25, 5: {Month: time.December, Day: 31}}
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}

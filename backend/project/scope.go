@@ -59,7 +59,7 @@ func (p *Project) Scope(ctx context.Context, q *question.Question, docs []int64)
 
 // FiscalEnds is the day each document's fiscal years end on, where the
 // library tells it: an organisation's annual reports give it by their
-// period ("FY ended Jan 28, 2023"; identity.FiscalYearEnd), and every
+// period ("FY ended Jan 25, 2025"; identity.FiscalYearEnd), and every
 // document of that organisation, its quarterly reports too, takes it (the
 // day most of its annual reports give). Documents of an organisation with
 // no annual report are left out: their tables' dates are calendar dates.

@@ -26,7 +26,7 @@ var wordRun = regexp.MustCompile(`\p{L}+`)
 // two swapped) that shares its first two letters, the one in most passages
 // when several are; else, when it reads as a word and a function word run
 // together, as the two (unglued). Names (capitalised inside a sentence)
-// are left as written, but for such a run ("Liabilitiesfor"): a name the
+// are left as written, but for such a run ("Receivablesfrom"): a name the
 // documents do not hold is what the question asks about, not a slip (see
 // Unmentioned). It returns the text with the words
 // replaced and what was replaced; the text unchanged and nil when nothing
@@ -76,7 +76,7 @@ func (r *Retriever) Respell(ctx context.Context, text string) (string, []questio
 		written := text[s.a:s.b]
 		if as == "" {
 			// A word and a function word run together
-			// ("Liabilitiesfor"): in a name too.
+			// ("Receivablesfrom"): in a name too.
 			if as, err = r.unglued(ctx, written); err != nil {
 				return "", nil, err
 			}
@@ -139,7 +139,7 @@ func (r *Retriever) respelled(ctx context.Context, w string) (string, error) {
 
 // unglued reads a word the project does not hold as two words run
 // together, written as the question wrote them with a space between
-// ("Liabilitiesfor" → "Liabilities for"): a word of six letters or more
+// ("Receivablesfrom" → "Receivables from"): a word of six letters or more
 // (minRespelled) that the project holds and a function word, either way
 // round. A shorter word with a function word is often one word of its
 // own ("turnover", "handout"), and so are two content words ("database"),

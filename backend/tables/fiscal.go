@@ -18,13 +18,13 @@ type FiscalEnd struct {
 }
 
 // fiscalWeek is how long after its nominal end a 52/53-week fiscal year
-// may run (a year "ending January 28" ends on February 3 some years).
+// may run (a year "ending January 25" ends on January 31 some years).
 const fiscalWeek = 7
 
 // FiscalYear is the fiscal year day d falls in, for years ending on end:
 // named by the calendar year they end in, as companies name them (the
-// year ended January 28, 2023 is fiscal 2023; July 29, 2023 is in fiscal
-// 2024). A date up to a week after the nominal end still belongs to the
+// year ended January 25, 2025 is fiscal 2025; July 26, 2025 is in fiscal
+// 2026). A date up to a week after the nominal end still belongs to the
 // year ending then.
 func FiscalYear(d time.Time, end FiscalEnd) int {
 	for y := d.Year() - 1; ; y++ {
@@ -35,8 +35,8 @@ func FiscalYear(d time.Time, end FiscalEnd) int {
 	}
 }
 
-// columnDateRE is a date heading a column ("July 29, 2023", "Jan. 28,
-// 2023"), by the lexicon's English month names (their first three
+// columnDateRE is a date heading a column ("July 26, 2025", "Jan. 25,
+// 2025"), by the lexicon's English month names (their first three
 // letters, in order: monthAbbrevs).
 var columnDateRE, monthAbbrevs = func() (*regexp.Regexp, []string) {
 	var abbrevs []string

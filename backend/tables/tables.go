@@ -38,7 +38,7 @@ type Table struct {
 	// FiscalEnd, when set (by the caller, who knows the document), is the
 	// day the fiscal years of the table's document end: a column headed by
 	// a date stands for the fiscal year that date falls in (FiscalYear),
-	// not its calendar year ("July 29, 2023" is fiscal 2024 for years
+	// not its calendar year ("July 26, 2025" is fiscal 2026 for years
 	// ending late January).
 	FiscalEnd FiscalEnd
 	// yearHeads is 1 + the index among Heads of the years set as lines
@@ -363,7 +363,7 @@ func YearsOnly(l string) []string {
 }
 
 // withoutFootnoteMark is a cell without the footnote mark set after its
-// figure ("5,645 (a)", "1,422*"); the cell as it was when it has none.
+// figure ("4,210 (a)", "1,306*"); the cell as it was when it has none.
 func withoutFootnoteMark(c string) string {
 	if i := strings.LastIndexByte(c, ' '); i > 0 && footnoteRE.MatchString(c[i+1:]) {
 		rest := strings.TrimSpace(c[:i])
@@ -422,8 +422,8 @@ func IsYear(c string) bool { return yearRE.MatchString(strings.TrimSpace(c)) }
 
 // Number reads a figure as statements print it: "(1,577)" and "-1,577" are
 // negative, currency signs and thousands separators are dropped, "12.5%"
-// is 12.5, a footnote mark after it is no part of it ("5,645 (a)",
-// "5,645*"). A dash or an empty cell is no number.
+// is 12.5, a footnote mark after it is no part of it ("4,210 (a)",
+// "4,210*"). A dash or an empty cell is no number.
 func Number(c string) (float64, bool) {
 	c = withoutFootnoteMark(strings.TrimSpace(c))
 	m := numberRE.FindStringSubmatch(c)

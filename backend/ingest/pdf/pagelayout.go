@@ -246,7 +246,7 @@ func buildLines(runs []*run) []*pline {
 				break
 			}
 			// A footnote mark set small and raised beside a figure
-			// ("5,645 ⁽ᵃ⁾") is read on the figure's line, whichever of
+			// ("4,210 ⁽ᵃ⁾") is read on the figure's line, whichever of
 			// the two comes first.
 			mark := footnoteMark(r, l.size, l.v) || len(l.runs) == 1 && footnoteMark(l.runs[0], s, r.v)
 			if mark {
@@ -301,7 +301,7 @@ const (
 )
 
 // footnoteMark reports whether r is a footnote mark set smaller than text
-// of the given size beside it and raised above its baseline v ("5,645
+// of the given size beside it and raised above its baseline v ("4,210
 // ⁽ᵃ⁾"): it belongs to that text's line, however far the line's own gap
 // rule would put it.
 func footnoteMark(r *run, size, v float64) bool {
