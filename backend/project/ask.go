@@ -32,15 +32,19 @@ func (p *Project) Retriever() *retrieve.Retriever {
 // with the project's retriever kept to the same documents and the
 // reasoner's Scope set to them (left nil for the whole project).
 func (p *Project) Reasoner(ctx context.Context, q *question.Question, docs []int64) (*reason.Reasoner, error) {
-	scope, err := p.Scope(ctx, q, docs)
+	// One read of the documents routes the question and tells their
+	// fiscal years.
+	all, err := p.store.Documents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	scope, err := scopeIn(all, q, docs)
 	if err != nil {
 		return nil, err
 	}
 	rt := p.Retriever()
 	r := reason.New(rt, p.Provider())
-	if r.FiscalEnds, err = p.FiscalEnds(ctx); err != nil {
-		return nil, err
-	}
+	r.FiscalEnds = FiscalEndsOf(all)
 	if !scope.Whole() {
 		rt.Docs = scope.Docs
 		r.Scope = scope

@@ -19,6 +19,11 @@ func (p *Project) Scope(ctx context.Context, q *question.Question, docs []int64)
 	if err != nil {
 		return nil, err
 	}
+	return scopeIn(all, q, docs)
+}
+
+// scopeIn is Scope among the project's documents all.
+func scopeIn(all []kb.Document, q *question.Question, docs []int64) (*kb.Scope, error) {
 	byID := make(map[int64]kb.Document, len(all))
 	for _, d := range all {
 		byID[d.ID] = d
@@ -57,21 +62,12 @@ func (p *Project) Scope(ctx context.Context, q *question.Question, docs []int64)
 	return sc, nil
 }
 
-// FiscalEnds is the day each document's fiscal years end on, where the
+// FiscalEndsOf is the day each document's fiscal years end on, where the
 // library tells it: an organisation's annual reports give it by their
 // period ("FY ended Jan 25, 2025"; identity.FiscalYearEnd), and every
 // document of that organisation, its quarterly reports too, takes it (the
 // day most of its annual reports give). Documents of an organisation with
 // no annual report are left out: their tables' dates are calendar dates.
-func (p *Project) FiscalEnds(ctx context.Context) (map[int64]tables.FiscalEnd, error) {
-	docs, err := p.store.Documents(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return FiscalEndsOf(docs), nil
-}
-
-// FiscalEndsOf is FiscalEnds over a list of documents.
 func FiscalEndsOf(docs []kb.Document) map[int64]tables.FiscalEnd {
 	votes := map[string]map[tables.FiscalEnd]int{}
 	for _, d := range docs {

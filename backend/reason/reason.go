@@ -59,7 +59,7 @@ type Reasoner struct {
 	// within them is Retriever.Docs, which must hold the same documents.
 	Scope *kb.Scope
 	// FiscalEnds, when set, is the day each document's fiscal years end
-	// on (by document id; project.FiscalEnds): a table's date columns are
+	// on (by document id; project.FiscalEndsOf): a table's date columns are
 	// read as the fiscal years they fall in. Missing: calendar years.
 	FiscalEnds map[int64]tables.FiscalEnd
 
