@@ -296,7 +296,7 @@ func buildLines(runs []*run) []*pline {
 // and markRaiseEm how far above its baseline, and still be read on its
 // line.
 const (
-	markGapEm   = 1.5
+	markGapEm   = 2.5
 	markRaiseEm = 0.6
 )
 
@@ -311,7 +311,7 @@ func footnoteMark(r *run, size, v float64) bool {
 	return footnoteMarkRE.MatchString(strings.TrimSpace(r.b.String()))
 }
 
-var footnoteMarkRE = regexp.MustCompile(`^(?:\(?(?:\d{1,2}|[a-z]|[ivx]{1,4})\)|[*†‡§]{1,3}|\d{1,2}|[a-z])$`)
+var footnoteMarkRE = regexp.MustCompile(`^(?:\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|[*†‡§]{1,3}|\d{1,2})$`)
 
 // markHeavy marks the lines set (nine tenths of their glyphs) in a face
 // heavier than the one most glyphs of the page use.

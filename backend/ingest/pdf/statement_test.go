@@ -329,7 +329,7 @@ func TestStatementRowFootnoteMarks(t *testing.T) {
 			}
 			show(8, right-4.45*float64(len(c)), y, c)
 			if i%3 == 1 && label == "Net income" {
-				show(5.2, right+9.4, y+3, "(a)")
+				show(5.2, right+12.8, y+3, "(a)") // 1.6 em of the figure away
 			}
 		}
 	}
