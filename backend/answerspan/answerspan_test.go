@@ -22,6 +22,8 @@ func TestClassify(t *testing.T) {
 		{"Was Bram Tolliver or Juan Esteban Arrizú born first?", Choice, []string{"Bram Tolliver", "Juan Esteban Arrizú"}},
 		{"Who was born first out of Tarvo Kiilmaa and Andy Kestrel?", Choice, []string{"Tarvo Kiilmaa", "Andy Kestrel"}},
 		{"Are Corin Halvard and Tavish Omondi both film directors?", YesNo, []string{"Corin Halvard", "Tavish Omondi"}},
+		{"Does Corin Halvard (Sculptor) have the same nationality as Tavish Omondi (Poet)?", YesNo, []string{"Corin Halvard (Sculptor)", "Tavish Omondi (Poet)"}},
+		{"Is Lake Varn in the same county as Tessel Falls?", YesNo, []string{"Lake Varn", "Tessel Falls"}},
 		{"What does section 1201 prohibit?", Define, nil},
 		{"Which Kestrian doom metal band from Varnholm released a compilation album?", Thing, nil},
 		{"What is the name of the waterfall in the country where the Tessel River is found?", Thing, nil},

@@ -2,6 +2,7 @@ package answerspan
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -27,6 +28,23 @@ func (f *finder) passageWeight(i int) float64 {
 	return w + 0.15/float64(i+1)
 }
 
+// saysComputed reports whether a sentence may state the figure the
+// question asks when that figure is worked out from others ("the current
+// ratio", "the average price"; lexicon computed_words): only a sentence
+// that says the word does. Any sentence may when the question asks no
+// such figure.
+func (f *finder) saysComputed(text string) bool {
+	if len(f.computed) == 0 {
+		return true
+	}
+	for _, w := range Stems(text) {
+		if slices.Contains(f.computed, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // spans scores every typed span of the evidence.
 func (f *finder) spans() []Candidate {
 	type agg struct {
@@ -41,9 +59,15 @@ func (f *finder) spans() []Candidate {
 			f.prepare(&f.sents[i][si])
 			s := f.sents[i][si]
 			rel := f.chainRel(s)
+			says := f.saysComputed(s.text)
 			for _, sp := range s.spans {
 				fit := f.typeFit(sp, s)
 				if fit == 0 {
+					continue
+				}
+				if sp.Type == TNumber && !says {
+					// "the current ratio" is no amount the sentence
+					// gives without saying it is the ratio
 					continue
 				}
 				inQ := f.inQuestion(sp.Text)

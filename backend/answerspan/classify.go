@@ -12,6 +12,7 @@ package answerspan
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"cairn/backend/lexicon"
@@ -99,9 +100,13 @@ var (
 	reOr      = regexp.MustCompile(`(?i)[,:]?\s*(?:\bbetween\s+)?([^,?]+?)\s+or\s+([^,?]+?)\s*\??\s*$`)
 	reOrFront = regexp.MustCompile(`(?i)^(?:was|is|were|did|does|do|are)\s+(.+?)\s+or\s+(.+?)\s+(born|died|released|founded|formed|established|published|made|created|older|younger|first|earlier|later)\b`)
 	reBoth    = regexp.MustCompile(`(?i)^(?:are|were|is|was|do|does|did|have|has)\s+(?:both\s+)?(?:(?-i:[a-z]+),?\s+)?(.+?)\s+and\s+(.+?)\s+(?:both|of the same|from the same|located in the same|in the same|the same|have the same|share)\b`)
-	reOutOf   = regexp.MustCompile(`(?i)\bout of\s+(.+?)\s+and\s+(.+?)\s*\??\s*$`)
-	reOpen    = regexp.MustCompile(`^(?:what (?:does|do|did) .+ (?:say|state|describe|explain|tell|provide|cover)\b|how (?:does|do|did|can|should|is|are)\b|who (?:must|should|needs? to|has to|have to|is required|are required|is eligible|are eligible|qualifies|qualify)\b|why\b|explain\b|describe\b|summari[sz]e\b)`)
-	reAttr    = regexp.MustCompile(`^(?:what|which) (?:is|was|are|were) (?:the |his |her |their )?([a-z]+) (?:of|does|did|do)\b`)
+	// reSameAs is a comparison of two items by one attribute, the second
+	// after "as" ("Does A have the same nationality as B?", "Is A in the
+	// same county as B?").
+	reSameAs = regexp.MustCompile(`(?i)^(?:are|were|is|was|do|does|did|have|has)\s+(.+?)\s+(?:(?:have|has|had|share|shares|hold|holds|of|from|in|located in|born in)\s+)?the\s+same\s+\S+(?:\s+\S+)?\s+as\s+(.+?)\s*\??\s*$`)
+	reOutOf  = regexp.MustCompile(`(?i)\bout of\s+(.+?)\s+and\s+(.+?)\s*\??\s*$`)
+	reOpen   = regexp.MustCompile(`^(?:what (?:does|do|did) .+ (?:say|state|describe|explain|tell|provide|cover)\b|how (?:does|do|did|can|should|is|are)\b|who (?:must|should|needs? to|has to|have to|is required|are required|is eligible|are eligible|qualifies|qualify)\b|why\b|explain\b|describe\b|summari[sz]e\b)`)
+	reAttr   = regexp.MustCompile(`^(?:what|which) (?:is|was|are|were) (?:the |his |her |their )?([a-z]+) (?:of|does|did|do)\b`)
 	// "What is the standard deduction?": a term to explain, not a name.
 	reWhatTheTerm = regexp.MustCompile(`^what (?:is|are) (?:the |an? )?(?:[a-z0-9-]+ ){0,3}[a-z0-9-]+\s*\?*$`)
 	reBetween     = regexp.MustCompile(`(?i)\bbetween\s+(.+?)\s+and\s+(.+?),`)
@@ -130,9 +135,11 @@ func classify(q string) Question {
 	}
 	low := strings.ToLower(text)
 	// A yes/no question after a short opening phrase ("Looking at the
-	// ledger, did costs rise?") is read from its clause.
+	// ledger, did costs rise?") is read from its clause; not when the
+	// phrase holds the question word ("In what region of the country
+	// ..., is the town?").
 	if i := strings.Index(text, ", "); i > 0 && i <= maxOpening && !strings.ContainsAny(text[:i], "?") {
-		if f := strings.Fields(strings.ToLower(text[i+2:])); len(f) > 1 && yesNoLead[f[0]] && !whWord(strings.Fields(low)[0]) && !yesNoLead[strings.Fields(low)[0]] {
+		if f := strings.Fields(strings.ToLower(text[i+2:])); len(f) > 1 && yesNoLead[f[0]] && !slices.ContainsFunc(strings.Fields(low[:i]), whWord) && !yesNoLead[strings.Fields(low)[0]] {
 			return classify(text[i+2:])
 		}
 	}
@@ -173,6 +180,8 @@ func classify(q string) Question {
 		out.Kind = YesNo
 		out.Same = strings.Contains(low, " same ") || strings.Contains(low, " both ")
 		if m := reBoth.FindStringSubmatch(text); m != nil {
+			out.Options = []string{clean(m[1]), clean(m[2])}
+		} else if m := reSameAs.FindStringSubmatch(text); m != nil {
 			out.Options = []string{clean(m[1]), clean(m[2])}
 		} else if i := strings.Index(low, " and "); i > 0 {
 			rest := strings.Fields(text[i+5:])

@@ -273,9 +273,17 @@ func yearOf(s string) (float64, bool) {
 // yesNo answers a yes/no question: for "the same X" whether both items'
 // passages give the same value, for "both X" whether both are described so,
 // else whether the best passage states the question's words.
+//
+// A question about one thing ("Is the plant capital-intensive?") that no
+// sentence decides gets its "yes" and "no" under MinScore: a guess is no
+// answer (the passages are shown as evidence). A verdict from a table's
+// cells (the reasoner's byCellsDirection) lifts one above it.
 func (f *finder) yesNo() []Candidate {
 	yes := Candidate{Text: "yes", Score: 0.5}
 	no := Candidate{Text: "no", Score: 0.45}
+	if len(f.q.Options) != 2 {
+		yes.Score, no.Score = undecidedYes, undecidedNo
+	}
 	if len(f.q.Options) == 2 {
 		a, b := f.about(f.q.Options[0]), f.about(f.q.Options[1])
 		if len(a) > 0 && len(b) > 0 {
@@ -325,6 +333,13 @@ func (f *finder) yesNo() []Candidate {
 	}
 	return []Candidate{yes, no}
 }
+
+// undecidedYes and undecidedNo score the answers to a yes/no question
+// about one thing that nothing decided: under MinScore, so not offered.
+const (
+	undecidedYes = 0.40
+	undecidedNo  = 0.35
+)
 
 func (f *finder) firstSent(i int) Ref {
 	if len(f.sents[i]) == 0 {

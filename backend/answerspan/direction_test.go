@@ -28,6 +28,9 @@ func TestYesNoDirection(t *testing.T) {
 	if q := Classify("Looking at the ledger, what did the barley yield?"); q.Kind == YesNo {
 		t.Errorf("a wh-question after an opening phrase read as yes/no")
 	}
+	if q := Classify("In what region of the country where Velkaro lies, is the birthplace of Edwin Tallow?"); q.Kind == YesNo {
+		t.Errorf("a question word in the opening phrase read as yes/no")
+	}
 	ps := []Passage{
 		passage("Harvest report", "The barley yield rose by 12 percent in 2021 compared with 2020. Rain was plentiful."),
 		passage("Mill notes", "The mill was rebuilt in 1990."),
@@ -39,5 +42,25 @@ func TestYesNoDirection(t *testing.T) {
 	cs = Find(Classify("Did the barley yield rise in 2021?"), ps, idf)
 	if len(cs) == 0 || cs[0].Text != "yes" || len(cs[0].Chain) != 1 {
 		t.Fatalf("best %+v, want yes from the harvest sentence", cs)
+	}
+}
+
+// A yes/no question about one thing that no sentence decides is not
+// answered "yes" by default: both answers stay under MinScore. One that
+// asks which way ("increase or decrease") is not a yes/no it can decide
+// either.
+func TestYesNoUndecided(t *testing.T) {
+	ps := []Passage{
+		passage("Harvest report", "The barley harvest was stored in the new granary. Rain was plentiful."),
+		passage("Mill notes", "The mill was rebuilt in 1990."),
+	}
+	for _, q := range []string{
+		"Is the barley farm a capital-intensive business?",
+		"Did the barley yield increase or decrease in 2021?",
+	} {
+		cs := Find(Classify(q), ps, idf)
+		if len(cs) > 0 && cs[0].Score >= MinScore {
+			t.Errorf("%q: best %+v offered, want nothing decided", q, cs[0])
+		}
 	}
 }

@@ -215,6 +215,7 @@ type finder struct {
 	hops     int
 	wordQ    map[string]bool   // a word is a question word (or a synonym of one), by its text
 	yearOnly bool              // the question asks for a year, not a date
+	computed []string          // a figure question's stems naming a computed figure (saysComputed)
 	both     bool              // "both X and Y": the answer is the entity each passage names
 	have     []map[string]bool // the word keys of each passage (title and text)
 	chainSt  []map[string]bool // the words of the sentence leading to a bridge passage, and its passage's title
@@ -261,6 +262,9 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 	f.moved = read.moved
 	f.related = read.related
 	for _, w := range f.qStems {
+		if computed[w] && q.Kind == Number {
+			f.computed = append(f.computed, w)
+		}
 		f.qSet[w] = true
 		f.qSyn[w] = true
 		for _, y := range synonyms[w] {

@@ -21,6 +21,7 @@ var (
 	personLead   = lexicon.SetOf(en.Group("question_kinds", "who"))
 	dateCues     = en.Group("question_kinds", "when")
 	numWords     = en.Group("question_kinds", "how many")
+	computed     = stemSet(en.Words("computed_words"))
 	placeCues    = en.Group("question_kinds", "where")
 	orderEarly   = en.Words("order_earliest")
 	orderLate    = en.Words("order_latest")
@@ -135,6 +136,17 @@ func synonymStems(groups map[string][]string) map[string][]string {
 					}
 				}
 			}
+		}
+	}
+	return out
+}
+
+// stemSet is the set of the stems of words (Stems).
+func stemSet(words []string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range words {
+		for _, st := range Stems(w) {
+			out[st] = true
 		}
 	}
 	return out

@@ -65,6 +65,11 @@ type Question struct {
 	// sentence or none ending in "?". Support (reason) weighs the
 	// evidence against them.
 	AskWords []string
+	// Computed are the AskWords that name a figure worked out from
+	// others ("ratio", "average", "change"; lexicon computed_words):
+	// what Cairn computes, not what a passage must say, so support does
+	// not weigh them.
+	Computed []string
 	// Anchors are the words by which the text names what it asks about
 	// (Anchors; English text only): a passage that answers it holds them.
 	// Reason declines a question whose scope never mentions one of them.
@@ -128,7 +133,30 @@ func New(text string) *Question {
 		LongFormOf: LongFormOf(text),
 	}
 	q.NamesQuarter, q.NamesFiscalYear, q.NamesPartYear = PeriodSpans(text)
+	q.Computed = computedWords(lang, askWords)
 	return q
+}
+
+// computedWords are the words of ask that name a computed figure in the
+// lexicon of lang (computed_words); none for a language without it.
+func computedWords(lang string, ask []string) []string {
+	lex := lexicon.Of(lang)
+	if lex == nil || !lex.Has("computed_words") {
+		return nil
+	}
+	keys := map[string]bool{}
+	for _, w := range lex.Words("computed_words") {
+		for _, k := range embed.WordsOf(analyze.Tokens(w)) {
+			keys[k] = true
+		}
+	}
+	var out []string
+	for _, w := range ask {
+		if keys[w] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // PeriodSpans reports whether text names a quarter ("Q2", "Q2'23", "the

@@ -296,3 +296,20 @@ func TestPeriodSpans(t *testing.T) {
 		}
 	}
 }
+
+// The words that name a figure worked out from others are told apart
+// from the rest of what a question asks: support does not weigh them.
+func TestComputedWords(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{"What was the current ratio of the Alderbrook mill in 2021?", []string{"w:ratio"}},
+		{"What was the average price of rye in 2020?", embed.WordsOf(analyze.Tokens("average"))},
+		{"Who founded the Alderbrook mill?", nil},
+	} {
+		if got := New(c.q).Computed; !slices.Equal(got, c.want) {
+			t.Errorf("%q: computed %q, want %q", c.q, got, c.want)
+		}
+	}
+}

@@ -20,6 +20,7 @@ var outcomeCorpus = []evalset.Passage{
 	{ID: "ferry", Title: "Alderbrook ferry", Text: "The Alderbrook ferry crosses the wide river below the town. The ferry carries carts, cattle and travellers between the banks, and the ferryman lives in the stone house by the landing."},
 	{ID: "library", Title: "Alderbrook library lending", Text: "The Alderbrook library lends books to every resident of the town. A borrower may keep a book for three weeks and renew it once at the desk."},
 	{ID: "bakery", Title: "Alderbrook bakery", Text: "The bakery on the square sells rye bread and honey cakes. It opens before dawn on market days."},
+	{ID: "accounts", Title: "Alderbrook mill accounts", Text: "At the end of 2021 the Alderbrook mill held current assets of 840 crowns against current liabilities of 420 crowns."},
 }
 
 // The three outcomes of an offline answer, told apart: an answer formed
@@ -36,6 +37,12 @@ func TestOutcomesOffline(t *testing.T) {
 		{"short answer", "Who founded the Alderbrook mill?", kb.OutcomeAnswer, "", true},
 		{"open question", "How does the Alderbrook library lend books?", kb.OutcomeAnswer, reason.NoShortText, false},
 		{"evidence only", "In what year did the Alderbrook ferry first cross the river?", kb.OutcomeEvidence, "Evidence only: the passages on p. 1 of Alderbrook ferry", false},
+		// A yes/no question no sentence decides is not answered "yes" by
+		// default: its passages are the evidence.
+		{"evidence only: yes or no undecided", "Does the Alderbrook ferry carry cattle?", kb.OutcomeEvidence, "Evidence only: the passages on p. 1 of Alderbrook ferry", false},
+		// A figure worked out from others: the passages need not say
+		// "ratio", only the figures it is worked out from.
+		{"evidence only: a computed figure", "What was the current ratio of the Alderbrook mill in 2021?", kb.OutcomeEvidence, "Evidence only:", false},
 		{"declined", "What is the melting point of tungsten carbide?", kb.OutcomeDeclined, reason.DeclineText, false},
 		// The question's words are all there but one name: the notes
 		// never mention Brannoch, so nothing in them answers it.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -221,6 +222,10 @@ type Evidence struct {
 // question's words spread over its passages).
 func support(ctx context.Context, rt *retrieve.Retriever, q *question.Question, hits []kb.Hit) (best, joint float64, err error) {
 	qw := q.AskWords
+	if len(q.Computed) > 0 && len(q.Computed) < len(qw) {
+		// "the current ratio": the passages give the figures, Cairn the ratio
+		qw = slices.DeleteFunc(slices.Clone(qw), func(w string) bool { return slices.Contains(q.Computed, w) })
+	}
 	if len(qw) == 0 || len(hits) == 0 {
 		return 0, 0, nil
 	}
