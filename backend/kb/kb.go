@@ -144,8 +144,10 @@ type PageBlock struct {
 // header (footer) when the page's own text stands between it and the
 // edge, so a statement's "(in millions)" under its title stays);
 // version 18: a footnote mark set small and raised after a figure
-// ("4,210 ⁽ᵃ⁾") is read with it, so the table row keeps the cells beside it.
-const ReaderVersion = 18
+// ("4,210 ⁽ᵃ⁾") is read with it, so the table row keeps the cells beside it;
+// version 19: in right-to-left lines a combining mark follows the letter it
+// is drawn on, and a word drawn in two touching pieces is one word.
+const ReaderVersion = 19
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/bidi"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Right-to-left text. A PDF paints glyphs left to right on the page, so a
@@ -74,13 +75,16 @@ func rtlDominant(lines []*pline) bool {
 // their own order.
 func rtlLineText(l *pline) string {
 	var units []string
+	// end is where the last glyph placed ends, across runs: a word drawn
+	// in two pieces is one word when the pieces touch.
+	end := math.Inf(-1)
 	for ri, r := range l.runs {
 		gs := append([]placed(nil), r.gl...)
 		sort.SliceStable(gs, func(i, j int) bool { return gs[i].u0 < gs[j].u0 })
+		gs = withMarks(gs)
 		if ri > 0 && r.u0-l.runs[ri-1].u1 > wordGapEm*l.size {
 			units = append(units, " ")
 		}
-		end := math.Inf(-1)
 		for _, g := range gs {
 			if g.text == " " {
 				if len(units) > 0 && units[len(units)-1] != " " {
@@ -108,6 +112,65 @@ func rtlLineText(l *pline) string {
 		spaced = append(spaced, u)
 	}
 	return strings.Join(strings.Fields(visualToLogical(spaced)), " ")
+}
+
+// withMarks attaches each combining mark glyph (a vowel sign, shadda,
+// tanwin, niqqud: Unicode Mn) to the letter it is drawn on, the one whose
+// extent holds the mark's centre (else the nearest), so that it follows
+// its letter in logical order. Sorted by position, a mark drawn over the
+// middle of its letter comes after it, and once the line is turned into
+// logical order it would stand before it ("أيًضا" for "أيضًا"). gs is
+// sorted by u0; the result keeps that order without the marks.
+func withMarks(gs []placed) []placed {
+	var out []placed
+	var marks []placed
+	for _, g := range gs {
+		if isMarkText(g.text) {
+			marks = append(marks, g)
+			continue
+		}
+		out = append(out, g)
+	}
+	if len(marks) == 0 {
+		return gs
+	}
+	for _, m := range marks {
+		c := (m.u0 + m.u1) / 2
+		best, bestD := -1, math.Inf(1)
+		for i, g := range out {
+			if g.text == " " {
+				continue
+			}
+			d := 0.0
+			switch {
+			case c < g.u0:
+				d = g.u0 - c
+			case c > g.u1:
+				d = c - g.u1
+			}
+			if d < bestD {
+				best, bestD = i, d
+			}
+		}
+		if best < 0 {
+			return gs // marks alone: leave them as drawn
+		}
+		out[best].text = norm.NFC.String(out[best].text + m.text)
+	}
+	return out
+}
+
+// isMarkText reports whether s is one or more nonspacing combining marks.
+func isMarkText(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.Is(unicode.Mn, r) {
+			return false
+		}
+	}
+	return true
 }
 
 // unitClass classifies a glyph's text: 'R' right-to-left, 'L' left-to-right
