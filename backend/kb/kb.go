@@ -146,7 +146,8 @@ type PageBlock struct {
 // version 18: a footnote mark set small and raised after a figure
 // ("4,210 ⁽ᵃ⁾") is read with it, so the table row keeps the cells beside it;
 // version 19: in right-to-left lines a combining mark follows the letter it
-// is drawn on, and a word drawn in two touching pieces is one word.
+// is drawn on, and a word drawn in two touching pieces is one word; glyphs
+// wrapped in /ActualText on one line read as that text.
 const ReaderVersion = 19
 
 // PageSeparator joins page texts into the document text that chunk char spans

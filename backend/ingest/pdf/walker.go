@@ -68,7 +68,8 @@ type walker struct {
 	box      [4]float64 // visible page area; glyphs outside it are dropped
 	clip     bool
 	codes    []glyphCode
-	pathSegs []rule // the path under construction, as axis-aligned segments
+	actual   *actualSpan // an open /ActualText span (actualtext.go)
+	pathSegs []rule      // the path under construction, as axis-aligned segments
 	pathX    float64
 	pathY    float64
 }
@@ -116,6 +117,12 @@ func walkPage(doc *docState, p pageRef) (res pageResult) {
 func (w *walker) run(data []byte, res *resources, gs gstate, depth int) {
 	lx := lexer{data: data}
 	var stack []gstate
+	marked := 0 // marked-content depth (BDC/BMC … EMC)
+	defer func() {
+		if w.actual != nil && w.actual.formAt == depth {
+			w.closeActual() // not closed by its EMC
+		}
+	}()
 	tm, tlm := identity, identity
 	for {
 		op, args, ok, err := lx.next()
@@ -208,6 +215,18 @@ func (w *walker) run(data []byte, res *resources, gs gstate, depth int) {
 					}
 				}
 			}
+		case "BDC", "BMC":
+			marked++
+			if op == "BDC" && w.actual == nil {
+				if t, ok := actualText(args, res); ok {
+					w.actual = &actualSpan{text: t, formAt: depth, depth: marked}
+				}
+			}
+		case "EMC":
+			if w.actual != nil && w.actual.formAt == depth && w.actual.depth == marked {
+				w.closeActual()
+			}
+			marked = max(marked-1, 0)
 		case "m", "l", "re", "h", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n":
 			w.path(op, args, &gs)
 		case "Do":
@@ -318,24 +337,52 @@ func (w *walker) show(gs *gstate, tm *matrix, s string) {
 			*tm = translate(tx, 0).mul(*tm)
 		}
 		w.res.glyphs++
+		code := codeRead
 		switch {
 		case c.ok:
 			g.text = c.text
 		case f.noUnicode:
 			g.text = "\uFFFD"
-			w.res.undecodable++
-			w.res.unmappedCID++
+			code = codeUnmapped
 		default:
-			w.res.undecodable++
-			continue
+			code = codeUnread
 		}
 		g.x, g.y, g.size, g.weight, g.color = x, y, em, f.weight, gs.fill
 		if gs.render == 2 && g.weight < boldWeight {
 			g.weight = boldWeight // filled and stroked: set bold by the pen
 		}
-		if w.clip && !w.visible(x, y, em) {
+		if w.actual != nil {
+			// inside a replacement span: its text may stand for the glyph
+			if !w.clip || w.visible(x, y, em) {
+				w.actual.glyphs = append(w.actual.glyphs, g)
+				w.actual.codes = append(w.actual.codes, code)
+			}
 			continue
 		}
+		w.place(g, code, w.clip && !w.visible(x, y, em))
+	}
+}
+
+// How a glyph's code was read: to its text, to no text in a font without
+// any Unicode map (shown as U+FFFD), or to nothing.
+const (
+	codeRead = iota
+	codeUnmapped
+	codeUnread
+)
+
+// place adds a glyph to the page as its code was read, counting the
+// codes not read; a glyph off the page (hidden) is counted, not placed.
+func (w *walker) place(g glyph, code int, hidden bool) {
+	switch code {
+	case codeUnmapped:
+		w.res.undecodable++
+		w.res.unmappedCID++
+	case codeUnread:
+		w.res.undecodable++
+		return
+	}
+	if !hidden {
 		w.lay.add(g)
 	}
 }
