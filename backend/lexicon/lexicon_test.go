@@ -1,6 +1,7 @@
 package lexicon
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -104,4 +105,24 @@ func TestAccessors(t *testing.T) {
 		}
 	}()
 	en.Words("no such category")
+}
+
+// WordNet's first-sense synonyms of a noun and of a noun phrase, any case
+// and spacing; none for a word it gives none for.
+func TestSynonyms(t *testing.T) {
+	for _, c := range []struct {
+		noun string
+		want string
+	}{
+		{"expenditure", "spending"},
+		{"Net  Profit", "net income"},
+		{"profit", "earnings"},
+	} {
+		if got := Synonyms(c.noun); !slices.Contains(got, c.want) {
+			t.Errorf("Synonyms(%q) = %q, want it to hold %q", c.noun, got, c.want)
+		}
+	}
+	if got := Synonyms("zzzz"); got != nil {
+		t.Errorf("Synonyms(zzzz) = %q", got)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"cairn/backend/analyze"
+	"cairn/backend/embed"
 	"cairn/backend/formula"
 	"cairn/backend/kb"
 	"cairn/backend/lexicon"
@@ -184,6 +185,84 @@ func (u *run) statedFormula(ctx context.Context, ev []Evidence) (*statedFigure, 
 // acronym in the name ("PP&E") is read as the words of a row label it
 // spells.
 func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []Evidence) ([]rowChoice, error) {
+	rows, err := u.quantityRowsNamed(ctx, name, years, ev, minQuantityCover)
+	if err != nil || len(rows) > 0 || u.q.Lang != "en" {
+		return rows, err
+	}
+	// No row prints it in the question's words: the words a document may
+	// use for it instead, by WordNet ("capital spending"). A synonym is a
+	// guess: the row must name every word of it ("net income" is not
+	// "Deferred income taxes").
+	for _, v := range quantityVariants(name) {
+		rows, err := u.quantityRowsNamed(ctx, v, years, ev, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) > 0 {
+			u.trace.ReadAs = append(u.trace.ReadAs, ReadAs{Name: name, As: v})
+			return rows, nil
+		}
+	}
+	return nil, nil
+}
+
+// maxQuantityVariants is how many synonyms of a figure's name are tried.
+const maxQuantityVariants = 4
+
+// quantityVariants are other names of a figure, from WordNet's first
+// sense (lexicon.Synonyms): the whole name's synonyms of as many words or
+// more ("net profit": "net income"; a one-word name takes one-word
+// synonyms too), then the name with its last word, the head noun, put in
+// another word for it ("capital expenditure": "capital spending", "net
+// profit": "net earnings"; not one that repeats a word of the name). No
+// variant that holds a digit or stems like the name or one before it; at
+// most maxQuantityVariants.
+func quantityVariants(name string) []string {
+	words := strings.Fields(strings.ToLower(name))
+	if len(words) == 0 {
+		return nil
+	}
+	own := map[string]bool{}
+	for _, w := range words {
+		own[w] = true
+	}
+	seen := map[string]bool{strings.Join(embed.Words(name), " "): true}
+	var out []string
+	add := func(v string) {
+		key := strings.Join(embed.Words(v), " ")
+		if len(out) < maxQuantityVariants && !seen[key] && !strings.ContainsAny(v, "0123456789") {
+			seen[key] = true
+			out = append(out, v)
+		}
+	}
+	repeats := func(syn string) bool {
+		for _, w := range strings.Fields(syn) {
+			if own[w] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range lexicon.Synonyms(strings.Join(words, " ")) {
+		if len(strings.Fields(s)) >= min(len(words), 2) {
+			add(s)
+		}
+	}
+	if len(words) > 1 {
+		head, lead := words[len(words)-1], strings.Join(words[:len(words)-1], " ")
+		for _, s := range lexicon.Synonyms(head) {
+			if !strings.Contains(s, " ") && !repeats(s) {
+				add(lead + " " + s)
+			}
+		}
+	}
+	return out
+}
+
+// quantityRowsNamed is quantityRows for the name as given, a row naming
+// at least minCover of its words (by weight); with 1, its label itself
+// says the name, its words one after another.
+func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, ev []Evidence, minCover float64) ([]rowChoice, error) {
 	q := name
 	for _, y := range years {
 		if y != 0 {
@@ -297,7 +376,7 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 	}
 	// The row must name most of the quantity; the question's other words
 	// may name the table ("the balance sheet").
-	query.MinCover, query.MinShare = minQuantityCover, minQuantityShare
+	query.MinCover, query.MinShare = minCover, minQuantityShare
 	query.Context = map[string]bool{}
 	for _, w := range u.q.Words {
 		query.Context[w] = true
@@ -330,6 +409,21 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 			}
 		}
 		cells = tables.Bridge(query, all, tableWords)
+	}
+	if minCover >= 1 {
+		// the name's words in the row's own label, one after another
+		// ("Net earnings including …" for "net earnings"; not "State
+		// income taxes, net of …" for "net income")
+		phrase := tableWords(name)
+		cells = slices.DeleteFunc(cells, func(c tables.Cell) bool {
+			label := tableWords(c.Label)
+			for i := 0; i+len(phrase) <= len(label); i++ {
+				if slices.Equal(label[i:i+len(phrase)], phrase) {
+					return false
+				}
+			}
+			return true
+		})
 	}
 	if len(cells) == 0 {
 		return nil, nil

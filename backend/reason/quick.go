@@ -173,6 +173,9 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 				return nil, err
 			}
 		}
+		if err := u.statedScales(ctx, g); err != nil {
+			return nil, err
+		}
 		if u.trace.Support.Declined && len(unmentioned) == 0 && (len(g.cells) > 0 || g.stated != nil || g.ranked != nil) {
 			u.trace.Support.Declined = false
 			u.trace.Support.Table = true

@@ -87,6 +87,63 @@ func (u *run) askedCells(ctx context.Context, g *gathered) ([]foundCell, error) 
 	return out, nil
 }
 
+// scaleLookBack is how many passages before a cell's the scale of its
+// table is sought in.
+const scaleLookBack = 3
+
+// statedScales gives the cells whose table states no scale the one
+// written above it: a statement continued from an earlier passage has
+// its "(in millions)" on the lines before its header, in the passage
+// before under the same heading. The first scale found, nearest first,
+// in the cell's own passage (not its table's rows) or such a passage.
+func (u *run) statedScales(ctx context.Context, g *gathered) error {
+	for i := range g.cells {
+		c := &g.cells[i]
+		if c.Scale != 0 || c.ev < 0 || c.ev >= len(g.evidence) {
+			continue
+		}
+		h := g.evidence[c.ev].Hit
+		if s := scaleAbove(h.Text); s != 0 {
+			c.Scale = s
+			continue
+		}
+		near, err := u.r.Retriever.Around(ctx, h.ID, scaleLookBack, 0)
+		if err != nil {
+			return err
+		}
+		for k := len(near) - 1; k >= 0; k-- {
+			p := near[k]
+			if p.ID == h.ID || p.DocID != h.DocID || !slices.Equal(p.HeadingPath, h.HeadingPath) {
+				continue
+			}
+			if s := scaleAbove(p.Text); s != 0 {
+				c.Scale = s
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// scaleAbove is the scale a passage states outside its table rows ("(in
+// millions)" on a line of its own, "Dollars in millions, except per
+// share amounts"); 0 when none.
+func scaleAbove(text string) float64 {
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, " | ") || len(line) > 80 {
+			continue
+		}
+		if m := scaleLineRE.FindStringSubmatch(line); m != nil {
+			return tables.Scale(m[1])
+		}
+	}
+	return 0
+}
+
+// scaleLineRE finds a scale stated for figures ("(in millions", "(Millions)",
+// "Dollars in thousands"), not a count in prose ("millions of customers").
+var scaleLineRE = regexp.MustCompile(`(?i)(?:\(\s*|\bin\s+)(thousands|millions|billions)\b(?:\s*\)|\s*,|\s*$|\s+except\b)`)
+
 // withEvidence is the index of a passage among the evidence, added at its
 // end when it is not there yet.
 func (u *run) withEvidence(g *gathered, h kb.Hit) int {

@@ -190,3 +190,29 @@ func TestOfflineAnswerRanksColumns(t *testing.T) {
 		checkProvenance(t, st, a)
 	}
 }
+
+
+// A figure asked in words no row prints is read in a synonym WordNet
+// gives for its head noun ("expenditure": "spending"), and the trace says
+// so.
+func TestOfflineAnswerBySynonym(t *testing.T) {
+	corpus := []evalset.Passage{
+		{ID: "flows", Title: "Widgetco statement of widget flows", Text: "| 2025 | 2024\n" +
+			"Capital spending | (4,625) | (4,240)\n" +
+			"Proceeds from sale of old widgets | 262 | 49"},
+		{ID: "board", Title: "Widgetco board", Text: "The board of Widgetco meets four times a year. Its chair is elected by the members for a term of three years."},
+	}
+	st := corpusStore(t, corpus)
+	r := newReasoner(st, llm.Offline{})
+	a, err := r.Quick(context.Background(), "What was Widgetco's capital expenditure in 2025?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Cells) != 1 || a.Cells[0].Value != "(4,625)" {
+		t.Fatalf("answer %q, cells %+v", a.Answer, a.Cells)
+	}
+	var tr reason.Trace
+	if err := json.Unmarshal(a.Trace, &tr); err != nil || len(tr.ReadAs) != 1 || tr.ReadAs[0].As != "capital spending" {
+		t.Errorf("read_as %+v (%v)", tr.ReadAs, err)
+	}
+}

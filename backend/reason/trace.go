@@ -58,7 +58,10 @@ type Trace struct {
 	// here), and Candidates the runners-up considered.
 	// Formula is the formula the question states and how far its
 	// quantities were found in tables.
-	Formula    *FormulaTrace   `json:"formula,omitempty"`
+	Formula *FormulaTrace `json:"formula,omitempty"`
+	// ReadAs: figures named in words no table row of the scope prints,
+	// read in a synonym's (WordNet) whose row was found.
+	ReadAs     []ReadAs        `json:"read_as,omitempty"`
 	Short      *kb.ShortAnswer `json:"short,omitempty"`
 	Candidates []ShortTrace    `json:"short_candidates,omitempty"`
 	// Language is the question's language (lexicon.Detect), and NoShort
@@ -175,6 +178,13 @@ func DecodeTrace(raw []byte) (Trace, error) {
 		}
 	}
 	return t, nil
+}
+
+// ReadAs is a figure's name as asked and the synonym its row was found by
+// ("capital expenditure" as "capital spending").
+type ReadAs struct {
+	Name string `json:"name"`
+	As   string `json:"as"`
 }
 
 // FormulaTrace is a stated formula as the answer tried it: its figure,

@@ -1728,6 +1728,20 @@ export namespace reason {
 		}
 	}
 	
+	export class ReadAs {
+	    name: string;
+	    as: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReadAs(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.as = source["as"];
+	    }
+	}
 	export class RerankTrace {
 	    thought: string;
 	    relations: number[];
@@ -1899,6 +1913,7 @@ export namespace reason {
 	    answer_continued?: number;
 	    citations_by?: string;
 	    formula?: FormulaTrace;
+	    read_as?: ReadAs[];
 	    short?: kb.ShortAnswer;
 	    short_candidates?: ShortTrace[];
 	    language?: string;
@@ -1936,6 +1951,7 @@ export namespace reason {
 	        this.answer_continued = source["answer_continued"];
 	        this.citations_by = source["citations_by"];
 	        this.formula = this.convertValues(source["formula"], FormulaTrace);
+	        this.read_as = this.convertValues(source["read_as"], ReadAs);
 	        this.short = this.convertValues(source["short"], kb.ShortAnswer);
 	        this.short_candidates = this.convertValues(source["short_candidates"], ShortTrace);
 	        this.language = source["language"];
