@@ -191,7 +191,6 @@ func TestOfflineAnswerRanksColumns(t *testing.T) {
 	}
 }
 
-
 // A figure asked in words no row prints is read in a synonym WordNet
 // gives for its head noun ("expenditure": "spending"), and the trace says
 // so.
