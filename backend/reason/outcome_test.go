@@ -151,3 +151,22 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// A line that only names what is asked (a term set as a title) is said
+// with the sentence after it: the answer gives the definition, not the
+// term alone.
+func TestTermLineSaidWithItsDefinition(t *testing.T) {
+	st := corpusStore(t, []evalset.Passage{
+		{ID: "rules", Title: "Principles of mill design", Text: "Principles of mill design\n\nLaw of good milling.\nGrain must be ground slowly so that the flour stays cool and keeps its taste.\n\nLaw of the open race.\nThe mill race stays free of weeds in every season."},
+		{ID: "ferry", Title: "Alderbrook ferry", Text: "The Alderbrook ferry crosses the wide river below the town."},
+	})
+	r := newReasoner(st, llm.Offline{})
+	a, err := r.Quick(context.Background(), "How does this document define the law of good milling?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(a.Answer, "Grain must be ground slowly") {
+		t.Errorf("answer %q: the definition after the term is not said", a.Answer)
+	}
+	checkProvenance(t, st, a)
+}

@@ -301,6 +301,10 @@ func extract(ctx context.Context, rt *retrieve.Retriever, q *question.Question, 
 		seenBoost[lb] = true
 		boosts = append(boosts, lb)
 	}
+	asked := map[string]bool{}
+	for _, w := range q.Words {
+		asked[w] = true
+	}
 	var all []sentence
 	for i, e := range ev {
 		text := e.Hit.Text
@@ -312,10 +316,17 @@ func extract(ctx context.Context, rt *retrieve.Retriever, q *question.Question, 
 			section = 0
 		}
 		pos := 0
-		for _, sp := range proseSentences(text) {
+		sents := proseSentences(text)
+		for k, sp := range sents {
 			s := text[sp[0]:sp[1]]
 			if len(strings.Fields(s)) < 3 && len([]rune(s)) < 8 {
 				continue
+			}
+			if k+1 < len(sents) && saysOnlyAsked(s, asked) {
+				// A line that only names what is asked ("Law of good
+				// Gestalt.") says it with the sentence after it.
+				sp = [2]int{sp[0], sents[k+1][1]}
+				s = text[sp[0]:sp[1]]
 			}
 			if strings.EqualFold(kb.OneLine(s), kb.OneLine(lastHeading(e.Hit.HeadingPath))) {
 				continue // the heading itself
@@ -368,6 +379,22 @@ func extract(ctx context.Context, rt *retrieve.Retriever, q *question.Question, 
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// saysOnlyAsked reports whether a sentence says nothing but words of the
+// question (asked: its word keys), at least one: a title or term on a
+// line of its own.
+func saysOnlyAsked(s string, asked map[string]bool) bool {
+	ws := embed.Words(s)
+	if len(ws) == 0 || len(ws) > 8 {
+		return false
+	}
+	for _, w := range ws {
+		if !asked[w] {
+			return false
+		}
+	}
+	return true
 }
 
 // proseSentences splits text into sentences for an extractive answer:
