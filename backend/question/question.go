@@ -91,6 +91,10 @@ type Question struct {
 	// LongFormOf is the short form in capitals the text asks the long form
 	// of ("What does QRTL stand for?": "QRTL"; LongFormOf); "" otherwise.
 	LongFormOf string
+	// SectionLabels are the labelled parts of a document the text asks
+	// the title or topic of ("What's the topic of Unit 14?": "Unit 14";
+	// SectionLabels); nil otherwise.
+	SectionLabels []string
 	// Typed is the text as the user typed it when Text is that text with
 	// misspelled words respelled (Respelled says which); "" otherwise.
 	Typed     string
@@ -130,7 +134,8 @@ func New(text string) *Question {
 		Period:   latestYear(text),
 		Moved:    answerspan.Direction(text),
 		// English cues ask for a long form.
-		LongFormOf: LongFormOf(text),
+		LongFormOf:    LongFormOf(text),
+		SectionLabels: SectionLabels(text),
 	}
 	q.NamesQuarter, q.NamesFiscalYear, q.NamesPartYear = PeriodSpans(text)
 	q.Computed = computedWords(lang, askWords)

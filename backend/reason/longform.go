@@ -74,10 +74,11 @@ func (u *run) longForm(ctx context.Context) (*longFormFound, error) {
 // maxStatingLine bounds the line cited with a long form, each side of it.
 const maxStatingLine = 200
 
-// lineAround is the line of text holding [start, end), at most
+// lineAround is the line of text holding [start, end) (a page break ends
+// a line too), at most
 // maxStatingLine bytes each side, cut at word edges.
 func lineAround(text string, start, end int) answerspan.Ref {
-	a := strings.LastIndexByte(text[:start], '\n') + 1
+	a := strings.LastIndexAny(text[:start], "\n\f") + 1
 	if start-a > maxStatingLine {
 		a = start - maxStatingLine
 		if i := strings.IndexByte(text[a:start], ' '); i >= 0 {
@@ -85,7 +86,7 @@ func lineAround(text string, start, end int) answerspan.Ref {
 		}
 	}
 	b := len(text)
-	if i := strings.IndexByte(text[end:], '\n'); i >= 0 {
+	if i := strings.IndexAny(text[end:], "\n\f"); i >= 0 {
 		b = end + i
 	}
 	if b-end > maxStatingLine {

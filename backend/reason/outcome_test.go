@@ -170,3 +170,27 @@ func TestTermLineSaidWithItsDefinition(t *testing.T) {
 	}
 	checkProvenance(t, st, a)
 }
+
+// A question asking the title of labelled parts is answered by the
+// headings that label them, wherever in the scope they stand; a lead-in
+// line ("Unit 2 Key Assignments:") is no title.
+func TestSectionTitles(t *testing.T) {
+	st := corpusStore(t, []evalset.Passage{
+		{ID: "course-1", Title: "Millwright course outline", Text: "Course content\nUNIT 1: Reading the Grain\nStudents learn the kinds of grain the valley grows.\nUnit 2 Key Assignments:\nA report on the river mills."},
+		{ID: "course-2", Title: "Millwright course outline, second term", Text: "UNIT 2: Building the Water Wheel\nStudents build a small wheel and measure its turns."},
+		{ID: "ferry", Title: "Alderbrook ferry", Text: "The Alderbrook ferry crosses the wide river below the town."},
+	})
+	r := newReasoner(st, llm.Offline{})
+	a, err := r.Quick(context.Background(), "What are the names of Unit 1 and Unit 2?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Short == nil || a.Short.Text != "Reading the Grain; Building the Water Wheel" {
+		t.Fatalf("short %+v, answer %q", a.Short, a.Answer)
+	}
+	var tr reason.Trace
+	if err := json.Unmarshal(a.Trace, &tr); err != nil || len(tr.SectionTitles) != 2 {
+		t.Errorf("section_titles %q (%v)", tr.SectionTitles, err)
+	}
+	checkProvenance(t, st, a)
+}

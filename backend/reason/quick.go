@@ -65,6 +65,10 @@ type gathered struct {
 	// question asks about, at evidence index longFormAt.
 	longForm   *longFormFound
 	longFormAt int
+	// titles: the titles of the labelled parts the question asks about,
+	// at evidence indexes titlesAt.
+	titles   []*longFormFound
+	titlesAt []int
 }
 
 // stepOptions say what gathering the evidence for the question asked does
@@ -193,6 +197,20 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 				u.trace.Support.LongForm = true
 			}
 		}
+		// The titles of the labelled parts it asks about.
+		if g.titles, err = u.sectionTitles(ctx); err != nil {
+			return nil, err
+		}
+		for _, t := range g.titles {
+			var at int
+			g.evidence, at = withLongForm(g.evidence, t)
+			g.titlesAt = append(g.titlesAt, at)
+			u.trace.SectionTitles = append(u.trace.SectionTitles, t.span.Text)
+		}
+		if len(g.titles) > 0 && u.trace.Support.Declined && len(unmentioned) == 0 {
+			u.trace.Support.Declined = false
+			u.trace.Support.SectionTitle = true
+		}
 	}
 	if u.trace.Support.Declined {
 		g.declined = true
@@ -210,6 +228,9 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		cs = inSection(u.q, cs, pool)
 		if g.longForm != nil {
 			cs = append([]answerspan.Candidate{longFormCandidate(g.longForm, g.longFormAt)}, cs...)
+		}
+		if len(g.titles) > 0 {
+			cs = append([]answerspan.Candidate{titlesCandidate(g.titles, g.titlesAt)}, cs...)
 		}
 		if q.Kind == answerspan.YesNo {
 			cs = byCellsDirection(u.q.Moved, cs, g.cells)

@@ -76,6 +76,10 @@ type Trace struct {
 	// short form the question asks about ("Quiet River Test Laboratory"
 	// for "QRTL"); it leads the answer.
 	LongForm string `json:"long_form,omitempty"`
+	// SectionTitles are the titles the scope's headings give the labelled
+	// parts the question asks about ("Using Financial Information and
+	// Accounting" for "Unit 14"); they lead the answer.
+	SectionTitles []string `json:"section_titles,omitempty"`
 
 	Retrieval RetrievalTrace `json:"retrieval"`
 	Rerank    *RerankTrace   `json:"rerank,omitempty"`
@@ -132,6 +136,9 @@ type SupportTrace struct {
 	// LongForm: under the threshold, but the question asks what a short
 	// form stands for and a document of the scope writes it out.
 	LongForm bool `json:"long_form,omitempty"`
+	// SectionTitle: under the threshold, but the question asks the title
+	// of a labelled part and a heading of the scope gives it.
+	SectionTitle bool `json:"section_title,omitempty"`
 	// Unmentioned are the words by which the question names what it asks
 	// about (question.Anchors) that the documents searched never mention:
 	// declined, whatever the coverage.

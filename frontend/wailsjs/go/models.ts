@@ -1881,6 +1881,7 @@ export namespace reason {
 	    decided?: boolean;
 	    table?: boolean;
 	    long_form?: boolean;
+	    section_title?: boolean;
 	    unmentioned?: string[];
 	
 	    static createFrom(source: any = {}) {
@@ -1896,6 +1897,7 @@ export namespace reason {
 	        this.decided = source["decided"];
 	        this.table = source["table"];
 	        this.long_form = source["long_form"];
+	        this.section_title = source["section_title"];
 	        this.unmentioned = source["unmentioned"];
 	    }
 	}
@@ -1920,6 +1922,7 @@ export namespace reason {
 	    no_short?: string;
 	    respelled?: question.Respelling[];
 	    long_form?: string;
+	    section_titles?: string[];
 	    retrieval: RetrievalTrace;
 	    rerank?: RerankTrace;
 	    semantic_chains?: Chain[];
@@ -1958,6 +1961,7 @@ export namespace reason {
 	        this.no_short = source["no_short"];
 	        this.respelled = this.convertValues(source["respelled"], question.Respelling);
 	        this.long_form = source["long_form"];
+	        this.section_titles = source["section_titles"];
 	        this.retrieval = this.convertValues(source["retrieval"], RetrievalTrace);
 	        this.rerank = this.convertValues(source["rerank"], RerankTrace);
 	        this.semantic_chains = this.convertValues(source["semantic_chains"], Chain);
