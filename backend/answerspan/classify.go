@@ -201,7 +201,9 @@ func classify(q string) Question {
 					}
 					a = append([]string{head[j]}, a...)
 				}
-				if len(a) > 0 && len(b) > 0 {
+				// Two periods ("between FY2022 and FY2021") are no two
+				// items to compare: the question asks about one thing.
+				if len(a) > 0 && len(b) > 0 && !strings.ContainsAny(strings.Join(a, "")+strings.Join(b, ""), "0123456789") {
 					out.Options = []string{clean(strings.Join(a, " ")), clean(strings.Join(b, " "))}
 				}
 			}

@@ -31,6 +31,10 @@ func TestYesNoDirection(t *testing.T) {
 	if q := Classify("In what region of the country where Velkaro lies, is the birthplace of Edwin Tallow?"); q.Kind == YesNo {
 		t.Errorf("a question word in the opening phrase read as yes/no")
 	}
+	// two periods are no two items compared
+	if q := Classify("Has Widgetco reported any change in its debt between FY2022 and FY2021?"); q.Kind != YesNo || len(q.Options) != 0 {
+		t.Errorf("kind %q options %q, want yes-no about one thing", q.Kind, q.Options)
+	}
 	ps := []Passage{
 		passage("Harvest report", "The barley yield rose by 12 percent in 2021 compared with 2020. Rain was plentiful."),
 		passage("Mill notes", "The mill was rebuilt in 1990."),
