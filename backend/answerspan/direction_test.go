@@ -68,3 +68,17 @@ func TestYesNoUndecided(t *testing.T) {
 		}
 	}
 }
+
+// A question asking an amount is asked for a number, and money fits it
+// before a count of days.
+func TestAmountAsked(t *testing.T) {
+	q := Classify("What is the total amount the Alderbrook mill may borrow under its credit agreement?")
+	if q.Kind != Number {
+		t.Fatalf("kind %q, want a number", q.Kind)
+	}
+	ps := []Passage{passage("Alderbrook mill credit", "The Alderbrook mill entered into a new $4,200,000 364 day credit agreement with the valley bank.")}
+	cs := Find(q, ps, idf)
+	if len(cs) == 0 || cs[0].Text != "$4,200,000" {
+		t.Errorf("best %+v, want the sum of money", cs)
+	}
+}

@@ -3,6 +3,7 @@ package answerspan
 import (
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -192,34 +193,35 @@ func (f *finder) isQuestionWord(w string) bool {
 }
 
 type finder struct {
-	q        Question
-	ps       []Passage
-	idf      IDF
-	qStems   []string
-	smaller  bool     // the question asks for a place smaller than a country (asksSmallerPlace)
-	moved    int      // the way the question asks a quantity moved (Direction)
-	related  []string // the relation words the question follows from its items (relatedBy)
-	qNames   []string // capitalised names of the question (lower-case)
-	qSet     map[string]bool
-	relTotal float64
-	anchor   []float64 // how much a passage's title is named by the question
-	bridge   []float64 // a passage whose title an anchor passage mentions
-	bridgeBy []Ref
-	cov      []float64
-	sents    [][]sent
-	titleIx  map[string]int
-	titleSt  []map[string]bool
-	qSyn     map[string]bool // question words and their synonyms
-	focusRe  *regexp.Regexp
-	classes  map[string]string
-	hops     int
-	wordQ    map[string]bool   // a word is a question word (or a synonym of one), by its text
-	yearOnly bool              // the question asks for a year, not a date
-	computed []string          // a figure question's stems naming a computed figure (saysComputed)
-	both     bool              // "both X and Y": the answer is the entity each passage names
-	have     []map[string]bool // the word keys of each passage (title and text)
-	chainSt  []map[string]bool // the words of the sentence leading to a bridge passage, and its passage's title
-	words    []*passageWords   // each passage's words (wordsOf)
+	q           Question
+	ps          []Passage
+	idf         IDF
+	qStems      []string
+	smaller     bool     // the question asks for a place smaller than a country (asksSmallerPlace)
+	moved       int      // the way the question asks a quantity moved (Direction)
+	related     []string // the relation words the question follows from its items (relatedBy)
+	qNames      []string // capitalised names of the question (lower-case)
+	qSet        map[string]bool
+	relTotal    float64
+	anchor      []float64 // how much a passage's title is named by the question
+	bridge      []float64 // a passage whose title an anchor passage mentions
+	bridgeBy    []Ref
+	cov         []float64
+	sents       [][]sent
+	titleIx     map[string]int
+	titleSt     []map[string]bool
+	qSyn        map[string]bool // question words and their synonyms
+	focusRe     *regexp.Regexp
+	classes     map[string]string
+	hops        int
+	wordQ       map[string]bool   // a word is a question word (or a synonym of one), by its text
+	yearOnly    bool              // the question asks for a year, not a date
+	computed    []string          // a figure question's stems naming a computed figure (saysComputed)
+	amountAsked bool              // the question asks an amount ("the total amount"): money fits best
+	both        bool              // "both X and Y": the answer is the entity each passage names
+	have        []map[string]bool // the word keys of each passage (title and text)
+	chainSt     []map[string]bool // the words of the sentence leading to a bridge passage, and its passage's title
+	words       []*passageWords   // each passage's words (wordsOf)
 }
 
 // Find lists the candidate short answers of q in the passages, best first.
@@ -255,6 +257,7 @@ func newFinder(q Question, ps []Passage, idf IDF) *finder {
 	f.hops = Hops(q)
 	lowQ := strings.ToLower(q.Text)
 	f.yearOnly = strings.Contains(lowQ, "what year") || strings.Contains(lowQ, "which year")
+	f.amountAsked = slices.Contains(strings.Fields(strings.Trim(lowQ, "?")), "amount")
 	f.both = strings.Contains(" "+strings.ToLower(q.Text)+" ", " both ")
 	read := q.reading()
 	f.qStems = read.stems

@@ -21,8 +21,17 @@ func (f *finder) typeFit(sp Span, s sent) float64 {
 	if f.q.Focus != "" && (sp.Type == TName || sp.Type == TQuoted) {
 		fit *= focusFit(sp.Text, f.q.Focus)
 	}
+	if sp.Type == TNumber && f.q.Kind == Number && f.amountAsked && strings.ContainsAny(sp.Text, currencySigns) {
+		fit *= amountFit // "the total amount" is money before a count of days
+	}
 	return fit
 }
+
+// currencySigns mark a figure as money.
+const currencySigns = "$€£¥₹₩"
+
+// amountFit weighs a sum of money up when the question asks an amount.
+const amountFit = 1.5
 
 // focusFit weighs a name by its head word against the question's focus
 // noun: "Ada Brook Stadium" for "what stadium" fits, "West Eastbrook High
