@@ -404,7 +404,7 @@ func Anchors(text string) []string {
 			continue
 		}
 		low := strings.ToLower(w)
-		if t.opens || acronym(w) || measureCompound(w) || periodWord.MatchString(w) || periodMark.MatchString(w) || ordinal.MatchString(w) || dateFormat(w) || analyze.IsStop(low) || pageNouns[low] || unitCodes[low] {
+		if t.opens || acronym(w) || measureCompound(w) || periodWord.MatchString(w) || periodMark.MatchString(w) || ordinal.MatchString(w) || dateFormat(w) || analyze.IsStop(low) || pageNouns[low] || sectionNouns[low] || unitCodes[low] {
 			continue
 		}
 		first, _ := firstRune(w)
@@ -466,6 +466,7 @@ func askingSentence(text string) string {
 // form, read once.
 var (
 	pageNouns    = lexicon.English().Set("page_nouns")
+	sectionNouns = lexicon.English().Set("section_label_nouns")
 	unitCodes    = lexicon.English().Set("unit_codes")
 	longFormCues = lexicon.English().Words("long_form_cues")
 )

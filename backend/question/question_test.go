@@ -212,6 +212,7 @@ func TestAnchors(t *testing.T) {
 		{"As of Q2'2023, is Norcell selling a unit? As of FY2023Q1?", []string{"Norcell"}},
 		{"What date is on page(1)? Format it as YYYY-MM-DD.", nil},
 		{"On Slide 4, what is the 2nd item of the 30-second survey?", nil},
+		{"How many links are in the Section on Milling and in Appendix B?", []string{"Milling"}},
 		{"How many trams stop at the Quay Square/Harbour Street stop?", []string{"Quay", "Square", "Harbour", "Street"}},
 		{"WHAT IS THE 2nd OBJECTIVE OF THE GUILD?", nil},
 		{"Which model, the M250 or the Wi-Fi unit?", []string{"M250", "Wi-Fi"}},
