@@ -183,7 +183,9 @@ func (u *run) statedFormula(ctx context.Context, ev []Evidence) (*statedFigure, 
 // tables of the question's passages and of a search for the quantity:
 // the rows that have every year, else the best row for each year. An
 // acronym in the name ("PP&E") is read as the words of a row label it
-// spells.
+// spells. A name no row prints is read in its WordNet synonyms
+// (quantityVariants), the first one a row's label says; the trace
+// records which (read_as).
 func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []Evidence) ([]rowChoice, error) {
 	rows, err := u.quantityRowsNamed(ctx, name, years, ev, minQuantityCover)
 	if err != nil || len(rows) > 0 || u.q.Lang != "en" {
@@ -191,8 +193,8 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 	}
 	// No row prints it in the question's words: the words a document may
 	// use for it instead, by WordNet ("capital spending"). A synonym is a
-	// guess: the row must name every word of it ("net income" is not
-	// "Deferred income taxes").
+	// guess: the row's own label must say it, its words together ("net
+	// income" is not "State income taxes, net of federal benefit").
 	for _, v := range quantityVariants(name) {
 		rows, err := u.quantityRowsNamed(ctx, v, years, ev, 1)
 		if err != nil {

@@ -97,32 +97,47 @@ const scaleLookBack = 3
 // before under the same heading. The first scale found, nearest first,
 // in the cell's own passage (not its table's rows) or such a passage.
 func (u *run) statedScales(ctx context.Context, g *gathered) error {
+	stated := map[int64]float64{} // by passage: a row's cells share one
 	for i := range g.cells {
 		c := &g.cells[i]
 		if c.Scale != 0 || c.ev < 0 || c.ev >= len(g.evidence) {
 			continue
 		}
 		h := g.evidence[c.ev].Hit
-		if s := scaleAbove(h.Text); s != 0 {
-			c.Scale = s
-			continue
-		}
-		near, err := u.r.Retriever.Around(ctx, h.ID, scaleLookBack, 0)
-		if err != nil {
-			return err
-		}
-		for k := len(near) - 1; k >= 0; k-- {
-			p := near[k]
-			if p.ID == h.ID || p.DocID != h.DocID || !slices.Equal(p.HeadingPath, h.HeadingPath) {
-				continue
+		s, ok := stated[h.ID]
+		if !ok {
+			var err error
+			if s, err = u.scaleStatedFor(ctx, h); err != nil {
+				return err
 			}
-			if s := scaleAbove(p.Text); s != 0 {
-				c.Scale = s
-				break
-			}
+			stated[h.ID] = s
 		}
+		c.Scale = s
 	}
 	return nil
+}
+
+// scaleStatedFor is the scale stated above the table of passage h: in h
+// outside its rows, else in the nearest of the scaleLookBack passages
+// before it under the same heading; 0 when none.
+func (u *run) scaleStatedFor(ctx context.Context, h kb.Hit) (float64, error) {
+	if s := scaleAbove(h.Text); s != 0 {
+		return s, nil
+	}
+	near, err := u.r.Retriever.Around(ctx, h.ID, scaleLookBack, 0)
+	if err != nil {
+		return 0, err
+	}
+	for k := len(near) - 1; k >= 0; k-- {
+		p := near[k]
+		if p.ID == h.ID || p.DocID != h.DocID || !slices.Equal(p.HeadingPath, h.HeadingPath) {
+			continue
+		}
+		if s := scaleAbove(p.Text); s != 0 {
+			return s, nil
+		}
+	}
+	return 0, nil
 }
 
 // scaleAbove is the scale a passage states outside its table rows ("(in
