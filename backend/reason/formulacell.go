@@ -195,7 +195,19 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 	// use for it instead, by WordNet ("capital spending"). A synonym is a
 	// guess: the row's own label must say it, its words together ("net
 	// income" is not "State income taxes, net of federal benefit").
-	for _, v := range quantityVariants(name) {
+	variants := quantityVariants(name)
+	var words []string
+	for _, v := range variants {
+		words = append(words, tableWords(v)...)
+	}
+	held, err := u.r.Retriever.TermStats(ctx, words)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range variants {
+		if slices.ContainsFunc(tableWords(v), func(w string) bool { return held.DF[w] == 0 }) {
+			continue // a word no passage holds: no row says it
+		}
 		rows, err := u.quantityRowsNamed(ctx, v, years, ev, 1)
 		if err != nil {
 			return nil, err
