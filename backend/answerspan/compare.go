@@ -322,7 +322,7 @@ func (f *finder) yesNo() []Candidate {
 				}
 			}
 		}
-	} else if agrees, at, ok := f.directionVerdict(); ok {
+	} else if agrees, at, ok := f.directionVerdict(minDirectionRel); ok {
 		chain := []Ref{at}
 		yes.Chain, no.Chain = chain, chain
 		if agrees {
@@ -330,8 +330,50 @@ func (f *finder) yesNo() []Candidate {
 		} else {
 			no.Score = 0.7
 		}
+	} else if up, down, ok := whichWay(f.q.Text); ok {
+		// "Did X increase or decrease?": the way the best sentence
+		// says it moved, in the question's word for it.
+		f.moved = 1
+		if rose, at, ok := f.directionVerdict(minWayRel); ok {
+			way := Candidate{Text: up, Score: decidedWay, Chain: []Ref{at}}
+			if !rose {
+				way.Text = down
+			}
+			return []Candidate{way, yes, no}
+		}
+		f.moved = 0
 	}
 	return []Candidate{yes, no}
+}
+
+// decidedWay is the score of the way a sentence says a quantity moved,
+// asked "did it increase or decrease?".
+const decidedWay = 0.7
+
+// minWayRel is the least part of the question's words (by weight) the
+// sentence stating the way must say: more than for a yes/no, since the
+// answer is the sentence's word itself ("Net sales increased" says
+// nothing of wages as a percent of net sales).
+const minWayRel = 0.6
+
+// whichWay reads a question that asks which way a quantity moved, its
+// two ways joined by "or" ("increase or decrease", "rise or fall"): the
+// question's word for up and for down.
+func whichWay(text string) (up, down string, ok bool) {
+	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isAlnum(r) })
+	for i := 1; i+1 < len(ws); i++ {
+		if ws[i] != "or" {
+			continue
+		}
+		a, b := ws[i-1], ws[i+1]
+		switch {
+		case riseWords[a] && fallWords[b]:
+			return a, b, true
+		case fallWords[a] && riseWords[b]:
+			return b, a, true
+		}
+	}
+	return "", "", false
 }
 
 // undecidedYes and undecidedNo score the answers to a yes/no question

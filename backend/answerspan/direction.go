@@ -28,14 +28,14 @@ const minDirectionRel = 0.3
 // went up or down ("Did the risk decrease …?") by the sentence of the
 // passages that says most of the question and states one direction: yes
 // when it is the question's, no when it is the other. ok is false when the
-// question asks no direction or no sentence says enough of it.
-func (f *finder) directionVerdict() (yes bool, at Ref, ok bool) {
+// question asks no direction or no sentence says minRel of it (by weight).
+func (f *finder) directionVerdict(minRel float64) (yes bool, at Ref, ok bool) {
 	want := f.moved
 	if want == 0 {
 		return false, Ref{}, false
 	}
 	var best *sent
-	bestRel := minDirectionRel
+	bestRel := minRel
 	for i := range f.sents {
 		for k := range f.sents[i] {
 			s := &f.sents[i][k]

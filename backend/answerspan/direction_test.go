@@ -82,3 +82,20 @@ func TestAmountAsked(t *testing.T) {
 		t.Errorf("best %+v, want the sum of money", cs)
 	}
 }
+
+// A question asking which way a quantity moved is answered in its own
+// word for the way the best sentence states.
+func TestWhichWay(t *testing.T) {
+	ps := []Passage{
+		passage("Harvest report", "The barley yield rose by 12 percent in 2021 compared with 2020. Rain was plentiful."),
+		passage("Mill notes", "The mill was rebuilt in 1990."),
+	}
+	cs := Find(Classify("Did the barley yield increase or decrease in 2021?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "increase" || cs[0].Score < MinScore || len(cs[0].Chain) != 1 {
+		t.Fatalf("best %+v, want increase from the harvest sentence", cs)
+	}
+	cs = Find(Classify("Did the barley yield fall or rise in 2021?"), ps, idf)
+	if len(cs) == 0 || cs[0].Text != "rise" {
+		t.Fatalf("best %+v, want rise", cs)
+	}
+}
