@@ -47,6 +47,8 @@ func FuzzContent(f *testing.F) {
 		"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[ (x) Tj",
 		"<< /A << /B [1 2 <4142> (c\\)d)] >> >> BDC EMC",
 		"1e308 1e308 1e308 1e308 1e308 1e308 cm BT (x) Tj ET",
+		"BT /F1 12 Tf /Span << /ActualText <FEFF0066> >> BDC (a) Tj T* (b) Tj EMC EMC /Span /P0 BDC (c) Tj ET",
+		"/Span << /ActualText (x) >> BDC BT /F1 12 Tf /Span << /ActualText (y) >> BDC (z) Tj",
 	} {
 		f.Add([]byte(s))
 	}
