@@ -352,8 +352,8 @@ const decidedWay = 0.7
 
 // minWayRel is the least part of the question's words (by weight) the
 // sentence stating the way must say: more than for a yes/no, since the
-// answer is the sentence's word itself ("Net sales increased" says
-// nothing of wages as a percent of net sales).
+// answer is the sentence's word itself ("Flour sales rose" says
+// nothing of the miller's wages as a share of flour sales).
 const minWayRel = 0.6
 
 // whichWay reads a question that asks which way a quantity moved, its

@@ -92,7 +92,7 @@ type Question struct {
 	// of ("What does QRTL stand for?": "QRTL"; LongFormOf); "" otherwise.
 	LongFormOf string
 	// SectionLabels are the labelled parts of a document the text asks
-	// the title or topic of ("What's the topic of Unit 14?": "Unit 14";
+	// the title or topic of ("What is the topic of Unit 7?": "Unit 7";
 	// SectionLabels); nil otherwise.
 	SectionLabels []string
 	// Typed is the text as the user typed it when Text is that text with

@@ -8,7 +8,7 @@ import (
 )
 
 // sectionLabelRE finds a labelled part of a document: a label noun (lexicon
-// section_label_nouns) and its number, letter or Roman numeral ("Unit 14",
+// section_label_nouns) and its number, letter or Roman numeral ("Unit 7",
 // "chapter 3.2", "Appendix B", "Part II").
 var sectionLabelRE = func() *regexp.Regexp {
 	nouns := lexicon.English().Words("section_label_nouns")
@@ -22,7 +22,7 @@ var sectionTitleCues = lexicon.English().Set("section_title_cues")
 const maxSectionLabels = 4
 
 // SectionLabels returns the labelled parts of a document a question asks
-// the title or topic of: "What's the topic of UNIT 14?" gives "UNIT 14",
+// the title or topic of: "What is the topic of UNIT 7?" gives "UNIT 7",
 // "What are the names of Unit 1 and Unit 2?" gives both, "What is Chapter
 // 3 about?" gives "Chapter 3". A cue (lexicon section_title_cues) must
 // stand before the first label or right after the last ("about",

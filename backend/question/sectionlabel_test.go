@@ -12,7 +12,7 @@ func TestSectionLabels(t *testing.T) {
 		q    string
 		want []string
 	}{
-		{"What's the topic of UNIT 14?", []string{"UNIT 14"}},
+		{"What is the topic of UNIT 7?", []string{"UNIT 7"}},
 		{"what are the names of Unit 1 and Unit 2 in the first term?", []string{"Unit 1", "Unit 2"}},
 		{"What is Chapter 3 about?", []string{"Chapter 3"}},
 		{"What is the title of Appendix B?", []string{"Appendix B"}},

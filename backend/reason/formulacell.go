@@ -194,7 +194,7 @@ func (u *run) quantityRows(ctx context.Context, name string, years []int, ev []E
 	// No row prints it in the question's words: the words a document may
 	// use for it instead, by WordNet ("capital spending"). A synonym is a
 	// guess: the row's own label must say it, its words together ("net
-	// income" is not "State income taxes, net of federal benefit").
+	// income" is not "Income taxes, net of refunds").
 	variants := quantityVariants(name)
 	var words []string
 	for _, v := range variants {

@@ -324,7 +324,7 @@ func extract(ctx context.Context, rt *retrieve.Retriever, q *question.Question, 
 			}
 			if k+1 < len(sents) && saysOnlyAsked(s, asked) {
 				// A line that only names what is asked ("Law of good
-				// Gestalt.") says it with the sentence after it.
+				// milling.") says it with the sentence after it.
 				sp = [2]int{sp[0], sents[k+1][1]}
 				s = text[sp[0]:sp[1]]
 			}

@@ -12,9 +12,8 @@ import (
 )
 
 // A question asking the title or topic of a labelled part of a document
-// ("What's the topic of Unit 14?", question.SectionLabels) is answered by
-// the heading that labels the part ("UNIT 14: Using Financial Information
-// and Accounting"), wherever in the scope it stands: the passages holding
+// ("What is the topic of Unit 7?", question.SectionLabels) is answered by
+// the heading that labels the part ("UNIT 7: Reading the Grain Ledger"), wherever in the scope it stands: the passages holding
 // the label are searched for a line that starts with it.
 
 // sectionTitlePassages is how many passages holding a label are read.

@@ -77,8 +77,8 @@ type Trace struct {
 	// for "QRTL"); it leads the answer.
 	LongForm string `json:"long_form,omitempty"`
 	// SectionTitles are the titles the scope's headings give the labelled
-	// parts the question asks about ("Using Financial Information and
-	// Accounting" for "Unit 14"); they lead the answer.
+	// parts the question asks about ("Reading the Grain Ledger" for
+	// "Unit 7"); they lead the answer.
 	SectionTitles []string `json:"section_titles,omitempty"`
 
 	Retrieval RetrievalTrace `json:"retrieval"`

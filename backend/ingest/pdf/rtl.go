@@ -119,7 +119,7 @@ func rtlLineText(l *pline) string {
 // extent holds the mark's centre (else the nearest), so that it follows
 // its letter in logical order. Sorted by position, a mark drawn over the
 // middle of its letter comes after it, and once the line is turned into
-// logical order it would stand before it ("أيًضا" for "أيضًا"). gs is
+// logical order it would stand before it ("شكًرا" for "شكرًا"). gs is
 // sorted by u0; the result keeps that order without the marks.
 func withMarks(gs []placed) []placed {
 	var out []placed
