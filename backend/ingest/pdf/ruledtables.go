@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -488,20 +489,69 @@ func (t ruleStack) splitAtUnruledBands(vs []rule) []ruleStack {
 }
 
 // columns returns the column separators (sorted u positions) of a table:
-// its inner vertical rules, or else the white gaps shared by its lines.
+// its inner vertical rules, and, when it draws at most maxUnruledRules of
+// them (a rule after its label column only), the white gaps shared by its
+// lines, or by its lines below the heads.
 func (t ruleStack) columns(in []*pline, vs []rule) []float64 {
 	top, bottom := t.ys[0], t.ys[len(t.ys)-1]
-	var seps []float64
+	var ruled []float64
 	for _, v := range vs {
 		if v.at > t.x0+2 && v.at < t.x1-2 && v.b-v.a > 0.3*(top-bottom)/float64(len(t.ys)-1) && v.a < top && v.b > bottom {
-			seps = append(seps, v.at)
+			ruled = append(ruled, v.at)
 		}
 	}
-	if len(seps) > 0 {
-		sort.Float64s(seps)
-		return dedupe(seps)
+	sort.Float64s(ruled)
+	seps := dedupe(ruled)
+	// White gaps: the stretches of x no run of the table covers. A head
+	// of the table's top lines may span a group of columns ("Benchmark"
+	// over "one | two | three"): a gap white in every line below the
+	// heads is a column gap though a head runs across it.
+	// A table that draws two inner rules or more draws its columns; white
+	// space inside its cells ("$" then the figure) is no column.
+	var white []float64
+	if len(seps) <= maxUnruledRules {
+		white = whiteGaps(in)
+		if body := belowHeads(in); len(body) >= minBodyLines {
+			white = append(white, whiteGaps(body)...)
+		}
 	}
-	// White gaps: the stretches of x no run of the table covers.
+	size := 0.0
+	for _, l := range in {
+		size = math.Max(size, l.size)
+	}
+	for _, x := range white {
+		i := sort.SearchFloat64s(seps, x)
+		if i < len(seps) && seps[i]-x < minColGapEm*size || i > 0 && x-seps[i-1] < minColGapEm*size {
+			continue // a rule or a gap already there
+		}
+		seps = slices.Insert(seps, i, x)
+	}
+	if len(seps) == 0 {
+		return nil
+	}
+	// Running text inside a box is not a table.
+	if len(ruled) == 0 && prose([][]*pline{in}) && len(seps) < 2 {
+		return nil
+	}
+	return seps
+}
+
+// maxUnruledRules is the most inner vertical rules a table may draw and
+// still leave its other columns to white space (a rule after the label
+// column only).
+const maxUnruledRules = 1
+
+// minBodyLines is how many lines below a table's heads their white gaps
+// must hold in to make columns the heads span.
+const minBodyLines = 3
+
+// headLines is how many of a table's top baselines may hold heads that
+// span columns.
+const headLines = 2
+
+// whiteGaps are the middles of the stretches across the lines that no
+// run covers, at least minColGapEm (of the largest size) wide.
+func whiteGaps(in []*pline) []float64 {
 	type iv struct{ a, b float64 }
 	var ivs []iv
 	size := 0.0
@@ -511,7 +561,11 @@ func (t ruleStack) columns(in []*pline, vs []rule) []float64 {
 			ivs = append(ivs, iv{r.u0, r.u1})
 		}
 	}
+	if len(ivs) == 0 {
+		return nil
+	}
 	sort.Slice(ivs, func(i, j int) bool { return ivs[i].a < ivs[j].a })
+	var seps []float64
 	end := ivs[0].b
 	for _, x := range ivs[1:] {
 		if x.a-end >= minColGapEm*size {
@@ -519,14 +573,34 @@ func (t ruleStack) columns(in []*pline, vs []rule) []float64 {
 		}
 		end = math.Max(end, x.b)
 	}
-	if len(seps) == 0 {
-		return nil
-	}
-	// Running text inside a box is not a table.
-	if prose([][]*pline{in}) && len(seps) < 2 {
-		return nil
-	}
 	return seps
+}
+
+// belowHeads are the lines under the table's top headLines baselines
+// (nil when the table has no more lines than that).
+func belowHeads(in []*pline) []*pline {
+	var vs []float64
+	for _, l := range in {
+		vs = append(vs, l.v)
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(vs)))
+	var tops []float64
+	for _, v := range vs {
+		if len(tops) == 0 || tops[len(tops)-1]-v > 0.5*in[0].size {
+			tops = append(tops, v)
+		}
+	}
+	if len(tops) <= headLines {
+		return nil
+	}
+	cut := tops[headLines-1] - 0.5*in[0].size
+	var out []*pline
+	for _, l := range in {
+		if l.v < cut {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // dedupe drops separators closer than 2 points to the previous one.

@@ -1,0 +1,46 @@
+package pdf
+
+import (
+	"testing"
+)
+
+// A table ruled off after its label column only takes its other columns
+// from the white space below its heads, though a head spans a group of
+// them; a table that rules its columns keeps only its rules.
+func TestRuledTableWhiteColumns(t *testing.T) {
+	line := func(v float64, cells ...[2]float64) *pline {
+		l := &pline{v: v, size: 9}
+		for _, c := range cells {
+			r := &run{u0: c[0], u1: c[1], v: v, glyphs: 4, sizeSum: 36}
+			l.runs = append(l.runs, r)
+		}
+		l.u0, l.u1 = cells[0][0], cells[len(cells)-1][1]
+		return l
+	}
+	label := [2]float64{80, 130}
+	a, b, c, d := [2]float64{142, 163}, [2]float64{174, 194}, [2]float64{205, 226}, [2]float64{250, 270}
+	in := []*pline{
+		line(758, [2]float64{168, 200}),                      // a head over columns b..c ("Group")
+		line(752, [2]float64{80, 105}, [2]float64{236, 284}), // "Model", a head over d
+		line(746, a, b, c),                                   // the group's own heads
+		line(728, label, a, b, c, d),
+		line(716, label, a, b, c, d),
+		line(704, label, a, b, c, d),
+	}
+	st := ruleStack{ys: []float64{765, 740, 700}, x0: 75, x1: 290}
+	labelRule := []rule{{at: 136, a: 700, b: 765}}
+	seps := st.columns(in, labelRule)
+	if len(seps) != 4 {
+		t.Fatalf("separators %v, want the label rule and three white gaps", seps)
+	}
+	for i, want := range []float64{136, 168.5, 200, 231} {
+		if d := seps[i] - want; d < -6 || d > 6 {
+			t.Errorf("separator %d at %.1f, want near %.0f", i, seps[i], want)
+		}
+	}
+	// Ruled columns: the rules only.
+	ruled := []rule{{at: 136, a: 700, b: 765}, {at: 168.5, a: 700, b: 765}, {at: 200, a: 700, b: 765}}
+	if got := st.columns(in, ruled); len(got) != 3 {
+		t.Errorf("ruled columns: separators %v, want the three rules", got)
+	}
+}
