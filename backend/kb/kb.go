@@ -148,8 +148,8 @@ type PageBlock struct {
 // version 19: in right-to-left lines a combining mark follows the letter it
 // is drawn on, and a word drawn in two touching pieces is one word; glyphs
 // wrapped in /ActualText on one line read as that text; version 20: a ruled
-// table with at most one inner vertical rule takes its other columns from
-// the white space, below heads that span them too.
+// table with one inner vertical rule takes its other columns from the white
+// space, below heads that span them too.
 const ReaderVersion = 20
 
 // PageSeparator joins page texts into the document text that chunk char spans

@@ -753,12 +753,16 @@ const currencyGapEm = 8.0
 // ("$ 5,363"), not two columns.
 func attachCurrency(lines []*pline) []*pline {
 	return attachBefore(lines, func(l, m *pline) bool {
-		t := strings.TrimSpace(l.text)
-		r, n := utf8.DecodeRuneInString(t)
 		s := math.Max(l.size, m.size)
-		return n == len(t) && n > 0 && unicode.Is(unicode.Sc, r) && !l.cell && !m.cell &&
+		return currencySign(strings.TrimSpace(l.text)) && !l.cell && !m.cell &&
 			m.u0-l.u1 <= currencyGapEm*s && valueCell(m)
 	})
+}
+
+// currencySign reports whether t is one currency sign alone ("$", "€").
+func currencySign(t string) bool {
+	r, n := utf8.DecodeRuneInString(t)
+	return n == len(t) && n > 0 && unicode.Is(unicode.Sc, r)
 }
 
 // attachBefore joins each line to the next one on its baseline, just to

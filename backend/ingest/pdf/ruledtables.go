@@ -489,9 +489,10 @@ func (t ruleStack) splitAtUnruledBands(vs []rule) []ruleStack {
 }
 
 // columns returns the column separators (sorted u positions) of a table:
-// its inner vertical rules, and, when it draws at most maxUnruledRules of
-// them (a rule after its label column only), the white gaps shared by its
-// lines, or by its lines below the heads.
+// its inner vertical rules; with none, the white gaps shared by its
+// lines; with maxUnruledRules (a rule after its label column only), also
+// those shared by its lines below the heads, a head spanning a group of
+// columns.
 func (t ruleStack) columns(in []*pline, vs []rule) []float64 {
 	top, bottom := t.ys[0], t.ys[len(t.ys)-1]
 	var ruled []float64
@@ -507,12 +508,21 @@ func (t ruleStack) columns(in []*pline, vs []rule) []float64 {
 	// over "one | two | three"): a gap white in every line below the
 	// heads is a column gap though a head runs across it.
 	// A table that draws two inner rules or more draws its columns; white
-	// space inside its cells ("$" then the figure) is no column.
+	// space inside its cells ("$" then the figure) is no column. One that
+	// draws none takes the white gaps of all its lines (a unit line across
+	// the top keeps a statement's "$" with its figures).
 	var white []float64
-	if len(seps) <= maxUnruledRules {
+	switch len(seps) {
+	case 0:
+		white = whiteGaps(in)
+	case maxUnruledRules:
 		white = whiteGaps(in)
 		if body := belowHeads(in); len(body) >= minBodyLines {
-			white = append(white, whiteGaps(body)...)
+			for _, x := range whiteGaps(body) {
+				if !afterSigns(body, x) {
+					white = append(white, x)
+				}
+			}
 		}
 	}
 	size := 0.0
@@ -540,6 +550,29 @@ func (t ruleStack) columns(in []*pline, vs []rule) []float64 {
 // still leave its other columns to white space (a rule after the label
 // column only).
 const maxUnruledRules = 1
+
+// afterSigns reports whether every run that ends just before position x
+// (the last before it on its line) is a currency sign alone: the white
+// after a "$" is inside a cell, not between columns.
+func afterSigns(lines []*pline, x float64) bool {
+	signs := 0
+	for _, l := range lines {
+		var last *run
+		for _, r := range l.runs {
+			if r.u1 <= x && (last == nil || r.u1 > last.u1) {
+				last = r
+			}
+		}
+		if last == nil {
+			continue
+		}
+		if !currencySign(strings.TrimSpace(last.b.String())) {
+			return false
+		}
+		signs++
+	}
+	return signs > 0
+}
 
 // minBodyLines is how many lines below a table's heads their white gaps
 // must hold in to make columns the heads span.
