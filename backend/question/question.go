@@ -145,15 +145,9 @@ func New(text string) *Question {
 // computedWords are the words of ask that name a computed figure in the
 // lexicon of lang (computed_words); none for a language without it.
 func computedWords(lang string, ask []string) []string {
-	lex := lexicon.Of(lang)
-	if lex == nil || !lex.Has("computed_words") {
+	keys := computedKeys()[lang]
+	if keys == nil {
 		return nil
-	}
-	keys := map[string]bool{}
-	for _, w := range lex.Words("computed_words") {
-		for _, k := range embed.WordsOf(analyze.Tokens(w)) {
-			keys[k] = true
-		}
 	}
 	var out []string
 	for _, w := range ask {
@@ -163,6 +157,26 @@ func computedWords(lang string, ask []string) []string {
 	}
 	return out
 }
+
+// computedKeys are the word keys of each lexicon's computed_words, by
+// language, cut once.
+var computedKeys = sync.OnceValue(func() map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, lang := range lexicon.Languages() {
+		lex := lexicon.Of(lang)
+		if lex == nil || !lex.Has("computed_words") {
+			continue
+		}
+		keys := map[string]bool{}
+		for _, w := range lex.Words("computed_words") {
+			for _, k := range embed.WordsOf(analyze.Tokens(w)) {
+				keys[k] = true
+			}
+		}
+		out[lang] = keys
+	}
+	return out
+})
 
 // PeriodSpans reports whether text names a quarter ("Q2", "Q2'23", "the
 // second quarter", "three months ended"), a fiscal year ("FY2023", "FY
