@@ -64,6 +64,28 @@ func remainderRow(label, quantity string) bool {
 	return false
 }
 
+// labelPrepositions end the head of a row label: the words after one say
+// what the head is of, from or for ("Cost of sales" is a cost).
+var labelPrepositions = lexicon.English().Set("prepositions")
+
+// headNames reports whether a row label's head, its words before the
+// first preposition, holds a word of terms.
+func headNames(label string, terms map[string]bool) bool {
+	fields := strings.Fields(strings.ToLower(label))
+	for i, f := range fields {
+		if labelPrepositions[strings.Trim(f, ",.;:()")] {
+			fields = fields[:i]
+			break
+		}
+	}
+	for _, w := range tableWords(strings.Join(fields, " ")) {
+		if terms[w] {
+			return true
+		}
+	}
+	return false
+}
+
 // rowShareSlack is how much less of its label a row may name than
 // another's and still rank as naming the quantity alike.
 const rowShareSlack = 0.1
@@ -94,6 +116,7 @@ func (u *run) statedFormula(ctx context.Context, ev []Evidence) (*statedFigure, 
 			return nil, nil
 		}
 	}
+	u.formulaAsked = true
 	year := 0
 	for _, y := range u.q.Years {
 		year = max(year, y)
@@ -128,6 +151,11 @@ func (u *run) statedFormula(ctx context.Context, ev []Evidence) (*statedFigure, 
 		}
 	}
 	for i, name := range names {
+		if len(cands[i]) > 0 || u.mentioned[name] {
+			u.operandsFound = append(u.operandsFound, name)
+		}
+	}
+	for i, name := range names {
 		if len(cands[i]) == 0 {
 			ft.Missing = name
 			return nil, nil
@@ -146,9 +174,17 @@ func (u *run) statedFormula(ctx context.Context, ev []Evidence) (*statedFigure, 
 			namesOn[p][i] = true
 		}
 	}
+	// A row that names the quantity less well than the best is not taken
+	// for the page ("Total current liabilities" on the page of the other
+	// operands is not "total liabilities" printed a page further on, nor
+	// "Deferred revenues" beside the capital expenditures "Total net
+	// revenues").
 	for i, name := range names {
 		best := cands[i][0]
 		for _, rc := range cands[i][1:min(len(cands[i]), jointRows)] {
+			if rc.fit < cands[i][0].fit-1e-9 {
+				continue
+			}
 			if len(namesOn[rc.page()]) > len(namesOn[best.page()]) {
 				best = rc
 			}
@@ -277,6 +313,7 @@ func quantityVariants(name string) []string {
 // at least minCover of its words (by weight); with 1, its label itself
 // says the name, its words one after another.
 func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, ev []Evidence, minCover float64) ([]rowChoice, error) {
+	asked := name
 	q := name
 	for _, y := range years {
 		if y != 0 {
@@ -359,6 +396,12 @@ func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, e
 			if err != nil {
 				return nil, ctx.Err()
 			}
+			if i == 0 && len(found) > 0 {
+				if u.mentioned == nil {
+					u.mentioned = map[string]bool{}
+				}
+				u.mentioned[asked] = true
+			}
 			for _, id := range found {
 				if !seen[id] {
 					seen[id] = true
@@ -439,6 +482,12 @@ func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, e
 			return true
 		})
 	}
+	if len(query.Terms) == 1 {
+		// A one-word quantity named only after a preposition of the label
+		// is what the row is of or from, not the row ("Cost of sales",
+		// "Proceeds from sale of investments" are no sales).
+		cells = slices.DeleteFunc(cells, func(c tables.Cell) bool { return !headNames(c.Label, query.Terms) })
+	}
 	if len(cells) == 0 {
 		return nil, nil
 	}
@@ -487,10 +536,17 @@ func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, e
 		}
 		return hit / total
 	}
+	headed := func(k rowKey) bool { return headNames(all[k.t].Rows[k.r].Label, query.Terms) }
 	sort.SliceStable(order, func(i, j int) bool {
 		a, b := order[i], order[j]
 		if named[a.t] != named[b.t] {
 			return named[a.t] > named[b.t]
+		}
+		// A row whose head names the quantity before one that names it
+		// only after a preposition ("Long-term debt, excluding current
+		// portion" before "Current portion of long-term debt").
+		if headed(a) != headed(b) {
+			return headed(a)
 		}
 		return share(a) > share(b)+rowShareSlack
 	})
@@ -518,7 +574,9 @@ func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, e
 			}
 		}
 		if len(cs) == len(years) {
-			out = append(out, choice(cs))
+			rc := choice(cs)
+			rc.fit = share(k)
+			out = append(out, rc)
 		}
 	}
 	if len(out) > 0 {
@@ -579,6 +637,9 @@ func figuresMatch(cells []string) string {
 type rowChoice struct {
 	cells []foundCell
 	from  []Evidence
+	// fit is the part of the row's label the quantity names (by word
+	// weight; 0 for a remainder row or cells gathered from several rows).
+	fit float64
 }
 
 // page is where the row's first cell stands (document and page).

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cairn/backend/evalset"
+	"cairn/backend/kb"
 	"cairn/backend/llm"
 	"cairn/backend/reason"
 )
@@ -129,4 +130,51 @@ func TestOfflineRatioSkipsRemainderRows(t *testing.T) {
 		t.Fatalf("formula %q\nwant    %q\nanswer %q", a.Formula, want, a.Answer)
 	}
 	checkProvenance(t, st, a)
+}
+
+// A ratio's operand is read from the row whose label is the quantity:
+// not one that names it only after a preposition ("Current portion of
+// long-term borrowings" is a part of them; "Proceeds from sale of …" no
+// sales), and not a row that names it less well because it stands on the
+// page of the other operand ("Total current liabilities" beside the
+// borrowings is not the total liabilities printed in another statement).
+func TestOfflineRatioReadsTheRowNamedByItsHead(t *testing.T) {
+	corpus := []evalset.Passage{
+		{ID: "position", Title: "Gadgetco statement of position", Text: "Consolidated Statement of Position\n" +
+			"(Thousands) | 2025 | 2024\n" +
+			"Current portion of long-term borrowings | 100 | 90\n" +
+			"Total current liabilities | 2,000 | 1,600\n" +
+			"Long-term borrowings, excluding current portion | 900 | 700"},
+		{ID: "summary", Title: "Gadgetco summary of liabilities", Text: "Summary of Liabilities\n" +
+			"(Thousands) | 2025 | 2024\n" +
+			"Lease liabilities | 1,100 | 1,000\n" +
+			"Total liabilities | 4,000 | 3,300"},
+		{ID: "cash", Title: "Gadgetco statement of cash flows", Text: "Consolidated Statement of Cash Flows\n" +
+			"(Thousands) | 2025 | 2024\n" +
+			"Proceeds from sale of machines | 300 | 200\n" +
+			"Purchases of machines | (500) | (400)"},
+		{ID: "board", Title: "Gadgetco board", Text: "The board of Gadgetco meets four times a year. Its chair is elected by the members for a term of three years."},
+	}
+	st := corpusStore(t, corpus)
+	r := newReasoner(st, llm.Offline{})
+	a, err := r.Quick(context.Background(), "What is long-term borrowings to total liabilities for Gadgetco in FY2025? Round your answer to two decimal places.", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "long-term borrowings to total liabilities 2025 = long-term borrowings 2025 900 / total liabilities 2025 4,000 = 0.225"
+	if a.Formula != want {
+		t.Fatalf("formula %q\nwant    %q\nanswer %q", a.Formula, want, a.Answer)
+	}
+	checkProvenance(t, st, a)
+
+	// No row is the sales: no ratio is worked out of the proceeds of a
+	// sale, and no one cell answers for the ratio; the passages are
+	// evidence.
+	a, err = r.Quick(context.Background(), "What is the sales to total liabilities ratio of Gadgetco in FY2025? Round your answer to two decimal places.", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Formula != "" || len(a.Cells) > 0 || a.Outcome != kb.OutcomeEvidence {
+		t.Errorf("formula %q, cells %+v, outcome %q from no sales row\nanswer %q", a.Formula, a.Cells, a.Outcome, a.Answer)
+	}
 }

@@ -172,7 +172,9 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 				return nil, err
 			}
 		}
-		if g.stated == nil && g.ranked == nil && len(g.cells) == 0 {
+		// Not for a figure computed by a formula it could not work out:
+		// a cell that names some of its words is no such figure.
+		if g.stated == nil && g.ranked == nil && len(g.cells) == 0 && !u.formulaAsked {
 			if g.cells, err = u.tableCells(ctx, g.evidence); err != nil {
 				return nil, err
 			}
@@ -183,6 +185,12 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		if u.trace.Support.Declined && len(unmentioned) == 0 && (len(g.cells) > 0 || g.stated != nil || g.ranked != nil) {
 			u.trace.Support.Declined = false
 			u.trace.Support.Table = true
+		}
+		if u.trace.Support.Declined && len(unmentioned) == 0 && g.stated == nil && len(u.operandsFound) > 0 {
+			// Some of the figures it is computed from are in the tables:
+			// evidence, not nothing.
+			u.trace.Support.Declined = false
+			u.trace.Support.Operands = u.operandsFound
 		}
 		// The long form of the short form it asks about, written out in
 		// the scope.

@@ -120,6 +120,15 @@ type run struct {
 	// question's quantities found (quantityRows): one quantity's search
 	// may find the statement another's row is in.
 	quantityHits []kb.Hit
+	// formulaAsked: the question states or names how its figure is
+	// computed (statedFormula read a formula from it).
+	formulaAsked bool
+	// operandsFound are the quantities of that formula a table row was
+	// found for.
+	operandsFound []string
+	// mentioned are the quantities a passage of the scope names with
+	// all their words (in a sentence or a row).
+	mentioned map[string]bool
 }
 
 func (r *Reasoner) newRun(q *question.Question, mode string) *run {

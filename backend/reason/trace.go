@@ -139,6 +139,10 @@ type SupportTrace struct {
 	// SectionTitle: under the threshold, but the question asks the title
 	// of a labelled part and a heading of the scope gives it.
 	SectionTitle bool `json:"section_title,omitempty"`
+	// Operands: under the threshold, but the question says how its figure
+	// is computed and tables of the scope hold these of its quantities
+	// (not all: no figure is computed): their passages are evidence.
+	Operands []string `json:"operands,omitempty"`
 	// Unmentioned are the words by which the question names what it asks
 	// about (question.Anchors) that the documents searched never mention:
 	// declined, whatever the coverage.

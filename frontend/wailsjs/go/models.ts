@@ -1882,6 +1882,7 @@ export namespace reason {
 	    table?: boolean;
 	    long_form?: boolean;
 	    section_title?: boolean;
+	    operands?: string[];
 	    unmentioned?: string[];
 	
 	    static createFrom(source: any = {}) {
@@ -1898,6 +1899,7 @@ export namespace reason {
 	        this.table = source["table"];
 	        this.long_form = source["long_form"];
 	        this.section_title = source["section_title"];
+	        this.operands = source["operands"];
 	        this.unmentioned = source["unmentioned"];
 	    }
 	}
