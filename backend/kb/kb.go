@@ -149,8 +149,10 @@ type PageBlock struct {
 // is drawn on, and a word drawn in two touching pieces is one word; glyphs
 // wrapped in /ActualText on one line read as that text; version 20: a ruled
 // table with one inner vertical rule takes its other columns from the white
-// space, below heads that span them too.
-const ReaderVersion = 20
+// space, below heads that span them too; version 21: titles opened by a
+// label word and its number set like the body ("Item 1A. Risk Factors.")
+// are headings when the document sets several alike.
+const ReaderVersion = 21
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

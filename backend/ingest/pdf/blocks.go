@@ -230,7 +230,7 @@ func isHeading(q para, body float64) bool {
 // captionRE matches a numbered caption ("Table 3: Sites", "Figure 2",
 // "表7-1：…", "图 3"): set in bold at the body size, it names a table or a
 // figure, not a section.
-var captionRE = regexp.MustCompile(`^\s*(?i:table|figure|fig\.)\s*\d+|^\s*[表图圖표그림]\s*\d+`)
+var captionRE = regexp.MustCompile(`^\s*(?i:table|figure|fig\.)\s*(?:\d+|[IVX]{1,5}\b)|^\s*[表图圖표그림]\s*\d+`)
 
 // markAccents sets accent on the paragraphs set in one colour that is not
 // the page's body colour (the colour of most letters outside tables).

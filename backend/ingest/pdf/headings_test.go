@@ -321,3 +321,31 @@ func TestOnePageCapsHeads(t *testing.T) {
 		map[string]int{"Field Handbook: Probes": 1, "BEFORE YOU START": 0, "TAKING A READING": 0, "AFTER THE VISIT": 0},
 		[]string{"DO NOT OPEN", "NORTH", "SOUTH"})
 }
+
+// TestLabelledTitles: titles opened by a label word and its number and
+// set like the body ("Item 1A. Risk Factors.", ending on a period) are
+// headings when the document sets several alike; "Part II – …" above
+// "Item 1. …" is no list. A term and its definition after a colon
+// ("Level 1: …."), a caption numbered in Roman ("Table II: …") and a
+// labelled line printed over two pages (a running head) are not.
+func TestLabelledTitles(t *testing.T) {
+	var pages [][]hline
+	page := func(head string, items ...string) {
+		c := column{x: 72, y: 720}
+		if head != "" {
+			c.add("F1", 10, nil, head)
+			c.gap(10)
+		}
+		for _, it := range items {
+			c.add("F1", 10, nil, it)
+			c.add("F1", 10, nil, bodyLines...)
+			c.gap(10)
+		}
+		pages = append(pages, c.lines)
+	}
+	page("Chapter 3: Field instruments", "Part II – Other Information", "Item 1. Legal Proceedings.", "Item 1A. Risk Factors.")
+	page("Chapter 3: Field instruments", "Item 2. Properties and Sites.", "Level 1: Quoted prices in active markets for identical instruments.")
+	page("", "Item 3. Controls and Procedures.", "Table II: Readings by site and season")
+	checkHeadings(t, headPDF(pages), map[string]int{"Item 1. Legal Proceedings.": 0, "Item 1A. Risk Factors.": 0, "Item 2. Properties and Sites.": 0, "Item 3. Controls and Procedures.": 0},
+		[]string{"Level 1", "Table II", "Chapter 3"})
+}

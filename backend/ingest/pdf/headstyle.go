@@ -26,6 +26,13 @@ const minTitleStyleUses = 3
 // then an ideograph.
 var numberedTitleRE = regexp.MustCompile(`^(\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVX]{1,5}\.|[A-Z](?:\.\d{1,2}){1,3}\.?|[A-Z]\.)\s+\p{Lu}|^(\d{1,2}(?:\.\d{1,2}){0,4}\.?)\s*\p{Han}`)
 
+// labelTitleRE matches a title opened by a label word and its number
+// ("Item 1A. Risk Factors", "Note 3 – Leases", "Chapter IV: The Sea"): a
+// capitalised word, a number (digits with an optional letter or dotted
+// parts, or a Roman numeral), a period, a colon or a dash, then a
+// capital. A caption ("Table 2: …") is none.
+var labelTitleRE = regexp.MustCompile(`^\p{Lu}\p{Ll}{1,11}\s+(\d{1,3}[A-Z]?(?:\.\d{1,2}){0,3}|[IVX]{1,5})(?:[.:]|\s+[–—-])\s*\p{Lu}`)
+
 // letterLabelRE matches a lettered subsection number ("B."), one level
 // below a Roman section.
 var letterLabelRE = regexp.MustCompile(`^[A-HJ-UWYZ]\.$`)
@@ -89,12 +96,23 @@ func numberedLineMatch(t string) []string {
 	if m == nil && appendixCapsRE.MatchString(t) && allCaps(t) {
 		m = []string{"", "A", ""}
 	}
+	// A labelled title may end on a period ("Item 4. Controls and
+	// Procedures."), one sentence at most after its label.
+	endsPeriod := false
+	if m == nil && !captionRE.MatchString(t) {
+		if ix := labelTitleRE.FindStringSubmatchIndex(t); ix != nil {
+			m = []string{t[ix[0]:ix[1]], t[ix[2]:ix[3]], ""}
+			// Not after a colon: "Level 1: Quoted prices in active
+			// markets." is a term and its definition.
+			endsPeriod = !strings.Contains(t[ix[3]:ix[1]], ":") && !strings.Contains(strings.TrimSuffix(t[ix[1]:], "."), ". ")
+		}
+	}
 	n := letters(t)
 	if m == nil || n < 2 || n < 3 && m[2] == "" || endsOpen(t) || isFigure(t) || listItemRE.MatchString(t) {
 		return nil
 	}
 	last, _ := utf8.DecodeLastRuneInString(t)
-	if strings.ContainsRune(".,;:!?。，；：！？", last) || len(strings.Fields(t)) > 14 {
+	if strings.ContainsRune(".,;:!?。，；：！？", last) && !(endsPeriod && last == '.') || len(strings.Fields(t)) > 14 {
 		return nil
 	}
 	return m
@@ -136,8 +154,21 @@ func markStyledTitles(pages []pageOut, body float64) {
 			cands = append(cands, cand{p, i})
 		}
 	}
+	// A labelled title printed alike on several pages is a running head
+	// ("Chapter 3: Objects" over each page of the chapter), not a heading.
+	onPages := map[string]map[int]bool{}
+	for _, c := range cands {
+		t := strings.TrimSpace(pages[c.p].paras[c.i].text)
+		if onPages[t] == nil {
+			onPages[t] = map[int]bool{}
+		}
+		onPages[t][c.p] = true
+	}
 	for _, c := range cands {
 		q := &pages[c.p].paras[c.i]
+		if titleLabel(q.text) != "" && len(onPages[strings.TrimSpace(q.text)]) > 1 {
+			continue
+		}
 		if uses[styleOf(*q)] >= minTitleStyleUses {
 			q.titled = true
 		}
@@ -166,13 +197,24 @@ func listNeighbour(ps []para, i, depth int, body float64) bool {
 			if ps[j].furniture {
 				continue
 			}
-			if d, ok := numberedTitle(ps[j], body); ok && d == depth {
+			if d, ok := numberedTitle(ps[j], body); ok && d == depth && titleLabel(ps[j].text) == titleLabel(ps[i].text) {
 				return true
 			}
 			break
 		}
 	}
 	return false
+}
+
+// titleLabel is the label word of a labelled title ("item" of "Item 3.
+// Controls"), "" for any other: "Part II – …" over "Item 1. …" is no
+// list, "Step 1. …" over "Step 2. …" is.
+func titleLabel(s string) string {
+	t := strings.TrimSpace(s)
+	if numberedTitleRE.MatchString(t) || !labelTitleRE.MatchString(t) {
+		return ""
+	}
+	return strings.ToLower(strings.Fields(t)[0])
 }
 
 // titleLine reports whether a line is a numbered title in capitals
