@@ -537,8 +537,21 @@ func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, e
 		return hit / total
 	}
 	headed := func(k rowKey) bool { return headNames(all[k.t].Rows[k.r].Label, query.Terms) }
+	// A year asked alone is the year's figure: a table that prints it in
+	// one column before one that splits it (quarters, segments).
+	split := func(k rowKey) bool {
+		for _, y := range years {
+			if y != 0 && all[k.t].YearColumns(y) > 1 {
+				return true
+			}
+		}
+		return false
+	}
 	sort.SliceStable(order, func(i, j int) bool {
 		a, b := order[i], order[j]
+		if split(a) != split(b) {
+			return split(b)
+		}
 		if named[a.t] != named[b.t] {
 			return named[a.t] > named[b.t]
 		}

@@ -46,6 +46,10 @@ var columnDateRE, monthAbbrevs = func() (*regexp.Regexp, []string) {
 	return regexp.MustCompile(`(?i)\b(` + strings.Join(abbrevs, "|") + `)[a-z]*\.?\s+(\d{1,2}),?\s+((?:19|20)\d\d)\b`), abbrevs
 }()
 
+// monthDayRE is a date without its year ("Dec. 26", "September 30"):
+// a quarter's or a month's end under a year set over a group of columns.
+var monthDayRE = regexp.MustCompile(`(?i)^(` + strings.Join(monthAbbrevs, "|") + `)[a-z]*\.?\s+\d{1,2},?$`)
+
 // columnDate reads the one date a column's name holds; ok is false when it
 // holds none or several.
 func columnDate(c string) (time.Time, bool) {

@@ -221,6 +221,11 @@ func yearColumns(t Table, years []int) []yearCol {
 	return out
 }
 
+// YearColumns is how many value columns of the table stand for year y:
+// more than one when the table splits the year (quarters, segments, a
+// year's months).
+func (t Table) YearColumns(y int) int { return len(yearColumns(t, []int{y})) }
+
 // containsWord reports whether s holds w as a whole word.
 func containsWord(s, w string) bool {
 	for i := 0; ; {

@@ -83,8 +83,10 @@ func Parse(text, header, heading string) []Table {
 		if cur != nil && len(cur.Rows) > 0 {
 			dropSignColumns(cur)
 			// Years set as lines head the first columns; more columns (a
-			// change, a percentage) follow them.
-			if i := cur.yearHeads - 1; i >= 0 && len(cur.Heads[i]) < width(cur.Rows) {
+			// change, a percentage) follow them. Over a row of dates
+			// without their year ("Dec. 26 | Sep. 26 | … | Dec. 27 | …"),
+			// each year heads its group of columns.
+			if i := cur.yearHeads - 1; i >= 0 && len(cur.Heads[i]) < width(cur.Rows) && !yearGroups(cur.Heads, i, width(cur.Rows)) {
 				h := cur.Heads[i]
 				cur.Heads[i] = append(h[:len(h):len(h)], make([]string, width(cur.Rows)-len(h))...)
 			}
@@ -178,6 +180,39 @@ func Parse(text, header, heading string) []Table {
 	}
 	flush()
 	return out
+}
+
+// yearGroups reports whether the years of head row yi stand over equal
+// groups of the n columns: another head row names every column by a date
+// without its year, and n is a multiple of the years.
+func yearGroups(heads [][]string, yi, n int) bool {
+	k := len(heads[yi])
+	if k < 2 || n%k != 0 {
+		return false
+	}
+	for i, h := range heads {
+		if i == yi {
+			continue
+		}
+		cells := h
+		if len(cells) == n+1 {
+			cells = cells[1:]
+		}
+		if len(cells) != n {
+			continue
+		}
+		all := true
+		for _, c := range cells {
+			if !monthDayRE.MatchString(strings.TrimSpace(c)) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // dropSignColumns removes the value columns that hold nothing but

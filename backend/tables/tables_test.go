@@ -253,6 +253,27 @@ func TestParseYearLinesAboveFigures(t *testing.T) {
 	}
 }
 
+// Years set as lines over a row of quarter ends without their year each
+// head their group of columns, so a year's quarters are all that year's
+// and a question naming the year alone can tell the table splits it.
+func TestParseYearLinesOverQuarters(t *testing.T) {
+	text := "Quarterly results (unaudited)\n2025\n(In thousands)\n2024\n" +
+		"| Dec. 27 | Sep. 27 | Jun. 28 | Mar. 29 | Dec. 28 | Sep. 28 | Jun. 29 | Mar. 30\n" +
+		"Net sales | $ 410 | $ 395 | $ 388 | $ 402 | $ 377 | $ 360 | $ 351 | $ 366\n" +
+		"Gross profit | 120 | 111 | 108 | 117 | 101 | 96 | 94 | 99\n"
+	tabs := Parse(text, "", "")
+	if len(tabs) != 1 {
+		t.Fatalf("got %d tables, want 1: %+v", len(tabs), tabs)
+	}
+	want := "Dec. 27 2025/Sep. 27 2025/Jun. 28 2025/Mar. 29 2025/Dec. 28 2024/Sep. 28 2024/Jun. 29 2024/Mar. 30 2024"
+	if got := strings.Join(tabs[0].Columns, "/"); got != want {
+		t.Errorf("columns %q\nwant    %q", got, want)
+	}
+	if n := tabs[0].YearColumns(2025); n != 4 {
+		t.Errorf("2025 stands over %d columns, want 4", n)
+	}
+}
+
 func TestYearsOnly(t *testing.T) {
 	if got := YearsOnly("2025 2024\n2023"); len(got) != 3 {
 		t.Errorf("YearsOnly = %q", got)
