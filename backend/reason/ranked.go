@@ -3,6 +3,7 @@ package reason
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -148,8 +149,12 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 			}
 		}
 	}
+	// The words in one order: sums of weights taken in map order differ
+	// in their last bits from run to run, and two tables covering the
+	// same words must tie the same way every time.
+	terms := slices.Sorted(maps.Keys(q.Terms))
 	var total float64
-	for w := range q.Terms {
+	for _, w := range terms {
 		total += q.Weight(w)
 	}
 	year := u.q.Period
@@ -163,10 +168,13 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 	byPassage := map[int]map[int]int{} // evidence passage → its tables' named row
 	var passages []int
 	// cover is the part of the question's words (by weight) a table's
-	// title, heads and labels hold.
-	cover := func(t tables.Table) float64 {
+	// title, heads and labels hold, or its document's title (the company
+	// a question names is its document's, not a table's).
+	cover := func(ti int) float64 {
+		t := all[ti]
 		held := map[string]bool{}
-		text := t.Title + " " + strings.Join(t.Columns, " ") + " " + t.Stub
+		h := ev[from[ti]].Hit
+		text := h.DocTitle + " " + h.IndexTitle + " " + t.Title + " " + strings.Join(t.Columns, " ") + " " + t.Stub
 		for _, row := range t.Rows {
 			text += " " + row.Label + " " + row.Section
 		}
@@ -174,7 +182,7 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 			held[w] = true
 		}
 		var hit float64
-		for w := range q.Terms {
+		for _, w := range terms {
 			if held[w] {
 				hit += q.Weight(w)
 			}
@@ -207,7 +215,7 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 				passages = append(passages, from[ti])
 			}
 			byPassage[from[ti]][ti] = namedAt
-			columnsNamed = columnsNamed || cover(t) >= minRankedCover
+			columnsNamed = columnsNamed || cover(ti) >= minRankedCover
 			continue
 		}
 		var r tables.Ranking
@@ -222,7 +230,7 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 		if !ok {
 			continue
 		}
-		if c := cover(t); c > bestCover {
+		if c := cover(ti); c > bestCover {
 			best, bestCover, bestRank, bestMoved = ti, c, r, moved
 		}
 	}

@@ -262,8 +262,10 @@ func support(ctx context.Context, rt *retrieve.Retriever, q *question.Question, 
 		}
 		best = max(best, got/total)
 	}
-	for w := range all {
-		joint += idf(w)
+	for _, w := range qw {
+		if all[w] {
+			joint += idf(w)
+		}
 	}
 	return best, joint / total, nil
 }

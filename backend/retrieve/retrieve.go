@@ -26,7 +26,9 @@ package retrieve
 
 import (
 	"context"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -330,8 +332,10 @@ func (r *Retriever) recall(ctx context.Context, q *question.Question, set Settin
 	if err != nil {
 		return nil, err
 	}
-	for e, cs := range ent2chunks {
-		for _, c := range cs {
+	// Entities in one order: a passage's score summed in map order
+	// differs in its last bits from run to run, and ties must fall alike.
+	for _, e := range slices.Sorted(maps.Keys(ent2chunks)) {
+		for _, c := range ent2chunks[e] {
 			rc.chunkScore[c] += rc.seed[e]
 		}
 	}

@@ -1,7 +1,9 @@
 package search
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -79,8 +81,10 @@ func rowList(q *question.Question, hits []kb.Hit, idf func(string) float64) []in
 				}
 			}
 		}
+		// Summed in one order: in map order equal sums differ in their
+		// last bits from run to run, and ties must fall alike.
 		var sum float64
-		for w := range held {
+		for _, w := range slices.Sorted(maps.Keys(held)) {
 			sum += qw[w]
 		}
 		if sum > 0 {

@@ -1,7 +1,9 @@
 package tables
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -301,8 +303,10 @@ func cover(q Query, parts ...[]string) float64 {
 			named[w] = true
 		}
 	}
+	// In one order: sums taken in map order differ in their last bits
+	// from run to run, and equal covers must tie alike every time.
 	var hit, all float64
-	for w := range q.Terms {
+	for _, w := range slices.Sorted(maps.Keys(q.Terms)) {
 		v := q.Weight(w)
 		all += v
 		if named[w] {
