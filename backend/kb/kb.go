@@ -151,8 +151,10 @@ type PageBlock struct {
 // table with one inner vertical rule takes its other columns from the white
 // space, below heads that span them too; version 21: titles opened by a
 // label word and its number set like the body ("Item 1A. Risk Factors.")
-// are headings when the document sets several alike.
-const ReaderVersion = 21
+// are headings when the document sets several alike; version 22: text
+// filled in a separation (spot) colour or a Lab colour has that colour,
+// so a red subtitle under a white title band is a line of its own.
+const ReaderVersion = 22
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -26,6 +26,11 @@ type hline struct {
 	rgb  []float64
 	tr   int
 	text string
+	// cs, when set, names the page's colour space (Spot: a separation
+	// whose full tint is red, through an exponential tint transform) to
+	// fill the line with at tint.
+	cs   string
+	tint float64
 }
 
 // headPDF writes a PDF with one page per element of pages.
@@ -33,7 +38,8 @@ func headPDF(pages [][]hline) []byte {
 	n := len(pages)
 	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", ""}
 	var kids []string
-	fonts := "/Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R /F4 6 0 R >>"
+	fonts := "/Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R /F4 6 0 R >> " +
+		"/ColorSpace << /Spot [/Separation /Ink /DeviceCMYK << /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] /C1 [0 1 1 0] /N 1 >>] >>"
 	objs = append(objs,
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>",
@@ -73,7 +79,11 @@ func contentStream(ls []hline) string {
 		if rgb == nil {
 			rgb = []float64{0, 0, 0}
 		}
-		fmt.Fprintf(&s, "BT %g %g %g rg %d Tr /%s %g Tf 1 0 0 1 %g %g Tm ", rgb[0], rgb[1], rgb[2], l.tr, l.f, l.size, l.x, l.y)
+		fill := fmt.Sprintf("%g %g %g rg", rgb[0], rgb[1], rgb[2])
+		if l.cs != "" {
+			fill = fmt.Sprintf("/%s cs %g scn", l.cs, l.tint)
+		}
+		fmt.Fprintf(&s, "BT %s %d Tr /%s %g Tf 1 0 0 1 %g %g Tm ", fill, l.tr, l.f, l.size, l.x, l.y)
 		if l.f == "F3" || l.f == "F4" {
 			var h strings.Builder
 			for _, u := range utf16.Encode([]rune(l.text)) {
@@ -348,4 +358,38 @@ func TestLabelledTitles(t *testing.T) {
 	page("", "Item 3. Controls and Procedures.", "Table II: Readings by site and season")
 	checkHeadings(t, headPDF(pages), map[string]int{"Item 1. Legal Proceedings.": 0, "Item 1A. Risk Factors.": 0, "Item 2. Properties and Sites.": 0, "Item 3. Controls and Procedures.": 0},
 		[]string{"Level 1", "Table II", "Chapter 3"})
+}
+
+// TestSpotColourTitles: a bold title in white (on a band) over a bold
+// subtitle in a spot colour (a separation's full tint, read through its
+// tint transform: red, not the white a grey "1" would be) are two
+// headings, not one.
+func TestSpotColourTitles(t *testing.T) {
+	c := column{x: 72, y: 720}
+	c.add("F1", 10, nil, bodyLines...)
+	c.gap(10)
+	c.add("F2", 10, []float64{1, 1, 1}, "Note 3. Mills and Water Rights")
+	c.lines = append(c.lines, hline{f: "F2", size: 10, x: 72, y: c.y, cs: "Spot", tint: 1, text: "Licences Bought"})
+	c.y -= 12
+	c.add("F1", 10, nil, bodyLines...)
+	checkHeadings(t, headPDF([][]hline{c.lines}), map[string]int{"Note 3. Mills and Water Rights": 0, "Licences Bought": 0}, nil)
+}
+
+func TestFillSpaceColours(t *testing.T) {
+	spot := &fillSpace{tint: true, c0: []float64{0, 0, 0, 0}, c1: []float64{0, 1, 1, 0}, n: 1}
+	lab := &fillSpace{tint: true, c0: []float64{100, 0, 0}, c1: []float64{50, 70, 50}, n: 1, lab: true}
+	for _, tc := range []struct {
+		s    *fillSpace
+		v    float64
+		want uint32
+	}{
+		{spot, 1, 0xff0000}, {spot, 0, 0xffffff}, {lab, 0, 0xffffff}, {&fillSpace{unknown: true}, 1, 0x123456},
+	} {
+		if got := tc.s.colour([]operand{{kind: kNum, num: tc.v}}, 0x123456); got != tc.want {
+			t.Errorf("%+v at %g: %06x, want %06x", tc.s, tc.v, got, tc.want)
+		}
+	}
+	if got := lab.colour([]operand{{kind: kNum, num: 1}}, 0); got>>16 < 0xc0 || got&0xff > 0x60 {
+		t.Errorf("a Lab red reads %06x", got)
+	}
 }

@@ -34,9 +34,10 @@ type gstate struct {
 	size           float64
 	tc, tw, th, tl float64
 	rise           float64
-	lineWidth      float64 // in user space (w)
-	fill           uint32  // non-stroking colour as 0xRRGGBB (black by default)
-	render         int     // text rendering mode (Tr)
+	lineWidth      float64    // in user space (w)
+	fill           uint32     // non-stroking colour as 0xRRGGBB (black by default)
+	space          *fillSpace // the non-stroking colour space when not a device one (colourspace.go)
+	render         int        // text rendering mode (Tr)
 }
 
 // pageResult is what the walker extracted from one page.
@@ -159,10 +160,21 @@ func (w *walker) run(data []byte, res *resources, gs gstate, depth int) {
 				gs.font = w.font(res, args[len(args)-2].str)
 				gs.size = args[len(args)-1].num
 			}
-		case "g", "rg", "k", "sc", "scn":
+		case "g", "rg", "k":
+			gs.space = nil
 			gs.fill = fillColour(args, gs.fill)
+		case "sc", "scn":
+			gs.fill = gs.space.colour(args, gs.fill)
 		case "cs":
-			gs.fill = 0 // a new colour space starts at black
+			// A new colour space starts at its initial colour: black, or
+			// a separation's full tint.
+			gs.space, gs.fill = nil, 0
+			if len(args) > 0 && args[0].kind == kName {
+				gs.space = colourSpaceOf(res, args[0].str)
+				if gs.space != nil && gs.space.tint {
+					gs.fill = gs.space.colour([]operand{{kind: kNum, num: 1}}, 0)
+				}
+			}
 		case "Tr":
 			gs.render = int(lastNum(args, float64(gs.render)))
 		case "w":
