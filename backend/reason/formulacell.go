@@ -538,8 +538,12 @@ func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, e
 	}
 	headed := func(k rowKey) bool { return headNames(all[k.t].Rows[k.r].Label, query.Terms) }
 	// A year asked alone is the year's figure: a table that prints it in
-	// one column before one that splits it (quarters, segments).
+	// one column before one that splits it (quarters, segments). Not when
+	// the question names a quarter or part of a year.
 	split := func(k rowKey) bool {
+		if u.q.NamesQuarter || u.q.NamesPartYear {
+			return false
+		}
 		for _, y := range years {
 			if y != 0 && all[k.t].YearColumns(y) > 1 {
 				return true
