@@ -95,6 +95,79 @@ const rowShareSlack = 0.1
 // operating activities", but all of its own words are there).
 const minQuantityShare = 0.01
 
+// partialFormula is a formula the question asks whose quantities the
+// tables give only in part: what they give (each quantity's best row) and
+// what no row gives, for the evidence text.
+type partialFormula struct {
+	target  string
+	names   []string // its quantities, in the formula's order
+	found   []partialRow
+	missing []string
+}
+
+// partialRow is a quantity's figure in one year, from its best row.
+type partialRow struct {
+	name string
+	year int
+	cell foundCell
+	from Evidence
+}
+
+// partialOf is the partial formula of quantities names (their years, and
+// the rows found for each; none for a missing one).
+func partialOf(target string, names []string, years map[string][]int, cands [][]rowChoice) *partialFormula {
+	p := &partialFormula{target: target, names: names}
+	for i, name := range names {
+		if len(cands[i]) == 0 {
+			p.missing = append(p.missing, name)
+			continue
+		}
+		rc := cands[i][0]
+		for j, c := range rc.cells {
+			y := 0
+			if j < len(years[name]) {
+				y = years[name][j]
+			}
+			p.found = append(p.found, partialRow{name: name, year: y, cell: c, from: rc.from[j]})
+		}
+	}
+	return p
+}
+
+// text says what the tables give of the formula and what none gives,
+// citing each row from n on ("[n]"), and the citations.
+func (p *partialFormula) text(n int) (string, []kb.Citation) {
+	var b strings.Builder
+	var cits []kb.Citation
+	target := p.target
+	if f := strings.Fields(target); len(f) > 0 && strings.ToUpper(f[0]) != f[0] {
+		target = strings.ToLower(target[:1]) + target[1:] // "Fixed asset turnover", not "DPO"
+	}
+	names := p.names
+	if len(names) > 2 {
+		names = []string{strings.Join(names[:len(names)-1], ", "), names[len(names)-1]}
+	}
+	fmt.Fprintf(&b, "The %s is worked out from %s", target, strings.Join(names, " and "))
+	if len(p.found) > 0 {
+		b.WriteString("; the tables give ")
+		for i, r := range p.found {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			name := r.name
+			if r.year != 0 {
+				name = fmt.Sprintf("%s %d", r.name, r.year)
+			}
+			fmt.Fprintf(&b, "%s: %s (%s, %s) [%d]", name, r.cell.Value, r.cell.Label, r.cell.Column, n+i)
+			c := citation(r.from, r.cell.start, r.cell.end)
+			c.N = n + i
+			cits = append(cits, c)
+		}
+	}
+	fmt.Fprintf(&b, "; no table row gives %s, so it was not worked out. ", strings.Join(p.missing, " or "))
+	return b.String(), cits
+}
+
 // statedFigure is a computed figure and its operands, each cited.
 type statedFigure struct {
 	f     formula.Formula
@@ -158,6 +231,7 @@ func (u *run) statedFormula(ctx context.Context, ev []Evidence) (*statedFigure, 
 	for i, name := range names {
 		if len(cands[i]) == 0 {
 			ft.Missing = name
+			u.partial = partialOf(f.Target, names, years, cands)
 			return nil, nil
 		}
 	}

@@ -177,4 +177,13 @@ func TestOfflineRatioReadsTheRowNamedByItsHead(t *testing.T) {
 	if a.Formula != "" || len(a.Cells) > 0 || a.Outcome != kb.OutcomeEvidence {
 		t.Errorf("formula %q, cells %+v, outcome %q from no sales row\nanswer %q", a.Formula, a.Cells, a.Outcome, a.Answer)
 	}
+	// The evidence says what the tables give of the formula and what not,
+	// the row it found cited.
+	if want := "total liabilities 2025: 4,000 (Total liabilities, 2025) [1]; no table row gives sales, so it was not worked out."; !strings.Contains(a.Answer, want) {
+		t.Errorf("answer %q\ndoes not say %q", a.Answer, want)
+	}
+	if len(a.Citations) == 0 || !strings.HasPrefix(a.Citations[0].Text, "Total liabilities | 4,000") {
+		t.Errorf("citations %+v", a.Citations)
+	}
+	checkProvenance(t, st, a)
 }

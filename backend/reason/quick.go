@@ -698,7 +698,16 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		for _, s := range sents {
 			cited = append(cited, ev[s.ev])
 		}
-		b.WriteString(u.evidenceText(cited))
+		lead := u.evidenceText(cited)
+		if u.partial != nil && len(u.partial.found) > 0 {
+			// What the tables give of the formula asked, and what not,
+			// before the sentences.
+			text, cits := u.partial.text(1)
+			lead = strings.TrimSuffix(lead, evidenceTail) + text + evidenceTail
+			a.Citations = append(a.Citations, cits...)
+			off = len(cits)
+		}
+		b.WriteString(lead)
 	} else if len(memory) == 0 && len(sents) > 0 {
 		b.WriteString(NoShortText)
 	}
@@ -771,8 +780,11 @@ func (u *run) evidenceText(ev []Evidence) string {
 		how = "without the model (its answer failed)"
 	}
 	return fmt.Sprintf("Evidence only: the passages on %s are about this question, but no short answer could be formed from them %s. "+
-		"A model (Ollama) can read them and answer it. The sentences that match the question best:\n\n", where(ev), how)
+		"A model (Ollama) can read them and answer it. ", where(ev), how) + evidenceTail
 }
+
+// evidenceTail ends the lead of an evidence answer, before its sentences.
+const evidenceTail = "The sentences that match the question best:\n\n"
 
 // where names the pages of each document the passages ev lie on, in the
 // order of first appearance: "p. 12–13 of Annual report", "pp. 3, 7 of

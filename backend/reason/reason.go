@@ -129,6 +129,9 @@ type run struct {
 	// mentioned are the quantities a passage of the scope names with
 	// all their words (in a sentence or a row).
 	mentioned map[string]bool
+	// partial is the formula asked when the tables give only some of
+	// its quantities (nil otherwise).
+	partial *partialFormula
 }
 
 func (r *Reasoner) newRun(q *question.Question, mode string) *run {
