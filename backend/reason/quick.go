@@ -673,6 +673,14 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 				dup = true
 			}
 		}
+		// Nor a sentence said already (overlapping passages hold it twice,
+		// once after its heading line).
+		said := strings.ToLower(kb.OneLine(s.text))
+		for _, t := range sents {
+			if strings.Contains(strings.ToLower(kb.OneLine(t.text)), said) {
+				dup = true
+			}
+		}
 		if !dup {
 			sents = append(sents, s)
 		}
