@@ -49,6 +49,7 @@ func FuzzContent(f *testing.F) {
 		"1e308 1e308 1e308 1e308 1e308 1e308 cm BT (x) Tj ET",
 		"BT /F1 12 Tf /Span << /ActualText <FEFF0066> >> BDC (a) Tj T* (b) Tj EMC EMC /Span /P0 BDC (c) Tj ET",
 		"/Span << /ActualText (x) >> BDC BT /F1 12 Tf /Span << /ActualText (y) >> BDC (z) Tj",
+		"/CS0 cs 1 scn BT /F1 9 Tf (x) Tj ET /Pattern cs /P1 scn /DeviceRGB cs 1 0 0 sc 0.5 sc cs scn",
 	} {
 		f.Add([]byte(s))
 	}
