@@ -356,8 +356,10 @@ func TestLabelledTitles(t *testing.T) {
 	page("Chapter 3: Field instruments", "Part II – Other Information", "Item 1. Legal Proceedings.", "Item 1A. Risk Factors.")
 	page("Chapter 3: Field instruments", "Item 2. Properties and Sites.", "Level 1: Quoted prices in active markets for identical instruments.")
 	page("", "Item 3. Controls and Procedures.", "Table II: Readings by site and season")
+	// A blank page's footer: a labelled line below all else on its page.
+	pages = append(pages, []hline{{f: "F1", size: 10, x: 72, y: 60, text: "Chapter 4. Field Notes"}})
 	checkHeadings(t, headPDF(pages), map[string]int{"Item 1. Legal Proceedings.": 0, "Item 1A. Risk Factors.": 0, "Item 2. Properties and Sites.": 0, "Item 3. Controls and Procedures.": 0},
-		[]string{"Level 1", "Table II", "Chapter 3"})
+		[]string{"Level 1", "Table II", "Chapter 3", "Chapter 4"})
 }
 
 // TestSpotColourTitles: a bold title in white (on a band) over a bold

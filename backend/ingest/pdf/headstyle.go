@@ -155,19 +155,25 @@ func markStyledTitles(pages []pageOut, body float64) {
 		}
 	}
 	// A labelled title printed alike on several pages is a running head
-	// ("Chapter 3: Objects" over each page of the chapter), not a heading.
+	// or footer ("Chapter 3: Objects" on each page of the chapter, taken
+	// as furniture there but not on a blank page), not a heading.
 	onPages := map[string]map[int]bool{}
-	for _, c := range cands {
-		t := strings.TrimSpace(pages[c.p].paras[c.i].text)
-		if onPages[t] == nil {
-			onPages[t] = map[int]bool{}
+	for p := range pages {
+		for _, q := range pages[p].paras {
+			t := withoutPageNumber(q.text)
+			if titleLabel(t) == "" {
+				continue
+			}
+			if onPages[t] == nil {
+				onPages[t] = map[int]bool{}
+			}
+			onPages[t][p] = true
 		}
-		onPages[t][c.p] = true
 	}
 	for _, c := range cands {
 		q := &pages[c.p].paras[c.i]
-		if titleLabel(q.text) != "" && len(onPages[strings.TrimSpace(q.text)]) > 1 {
-			continue
+		if titleLabel(q.text) != "" && (len(onPages[withoutPageNumber(q.text)]) > 1 || lastOnPage(pages[c.p].paras, c.i)) {
+			continue // nor one below all else on its page: a footer (a blank page's)
 		}
 		if uses[styleOf(*q)] >= minTitleStyleUses {
 			q.titled = true
@@ -204,6 +210,31 @@ func listNeighbour(ps []para, i, depth int, body float64) bool {
 		}
 	}
 	return false
+}
+
+// lastOnPage reports whether no paragraph but furniture follows ps[i].
+func lastOnPage(ps []para, i int) bool {
+	for _, q := range ps[i+1:] {
+		if !q.furniture && strings.TrimSpace(q.text) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// withoutPageNumber is a line without the page number a running head or
+// footer sets beside it.
+func withoutPageNumber(s string) string {
+	t := strings.TrimSpace(s)
+	m := edgeNumberRE.FindStringSubmatchIndex(t)
+	switch {
+	case m == nil:
+		return t
+	case m[2] >= 0:
+		return strings.TrimSpace(t[m[3]:])
+	default:
+		return strings.TrimSpace(t[:m[4]])
+	}
 }
 
 // titleLabel is the label word of a labelled title ("item" of "Item 3.
