@@ -153,8 +153,10 @@ type PageBlock struct {
 // label word and its number set like the body ("Item 1A. Risk Factors.")
 // are headings when the document sets several alike; version 22: text
 // filled in a separation (spot) colour or a Lab colour has that colour,
-// so a red subtitle under a white title band is a line of its own.
-const ReaderVersion = 22
+// so a red subtitle under a white title band is a line of its own;
+// version 23: a labelled line below all else on its page (a blank page's
+// running footer) is no heading.
+const ReaderVersion = 23
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.
