@@ -39,6 +39,9 @@ type Settings struct {
 	// RowsWeight weighs the list of table passages whose row labels hold
 	// the question's words (see rowList; 0: no such list).
 	RowsWeight float64
+	// WindowWeight weighs the list of passages holding the question's
+	// words close together (see windowList; 0: no such list).
+	WindowWeight float64
 }
 
 // DefaultSettings are the measured defaults.
@@ -46,7 +49,7 @@ func DefaultSettings() Settings {
 	// Measured with `go test ./backend/evalset -run TestRecallBeatsBM25 -v`
 	// (docs/measurements.md, "Retrieval quality"): titles weigh most; the built-in vectors
 	// are weaker than BM25 on these sets, so they add a light vote.
-	return Settings{ColumnWeights: [4]float64{5, 1.5, 1, 1}, Depth: 50, RRFK: 10, LexicalWeight: 1, VectorWeight: 0.3, NamedWeight: 1, PageWeight: 2, RowsWeight: 1}
+	return Settings{ColumnWeights: [4]float64{5, 1.5, 1, 1}, Depth: 50, RRFK: 10, LexicalWeight: 1, VectorWeight: 0.3, NamedWeight: 1, PageWeight: 2, RowsWeight: 1, WindowWeight: 1}
 }
 
 // Searcher runs hybrid passage search over one project store.
@@ -408,7 +411,7 @@ func (s *Searcher) RankQuestion(ctx context.Context, q *question.Question, k int
 		lists = append(lists, Ranked{Name: "vector", Weight: set.VectorWeight, IDs: ids(vr.near)})
 	}
 	fused, score, ranks := Fuse(set.RRFK, lists...)
-	if set.NamedWeight > 0 || set.RowsWeight > 0 {
+	if set.NamedWeight > 0 || set.RowsWeight > 0 || set.WindowWeight > 0 {
 		cand, err := s.sectionCandidates(ctx, fused, tc)
 		if err != nil {
 			return nil, nil, nil, err
@@ -419,6 +422,11 @@ func (s *Searcher) RankQuestion(ctx context.Context, q *question.Question, k int
 		}
 		if rows := rowList(q, cand, tc.stemIDF()); set.RowsWeight > 0 && len(rows) > 0 {
 			lists = append(lists, Ranked{Name: "rows", Weight: set.RowsWeight, IDs: rows})
+		}
+		if set.WindowWeight > 0 {
+			if near := windowList(q, cand, tc.stemIDF()); len(near) > 0 {
+				lists = append(lists, Ranked{Name: "window", Weight: set.WindowWeight, IDs: near})
+			}
 		}
 		if len(lists) > n {
 			fused, score, ranks = Fuse(set.RRFK, lists...)
