@@ -421,7 +421,17 @@ func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, e
 			if !strings.Contains(e.Hit.Text, " | ") {
 				continue
 			}
-			for _, t := range u.tablesOf(e.Hit) {
+			ts := u.tablesOf(e.Hit)
+			if len(ts) == 0 {
+				continue
+			}
+			// A table split between two passages is read whole: its
+			// part here ends in no total, the next passage is read too.
+			if next, ok, err := u.continuation(ctx, e.Hit); err == nil && ok {
+				ts[len(ts)-1].GoesOn = true
+				addHits([]kb.Hit{next})
+			}
+			for _, t := range ts {
 				all = append(all, t)
 				from = append(from, parsed)
 			}

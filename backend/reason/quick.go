@@ -175,7 +175,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		// Not for a figure computed by a formula it could not work out:
 		// a cell that names some of its words is no such figure.
 		if g.stated == nil && g.ranked == nil && len(g.cells) == 0 && !u.formulaAsked {
-			if g.cells, err = u.tableCells(ctx, g.evidence); err != nil {
+			if g.cells, err = u.tableCells(ctx, g); err != nil {
 				return nil, err
 			}
 		}

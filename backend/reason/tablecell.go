@@ -32,10 +32,14 @@ const maxCellPassages = 8
 // tableCells finds the cells the question asks for in the table rows of
 // the best passages: the best row, in each year the question names. Each
 // cell comes with the passage it is in and its row's span there.
-func (u *run) tableCells(ctx context.Context, ev []Evidence) ([]foundCell, error) {
-	all, from := u.evidenceTables(ev)
+func (u *run) tableCells(ctx context.Context, g *gathered) ([]foundCell, error) {
+	all, from := u.evidenceTables(g.evidence)
 	if len(all) == 0 {
 		return nil, nil
+	}
+	all, from, more, err := u.withContinuations(ctx, g.evidence, all, from)
+	if err != nil {
+		return nil, err
 	}
 	q, err := u.cellQuery(ctx, all)
 	if err != nil || len(q.Terms) == 0 {
@@ -51,7 +55,11 @@ func (u *run) tableCells(ctx context.Context, ev []Evidence) ([]foundCell, error
 	for _, c := range cells {
 		if c.Table == best.Table && c.Row == best.Row {
 			r := all[c.Table].Rows[c.Row]
-			out = append(out, foundCell{Cell: c, ev: from[c.Table], start: r.Start, end: r.End})
+			ev := from[c.Table]
+			if ev < 0 {
+				ev = u.withEvidence(g, more[-1-ev])
+			}
+			out = append(out, foundCell{Cell: c, ev: ev, start: r.Start, end: r.End})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Year < out[j].Year })
@@ -212,6 +220,73 @@ func byCellsDirection(want int, cs []answerspan.Candidate, cells []foundCell) []
 // cellVerdictMargin is how far a verdict the cells give scores above the
 // best candidate the sentences gave.
 const cellVerdictMargin = 0.1
+
+// withContinuations marks each table of the passages that goes on in the
+// passage after its own (tables.Table.GoesOn: its last row there is no
+// total) and adds that passage's first table, continued, when the passage
+// is not among them: a table split between two passages is read whole.
+// Such a table's index in from is -1-i, more[i] its passage.
+func (u *run) withContinuations(ctx context.Context, ev []Evidence, all []tables.Table, from []int) ([]tables.Table, []int, []kb.Hit, error) {
+	in := map[int64]bool{}
+	for _, e := range ev {
+		in[e.Hit.ID] = true
+	}
+	var more []kb.Hit
+	n := len(all)
+	for ti := 0; ti < n; ti++ {
+		if ti+1 < n && from[ti+1] == from[ti] {
+			continue // not the passage's last table
+		}
+		next, ok, err := u.continuation(ctx, ev[from[ti]].Hit)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if !ok {
+			continue
+		}
+		all[ti].GoesOn = true
+		if in[next.ID] {
+			continue
+		}
+		if ts := u.tablesOf(next); len(ts) > 0 {
+			in[next.ID] = true
+			more = append(more, next)
+			all = append(all, ts[0])
+			from = append(from, -len(more))
+		}
+	}
+	return all, from, more, nil
+}
+
+// continuation is the passage after h when it continues the table h ends
+// in: h's last line is a table row, the next passage of its document
+// starts with one and carries the table's header row.
+func (u *run) continuation(ctx context.Context, h kb.Hit) (kb.Hit, bool, error) {
+	if !endsInRow(h.Text) {
+		return kb.Hit{}, false, nil
+	}
+	near, err := u.r.Retriever.Around(ctx, h.ID, 0, 1)
+	if err != nil || len(near) == 0 {
+		return kb.Hit{}, false, err
+	}
+	next := near[len(near)-1]
+	if next.ID == h.ID || next.DocID != h.DocID || next.TableHeader == "" || !startsWithRow(next.Text) {
+		return kb.Hit{}, false, nil
+	}
+	return next, true, nil
+}
+
+// endsInRow and startsWithRow say whether a passage's last (first) line
+// with text is a table row.
+func endsInRow(text string) bool {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	return strings.Contains(lines[len(lines)-1], " | ")
+}
+
+func startsWithRow(text string) bool {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	return strings.Contains(line, " | ")
+}
 
 // evidenceTables are the tables of the best passages (maxCellPassages),
 // with the passage of each.

@@ -195,7 +195,7 @@ func (s *Store) ChunksOfDocument(ctx context.Context, docID int64) ([]kb.Chunk, 
 }
 
 func (s *Store) mindChunkRows(ctx context.Context, where string, args ...any) ([]kb.Hit, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.text, c.tokens, `+shownTitle+`, d.title
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc_id, c.ordinal, c.page_start, c.page_end, c.char_start, c.char_end, c.heading_path, c.table_header, c.text, c.tokens, `+shownTitle+`, d.title
 		FROM chunks c JOIN documents d ON d.id = c.doc_id `+where, args...)
 	if err != nil {
 		return nil, err
@@ -205,7 +205,7 @@ func (s *Store) mindChunkRows(ctx context.Context, where string, args ...any) ([
 	for rows.Next() {
 		var h kb.Hit
 		var hp string
-		if err := rows.Scan(&h.ID, &h.DocID, &h.Ordinal, &h.PageStart, &h.PageEnd, &h.CharStart, &h.CharEnd, &hp, &h.Text, &h.Tokens, &h.DocTitle, &h.IndexTitle); err != nil {
+		if err := rows.Scan(&h.ID, &h.DocID, &h.Ordinal, &h.PageStart, &h.PageEnd, &h.CharStart, &h.CharEnd, &hp, &h.TableHeader, &h.Text, &h.Tokens, &h.DocTitle, &h.IndexTitle); err != nil {
 			return nil, err
 		}
 		h.HeadingPath = decodeHeadingPath(hp)

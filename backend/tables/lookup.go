@@ -117,7 +117,7 @@ func Lookup(q Query, tabs []Table, words Words) []Cell {
 				if !ok {
 					continue
 				}
-				match, share := score(rowQ, label, section, colWords[yc.col], ri == len(t.Rows)-1)
+				match, share := score(rowQ, label, section, colWords[yc.col], ri == len(t.Rows)-1 && !t.GoesOn)
 				if share < minShare {
 					continue
 				}
@@ -264,7 +264,8 @@ func withoutYears(ws []string) []string {
 // label's own weight the question names (so a long label is not matched
 // by one common word). When the question names none of the label but
 // some of the column group ("gadget spending" over the columns), only the
-// table's last row is taken (a total closes its table), its share the
+// table's last row is taken (a total closes its table; not a table that
+// goes on in the next passage), its share the
 // group's.
 func score(q Query, label, section, column []string, last bool) (match, share float64) {
 	named := func(ws []string) (hit, all float64) {

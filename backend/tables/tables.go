@@ -41,6 +41,10 @@ type Table struct {
 	// not its calendar year ("July 26, 2025" is fiscal 2026 for years
 	// ending late January).
 	FiscalEnd FiscalEnd
+	// GoesOn, when set (by the caller, who knows the passages), says the
+	// table goes on in the next passage: its last row here closes
+	// nothing (is no total).
+	GoesOn bool
 	// yearHeads is 1 + the index among Heads of the years set as lines
 	// above the table, 0 when there are none.
 	yearHeads int

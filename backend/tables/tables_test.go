@@ -542,3 +542,17 @@ func TestCoverIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// A table that goes on in the next passage has no total in its part here:
+// a question that names only the column group takes no row of it.
+func TestLookupTableGoingOn(t *testing.T) {
+	part := Parse("Segments\n(Millions) | Gadget Spending 2025 | Gadget Spending 2024\nRetail | 120 | 110\nWholesale | 95 | 90", "", "")
+	q := query("How much was the gadget spending in 2025?", 2025)
+	if cells := Lookup(q, part, simpleWords); len(cells) != 1 || cells[0].Label != "Wholesale" {
+		t.Fatalf("the part alone: %+v, want its last row", cells)
+	}
+	part[0].GoesOn = true
+	if cells := Lookup(q, part, simpleWords); len(cells) != 0 {
+		t.Errorf("a part that goes on: %+v, want no cell", cells)
+	}
+}
