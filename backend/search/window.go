@@ -37,26 +37,37 @@ const (
 // within their documents (see withinDocuments); idf weighs a stem.
 func windowList(q *question.Question, hits []kb.Hit, idf func(string) float64) []int64 {
 	qw := map[string]float64{}
+	// A word stems to a question word's stem only if it starts as the
+	// stem does: the passages' other words are not stemmed.
+	heads := map[string]bool{}
 	for _, t := range q.Tokens {
 		if w, ok := windowStem(t); ok {
 			qw[w] = idf(w)
+			heads[stemHead(w)] = true
 		}
 	}
+	titles := map[string]map[string]bool{}
 	score := map[int64]float64{}
 	for _, h := range hits {
-		title := map[string]bool{}
-		for _, t := range analyze.Tokens(h.DocTitle + " " + h.IndexTitle) {
-			if w, ok := windowStem(t); ok {
-				title[w] = true
+		key := h.DocTitle + "\x00" + h.IndexTitle
+		title, ok := titles[key]
+		if !ok {
+			title = map[string]bool{}
+			for _, t := range analyze.Tokens(h.DocTitle + " " + h.IndexTitle) {
+				if w, ok := windowStem(t); ok {
+					title[w] = true
+				}
 			}
+			titles[key] = title
 		}
-		var stems []string
-		for _, t := range analyze.Tokens(h.Text) {
-			w, ok := windowStem(t)
-			if ok && qw[w] > 0 && !title[w] {
-				stems = append(stems, w)
-			} else {
-				stems = append(stems, "")
+		toks := analyze.Tokens(h.Text)
+		stems := make([]string, len(toks))
+		for i, t := range toks {
+			if !heads[stemHead(t.Text)] {
+				continue
+			}
+			if w, ok := windowStem(t); ok && qw[w] > 0 && !title[w] {
+				stems[i] = w
 			}
 		}
 		if best, n := bestWindow(stems, qw, windowWords, windowMinWords); n > 0 {
@@ -64,6 +75,15 @@ func windowList(q *question.Question, hits []kb.Hit, idf func(string) float64) [
 		}
 	}
 	return withinDocuments(hits, score)
+}
+
+// stemHead is the first two bytes of a word (lower-cased) or stem, which
+// stemming keeps.
+func stemHead(w string) string {
+	if len(w) > 2 {
+		w = w[:2]
+	}
+	return strings.ToLower(w)
 }
 
 // withinDocuments lists the candidates that have a score, of documents
