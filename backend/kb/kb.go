@@ -155,8 +155,9 @@ type PageBlock struct {
 // filled in a separation (spot) colour or a Lab colour has that colour,
 // so a red subtitle under a white title band is a line of its own;
 // version 23: a labelled line below all else on its page (a blank page's
-// running footer) is no heading.
-const ReaderVersion = 23
+// running footer) is no heading; version 24: a numbered caption at the
+// top of several pages ("TABLE II") is no running header.
+const ReaderVersion = 24
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

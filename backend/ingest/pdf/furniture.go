@@ -19,8 +19,11 @@ import (
 // several pages happen to begin or end with is text; so is a repeat with
 // the page's own text between it and the page's edge (a statement's
 // "(in millions)" under its title: a header runs at the edge, nothing of
-// the page's own before it). Furniture is kept as page metadata, out of
-// the text; a page number found there becomes the page's label.
+// the page's own before it). A numbered caption ("TABLE II", "Figure 3")
+// is no furniture though its words repeat, numbers masked, at the top of
+// several pages: successive tables set at their pages' tops. Furniture is
+// kept as page metadata, out of the text; a page number found there
+// becomes the page's label.
 
 const (
 	furnitureBand     = 0.12 // share of the page height (centre of the paragraph) at the top and at the bottom
@@ -176,6 +179,9 @@ func markFurniture(pages []pageOut) {
 			}
 			if num == nil && pi == 0 && (b == 1 || b == 2) && !pageWordRE.MatchString(t) {
 				continue // the first page's title, which a running header repeats
+			}
+			if num == nil && (b == 1 || b == 2) && captionRE.MatchString(t) {
+				continue // a numbered caption ("TABLE II") heading a table at the page's top: each page's another
 			}
 			if num == nil && (b == 1 || b == 2) && ownTextOutside(p, i, b, func(j int) bool {
 				k := slot{bandOf(p, j), furnitureKey(strings.TrimSpace(p.paras[j].text))}

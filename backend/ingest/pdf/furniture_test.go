@@ -136,3 +136,31 @@ func TestRepeatUnderPageTitleIsText(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptionsAtPageTopsAreText: successive tables set at the tops of
+// their pages, each under its numbered caption ("TABLE I", "TABLE II", …),
+// repeat "table #" with numbers masked, but a caption is no running
+// header; the running header above them still is.
+func TestCaptionsAtPageTopsAreText(t *testing.T) {
+	var pages []pageOut
+	at := func(text string, top float64) para {
+		return para{text: text, size: 10, lines: 1, runes: len(text), upright: true, box: [4]float64{150, top - 12, 460, top}, hasBox: true}
+	}
+	roman := []string{"I", "II", "III", "IV"}
+	titles := []string{"Sites surveyed", "Species counted", "Nests found", "Weather by month"}
+	for i := range roman {
+		p := pageOut{info: parsed.PageInfo{Number: i + 1}, box: [4]float64{0, 0, 612, 792}, hasBox: true}
+		p.paras = append(p.paras, at("Journal of Made-up Studies, Vol. 3", 780), at("TABLE "+roman[i], 760), at(titles[i], 744),
+			at(fmt.Sprintf("Trial %d recruited %d people.", i+1, 40+i), 400))
+		pages = append(pages, p)
+	}
+	markFurniture(pages)
+	for i, p := range pages {
+		for _, q := range p.paras {
+			want := q.text == "Journal of Made-up Studies, Vol. 3" && i > 0
+			if q.furniture != want {
+				t.Errorf("page %d: %q furniture %v, want %v", i+1, q.text, q.furniture, want)
+			}
+		}
+	}
+}
