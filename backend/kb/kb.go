@@ -156,7 +156,10 @@ type PageBlock struct {
 // so a red subtitle under a white title band is a line of its own;
 // version 23: a labelled line below all else on its page (a blank page's
 // running footer) is no heading; version 24: a numbered caption at the
-// top of several pages ("TABLE II") is no running header.
+// top of several pages ("TABLE II") is no running header, a number alone
+// opening or closing pages in the page order is their printed number
+// though it stands inside the text frame, and a restarted numbering (an
+// exhibit's) keeps its labels.
 const ReaderVersion = 24
 
 // PageSeparator joins page texts into the document text that chunk char spans

@@ -202,7 +202,64 @@ func markFurniture(pages []pageOut) {
 		}
 		keepAlone(p)
 	}
+	sequencedNumbers(pages, need)
 	printedLabels(pages)
+}
+
+// bareNumberRE matches a paragraph that is a number alone, bare or in
+// parentheses ("12", "(1)").
+var bareNumberRE = regexp.MustCompile(`^\(?(\d{1,4})\)?$`)
+
+// sequencedNumbers takes page numbers printed inside the page's text
+// frame, below the furniture bands (a hearing transcript's small pages
+// set on letter paper: "2" over the text, "(1)" under the first page's):
+// a number alone that opens or closes its page's text is the page's
+// number when it follows the page order in a run of at least need pages
+// (sequenceRuns; an exhibit numbered from 1 again is a run of its own). A
+// page whose first line happens to be a number follows no such run.
+func sequencedNumbers(pages []pageOut, need int) {
+	type cand struct{ page, para, n int }
+	var cands []cand
+	for pi := range pages {
+		p := &pages[pi]
+		first, last := -1, -1
+		for i := range p.paras {
+			if !p.paras[i].furniture {
+				if first < 0 {
+					first = i
+				}
+				last = i
+			}
+		}
+		ends := []int{first, last}
+		if first == last {
+			ends = ends[:1]
+		}
+		for _, i := range ends {
+			if i < 0 || p.paras[i].table {
+				continue
+			}
+			if m := bareNumberRE.FindStringSubmatch(strings.TrimSpace(p.paras[i].text)); m != nil {
+				n, _ := strconv.Atoi(m[1])
+				cands = append(cands, cand{pi, i, n})
+			}
+		}
+	}
+	offs := make([]int, len(cands))
+	pageOf := make([]int, len(cands))
+	for k, c := range cands {
+		offs[k], pageOf[k] = c.n-c.page, c.page
+	}
+	keep := sequenceRuns(pageOf, offs, need)
+	for k, c := range cands {
+		p := &pages[c.page]
+		if !keep[k] || p.paras[c.para].furniture {
+			continue
+		}
+		p.paras[c.para].furniture = true
+		p.info.Furniture = append(p.info.Furniture, strconv.Itoa(c.n))
+		keepAlone(p)
+	}
 }
 
 // ownTextOutside reports whether paragraph i, a repeat in the top (band
@@ -280,6 +337,27 @@ func printedLabels(pages []pageOut) {
 			best, bestN = off, n
 		}
 	}
+	// Numbers that run in the page order over three pages or more hold
+	// though another run is longer: an exhibit numbered from 1 again.
+	type pageNum struct{ page, n int }
+	var found []pageNum
+	for i, ls := range cands {
+		for _, l := range ls {
+			if n, err := strconv.Atoi(l); err == nil {
+				found = append(found, pageNum{i, n})
+			}
+		}
+	}
+	pagesOf, offs := make([]int, len(found)), make([]int, len(found))
+	for k, f := range found {
+		pagesOf[k], offs[k] = f.page, f.n-f.page
+	}
+	inRun := map[pageNum]bool{}
+	for k, ok := range sequenceRuns(pagesOf, offs, furnitureMinPages) {
+		if ok {
+			inRun[found[k]] = true
+		}
+	}
 	for i := range pages {
 		label, numeric := "", false
 		for _, l := range cands[i] {
@@ -289,7 +367,7 @@ func printedLabels(pages []pageOut) {
 				if label == "" && !numeric {
 					label = l
 				}
-			case bestN < 2 || n-i == best:
+			case bestN < 2 || n-i == best || inRun[pageNum{i, n}]:
 				if !numeric {
 					label, numeric = l, true
 				}
@@ -554,6 +632,41 @@ func dropLines(paras []para, drop []bool) []para {
 		q.lines = len(keep)
 		q.runes = utf8.RuneCountInString(q.text)
 		out = append(out, q)
+	}
+	return out
+}
+
+// sequenceRuns says which of the numbers found on pages (pages[k], in
+// page order, with offset offs[k] = the number - the page's index) follow
+// the page order: each number links to the next one at its offset within
+// two pages, and a run so linked over at least need numbers counts.
+func sequenceRuns(pages, offs []int, need int) []bool {
+	parent := make([]int, len(pages))
+	for k := range parent {
+		parent[k] = k
+	}
+	var find func(int) int
+	find = func(k int) int {
+		for parent[k] != k {
+			parent[k] = parent[parent[k]]
+			k = parent[k]
+		}
+		return k
+	}
+	for k := range pages {
+		for j := k + 1; j < len(pages) && pages[j]-pages[k] <= 2; j++ {
+			if pages[j] > pages[k] && offs[j] == offs[k] {
+				parent[find(j)] = find(k)
+			}
+		}
+	}
+	size := map[int]int{}
+	for k := range pages {
+		size[find(k)]++
+	}
+	out := make([]bool, len(pages))
+	for k := range pages {
+		out[k] = size[find(k)] >= need
 	}
 	return out
 }

@@ -164,3 +164,59 @@ func TestCaptionsAtPageTopsAreText(t *testing.T) {
 		}
 	}
 }
+
+func TestSequenceRuns(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		pages, offs []int
+		want        []bool
+	}{
+		{"a run", []int{0, 1, 2, 3}, []int{1, 1, 1, 1}, []bool{true, true, true, true}},
+		{"every other page", []int{0, 2, 4}, []int{5, 5, 5}, []bool{true, true, true}},
+		{"too short", []int{0, 1}, []int{1, 1}, []bool{false, false}},
+		{"a gap of three pages breaks it", []int{0, 1, 4, 5}, []int{1, 1, 1, 1}, []bool{false, false, false, false}},
+		{"a restart is a run of its own", []int{0, 1, 2, 3, 4, 5, 6}, []int{1, 1, 1, 1, -3, -3, -3}, []bool{true, true, true, true, true, true, true}},
+		{"a stray number", []int{0, 1, 2, 3}, []int{1, 1, 7, 1}, []bool{true, true, false, true}},
+	} {
+		if got := sequenceRuns(tc.pages, tc.offs, 3); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestPageNumbersInsideTheFrame: small pages set on large paper print
+// their numbers inside the text frame, below the furniture bands ("2"
+// over the text, "(1)" under the first page of the text); a number alone
+// opening or closing a page is the page's number when it runs in the
+// page order, and a page whose first line happens to be a number keeps it.
+func TestPageNumbersInsideTheFrame(t *testing.T) {
+	at := func(text string, top float64) para {
+		return para{text: text, size: 10, lines: 1, runes: len(text), upright: true, box: [4]float64{150, top - 12, 460, top}, hasBox: true}
+	}
+	var pages []pageOut
+	for i := range 6 {
+		p := pageOut{info: parsed.PageInfo{Number: i + 1}, box: [4]float64{0, 0, 612, 792}, hasBox: true}
+		switch {
+		case i == 0:
+			p.paras = append(p.paras, at("7", 640), at("Steps of the method, in the order taken.", 620))
+		case i == 1:
+			p.paras = append(p.paras, at("THE HEARING", 640), at("The committee met at noon.", 620), at("(1)", 140))
+		default:
+			p.paras = append(p.paras, at(fmt.Sprint(i), 660), at(fmt.Sprintf("Testimony, part %d.", i), 640))
+		}
+		pages = append(pages, p)
+	}
+	markFurniture(pages)
+	wantLabels := []string{"", "1", "2", "3", "4", "5"}
+	for i, p := range pages {
+		var kept []string
+		for _, q := range p.paras {
+			if !q.furniture {
+				kept = append(kept, q.text)
+			}
+		}
+		if p.info.Label != wantLabels[i] || i == 0 && len(kept) != 2 || i > 0 && len(kept) != len(p.paras)-1 {
+			t.Errorf("page %d: label %q, want %q; kept %q", i+1, p.info.Label, wantLabels[i], kept)
+		}
+	}
+}
