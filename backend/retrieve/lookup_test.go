@@ -347,6 +347,10 @@ func TestRespell(t *testing.T) {
 		{"Which harbr town?", "Which harbr town?", 0},
 		{"Which harbour town has a lighthouse?", "Which harbour town has a lighthouse?", 0},
 		{"Which zymurgist lived there?", "Which zymurgist lived there?", 0},
+		// an English word of its own is no slip, but for a spelling of
+		// one the project holds
+		{"Which harbor town?", "Which harbour town?", 1},
+		{"Which painter won the sprint?", "Which painter won the sprint?", 0},
 		// a word the project holds and a function word run together,
 		// also in a name; not a short word with one ("turnover"), nor
 		// two content words ("database")

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"cairn/backend/analyze"
+	"cairn/backend/lexicon"
 	"cairn/backend/question"
 )
 
@@ -24,7 +25,8 @@ var wordRun = regexp.MustCompile(`\p{L}+`)
 // passage of the project holds is written as the project's word one edit
 // from it (two from nine letters; a letter put in, left out, changed, or
 // two swapped) that shares its first two letters, the one in most passages
-// when several are; else, when it reads as a word and a function word run
+// when several are, unless the word is an English noun of its own
+// (respellable); else, when it reads as a word and a function word run
 // together, as the two (unglued). Names (capitalised inside a sentence)
 // are left as written, but for such a run ("Receivablesfrom"): a name the
 // documents do not hold is what the question asks about, not a slip (see
@@ -71,6 +73,9 @@ func (r *Retriever) Respell(ctx context.Context, text string) (string, []questio
 		if !s.name {
 			if as, err = r.respelled(ctx, s.word); err != nil {
 				return "", nil, err
+			}
+			if as != "" && !respellable(s.word, as) {
+				as = ""
 			}
 		}
 		written := text[s.a:s.b]
@@ -135,6 +140,27 @@ func (r *Retriever) respelled(ctx context.Context, w string) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// respellable says whether w may be read as the project's word as: not
+// when w is an English noun WordNet knows ("format" is no slip for
+// "formal"), unless as is one of its synonyms there (a spelling of it:
+// "harbor", "harbour").
+func respellable(w, as string) bool {
+	syn := lexicon.Synonyms(w)
+	if syn == nil {
+		syn = lexicon.Synonyms(strings.TrimSuffix(w, "s"))
+		if syn == nil {
+			return true
+		}
+	}
+	as = strings.ToLower(as)
+	for _, x := range syn {
+		if x == as || x+"s" == as {
+			return true
+		}
+	}
+	return false
 }
 
 // unglued reads a word the project does not hold as two words run
