@@ -589,12 +589,19 @@ func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, e
 		}
 	}
 	// Rows of a table the question names ("the balance sheet": words of
-	// its title beyond the quantity's own) come first.
+	// its title beyond the quantity's own) come first. When the question
+	// names a part of the document ("in the income statement"), only
+	// that phrase's words name the table: its other words ("information",
+	// "year") are in many tables' titles.
+	naming := query.Context
+	if _, part := tableNaming(u.q.Tokens); len(part) > 0 {
+		naming = part
+	}
 	named := make([]float64, len(all))
 	for i, t := range all {
 		in := map[string]bool{}
 		for _, w := range tableWords(t.Title) {
-			if query.Context[w] && !query.Terms[w] && !in[w] {
+			if naming[w] && !query.Terms[w] && !in[w] {
 				in[w] = true
 				named[i] += query.Weight(w)
 			}

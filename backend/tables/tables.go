@@ -136,6 +136,13 @@ func Parse(text, header, heading string) []Table {
 			if !isLabelLine(l) {
 				yearHead = nil
 			}
+			// What a page before this one says names no table on it.
+			if i := strings.LastIndexByte(l, '\f'); i >= 0 {
+				above, l = nil, strings.TrimSpace(l[i+1:])
+				if l == "" {
+					continue
+				}
+			}
 			above = append(above, l)
 			if len(above) > titleLines {
 				above = above[1:]

@@ -556,3 +556,16 @@ func TestLookupTableGoingOn(t *testing.T) {
 		t.Errorf("a part that goes on: %+v, want no cell", cells)
 	}
 }
+
+// A table's title is read from the lines above it on its own page: what
+// the page before ends with names nothing on this one.
+func TestParseTitleStopsAtPageBreak(t *testing.T) {
+	text := "Notes to the statements\nThe gain on the sale is included in the consolidated statements of cash flows.\fThe results of the sold stores were as follows ($ in millions):\n| 2017 | 2016\nRevenue | 12 | 217\nNet earnings | 21 | 90"
+	ts := Parse(text, "", "Sold stores")
+	if len(ts) != 1 {
+		t.Fatalf("%d tables", len(ts))
+	}
+	if want := "Sold stores The results of the sold stores were as follows ($ in millions):"; ts[0].Title != want {
+		t.Errorf("title %q, want %q", ts[0].Title, want)
+	}
+}
