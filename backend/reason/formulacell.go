@@ -658,6 +658,24 @@ func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, e
 		}
 		return share(a) > share(b)+rowShareSlack
 	})
+	// The total a part adds up to, when it names all the part names of
+	// the quantity ("Total assets" is no total of "Total current
+	// assets" for current assets).
+	namesAll := func(total, part rowKey) bool {
+		in := map[string]bool{}
+		for _, w := range tableWords(all[total.t].Rows[total.r].Label) {
+			in[w] = true
+		}
+		for _, w := range tableWords(all[part.t].Rows[part.r].Label) {
+			if query.Terms[w] && !in[w] {
+				return false
+			}
+		}
+		return true
+	}
+	order = totalsFirst(order, func(k rowKey) (int, int) { return k.t, k.r }, func(total, part rowKey) bool {
+		return all[total.t].Sums(total.r) && namesAll(total, part)
+	})
 	pick := func(k rowKey, y int) (tables.Cell, bool) {
 		c, ok := byRow[k][y]
 		return c, ok
@@ -952,4 +970,33 @@ func figureLead(question string, g *gathered, n int) (text string, cits []kb.Cit
 		return cellText(g.cells, n, askedScale(question)), []kb.Citation{cellCitation(g.cells, g.evidence, n)}, answerCells(g.cells, n), cellFormula(g.cells), true
 	}
 	return "", nil, nil, "", false
+}
+
+// totalsFirst puts before each candidate row the candidate of the same
+// table that adds it up (sums: the sum of the rows right above it, at
+// most tables.maxSummedRows below the part): "Net earnings including
+// noncontrolling interests" before "Net earnings from continuing
+// operations", of which it is the sum. Rows of other tables keep their
+// order: a total elsewhere is no total of this row. at gives a
+// candidate's table and row.
+func totalsFirst[K comparable](order []K, at func(K) (int, int), totalOf func(total, part K) bool) []K {
+	out := make([]K, 0, len(order))
+	done := map[K]bool{}
+	for _, k := range order {
+		if done[k] {
+			continue
+		}
+		t, r := at(k)
+		for _, k2 := range order {
+			t2, r2 := at(k2)
+			if !done[k2] && t2 == t && r2 > r && r2-r <= tables.MaxSummedRows && totalOf(k2, k) {
+				out = append(out, k2)
+				done[k2] = true
+				break
+			}
+		}
+		out = append(out, k)
+		done[k] = true
+	}
+	return out
 }

@@ -187,3 +187,28 @@ func TestOfflineRatioReadsTheRowNamedByItsHead(t *testing.T) {
 	}
 	checkProvenance(t, st, a)
 }
+
+// A ratio's operand named by several rows is read from the one that adds
+// up the rows above it: the gadget earnings including the minority's
+// share, not those of continuing operations alone.
+func TestOfflineRatioReadsTheTotalRow(t *testing.T) {
+	corpus := []evalset.Passage{
+		{ID: "earnings", Title: "Gadgetco statement of earnings", Text: "Consolidated Statement of Earnings\n" +
+			"(Thousands) | 2025 | 2024\n" +
+			"Gadget sales | $ 10,000 | $ 8,000\n" +
+			"Gadget earnings from continuing lines | 700 | 500\n" +
+			"Gain from discontinued lines | 100 | 60\n" +
+			"Gadget earnings including the minority's share | 800 | 560"},
+		{ID: "board", Title: "Gadgetco board", Text: "The board of Gadgetco meets four times a year. Its chair is elected by the members for a term of three years."},
+	}
+	st := corpusStore(t, corpus)
+	r := newReasoner(st, llm.Offline{})
+	a, err := r.Quick(context.Background(), "What is Gadgetco's gadget earnings margin in FY2025? Gadget earnings margin is defined as: gadget earnings / gadget sales.", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Cells) == 0 || a.Cells[0].Row != "Gadget earnings including the minority's share" {
+		t.Fatalf("formula %q, cells %+v\nanswer %q", a.Formula, a.Cells, a.Answer)
+	}
+	checkProvenance(t, st, a)
+}

@@ -580,3 +580,51 @@ func appendNonEmpty(list []string, s string) []string {
 	}
 	return list
 }
+
+// MaxSummedRows is how many rows right above a row Sums checks it adds up.
+const MaxSummedRows = 6
+
+// Sums reports whether row r of t is the sum of the two to MaxSummedRows
+// rows right above it, in every column where all of them print a figure
+// (one at least): a total, labelled so or not ("Net earnings including
+// noncontrolling interests" under continuing and discontinued
+// operations).
+func (t Table) Sums(r int) bool {
+	if r < 2 || r >= len(t.Rows) {
+		return false
+	}
+	for k := 2; k <= MaxSummedRows && k <= r; k++ {
+		checked, ok := 0, true
+		for c := range t.Rows[r].Cells {
+			v, has := Number(t.Rows[r].Cells[c])
+			if !has {
+				continue
+			}
+			sum, all := 0.0, true
+			for _, above := range t.Rows[r-k : r] {
+				if c >= len(above.Cells) {
+					all = false
+					break
+				}
+				x, has := Number(above.Cells[c])
+				if !has {
+					all = false
+					break
+				}
+				sum += x
+			}
+			if !all {
+				continue
+			}
+			checked++
+			if math.Abs(sum-v) > math.Max(1, 0.001*math.Abs(v)) {
+				ok = false
+				break
+			}
+		}
+		if ok && checked > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -569,3 +569,15 @@ func TestParseTitleStopsAtPageBreak(t *testing.T) {
 		t.Errorf("title %q, want %q", ts[0].Title, want)
 	}
 }
+
+func TestSums(t *testing.T) {
+	ts := Parse("(Millions) | 2017 | 2016 | 2015\nNet earnings from continuing operations | 1,207 | 807 | 1,246\nGain (loss) from discontinued operations | 21 | 90 | (11)\nNet earnings including noncontrolling interests | 1,228 | 897 | 1,235\nNet earnings attributable to noncontrolling interests | — | — | (2)\nShares | 318 | 333 | 350", "", "")
+	if len(ts) != 1 {
+		t.Fatalf("%d tables", len(ts))
+	}
+	for r, want := range []bool{false, false, true, false, false} {
+		if got := ts[0].Sums(r); got != want {
+			t.Errorf("row %d (%s): Sums %v, want %v", r, ts[0].Rows[r].Label, got, want)
+		}
+	}
+}
