@@ -2,19 +2,11 @@ package reason
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"path/filepath"
-	"strings"
 	"testing"
 
-	"cairn/backend/analyze"
-	"cairn/backend/embed"
 	"cairn/backend/kb"
 	"cairn/backend/question"
 	"cairn/backend/retrieve"
-	"cairn/backend/search"
-	"cairn/backend/store"
 )
 
 // A table the chunker split between two passages (the second carries its
@@ -24,54 +16,23 @@ import (
 // row.
 func TestTableSplitBetweenPassages(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	e := embed.NewHashed(embed.DefaultDim)
-	if err := st.EnsureVectors(ctx, e.Info()); err != nil {
-		t.Fatal(err)
-	}
 	const header = "(Millions) | Gadget Spending 2025 | Gadget Spending 2024"
 	texts := []string{
 		"Segment Information\nWidgetco reports three segments.\n" + header + "\nRetail | 120 | 110\nWholesale | 95 | 90\nOnline | 41 | 37",
 		"Online | 41 | 37\nTotal Widgetco | 256 | 237\nOnline sales are made through the company's own shops.",
 		"The board of Widgetco meets four times a year.",
 	}
-	full := strings.Join(texts, "\n")
-	sum := sha256.Sum256([]byte(full))
-	id, err := st.AddDocument(ctx, kb.Document{Title: "Widgetco annual report", FileName: "w.pdf", Kind: "pdf", Hash: hex.EncodeToString(sum[:]), Bytes: int64(len(full))})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var chunks []kb.Chunk
 	var pages []kb.Page
-	at := 0
 	for i, tx := range texts {
-		c := kb.Chunk{Ordinal: i, PageStart: 1 + i, PageEnd: 1 + i, CharStart: at, CharEnd: at + len(tx), Text: tx, Tokens: len(analyze.Tokens(tx))}
+		c := kb.Chunk{PageStart: 1 + i, PageEnd: 1 + i, Text: tx}
 		if i == 1 {
 			c.TableHeader = header
 		}
 		chunks = append(chunks, c)
 		pages = append(pages, kb.Page{Number: 1 + i, Text: tx})
-		at += len(tx) + 1
 	}
-	rows, embedTexts := search.ChunkRows("Widgetco annual report", chunks)
-	vecs, err := e.Embed(ctx, embedTexts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range rows {
-		rows[i].Vector = vecs[i]
-	}
-	if err := st.SaveContent(ctx, id, store.Content{Title: "Widgetco annual report", Kind: "pdf", Status: kb.StatusOK, Pages: pages, Chunks: rows}); err != nil {
-		t.Fatal(err)
-	}
-	all, err := st.ChunksOfDocument(ctx, id)
-	if err != nil || len(all) != 3 {
-		t.Fatalf("chunks %d, %v", len(all), err)
-	}
+	st, e, all := oneDocStore(t, "Widgetco annual report", chunks, pages)
 	if all[1].TableHeader != header {
 		t.Fatalf("the second passage's header row is not read back: %q", all[1].TableHeader)
 	}

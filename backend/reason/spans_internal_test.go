@@ -2,19 +2,12 @@ package reason
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"cairn/backend/analyze"
-	"cairn/backend/embed"
 	"cairn/backend/kb"
 	"cairn/backend/question"
 	"cairn/backend/retrieve"
-	"cairn/backend/search"
-	"cairn/backend/store"
 )
 
 // TestSpanNeighbours: a ranking question about a quarter whose evidence
@@ -23,46 +16,16 @@ import (
 // already covers, gets nothing more.
 func TestSpanNeighbours(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(filepath.Join(t.TempDir(), "cairn.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	e := embed.NewHashed(embed.DefaultDim)
-	if err := st.EnsureVectors(ctx, e.Info()); err != nil {
-		t.Fatal(err)
-	}
 	texts := []string{
 		"Segment results\nThree months ended June 30, | Retail |  | Wholesale |\n(in millions) | 2025 | 2024 | 2025 | 2024\nNet income | 2,580 | 4,210 | 3,140 | 4,360",
 		"Six months ended June 30, | Retail |  | Wholesale |\n(in millions) | 2025 | 2024 | 2025 | 2024\nNet income | 5,160 | 9,870 | 6,930 | 8,420",
 		"Our segments sell widgets to stores and to other sellers.",
 	}
-	full := strings.Join(texts, "\n")
-	id, err := st.AddDocument(ctx, kb.Document{Title: "Widgetco quarterly report", FileName: "w.pdf", Kind: "pdf", Hash: hex.EncodeToString(func() []byte { s := sha256.Sum256([]byte(full)); return s[:] }()), Bytes: int64(len(full))})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var chunks []kb.Chunk
-	at := 0
-	for i, tx := range texts {
-		chunks = append(chunks, kb.Chunk{Ordinal: i, PageStart: 1, PageEnd: 1, CharStart: at, CharEnd: at + len(tx), Text: tx, Tokens: len(analyze.Tokens(tx))})
-		at += len(tx) + 1
+	for _, tx := range texts {
+		chunks = append(chunks, kb.Chunk{PageStart: 1, PageEnd: 1, Text: tx})
 	}
-	rows, embedTexts := search.ChunkRows("Widgetco quarterly report", chunks)
-	vecs, err := e.Embed(ctx, embedTexts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range rows {
-		rows[i].Vector = vecs[i]
-	}
-	if err := st.SaveContent(ctx, id, store.Content{Title: "Widgetco quarterly report", Kind: "pdf", Status: kb.StatusOK, Pages: []kb.Page{{Number: 1, Text: full}}, Chunks: rows}); err != nil {
-		t.Fatal(err)
-	}
-	all, err := st.ChunksOfDocument(ctx, id)
-	if err != nil || len(all) != 3 {
-		t.Fatalf("chunks %d, %v", len(all), err)
-	}
+	st, e, all := oneDocStore(t, "Widgetco quarterly report", chunks, []kb.Page{{Number: 1, Text: strings.Join(texts, "\n")}})
 	six, err := st.ChunkHits(ctx, []int64{all[1].ID})
 	if err != nil {
 		t.Fatal(err)
