@@ -44,3 +44,19 @@ func saveDoc(t *testing.T, st *store.Store, title, kind string, pages []kb.Page,
 	}
 	return id
 }
+
+// rankOfPage is the place (1-based) in the top k that search with set
+// gives the first passage starting on page for q; 0 when none is there.
+func rankOfPage(t *testing.T, st *store.Store, set Settings, q string, k, page int) int {
+	t.Helper()
+	hits, err := (&Searcher{Store: st, Settings: set}).Search(context.Background(), q, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range hits {
+		if h.PageStart == page {
+			return i + 1
+		}
+	}
+	return 0
+}

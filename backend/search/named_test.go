@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -39,7 +38,6 @@ func TestNamedSection(t *testing.T) {
 // while passages of prose that repeat the question's words rank below it
 // without the named list.
 func TestNamedStatementIsFound(t *testing.T) {
-	ctx := context.Background()
 	st := testStore(t)
 	var chunks []kb.Chunk
 	var pages []kb.Page
@@ -55,19 +53,7 @@ func TestNamedStatementIsFound(t *testing.T) {
 		"Net income | 5,120 | 4,870\nDepreciation | 1,410 | 1,380\nPurchases of equipment | (1,577) | (1,373)\nProceeds from sales of assets | 262 | 49")
 	saveDoc(t, st, "Northwind Holdings — Annual Report 2024", "pdf", pages, chunks)
 	const q = "What is the 2024 capital expenditure amount in millions? Rely on the cash flow statement."
-	rank := func(set Settings) int {
-		s := &Searcher{Store: st, Settings: set}
-		hits, err := s.Search(ctx, q, 5)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, h := range hits {
-			if h.PageStart == 40 {
-				return i + 1
-			}
-		}
-		return 0
-	}
+	rank := func(set Settings) int { return rankOfPage(t, st, set, q, 5, 40) }
 	set := DefaultSettings()
 	// The prose here holds the question's words in one clause, so the
 	// window list (TestCloseWordsAreFound) rightly lifts it; this test

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -29,7 +28,6 @@ func TestRowLabel(t *testing.T) {
 // liabilities"), though prose that repeats the question's words ranks
 // above the statement without the rows list.
 func TestNamedRowsAreFound(t *testing.T) {
-	ctx := context.Background()
 	st := testStore(t)
 	var chunks []kb.Chunk
 	var pages []kb.Page
@@ -45,19 +43,7 @@ func TestNamedRowsAreFound(t *testing.T) {
 		"(In millions) | 2024 | 2023\nCash and equivalents $ 9,889 | $ 8,348\nInventories 6,854 | 7,367\nTotal current assets 26,291 | 20,556\nGoodwill 242 | 223\nAccounts payable 2,836 | 2,248\nAccrued liabilities 6,063 | 5,184\nTotal current liabilities 9,674 | 8,284\nLong-term debt 9,413 | 9,406")
 	saveDoc(t, st, "Northwind Holdings — Annual Report 2024", "pdf", pages, chunks)
 	const q = "What is the current ratio for fiscal 2024? Round your answer to two decimal places."
-	rank := func(set Settings) int {
-		s := &Searcher{Store: st, Settings: set}
-		hits, err := s.Search(ctx, q, 5)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, h := range hits {
-			if h.PageStart == 30 {
-				return i + 1
-			}
-		}
-		return 0
-	}
+	rank := func(set Settings) int { return rankOfPage(t, st, set, q, 5, 30) }
 	set := DefaultSettings()
 	// The prose here holds the question's words in one clause, so the
 	// window list (TestCloseWordsAreFound) rightly lifts it; this test

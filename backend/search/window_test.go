@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -34,7 +33,6 @@ func TestBestWindow(t *testing.T) {
 // found in the top five, though long passages that repeat some of them, far apart, rank
 // above it by BM25 alone.
 func TestCloseWordsAreFound(t *testing.T) {
-	ctx := context.Background()
 	st := testStore(t)
 	var chunks []kb.Chunk
 	var pages []kb.Page
@@ -49,19 +47,7 @@ func TestCloseWordsAreFound(t *testing.T) {
 	add(20, "Sites. "+filler+"At the end of 2022 the cooperative ran 41 seedling greenhouses across the valley. "+filler+filler+"Leases last ten years.")
 	saveDoc(t, st, "Valley Growers — Report 2022", "pdf", pages, chunks)
 	const q = "How many seedling greenhouses did the cooperative run in 2022?"
-	rank := func(set Settings) int {
-		s := &Searcher{Store: st, Settings: set}
-		hits, err := s.Search(ctx, q, 5)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, h := range hits {
-			if h.PageStart == 20 {
-				return i + 1
-			}
-		}
-		return 0
-	}
+	rank := func(set Settings) int { return rankOfPage(t, st, set, q, 5, 20) }
 	set := DefaultSettings()
 	if r := rank(set); r == 0 {
 		t.Errorf("the passage naming it in one clause is not in the top 5")
