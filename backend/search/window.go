@@ -18,7 +18,8 @@ import (
 // greenhouses" for "how many seedling greenhouses did the cooperative run
 // in 2022?"). The window list ranks each document's candidate passages by
 // their best stretch of windowWords words, scored by the rarity (IDF) of
-// the distinct question words it holds. Numbers count (a year asked about
+// the distinct question words it holds (of two such stretches, the one
+// where they stand closer together). Numbers count (a year asked about
 // is a word the stretch should hold); words of the document's titles do
 // not (every passage of the document has them). Only passages of the same
 // document are ranked against each other: which document comes first
@@ -159,9 +160,37 @@ func bestWindow(stems []string, weight map[string]float64, n, least int) (float6
 		for _, s := range slices.Sorted(maps.Keys(count)) {
 			sum += weight[s]
 		}
+		// Of runs holding the same words, the tighter one is better: the
+		// words together in a phrase, not spread over the run.
+		sum += tightness * float64(n-spanOf(stems, i, n, count))
 		if sum > best {
 			best, bestN = sum, len(count)
 		}
 	}
 	return best, bestN
+}
+
+// tightness is what each word of a run left unused adds to its weight:
+// small enough to decide only between runs holding the same words.
+const tightness = 1e-6
+
+// spanOf is how many entries the words counted in count take in the run
+// of at most n entries ending at end (itself a word): from the first
+// entry whose word does not come again before end.
+func spanOf(stems []string, end, n int, count map[string]int) int {
+	left := map[string]int{}
+	for w, c := range count {
+		left[w] = c
+	}
+	for j := max(0, end-n+1); j < end; j++ {
+		w := stems[j]
+		if w == "" {
+			continue
+		}
+		if left[w] == 1 {
+			return end - j + 1
+		}
+		left[w]--
+	}
+	return 1
 }

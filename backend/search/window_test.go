@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -23,9 +24,24 @@ func TestBestWindow(t *testing.T) {
 		{nil, 3, 0, 0},
 	} {
 		got, held := bestWindow(tc.stems, w, tc.n, windowMinWords)
-		if got != tc.want || held != tc.held {
+		if math.Abs(got-tc.want) > 1e-3 || held != tc.held {
 			t.Errorf("bestWindow(%q, %d) = %v, %d; want %v, %d", tc.stems, tc.n, got, held, tc.want, tc.held)
 		}
+	}
+}
+
+// Of two runs holding the same words, the one where they stand together
+// weighs more; a run holding a rarer word still weighs more than both.
+func TestBestWindowPrefersWordsTogether(t *testing.T) {
+	w := map[string]float64{"a": 1, "b": 2, "c": 4}
+	apart, _ := bestWindow([]string{"a", "", "", "", "", "b"}, w, 12, windowMinWords)
+	together, _ := bestWindow([]string{"", "", "a", "b", "", ""}, w, 12, windowMinWords)
+	rarer, _ := bestWindow([]string{"a", "", "", "", "", "", "", "", "", "", "", "c"}, w, 12, windowMinWords)
+	if !(together > apart) {
+		t.Errorf("words together %v, apart %v: want together higher", together, apart)
+	}
+	if !(rarer > together) {
+		t.Errorf("rarer word far off %v, common words together %v: want the rarer higher", rarer, together)
 	}
 }
 
