@@ -159,8 +159,11 @@ type PageBlock struct {
 // top of several pages ("TABLE II") is no running header, a number alone
 // opening or closing pages in the page order is their printed number
 // though it stands inside the text frame, and a restarted numbering (an
-// exhibit's) keeps its labels.
-const ReaderVersion = 24
+// exhibit's) keeps its labels; version 25: a glyph painted again within
+// 0.15 em of itself is one glyph at every size (large titles drawn with a
+// shadow read "HAMILTON", not "HHAAM…"), and a loss set "$ (63.0)" is a
+// figure, so the long label on its line stays the row's label.
+const ReaderVersion = 25
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -254,10 +254,11 @@ func (lo *layout) duplicate(g glyph) bool {
 	if lo.seen == nil {
 		lo.seen = map[dupKey][]seenGlyph{}
 	}
-	tol := math.Min(dupTolEm*g.size, dupCell)
+	tol := dupTolEm * g.size
+	reach := int32(min(math.Ceil(tol/dupCell), 8))
 	cx, cy := int32(math.Floor(g.x/dupCell)), int32(math.Floor(g.y/dupCell))
-	for i := int32(-1); i <= 1; i++ {
-		for j := int32(-1); j <= 1; j++ {
+	for i := -reach; i <= reach; i++ {
+		for j := -reach; j <= reach; j++ {
 			pts := lo.seen[dupKey{g.text, cx + i, cy + j}]
 			for k := range pts {
 				p := &pts[k]

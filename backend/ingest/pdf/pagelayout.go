@@ -1047,7 +1047,7 @@ func joinOffsetRows(rows [][]*pline, long map[int]bool) [][]*pline {
 // valueCellRE matches a cell holding a value rather than words: a number
 // with its sign, currency, parentheses, percent or unit letters ("(1,577)",
 // "$ 5,363", "12.5%", "3.2x"), or a dash standing for none.
-var valueCellRE = regexp.MustCompile(`^[\p{Sc}(+\-−–]*\s*\p{Sc}?\s*\d[\d.,  ]*\)?\s*(?:%|\p{Sc}|[a-zA-Z]{1,2})?\)?$|^[—–\-]+$`)
+var valueCellRE = regexp.MustCompile(`^(?:[\p{Sc}(+\-−–]\s*)*\d[\d.,  ]*\)?\s*(?:%|\p{Sc}|[a-zA-Z]{1,2})?\)?$|^[—–\-]+$`)
 
 // valueCell reports whether a line is a value cell.
 func valueCell(l *pline) bool { return valueCellRE.MatchString(strings.TrimSpace(l.text)) }

@@ -116,6 +116,23 @@ func TestStatementTable(t *testing.T) {
 	}
 }
 
+// A loss set as "$ (63.0)" (the currency sign apart from the
+// parenthesis) is a figure: the long label on its line stays the row's
+// label, not a paragraph of its own.
+func TestStatementNegativeFigureAfterSign(t *testing.T) {
+	items := []placedText{
+		{57, 700, "In Millions"}, figureAt(400, 700, "2025"), figureAt(470, 700, "2024"),
+		{57, 690, "Net gain (loss) on the valuation of certain open positions"}, {340, 690, "$"}, figureAt(400, 690, "303.3"), {410, 690, "$"}, figureAt(470, 690, "(63.0)"),
+		{57, 680, "Net loss on positions moved to other items"}, figureAt(400, 680, "(188.0)"), figureAt(470, 680, "35.6"),
+		{57, 670, "Net revaluation of certain stocks"}, figureAt(400, 670, "17.8"), figureAt(470, 670, "2.7"),
+	}
+	rows, _ := tableRowsOf(t, items)
+	want := "Net gain (loss) on the valuation of certain open positions | $ 303.3 | $ (63.0)"
+	if len(rows) < 2 || rows[1] != want {
+		t.Errorf("table rows:\n%s\nwant the second:\n%s", strings.Join(rows, "\n"), want)
+	}
+}
+
 // A row label wrapped onto the line of its figures is one row with them:
 // a first line with a parenthesis left open, one ending in a hyphen (the
 // word mended), one whose next line starts in lower case. A section label

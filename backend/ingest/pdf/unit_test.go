@@ -173,6 +173,22 @@ func TestLayoutSpacesAndLines(t *testing.T) {
 	}
 }
 
+// A title set large with a shadow (every letter painted again a few
+// points off) reads once, as two letters of a word set close do not merge.
+func TestLayoutShadowedTitle(t *testing.T) {
+	var lo layout
+	x := 0.0
+	for _, r := range "HILL" {
+		lo.add(glyph{text: string(r), x: x, y: 700, dx: 36, ix: 36, ux: 1, size: 60})
+		lo.add(glyph{text: string(r), x: x + 4, y: 697, dx: 36, ix: 36, ux: 1, size: 60}) // the shadow, 0.07 em off
+		x += 36
+	}
+	ps := lo.paragraphs()
+	if len(ps) != 1 || ps[0].text != "HILL" {
+		t.Errorf("paragraphs = %+v", ps)
+	}
+}
+
 func TestJoinLines(t *testing.T) {
 	for in, want := range map[string]string{
 		"dense re-|trieval": "dense retrieval",
