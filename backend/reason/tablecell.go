@@ -16,6 +16,7 @@ import (
 	"cairn/backend/formula"
 	"cairn/backend/kb"
 	"cairn/backend/lexicon"
+	"cairn/backend/search"
 	"cairn/backend/tables"
 )
 
@@ -104,8 +105,15 @@ const scaleLookBack = 3
 // its "(in millions)" on the lines before its header, in the passage
 // before under the same heading. The first scale found, nearest first,
 // in the cell's own passage (not its table's rows) or such a passage.
+//
+// When nothing above the table states one, and the question asks for the
+// figure in a scale, the cell takes the scale the document's other tables
+// state (documentScale), marked as assumed: a reconciliation table in a
+// report whose statements are all "in millions" is in millions too.
 func (u *run) statedScales(ctx context.Context, g *gathered) error {
 	stated := map[int64]float64{} // by passage: a row's cells share one
+	ofDocument := map[int64]float64{}
+	asked := askedScale(u.q.Text) != 0
 	for i := range g.cells {
 		c := &g.cells[i]
 		if c.Scale != 0 || c.ev < 0 || c.ev >= len(g.evidence) {
@@ -121,8 +129,70 @@ func (u *run) statedScales(ctx context.Context, g *gathered) error {
 			stated[h.ID] = s
 		}
 		c.Scale = s
+		if s != 0 || !asked {
+			continue
+		}
+		d, ok := ofDocument[h.DocID]
+		if !ok {
+			var err error
+			if d, err = u.documentScale(ctx, h.DocID); err != nil {
+				return err
+			}
+			ofDocument[h.DocID] = d
+		}
+		c.Scale, c.scaleOfDocument = d, d != 0
 	}
 	return nil
+}
+
+// documentScalePassages is how many of a document's passages naming a
+// scale are read for the one its tables state.
+const documentScalePassages = 40
+
+// documentScale is the scale the document's tables state (prevailingScale
+// over its passages that name one); 0 when they do not agree or too few
+// state one.
+func (u *run) documentScale(ctx context.Context, docID int64) (float64, error) {
+	ids, err := u.r.Retriever.MatchDocument(ctx, `"in thousands" OR "in millions" OR "in billions"`, search.DefaultSettings().ColumnWeights, documentScalePassages, docID)
+	if err != nil {
+		return 0, err
+	}
+	hits, err := u.r.Retriever.Passages(ctx, ids)
+	if err != nil {
+		return 0, err
+	}
+	texts := make([]string, len(hits))
+	for i, h := range hits {
+		texts[i] = h.Text
+	}
+	return prevailingScale(texts), nil
+}
+
+// minScaleStatements is how many passages must state the prevailing
+// scale, and prevailingShare the share of all stated scales it must have.
+const (
+	minScaleStatements = 3
+	prevailingShare    = 0.8
+)
+
+// prevailingScale is the scale most of texts state above their tables
+// (scaleAbove), when at least minScaleStatements do and it is at least
+// prevailingShare of the scales stated; 0 otherwise.
+func prevailingScale(texts []string) float64 {
+	count := map[float64]int{}
+	total := 0
+	for _, t := range texts {
+		if s := scaleAbove(t); s != 0 {
+			count[s]++
+			total++
+		}
+	}
+	for s, n := range count {
+		if n >= minScaleStatements && float64(n) >= prevailingShare*float64(total) {
+			return s
+		}
+	}
+	return 0
 }
 
 // scaleStatedFor is the scale stated above the table of passage h: in h
@@ -323,6 +393,10 @@ type foundCell struct {
 	tables.Cell
 	ev         int // index into the evidence
 	start, end int // the row's span in the passage text
+	// scaleOfDocument says Scale is no scale its table states but the
+	// one the document's other tables do (documentScale): an assumption
+	// the answer says it makes.
+	scaleOfDocument bool
 }
 
 // tableWords cuts a label into the words term weights are kept for.
@@ -448,7 +522,11 @@ func cellText(cells []foundCell, n int, asked float64) string {
 		}
 		b.WriteString(x.Value)
 		if asked != 0 && x.Scale != 0 && asked != x.Scale {
-			fmt.Fprintf(&b, " (= %s %s)", figure(x.Number*x.Scale/asked), tables.ScaleName(asked))
+			fmt.Fprintf(&b, " (= %s %s", figure(x.Number*x.Scale/asked), tables.ScaleName(asked))
+			if x.scaleOfDocument {
+				fmt.Fprintf(&b, ", if in %ss as the document's other tables are: this one states no scale", tables.ScaleName(x.Scale))
+			}
+			b.WriteString(")")
 		}
 	}
 	if u := unitOf(c.Unit); u != "" {

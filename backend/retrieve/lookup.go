@@ -133,6 +133,12 @@ func (r *Retriever) MatchProject(ctx context.Context, expr string, weights [4]fl
 	return r.match(ctx, expr, weights, k, nil)
 }
 
+// MatchDocument is Match within one document (which must be in scope:
+// the answer core asks it of a passage's own document).
+func (r *Retriever) MatchDocument(ctx context.Context, expr string, weights [4]float64, k int, docID int64) ([]int64, error) {
+	return r.match(ctx, expr, weights, k, []int64{docID})
+}
+
 func (r *Retriever) match(ctx context.Context, expr string, weights [4]float64, k int, docs []int64) ([]int64, error) {
 	found, err := r.Store.LexicalSearchIn(ctx, expr, weights, k, docs)
 	if err != nil {
