@@ -101,12 +101,18 @@ func lineAround(text string, start, end int) answerspan.Ref {
 // withLongForm puts the passage writing the long form among the evidence
 // (when it is not there) and returns its index there.
 func withLongForm(ev []Evidence, lf *longFormFound) ([]Evidence, int) {
+	return withPassage(ev, lf.hit)
+}
+
+// withPassage is the evidence with passage h in it (at its end when it
+// was not there), and h's index.
+func withPassage(ev []Evidence, h kb.Hit) ([]Evidence, int) {
 	for i, e := range ev {
-		if e.Hit.ID == lf.hit.ID {
+		if e.Hit.ID == h.ID {
 			return ev, i
 		}
 	}
-	return append(ev, Evidence{N: len(ev) + 1, Hit: lf.hit}), len(ev)
+	return append(ev, Evidence{N: len(ev) + 1, Hit: h}), len(ev)
 }
 
 // longFormCandidate is the long form as the short answer, stated by its

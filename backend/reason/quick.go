@@ -69,6 +69,10 @@ type gathered struct {
 	// at evidence indexes titlesAt.
 	titles   []*longFormFound
 	titlesAt []int
+	// parts: the labelled parts of the document the question counts,
+	// the first ones' passages at evidence indexes partsAt.
+	parts   []partFound
+	partsAt []int
 }
 
 // stepOptions say what gathering the evidence for the question asked does
@@ -219,6 +223,22 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 			u.trace.Support.Declined = false
 			u.trace.Support.SectionTitle = true
 		}
+		// The parts of the document it counts, by their labels.
+		if g.parts, err = u.countParts(ctx); err != nil {
+			return nil, err
+		}
+		for i, p := range g.parts {
+			u.trace.Parts = append(u.trace.Parts, p.label)
+			if i < maxCitedParts {
+				var at int
+				g.evidence, at = withPassage(g.evidence, p.hit)
+				g.partsAt = append(g.partsAt, at)
+			}
+		}
+		if len(g.parts) > 0 && u.trace.Support.Declined {
+			u.trace.Support.Declined = false
+			u.trace.Support.Parts = true
+		}
 	}
 	if u.trace.Support.Declined {
 		g.declined = true
@@ -239,6 +259,9 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		}
 		if len(g.titles) > 0 {
 			cs = append([]answerspan.Candidate{titlesCandidate(g.titles, g.titlesAt)}, cs...)
+		}
+		if len(g.parts) > 0 {
+			cs = append([]answerspan.Candidate{partsCandidate(g.parts, g.partsAt)}, cs...)
 		}
 		if q.Kind == answerspan.YesNo {
 			cs = byCellsDirection(u.q.Moved, cs, g.cells)

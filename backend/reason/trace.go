@@ -80,6 +80,10 @@ type Trace struct {
 	// parts the question asks about ("Reading the Grain Ledger" for
 	// "Unit 7"); they lead the answer.
 	SectionTitles []string `json:"section_titles,omitempty"`
+	// Parts are the labels of the parts of the document the question
+	// counts ("Table 1", "Table 2"; inventory.go); their count leads the
+	// answer.
+	Parts []string `json:"parts,omitempty"`
 
 	Retrieval RetrievalTrace `json:"retrieval"`
 	Rerank    *RerankTrace   `json:"rerank,omitempty"`
@@ -139,6 +143,9 @@ type SupportTrace struct {
 	// SectionTitle: under the threshold, but the question asks the title
 	// of a labelled part and a heading of the scope gives it.
 	SectionTitle bool `json:"section_title,omitempty"`
+	// Parts: under the threshold, but the question counts a document's
+	// tables, figures, appendices or chapters and its lines label them.
+	Parts bool `json:"parts,omitempty"`
 	// Operands: under the threshold, but the question says how its figure
 	// is computed and tables of the scope hold these of its quantities
 	// (not all: no figure is computed): their passages are evidence.

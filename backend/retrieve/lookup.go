@@ -133,6 +133,31 @@ func (r *Retriever) MatchProject(ctx context.Context, expr string, weights [4]fl
 	return r.match(ctx, expr, weights, k, nil)
 }
 
+// SoleDocument is the one document the scope holds (Docs, else the
+// project's documents); 0 when it holds none or several.
+func (r *Retriever) SoleDocument(ctx context.Context) (int64, error) {
+	if len(r.Docs) > 0 {
+		if len(r.Docs) == 1 {
+			return r.Docs[0], nil
+		}
+		return 0, nil
+	}
+	docs, err := r.Store.Documents(ctx)
+	if err != nil || len(docs) != 1 {
+		return 0, err
+	}
+	return docs[0].ID, nil
+}
+
+// DocumentPassages loads every passage of a document, in their order.
+func (r *Retriever) DocumentPassages(ctx context.Context, docID int64) ([]kb.Hit, error) {
+	ids, err := r.Store.DocChunkIDs(ctx, []int64{docID})
+	if err != nil {
+		return nil, err
+	}
+	return r.Store.ChunkHits(ctx, ids)
+}
+
 // MatchDocument is Match within one document (which must be in scope:
 // the answer core asks it of a passage's own document).
 func (r *Retriever) MatchDocument(ctx context.Context, expr string, weights [4]float64, k int, docID int64) ([]int64, error) {

@@ -1882,6 +1882,7 @@ export namespace reason {
 	    table?: boolean;
 	    long_form?: boolean;
 	    section_title?: boolean;
+	    parts?: boolean;
 	    operands?: string[];
 	    unmentioned?: string[];
 	
@@ -1899,6 +1900,7 @@ export namespace reason {
 	        this.table = source["table"];
 	        this.long_form = source["long_form"];
 	        this.section_title = source["section_title"];
+	        this.parts = source["parts"];
 	        this.operands = source["operands"];
 	        this.unmentioned = source["unmentioned"];
 	    }
@@ -1925,6 +1927,7 @@ export namespace reason {
 	    respelled?: question.Respelling[];
 	    long_form?: string;
 	    section_titles?: string[];
+	    parts?: string[];
 	    retrieval: RetrievalTrace;
 	    rerank?: RerankTrace;
 	    semantic_chains?: Chain[];
@@ -1964,6 +1967,7 @@ export namespace reason {
 	        this.respelled = this.convertValues(source["respelled"], question.Respelling);
 	        this.long_form = source["long_form"];
 	        this.section_titles = source["section_titles"];
+	        this.parts = source["parts"];
 	        this.retrieval = this.convertValues(source["retrieval"], RetrievalTrace);
 	        this.rerank = this.convertValues(source["rerank"], RerankTrace);
 	        this.semantic_chains = this.convertValues(source["semantic_chains"], Chain);
