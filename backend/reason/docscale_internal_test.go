@@ -60,6 +60,21 @@ func TestTableWithoutScaleTakesTheDocuments(t *testing.T) {
 	}
 }
 
+// A percentage is no amount in a scale: a question asking "in millions"
+// gets a table's "6%" as printed, not "(= 0.01 million)".
+func TestPercentKeepsItsForm(t *testing.T) {
+	c := foundCell{}
+	c.Label, c.Column, c.Value, c.Number, c.Scale = "As a percentage of revenues", "2025", "6%", 6, 1e3
+	amount := foundCell{}
+	amount.Label, amount.Column, amount.Value, amount.Number, amount.Scale = "Personnel costs", "2025", "253,300", 253300, 1e3
+	if got := cellText([]foundCell{c}, 1, 1e6); strings.Contains(got, "million") {
+		t.Errorf("percentage converted: %q", got)
+	}
+	if got := cellText([]foundCell{amount}, 1, 1e6); !strings.Contains(got, "(= 253.3 million)") {
+		t.Errorf("amount not converted: %q", got)
+	}
+}
+
 func TestPrevailingScale(t *testing.T) {
 	m := "Statement\n(in millions)\n| 2025\nA | 1"
 	k := "Note\n(in thousands)\n| 2025\nB | 2"

@@ -521,7 +521,7 @@ func cellText(cells []foundCell, n int, asked float64) string {
 			fmt.Fprintf(&b, "%s: ", x.Column)
 		}
 		b.WriteString(x.Value)
-		if asked != 0 && x.Scale != 0 && asked != x.Scale {
+		if asked != 0 && x.Scale != 0 && asked != x.Scale && !strings.Contains(x.Value, "%") {
 			fmt.Fprintf(&b, " (= %s %s", figure(x.Number*x.Scale/asked), tables.ScaleName(asked))
 			if x.scaleOfDocument {
 				fmt.Fprintf(&b, ", if in %ss as the document's other tables are: this one states no scale", tables.ScaleName(x.Scale))
