@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 
 	"cairn/backend/answerspan"
@@ -29,7 +32,8 @@ const maxCitedParts = 12
 
 // partFound is a labelled part and the line that first carries it.
 type partFound struct {
-	label string // as written, "Table 3"
+	label string // "Table 3"
+	key   string // its number or letter, in capitals: "3"
 	hit   kb.Hit
 	line  answerspan.Ref // the line (Passage unset)
 }
@@ -90,6 +94,7 @@ func partLabelRE(part string) *regexp.Regexp {
 // partLabels are the distinct labels of a part that start lines of the
 // passages, in the order first met, each with its first line; the key is
 // the label's number or letter, so "Table 2" and "TABLE 2" are one.
+// countParts puts them in their numbers' order.
 func partLabels(part string, hits []kb.Hit) []partFound {
 	re := partLabelRE(part)
 	seen := map[string]bool{}
@@ -102,7 +107,7 @@ func partLabels(part string, hits []kb.Hit) []partFound {
 			}
 			seen[key] = true
 			label := strings.ToUpper(part[:1]) + part[1:] + " " + h.Text[m[4]:m[5]]
-			out = append(out, partFound{label: label, hit: h, line: lineAround(h.Text, m[2], m[5])})
+			out = append(out, partFound{label: label, key: key, hit: h, line: lineAround(h.Text, m[2], m[5])})
 		}
 	}
 	return out
@@ -124,7 +129,40 @@ func (u *run) countParts(ctx context.Context) ([]partFound, error) {
 	if err != nil {
 		return nil, err
 	}
-	return partLabels(part, hits), nil
+	parts := partLabels(part, hits)
+	sort.SliceStable(parts, func(i, j int) bool { return labelBefore(parts[i].key, parts[j].key) })
+	return parts, nil
+}
+
+// labelBefore orders labels by their numbers ("2" before "10", "2.1"
+// after "2"), labels without one ("B", "IV") by their text, after those
+// with one.
+func labelBefore(a, b string) bool {
+	na, ea := labelNumbers(a)
+	nb, eb := labelNumbers(b)
+	switch {
+	case ea == nil && eb == nil:
+		return slices.Compare(na, nb) < 0
+	case ea == nil:
+		return true
+	case eb == nil:
+		return false
+	}
+	return a < b
+}
+
+// labelNumbers are the numbers of a label such as "2.1"; an error for a
+// label that is no such number.
+func labelNumbers(s string) ([]int, error) {
+	var out []int
+	for _, p := range strings.Split(s, ".") {
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // partsCandidate is the count as the short answer ("3 (Table 1, Table 2,

@@ -2,6 +2,7 @@ package reason
 
 import (
 	"context"
+	"sort"
 	"strings"
 	"testing"
 
@@ -9,6 +10,14 @@ import (
 	"cairn/backend/question"
 	"cairn/backend/retrieve"
 )
+
+func TestLabelBefore(t *testing.T) {
+	keys := []string{"16", "B", "9", "2.1", "A", "2", "IV"}
+	sort.SliceStable(keys, func(i, j int) bool { return labelBefore(keys[i], keys[j]) })
+	if got := strings.Join(keys, " "); got != "2 2.1 9 16 A B IV" {
+		t.Errorf("labels in order: %s", got)
+	}
+}
 
 func TestCountedPart(t *testing.T) {
 	for q, want := range map[string]string{
