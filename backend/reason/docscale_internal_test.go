@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"cairn/backend/kb"
 	"cairn/backend/question"
 	"cairn/backend/retrieve"
 )
@@ -22,11 +21,9 @@ func TestTableWithoutScaleTakesTheDocuments(t *testing.T) {
 		"Statement of Cash Flows\n(in millions)\n| 2025 | 2024\nNet cash from operations | 11,616 | 10,613\nDividends paid | (5,815) | (5,508)",
 		"Free Cash Flow\nThe table below reconciles the cash from operations to the free cash flow.\n| 2025 | 2024\nNet cash from operations | 11,616 | 10,613\nGadget spending | (4,625) | (4,240)\nFree cash flow | 6,991 | 6,373",
 	}
-	var chunks []kb.Chunk
-	var pages []kb.Page
+	chunks, pages := onePassagePerPage(texts)
 	for i, tx := range texts {
-		chunks = append(chunks, kb.Chunk{PageStart: 1 + i, PageEnd: 1 + i, Text: tx, HeadingPath: []string{strings.SplitN(tx, "\n", 2)[0]}})
-		pages = append(pages, kb.Page{Number: 1 + i, Text: tx})
+		chunks[i].HeadingPath = []string{strings.SplitN(tx, "\n", 2)[0]}
 	}
 	st, e, all := oneDocStore(t, "Widgetco annual report", chunks, pages)
 	last, err := st.ChunkHits(ctx, []int64{all[3].ID})

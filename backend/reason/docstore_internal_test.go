@@ -65,3 +65,15 @@ func oneDocStore(t *testing.T, title string, chunks []kb.Chunk, pages []kb.Page)
 	}
 	return st, e, stored
 }
+
+// onePassagePerPage makes one passage of each text, each on a page of its
+// own (page i+1), and those pages, for oneDocStore.
+func onePassagePerPage(texts []string) ([]kb.Chunk, []kb.Page) {
+	var chunks []kb.Chunk
+	var pages []kb.Page
+	for i, tx := range texts {
+		chunks = append(chunks, kb.Chunk{PageStart: 1 + i, PageEnd: 1 + i, Text: tx})
+		pages = append(pages, kb.Page{Number: 1 + i, Text: tx})
+	}
+	return chunks, pages
+}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"cairn/backend/kb"
 	"cairn/backend/question"
 	"cairn/backend/retrieve"
 )
@@ -50,12 +49,7 @@ func TestCountPartsByTheirLabels(t *testing.T) {
 		"were many.\fTable 2: Number of farms\nYear | Farms\n1900 | 2,100\nTable 2 (continued)\n1950 | 1,100",
 		"As Table 2 shows, the farms grew larger.\nTABLE 3. Towns by size\nTown | People\nAurora | 4,000",
 	}
-	var chunks []kb.Chunk
-	var pages []kb.Page
-	for i, tx := range texts {
-		chunks = append(chunks, kb.Chunk{PageStart: 1 + i, PageEnd: 1 + i, Text: tx})
-		pages = append(pages, kb.Page{Number: 1 + i, Text: tx})
-	}
+	chunks, pages := onePassagePerPage(texts)
 	st, e, _ := oneDocStore(t, "County buildings survey", chunks, pages)
 	r := &Reasoner{Retriever: retrieve.New(st, e)}
 	u := &run{r: r, q: question.New("How many tables are included in the document?"), set: DefaultSettings(), trace: &Trace{}}
