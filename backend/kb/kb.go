@@ -162,8 +162,11 @@ type PageBlock struct {
 // exhibit's) keeps its labels; version 25: a glyph painted again within
 // 0.15 em of itself is one glyph at every size (large titles drawn with a
 // shadow read "HAMILTON", not "HHAAM…"), and a loss set "$ (63.0)" is a
-// figure, so the long label on its line stays the row's label.
-const ReaderVersion = 25
+// figure, so the long label on its line stays the row's label; version
+// 26: a ruled table row whose cells all wrap over the same lines is one
+// row ("Press / once" beside "enabled by / default."), and a column head
+// set over two lines is one head ("Error number").
+const ReaderVersion = 26
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

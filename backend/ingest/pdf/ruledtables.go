@@ -215,12 +215,14 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 	}
 	g := grid{seps: cols, vs: vs}
 	ncols := len(cols) + 1
+	ends := columnEnds(in, g)
 	// Cells: runs by row band and column.
 	type cellRun struct {
 		r *run
 		v float64
 	}
 	var rowsOut []*pblock
+	wrapped := 0 // lines read as the rest of the row above (continuesRow)
 	for bi := 0; bi+1 < len(t.ys); bi++ {
 		hi, lo := t.ys[bi], t.ys[bi+1]
 		var band []*pline
@@ -238,16 +240,28 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 		// column 0 continues a wrapped first cell). A band whose first
 		// line leaves the first column empty is one row whose first cell
 		// is set lower (vertically centred, or wrapped cells beside it).
+		// A line whose cells all go on from the row above (continuesRow)
+		// is the rest of that row, though its first column has text.
 		var starts []float64
 		firstColUsed := inFirstColumn(band[0], g)
 		rowHasOthers := false
+		var above map[int]lineCell
 		for _, l := range band {
 			first, others := columnsUsed(l, g)
+			cur := baselineCells(band, l, g)
 			if len(starts) == 0 || first && rowHasOthers && starts[len(starts)-1]-l.v > 0.3*l.size {
-				starts = append(starts, l.v)
-				rowHasOthers = false
+				if len(starts) > 0 && continuesRow(above, cur, ends) {
+					wrapped++
+				} else {
+					starts = append(starts, l.v)
+					rowHasOthers = false
+					above = map[int]lineCell{}
+				}
 			}
 			rowHasOthers = rowHasOthers || others
+			for c, lc := range lineCells(l, g) {
+				above[c] = lc
+			}
 		}
 		if !firstColUsed {
 			starts = starts[:1]
@@ -302,7 +316,8 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 			rowsOut = append(rowsOut, b)
 		}
 	}
-	if len(rowsOut) < 2 {
+	// Two lines of cells make a table, though they are one wrapped row.
+	if len(rowsOut)+wrapped < 2 {
 		for _, l := range in {
 			l.cell = false
 		}

@@ -1,0 +1,159 @@
+package pdf
+
+import (
+	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Wrapped rows: a ruled band holding several lines is split into rows
+// where the first column starts a new entry. When every cell of a row is
+// wrapped over the same lines ("Press / once" beside "The app is enabled
+// by / default."), the first column's second line is no new entry but
+// the rest of its cell. A line continues the row above when its first
+// cell does (wrappedOn) and none of its other cells starts anew: a
+// figure under a figure, or a capital after a cell that did not end a
+// sentence.
+
+// lineCell is the text a line holds in one column of a table and where
+// it stands along the line.
+type lineCell struct {
+	text   string
+	u0, u1 float64
+	size   float64
+}
+
+// lineCells gives a line's text by column. A run cut at separators (see
+// splitRun) shares its extent among its pieces by their length.
+func lineCells(l *pline, g grid) map[int]lineCell {
+	out := map[int]lineCell{}
+	for _, r := range l.runs {
+		pieces := splitRun(r, g)
+		total := 0
+		for _, p := range pieces {
+			total += utf8.RuneCountInString(p.text)
+		}
+		at := r.u0
+		for _, p := range pieces {
+			w := r.u1 - r.u0
+			if total > 0 {
+				w *= float64(utf8.RuneCountInString(p.text)) / float64(total)
+			}
+			u0, u1 := at, at+w
+			at = u1
+			t := strings.TrimSpace(p.text)
+			if t == "" {
+				continue
+			}
+			if c, ok := out[p.col]; ok {
+				c.text += " " + t
+				c.u0, c.u1 = min(c.u0, u0), max(c.u1, u1)
+				out[p.col] = c
+			} else {
+				out[p.col] = lineCell{text: t, u0: u0, u1: u1, size: r.size()}
+			}
+		}
+	}
+	return out
+}
+
+// baselineCells gives the text by column of the band's lines on l's
+// baseline (a row's cells may be set as lines of their own).
+func baselineCells(band []*pline, l *pline, g grid) map[int]lineCell {
+	out := map[int]lineCell{}
+	for _, o := range band {
+		if math.Abs(o.v-l.v) > 0.3*l.size {
+			continue
+		}
+		for c, lc := range lineCells(o, g) {
+			if have, ok := out[c]; ok {
+				if lc.u0 < have.u0 {
+					have, lc = lc, have
+				}
+				have.text += " " + lc.text
+				have.u1 = max(have.u1, lc.u1)
+				lc = have
+			}
+			out[c] = lc
+		}
+	}
+	return out
+}
+
+// columnEnds is, for each column, the right end of its longest text in
+// the lines: where the column's wrapped text breaks at the latest.
+func columnEnds(in []*pline, g grid) map[int]float64 {
+	ends := map[int]float64{}
+	for _, l := range in {
+		for c, lc := range lineCells(l, g) {
+			if e, ok := ends[c]; !ok || lc.u1 > e {
+				ends[c] = lc.u1
+			}
+		}
+	}
+	return ends
+}
+
+// continuesRow reports whether a line's cells (cur) go on with the row
+// whose last text in each column is above: the first cell was wrapped
+// into it beside at least one other cell, and no other cell starts an
+// entry of its own.
+func continuesRow(above, cur map[int]lineCell, ends map[int]float64) bool {
+	first, ok := cur[0]
+	prev, had := above[0]
+	if !ok || !had || len(cur) < 2 || !wrappedOn(prev, first, ends[0]) {
+		return false // a line of the first column alone is a row's entry (a symbol set apart from its row)
+	}
+	for c, lc := range cur {
+		p, ok := above[c]
+		if c == 0 || !ok {
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(lc.text)
+		switch {
+		case unicode.IsLower(r):
+		case unicode.IsUpper(r) && closesSentence(p.text):
+		case unicode.IsDigit(r) && breaksOff(p.text):
+		default:
+			return false // a figure under a figure, a mark, a capital mid-sentence: a new entry
+		}
+	}
+	return true
+}
+
+// wrappedOn reports whether cur is the rest of the text above it in the
+// same column: the text above broke off mid-phrase (it ends in a letter
+// or a joining mark, not a full stop or a figure), cur goes on in lower
+// case, and cur's first word would not have fitted after it before the
+// column's end (end: its longest text's right end), which is why the
+// line was broken there.
+func wrappedOn(above, cur lineCell, end float64) bool {
+	if !breaksOff(above.text) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(cur.text)
+	if !unicode.IsLower(r) {
+		return false
+	}
+	word, _, _ := strings.Cut(cur.text, " ")
+	n := utf8.RuneCountInString(cur.text)
+	wordWidth := (cur.u1 - cur.u0) * float64(utf8.RuneCountInString(word)) / float64(n)
+	space := wordGapEm * above.size
+	return above.u1+space+wordWidth > end
+}
+
+// breaksOff reports whether a cell's text stops mid-phrase: it ends in a
+// letter or a joining mark ("from", "and,", "moderate-to-"), not a full
+// stop or a figure.
+func breaksOff(s string) bool {
+	last, _ := utf8.DecodeLastRuneInString(s)
+	return unicode.IsLetter(last) || strings.ContainsRune(",-/&(", last)
+}
+
+// closesSentence reports whether a cell's text ends a sentence (or a
+// lead-in ending in a colon).
+func closesSentence(s string) bool {
+	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s, ")\"'’”"))
+	return strings.ContainsRune(".!?:;。！？", last)
+}

@@ -1,0 +1,124 @@
+package pdf
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// A ruled table whose rows each wrap every cell over the same two lines
+// reads one row per band; a band holding short rows, and a column of
+// figures, keep their rows apart. (A lower-case entry too long to have
+// stood after the one above is read as its rest: the page does not tell
+// the two apart.)
+func TestRuledTableWrappedRows(t *testing.T) {
+	const size, charWidth = 9.0, 4.5
+	// cell is a run of text starting at u (width by its length).
+	cell := func(u, v float64, text string) *run {
+		r := &run{u0: u, u1: u + charWidth*float64(utf8.RuneCountInString(text)), v: v, glyphs: 4, sizeSum: 4 * size}
+		r.b.WriteString(text)
+		return r
+	}
+	// line is a baseline's cells; "" leaves a column empty. Columns start
+	// at 80, 140 and 260; the first is 50 wide, so "Press and" (9
+	// characters, 40.5) fills it.
+	starts := []float64{80, 140, 260}
+	line := func(v float64, cells ...string) *pline {
+		l := &pline{v: v, size: size}
+		for i, c := range cells {
+			if c == "" {
+				continue
+			}
+			r := cell(starts[i], v, c)
+			l.runs = append(l.runs, r)
+			if len(l.runs) == 1 {
+				l.u0 = r.u0
+			}
+			l.u1 = r.u1
+		}
+		return l
+	}
+	rules := []rule{{at: 135, a: 600, b: 760}, {at: 255, a: 600, b: 760}}
+	read := func(ys []float64, lines ...*pline) []string {
+		st := ruleStack{ys: ys, x0: 75, x1: 400}
+		var rows []string
+		for _, b := range st.rows(lines, rules, frame{ux: 1}) {
+			rows = append(rows, strings.Join(b.cells, " | "))
+		}
+		return rows
+	}
+	for _, tc := range []struct {
+		name  string
+		ys    []float64
+		lines []*pline
+		want  []string
+	}{
+		{
+			name: "every cell wrapped over the same lines",
+			ys:   []float64{760, 740, 700, 660},
+			lines: []*pline{
+				line(748, "Operation", "Function", "Remarks"),
+				line(728, "Press", "The app opens by", "Not for calls"),
+				line(717, "once", "default.", "and workouts."),
+				line(706, "", "Then it closes.", ""),
+				line(688, "Press and", "Wake the assistant.", "Only in some"),
+				line(677, "hold", "", "regions."),
+			},
+			want: []string{
+				"Operation | Function | Remarks",
+				"Press once | The app opens by default. Then it closes. | Not for calls and workouts.",
+				"Press and hold | Wake the assistant. | Only in some regions.",
+			},
+		},
+		{
+			name: "a two-line column head",
+			ys:   []float64{760, 730, 700},
+			lines: []*pline{
+				line(750, "Error", "Error", "Action"),
+				line(739, "number", "description", ""),
+				line(718, "88", "Boiler too hot", "Call service"),
+				line(707, "89", "Heat-up error", "Switch off"),
+			},
+			want: []string{
+				"Error number | Error description | Action",
+				"88 | Boiler too hot | Call service",
+				"89 | Heat-up error | Switch off",
+			},
+		},
+		{
+			name: "short rows in one band stay rows",
+			ys:   []float64{760, 700},
+			lines: []*pline{
+				line(748, "apple", "red", "sweet"),
+				line(737, "fig", "purple", "soft"), // "apple fig" would have fitted on one line
+				line(726, "Press and", "Opens the menu", "Always"),
+				line(715, "hold", "Closes it", "Sometimes"),
+				line(704, "Press and", "12.5", "3"),
+			},
+			want: []string{
+				"apple | red | sweet",
+				"fig | purple | soft",
+				"Press and | Opens the menu | Always",
+				"hold | Closes it | Sometimes",
+				"Press and | 12.5 | 3",
+			},
+		},
+		{
+			name: "figures under figures are rows of their own",
+			ys:   []float64{760, 700},
+			lines: []*pline{
+				line(748, "Press and", "12.5", "3"),
+				line(737, "hold", "14.0", "4"),
+			},
+			want: []string{
+				"Press and | 12.5 | 3",
+				"hold | 14.0 | 4",
+			},
+		},
+	} {
+		got := read(tc.ys, tc.lines...)
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
+		}
+	}
+}
