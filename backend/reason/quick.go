@@ -73,6 +73,9 @@ type gathered struct {
 	// the first ones' passages at evidence indexes partsAt.
 	parts   []partFound
 	partsAt []int
+	// keyed: the cells of tables of words the question names by their
+	// rows' keys (keyedcell.go).
+	keyed []keyedFound
 }
 
 // stepOptions say what gathering the evidence for the question asked does
@@ -239,6 +242,20 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 			u.trace.Support.Declined = false
 			u.trace.Support.Parts = true
 		}
+		// Else the cells of the rows it names by their keys in tables of
+		// words.
+		if g.stated == nil && g.ranked == nil && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 {
+			if g.keyed, err = u.keyedCells(ctx, g.evidence); err != nil {
+				return nil, err
+			}
+			for _, c := range g.keyed {
+				u.trace.KeyedCells = append(u.trace.KeyedCells, c.Key+": "+c.Value)
+			}
+			if len(g.keyed) > 0 && u.trace.Support.Declined && len(unmentioned) == 0 {
+				u.trace.Support.Declined = false
+				u.trace.Support.Keyed = true
+			}
+		}
 	}
 	if u.trace.Support.Declined {
 		g.declined = true
@@ -262,6 +279,9 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		}
 		if len(g.parts) > 0 {
 			cs = append([]answerspan.Candidate{partsCandidate(g.parts, g.partsAt)}, cs...)
+		}
+		if len(g.keyed) > 0 {
+			cs = append([]answerspan.Candidate{keyedCandidate(g.keyed)}, cs...)
 		}
 		if q.Kind == answerspan.YesNo {
 			cs = byCellsDirection(u.q.Moved, cs, g.cells)

@@ -84,6 +84,10 @@ type Trace struct {
 	// counts ("Table 1", "Table 2"; inventory.go); their count leads the
 	// answer.
 	Parts []string `json:"parts,omitempty"`
+	// KeyedCells are the cells of tables of words the question names by
+	// their rows' keys ("88: Boiler: over-temperature"; keyedcell.go);
+	// they lead the answer.
+	KeyedCells []string `json:"keyed_cells,omitempty"`
 
 	Retrieval RetrievalTrace `json:"retrieval"`
 	Rerank    *RerankTrace   `json:"rerank,omitempty"`
@@ -146,6 +150,9 @@ type SupportTrace struct {
 	// Parts: under the threshold, but the question counts a document's
 	// tables, figures, appendices or chapters and its lines label them.
 	Parts bool `json:"parts,omitempty"`
+	// Keyed: under the threshold, but a table of words among the
+	// evidence holds the rows the question names by their keys.
+	Keyed bool `json:"keyed,omitempty"`
 	// Operands: under the threshold, but the question says how its figure
 	// is computed and tables of the scope hold these of its quantities
 	// (not all: no figure is computed): their passages are evidence.

@@ -1883,6 +1883,7 @@ export namespace reason {
 	    long_form?: boolean;
 	    section_title?: boolean;
 	    parts?: boolean;
+	    keyed?: boolean;
 	    operands?: string[];
 	    unmentioned?: string[];
 	
@@ -1901,6 +1902,7 @@ export namespace reason {
 	        this.long_form = source["long_form"];
 	        this.section_title = source["section_title"];
 	        this.parts = source["parts"];
+	        this.keyed = source["keyed"];
 	        this.operands = source["operands"];
 	        this.unmentioned = source["unmentioned"];
 	    }
@@ -1928,6 +1930,7 @@ export namespace reason {
 	    long_form?: string;
 	    section_titles?: string[];
 	    parts?: string[];
+	    keyed_cells?: string[];
 	    retrieval: RetrievalTrace;
 	    rerank?: RerankTrace;
 	    semantic_chains?: Chain[];
@@ -1968,6 +1971,7 @@ export namespace reason {
 	        this.long_form = source["long_form"];
 	        this.section_titles = source["section_titles"];
 	        this.parts = source["parts"];
+	        this.keyed_cells = source["keyed_cells"];
 	        this.retrieval = this.convertValues(source["retrieval"], RetrievalTrace);
 	        this.rerank = this.convertValues(source["rerank"], RerankTrace);
 	        this.semantic_chains = this.convertValues(source["semantic_chains"], Chain);
