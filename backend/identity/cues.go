@@ -38,6 +38,9 @@ var legalFormWords = func() map[string]bool {
 // a registered name is ("inc", "gmbh", "plc"), not which.
 func IsLegalForm(w string) bool { return legalFormWords[w] }
 
+// yearInName is a year standing as a word in a capitalised run.
+var yearInName = regexp.MustCompile(`(?:^|\s)(?:19|20)\d\d(?:\s|$)`)
+
 // functionWords may open a capitalised run without being part of a name
 // (the lexicon's name_openers).
 var functionWords = lexicon.English().Set("name_openers")
@@ -59,6 +62,11 @@ func orgCandidates(d Input) []*orgCandidate {
 	var order []*orgCandidate
 	add := func(s string, w float64, at int) {
 		s = strings.Trim(strings.Join(strings.Fields(s), " "), " ,;:-–—")
+		// A year is no word of a name: what stands before it is a
+		// notice's ("Copyright 2020 Sony Corporation").
+		if m := yearInName.FindAllStringIndex(s, -1); m != nil {
+			s = strings.TrimSpace(s[m[len(m)-1][1]:])
+		}
 		core := strings.TrimSpace(orgLine.ReplaceAllString(s, "$1"))
 		words := strings.Fields(core)
 		for len(words) > 0 && functionWords[strings.ToLower(words[0])] {

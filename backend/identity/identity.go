@@ -13,12 +13,14 @@ package identity
 
 import (
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"cairn/backend/kb"
+	"cairn/backend/lexicon"
 )
 
 // Line is one line of a document's cover (its first pages), with how
@@ -65,22 +67,23 @@ const (
 
 // CoverLines lists the lines of the first pages with their prominence:
 // a heading weighs by its level, every line by its height against the
-// median line height of its page (a title set large weighs more). Blank
+// median line height of the cover pages (a title set large weighs more). Blank
 // lines and lines of no letters are left out.
 func CoverLines(pages []kb.Page) []Line {
 	var out []Line
 	order := 0
+	type raw struct {
+		text    string
+		height  float64
+		heading int
+		page    int
+	}
+	var lines []raw
+	var heights []float64
 	for pi, pg := range pages {
 		if pi >= CoverPages {
 			break
 		}
-		type raw struct {
-			text    string
-			height  float64
-			heading int
-		}
-		var lines []raw
-		var heights []float64
 		for _, b := range pg.Blocks {
 			if b.Start < 0 || b.End > len(pg.Text) || b.Start >= b.End {
 				continue
@@ -99,7 +102,7 @@ func CoverLines(pages []kb.Page) []Line {
 				if !hasLetter(p) {
 					continue
 				}
-				lines = append(lines, raw{p, h, lvl})
+				lines = append(lines, raw{p, h, lvl, pi})
 				if h > 0 {
 					heights = append(heights, h)
 				}
@@ -109,25 +112,28 @@ func CoverLines(pages []kb.Page) []Line {
 			for _, p := range strings.Split(pg.Text, "\n") {
 				p = strings.Join(strings.Fields(p), " ")
 				if hasLetter(p) {
-					lines = append(lines, raw{text: p})
+					lines = append(lines, raw{text: p, page: pi})
 				}
 			}
 		}
-		med := median(heights)
-		for _, l := range lines {
-			w := 1.0
-			if l.heading > 0 {
-				w += 1.5 / float64(l.heading)
-			}
-			if med > 0 && l.height > 0 {
-				w *= min(3, max(0.5, l.height/med))
-			}
-			if pi > 0 {
-				w *= 0.6 // the second page is a weaker cover
-			}
-			out = append(out, Line{Text: l.text, Weight: w, Order: order})
-			order++
+	}
+	// Heights against the cover pages' lines together: a cover holding
+	// only its title and subtitle has no body text of its own to set
+	// them against.
+	med := median(heights)
+	for _, l := range lines {
+		w := 1.0
+		if l.heading > 0 {
+			w += 1.5 / float64(l.heading)
 		}
+		if med > 0 && l.height > 0 {
+			w *= min(3, max(0.5, l.height/med))
+		}
+		if l.page > 0 {
+			w *= 0.6 // the second page is a weaker cover
+		}
+		out = append(out, Line{Text: l.text, Weight: w, Order: order})
+		order++
 	}
 	return out
 }
@@ -197,12 +203,18 @@ func Assign(in []Input) []Identity {
 			id.Title, id.Source = compose(id.Organisation, id.DocType, id.Period), "organisation"
 		case informative(d.MetaTitle, d.FileName) && !boiler(d.MetaTitle):
 			id.Title, id.Source = d.MetaTitle, "metadata"
-		case d.ReaderTitle != "" && !boiler(d.ReaderTitle) && titleLike(d.ReaderTitle):
-			id.Title, id.Source = d.ReaderTitle, "reader"
 		default:
-			if t := coverTitle(d.Cover, boiler); t != "" {
-				id.Title, id.Source = t, "cover"
-			} else {
+			cover := coverTitle(d.Cover, boiler)
+			switch {
+			// The reader's first heading, unless it is a file name of
+			// no words (namesFile) or a part of the cover's title ("HAMILTON" of "HAMILTON
+			// COUNTY NEBRASKA HISTORIC BUILDINGS SURVEY").
+			case d.ReaderTitle != "" && !boiler(d.ReaderTitle) && titleLike(d.ReaderTitle) &&
+				(normLine(d.ReaderTitle) != normLine(fileTitle(d.FileName)) || cover == "" || namesFile(d.FileName)) && !partOf(d.ReaderTitle, cover):
+				id.Title, id.Source = d.ReaderTitle, "reader"
+			case cover != "":
+				id.Title, id.Source = cover, "cover"
+			default:
 				id.Title, id.Source = fileTitle(d.FileName), "file name"
 			}
 		}
@@ -320,12 +332,62 @@ func coverTitle(cover []Line, boiler func(string) bool) string {
 	if best < 0 {
 		return ""
 	}
+	lo, hi := best, best // the lines joined: cover[lo..hi]
 	t := cover[best].Text
 	if n := best + 1; n < len(cover) && cover[n].Weight >= cover[best].Weight*0.95 && cover[n].Weight <= cover[best].Weight*1.05 &&
-		titleLike(cover[n].Text) && !boiler(cover[n].Text) && len(t)+len(cover[n].Text) < 120 {
+		titleLike(cover[n].Text) && !boiler(cover[n].Text) && len(t)+len(cover[n].Text) < maxTitleBytes {
 		t += " " + cover[n].Text
+		hi = n
+	}
+	// A title broken after a word it cannot end on goes on in the next
+	// line, whatever its size ("THE IMPACTS OF CLIMATE CHANGE ON" over
+	// "HUMAN HEALTH"), and starts on the line before when that one
+	// breaks so.
+	for lo > 0 && opensOnto(cover[lo-1].Text) && !boiler(cover[lo-1].Text) && len(t)+len(cover[lo-1].Text) < maxTitleBytes {
+		lo--
+		t = cover[lo].Text + " " + t
+	}
+	for hi+1 < len(cover) && opensOnto(t) && titleLike(cover[hi+1].Text) && !boiler(cover[hi+1].Text) && len(t)+len(cover[hi+1].Text) < maxTitleBytes {
+		hi++
+		t += " " + cover[hi].Text
 	}
 	return t
+}
+
+// maxTitleBytes is the longest title lines are joined into.
+const maxTitleBytes = 160
+
+// opensOnto reports whether a line ends on a word a title does not end on
+// (lexicon title_open_enders: "of", "and", "on"), or on a comma, colon,
+// hyphen or ampersand.
+func opensOnto(s string) bool {
+	s = strings.TrimSpace(s)
+	if strings.HasSuffix(s, ",") || strings.HasSuffix(s, ":") || strings.HasSuffix(s, "-") || strings.HasSuffix(s, "&") {
+		return true
+	}
+	f := strings.Fields(s)
+	return len(f) > 1 && openEnders[strings.ToLower(f[len(f)-1])]
+}
+
+// openEnders are the words a title does not end on.
+var openEnders = lexicon.English().Set("title_open_enders")
+
+// namesFile reports whether a file name reads as a title: words as a
+// person names a file ("ISEP student handbook 2020"), not a generated
+// name holding a long run of digits ("deck-150701205750-app6891", a hash).
+func namesFile(name string) bool {
+	t := strings.ReplaceAll(fileTitle(name), "-", " ")
+	return informative(t, "") && !generatedRE.MatchString(t)
+}
+
+// generatedRE is a run of six digits or more: a time stamp or an id.
+var generatedRE = regexp.MustCompile(`\d{6,}`)
+
+// partOf reports whether a is a strictly shorter part of b, as lines are
+// compared (normLine).
+func partOf(a, b string) bool {
+	na, nb := normLine(a), normLine(b)
+	return na != "" && len(na) < len(nb) && strings.Contains(nb, na)
 }
 
 // titleLike: 2 to 200 bytes, some letters, not a parenthetical caption,

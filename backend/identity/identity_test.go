@@ -3,6 +3,8 @@ package identity
 import (
 	"reflect"
 	"testing"
+
+	"cairn/backend/kb"
 )
 
 // cover makes cover lines: the first is set large (a heading), the rest
@@ -112,5 +114,75 @@ func TestIsLegalForm(t *testing.T) {
 		if IsLegalForm(w) != want {
 			t.Errorf("IsLegalForm(%q) = %v", w, !want)
 		}
+	}
+}
+
+// TestCoverTitleLines: a cover title broken after a word it cannot end on
+// takes the lines it runs over, though they are set smaller; the reader's
+// first heading gives way to a cover title it is a part of, and a file
+// name of no words (a generated one) to the cover's title, while a file
+// name a person gave stays ahead of a weak cover line.
+func TestCoverTitleLines(t *testing.T) {
+	big := func(ls ...Line) []Line {
+		for i := range ls {
+			ls[i].Order = i
+		}
+		return ls
+	}
+	in := []Input{
+		{ID: 1, FileName: "a1b2c3d4e5f60718293a4b5c6d7e8f90.pdf", ReaderTitle: "NORTH WALLS",
+			Cover: big(Line{Text: "THE SPREAD OF LICHEN ON", Weight: 2}, Line{Text: "NORTH WALLS", Weight: 4}, Line{Text: "A field report", Weight: 1})},
+		{ID: 2, FileName: "bogs-150701205750-app6891_95.pdf", ReaderTitle: "bogs-150701205750-app6891 95",
+			Cover: big(Line{Text: "Keeping Track of Upland Bogs:", Weight: 3}, Line{Text: "A Season of Counts", Weight: 1.5})},
+		{ID: 3, FileName: "River_survey_handbook_2020.pdf", ReaderTitle: "River survey handbook 2020",
+			Cover: big(Line{Text: "Table of Contents", Weight: 3})},
+	}
+	want := []string{
+		"THE SPREAD OF LICHEN ON NORTH WALLS",
+		"Keeping Track of Upland Bogs: A Season of Counts",
+		"River survey handbook 2020",
+	}
+	for i, g := range Assign(in) {
+		if g.Title != want[i] {
+			t.Errorf("doc %d: title %q, want %q (source %s)", in[i].ID, g.Title, want[i], g.Source)
+		}
+	}
+}
+
+// TestOrganisationAfterYear: a copyright notice's year is no part of the
+// organisation's name.
+func TestOrganisationAfterYear(t *testing.T) {
+	d := Input{Cover: cover("Help Guide", "Copyright 2020 Fernwick Corporation"), Body: "Copyright 2020 Fernwick Corporation. Fernwick Corporation makes headsets."}
+	if got := organisation(d, orgCandidates(d)); got != "Fernwick Corporation" {
+		t.Errorf("organisation %q, want Fernwick Corporation", got)
+	}
+}
+
+// TestCoverLinesAgainstBothPages: a cover holding only its title and
+// subtitle sets them against the lines of both cover pages, so the
+// title outweighs the contents page's heading on the page after it.
+func TestCoverLinesAgainstBothPages(t *testing.T) {
+	page := func(blocks ...[3]any) kb.Page {
+		var p kb.Page
+		y := 800.0
+		for _, b := range blocks {
+			text, kind, h := b[0].(string), b[1].(string), b[2].(float64)
+			start := len(p.Text)
+			p.Text += text + "\n"
+			box := [4]float64{50, y - h, 400, y}
+			y -= h + 10
+			pb := kb.PageBlock{Kind: kind, Start: start, End: start + len(text), Box: &box}
+			if kind == "heading" {
+				pb.Level = 1
+			}
+			p.Blocks = append(p.Blocks, pb)
+		}
+		return p
+	}
+	cover := page([3]any{"OTTER GUIDE", "heading", 40.0}, [3]any{"FIELD EDITION", "heading", 30.0})
+	contents := page([3]any{"Contents", "heading", 24.0}, [3]any{"Tracks 4", "paragraph", 12.0}, [3]any{"Dens 9", "paragraph", 12.0},
+		[3]any{"Diet 14", "paragraph", 12.0}, [3]any{"Rivers 20", "paragraph", 12.0})
+	if got := coverTitle(CoverLines([]kb.Page{cover, contents}), func(string) bool { return false }); got != "OTTER GUIDE" {
+		t.Errorf("cover title %q, want OTTER GUIDE", got)
 	}
 }

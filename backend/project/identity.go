@@ -12,7 +12,7 @@ import (
 // identityVersion is the version of backend/identity's decision the stored
 // identities come from; a project with older ones is retitled when it is
 // next changed or indexed.
-const identityVersion = "1"
+const identityVersion = "2"
 
 // Retitle decides every document's identity (title, organisation, kind,
 // period) for the whole library again, from what the readers stored:
