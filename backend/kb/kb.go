@@ -165,8 +165,10 @@ type PageBlock struct {
 // figure, so the long label on its line stays the row's label; version
 // 26: a ruled table row whose cells all wrap over the same lines is one
 // row ("Press / once" beside "enabled by / default."), and a column head
-// set over two lines is one head ("Error number").
-const ReaderVersion = 26
+// set over two lines is one head ("Error number"); version 27: the same
+// in tables without rules ("payment plan / agreement" over "Wireless /
+// service"), unless every line fills every column (a list of short rows).
+const ReaderVersion = 27
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

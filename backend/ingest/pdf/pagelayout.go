@@ -542,9 +542,25 @@ func groupLines(lines []*pline, f frame) []*pblock {
 	for _, table := range findTables(free) {
 		first := len(blocks)
 		slots := columnSlots(table)
+		goesOn := wrappedRows(table, slots)
+		var last *pblock     // the row block made last
 		var wrapped []*pline // a label's first lines, wrapped onto its row
 		for k, row := range table {
 			if len(row) == 0 {
+				continue
+			}
+			if goesOn[k] && last != nil {
+				// The rest of the row above, every cell wrapped: each
+				// line joins the cell of its column.
+				for i, c := range row {
+					c.cell = true
+					last.add(c)
+					col := columnOf(table, slots, k, i)
+					for len(last.cells) <= col {
+						last.cells = append(last.cells, "")
+					}
+					last.cells[col] = strings.TrimSpace(strings.ReplaceAll(joinLines([]string{last.cells[col], c.text}), "\n", " "))
+				}
 				continue
 			}
 			if k+1 < len(table) && wrapsOnto(row, table[k+1]) {
@@ -577,6 +593,7 @@ func groupLines(lines []*pline, f frame) []*pblock {
 			wrapped = nil
 			b.closed = true
 			blocks = append(blocks, b)
+			last = b
 		}
 		// Each row spans the table's width, so rows are read in their
 		// order: a label row at the left ("Assets") is not read before

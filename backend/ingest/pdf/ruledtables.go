@@ -245,17 +245,17 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 		var starts []float64
 		firstColUsed := inFirstColumn(band[0], g)
 		rowHasOthers := false
-		var above map[int]lineCell
+		var start, above map[int]lineCell
 		for _, l := range band {
 			first, others := columnsUsed(l, g)
 			cur := baselineCells(band, l, g)
 			if len(starts) == 0 || first && rowHasOthers && starts[len(starts)-1]-l.v > 0.3*l.size {
-				if len(starts) > 0 && continuesRow(above, cur, ends) {
+				if len(starts) > 0 && continuesRow(start, above, cur, ends) {
 					wrapped++
 				} else {
 					starts = append(starts, l.v)
 					rowHasOthers = false
-					above = map[int]lineCell{}
+					start, above = cur, map[int]lineCell{}
 				}
 			}
 			rowHasOthers = rowHasOthers || others

@@ -96,14 +96,20 @@ func columnEnds(in []*pline, g grid) map[int]float64 {
 }
 
 // continuesRow reports whether a line's cells (cur) go on with the row
-// whose last text in each column is above: the first cell was wrapped
-// into it beside at least one other cell, and no other cell starts an
-// entry of its own.
-func continuesRow(above, cur map[int]lineCell, ends map[int]float64) bool {
+// whose first line's cells are start and whose last text in each column
+// is above: the first cell was wrapped into it beside at least one other
+// cell, no other cell starts an entry of its own, and either the two
+// lines do not fill the same columns (cells wrapped over lines leave some
+// column short: a list of short rows fills every column on every line)
+// or a cell above breaks off mid-phrase (brokenMidPhrase).
+func continuesRow(start, above, cur map[int]lineCell, ends map[int]float64) bool {
 	first, ok := cur[0]
 	prev, had := above[0]
 	if !ok || !had || len(cur) < 2 || !wrappedOn(prev, first, ends[0]) {
 		return false // a line of the first column alone is a row's entry (a symbol set apart from its row)
+	}
+	if sameColumns(start, cur) && !brokenMidPhrase(above, cur) {
+		return false // every column filled alike on both lines: two rows of a list ("Cauchy | cauchy" over "chi-squared | chisq")
 	}
 	for c, lc := range cur {
 		p, ok := above[c]
@@ -117,6 +123,39 @@ func continuesRow(above, cur map[int]lineCell, ends map[int]float64) bool {
 		case unicode.IsDigit(r) && breaksOff(p.text):
 		default:
 			return false // a figure under a figure, a mark, a capital mid-sentence: a new entry
+		}
+	}
+	return true
+}
+
+// brokenMidPhrase reports whether a cell above one of cur's ends where no
+// phrase ends: on a comma, hyphen or open parenthesis, or on a word a
+// phrase does not end on (lexicon title_open_enders: "enabled by").
+func brokenMidPhrase(above, cur map[int]lineCell) bool {
+	for c := range cur {
+		p, ok := above[c]
+		if !ok {
+			continue
+		}
+		t := strings.TrimSpace(p.text)
+		if strings.HasSuffix(t, ",") || strings.HasSuffix(t, "-") || strings.HasSuffix(t, "(") {
+			return true
+		}
+		if f := strings.Fields(t); len(f) > 1 && openEnders[strings.ToLower(f[len(f)-1])] {
+			return true
+		}
+	}
+	return false
+}
+
+// sameColumns reports whether two lines have text in the same columns.
+func sameColumns(a, b map[int]lineCell) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for c := range a {
+		if _, ok := b[c]; !ok {
+			return false
 		}
 	}
 	return true
@@ -156,4 +195,69 @@ func breaksOff(s string) bool {
 func closesSentence(s string) bool {
 	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s, ")\"'’”"))
 	return strings.ContainsRune(".!?:;。！？", last)
+}
+
+// wrappedRows marks the rows of a table without rules that are the rest
+// of the row above, every cell wrapped over the same lines (continuesRow,
+// columns as columnOf places cells): goesOn[k] says row k joins the row
+// before it. Rows whose cells have no column of their own (a head over a
+// group of columns) join none and take none.
+func wrappedRows(table [][]*pline, slots [][]int) []bool {
+	goesOn := make([]bool, len(table))
+	ends := map[int]float64{}
+	for k, row := range table {
+		for i, c := range row {
+			if col := columnOf(table, slots, k, i); col >= 0 {
+				if e, ok := ends[col]; !ok || c.u1 > e {
+					ends[col] = c.u1
+				}
+			}
+		}
+	}
+	cellsOf := func(k int) map[int]lineCell {
+		out := map[int]lineCell{}
+		for i, c := range table[k] {
+			col := columnOf(table, slots, k, i)
+			if col < 0 {
+				return nil
+			}
+			if t := strings.TrimSpace(c.text); t != "" {
+				out[col] = lineCell{text: t, u0: c.u0, u1: c.u1, size: c.size}
+			}
+		}
+		return out
+	}
+	var start, above map[int]lineCell
+	for k := range table {
+		cur := cellsOf(k)
+		if k > 0 && above != nil && cur != nil && len(table[k]) > 1 && continuesRow(start, above, cur, ends) {
+			goesOn[k] = true
+			for c, lc := range cur {
+				above[c] = lc
+			}
+			continue
+		}
+		start, above = cur, map[int]lineCell{}
+		for c, lc := range cur {
+			above[c] = lc
+		}
+	}
+	return goesOn
+}
+
+// columnOf is the column of cell i of a table's row k: its slot
+// (columnSlots), or its place in a row that fills every column; -1 when
+// the row places its cells otherwise.
+func columnOf(table [][]*pline, slots [][]int, k, i int) int {
+	if slots[k] != nil {
+		return slots[k][i]
+	}
+	full := 0
+	for _, r := range table {
+		full = max(full, len(r))
+	}
+	if len(table[k]) == full {
+		return i
+	}
+	return -1
 }

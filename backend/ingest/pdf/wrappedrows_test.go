@@ -122,3 +122,58 @@ func TestRuledTableWrappedRows(t *testing.T) {
 		}
 	}
 }
+
+// In a table without rules, a row whose cells wrap over the same lines
+// is one row (the second line leaves a column short, or a cell above
+// breaks off mid-phrase); a list whose short rows fill every column on
+// every line keeps its rows, lower case or not.
+func TestUnruledWrappedRows(t *testing.T) {
+	const size, charWidth = 9.0, 4.5
+	starts := []float64{80, 160, 300}
+	row := func(v float64, cells ...string) []*pline {
+		var out []*pline
+		for i, c := range cells {
+			if c == "" {
+				continue
+			}
+			u0 := starts[i]
+			u1 := u0 + charWidth*float64(utf8.RuneCountInString(c))
+			r := &run{u0: u0, u1: u1, v: v, glyphs: 4, sizeSum: 4 * size}
+			r.b.WriteString(c)
+			out = append(out, &pline{runs: []*run{r}, u0: u0, u1: u1, v: v, size: size, text: c})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		table [][]*pline
+		want  []bool
+	}{
+		{
+			name: "wrapped cells",
+			table: [][]*pline{
+				row(700, "Symptom", "Cause", "Remedy"),
+				row(688, "Dispenser is", "Bar held in", "Release the bar"),
+				row(677, "stuck", "too long", ""),
+				row(666, "Odd taste", "Old ice", "Discard the ice"),
+			},
+			want: []bool{false, false, true, false},
+		},
+		{
+			name: "a list of short rows",
+			table: [][]*pline{
+				row(700, "Cauchy", "cauchy", "location, scale"),
+				row(689, "chi-squared", "chisq", "df, ncp"),
+				row(678, "exponential", "exp", "rate"),
+			},
+			want: []bool{false, false, false},
+		},
+	} {
+		got := wrappedRows(tc.table, columnSlots(tc.table))
+		for k := range tc.want {
+			if got[k] != tc.want[k] {
+				t.Errorf("%s: row %d goes on = %v, want %v", tc.name, k, got[k], tc.want[k])
+			}
+		}
+	}
+}
