@@ -213,6 +213,13 @@ func TestProseSentences(t *testing.T) {
 		{"four new limitations on\nliability, for online\nservice providers.", []string{"four new limitations on\nliability, for online\nservice providers."}},
 		{"Ends with a colon:\nnext line", []string{"Ends with a colon:", "next line"}},
 		{"一行目。\n二行目", []string{"一行目。", "二行目"}},
+		// A line as full as the lines above it was broken for room: the
+		// capital after it goes on with the sentence; a short heading over
+		// a paragraph, and a bullet after a full line, stay apart.
+		{"The survey counted moss on the north walls of every barn in the\ncounty, and lichen, ferns and liverworts on the south walls, and\nrecorded Mosses, Ferns, Lichens, Liverworts; Hornworts, Algae\nDevelopment and Spread.", []string{"The survey counted moss on the north walls of every barn in the\ncounty, and lichen, ferns and liverworts on the south walls, and\nrecorded Mosses, Ferns, Lichens, Liverworts; Hornworts, Algae\nDevelopment and Spread."}},
+		{"The survey counted moss on the north walls of every barn in the\ncounty and on the south walls, recording each by its Habitat Type\nSeason and Weather Notes\nFerns were rare.", []string{"The survey counted moss on the north walls of every barn in the\ncounty and on the south walls, recording each by its Habitat Type\nSeason and Weather Notes", "Ferns were rare."}},
+		{"Moss Survey\nThe survey counted moss on the north walls of every barn.", []string{"Moss Survey", "The survey counted moss on the north walls of every barn."}},
+		{"The survey recorded these kinds of growth on the north walls of barns\n• Mosses on the lower courses", []string{"The survey recorded these kinds of growth on the north walls of barns", "• Mosses on the lower courses"}},
 	}
 	for _, c := range cases {
 		var got []string

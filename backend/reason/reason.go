@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -416,15 +417,18 @@ func saysOnlyAsked(s string, asked map[string]bool) bool {
 // its line breaks) joined again. A line runs on into the next when it does
 // not end a sentence, no blank line separates them, and the wrap is plainly
 // mid-sentence: the next line starts in lower case, or the line ends with a
-// comma, hyphen or a function word ("signed into law by"). Headings and
-// running heads stay apart.
+// comma, hyphen or a function word ("signed into law by"), or the line is
+// as full as the lines above it (fullLine: "…Water Bodies, Sericulture"
+// over "Development and Satellite Aided Search and Rescue.") and the next
+// opens no list item. Headings and running heads stay apart.
 func proseSentences(text string) [][2]int {
 	var out [][2]int
 	for _, sp := range chunk.Sentences(text) {
 		if n := len(out); n > 0 {
 			prev := out[n-1]
 			gap := text[prev[1]:sp[0]]
-			if strings.Count(gap, "\n") <= 1 && strings.TrimSpace(gap) == "" && wrapsInto(text[prev[0]:prev[1]], text[sp[0]:sp[1]]) {
+			if strings.Count(gap, "\n") <= 1 && strings.TrimSpace(gap) == "" &&
+				(wrapsInto(text[prev[0]:prev[1]], text[sp[0]:sp[1]]) || fullLine(text, prev[1]) && !endsSentence(text[prev[0]:prev[1]]) && !listItemStart(text[sp[0]:sp[1]])) {
 				out[n-1][1] = sp[1]
 				continue
 			}
@@ -433,6 +437,43 @@ func proseSentences(text string) [][2]int {
 	}
 	return out
 }
+
+// fullLine reports whether the line of text ending at end was broken
+// because it was full: it has lines above it in its block (no blank line
+// between), the longest of up to fullLineLookBack of them holds at least
+// minFullLineRunes, and this one is at least fullLineShare as long.
+func fullLine(text string, end int) bool {
+	lines := strings.Split(text[:end], "\n")
+	if strings.Contains(lines[len(lines)-1], " | ") {
+		return false // a table row
+	}
+	last := utf8.RuneCountInString(strings.TrimSpace(lines[len(lines)-1]))
+	longest := 0
+	for i := len(lines) - 2; i >= 0 && i >= len(lines)-1-fullLineLookBack; i-- {
+		t := strings.TrimSpace(lines[i])
+		if t == "" || strings.Contains(t, " | ") {
+			break
+		}
+		longest = max(longest, utf8.RuneCountInString(t))
+	}
+	return longest >= minFullLineRunes && float64(last) >= fullLineShare*float64(longest)
+}
+
+// fullLineLookBack, minFullLineRunes and fullLineShare: what makes a line
+// full (fullLine).
+const (
+	fullLineLookBack = 3
+	minFullLineRunes = 40
+	fullLineShare    = 0.85
+)
+
+// listItemStart reports whether a line opens a list item or a table row:
+// a bullet, an item number ("3.", "(b)") or cells.
+func listItemStart(s string) bool {
+	return strings.Contains(s, " | ") || listMarkRE.MatchString(s)
+}
+
+var listMarkRE = regexp.MustCompile(`^(?:[•◦▪·*‐–—-]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)]\s)`)
 
 func wrapsInto(line, next string) bool {
 	if endsSentence(line) {
