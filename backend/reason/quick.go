@@ -76,6 +76,8 @@ type gathered struct {
 	// keyed: the cells of tables of words the question names by their
 	// rows' keys (keyedcell.go).
 	keyed []keyedFound
+	// list: the list the question asks for (lists.go).
+	list *listFound
 }
 
 // stepOptions say what gathering the evidence for the question asked does
@@ -256,6 +258,21 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 				u.trace.Support.Keyed = true
 			}
 		}
+		// Else the items of the list it asks for.
+		if g.stated == nil && g.ranked == nil && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 && len(g.keyed) == 0 {
+			if g.list, err = u.listAnswer(ctx, g.evidence); err != nil {
+				return nil, err
+			}
+			if g.list != nil {
+				for _, it := range g.list.items {
+					u.trace.ListItems = append(u.trace.ListItems, it.text)
+				}
+				if u.trace.Support.Declined && len(unmentioned) == 0 {
+					u.trace.Support.Declined = false
+					u.trace.Support.List = true
+				}
+			}
+		}
 	}
 	if u.trace.Support.Declined {
 		g.declined = true
@@ -282,6 +299,9 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		}
 		if len(g.keyed) > 0 {
 			cs = append([]answerspan.Candidate{keyedCandidate(g.keyed)}, cs...)
+		}
+		if g.list != nil {
+			cs = append([]answerspan.Candidate{listCandidate(g.list)}, cs...)
 		}
 		if q.Kind == answerspan.YesNo {
 			cs = byCellsDirection(u.q.Moved, cs, g.cells)

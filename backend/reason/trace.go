@@ -88,6 +88,9 @@ type Trace struct {
 	// their rows' keys ("88: Boiler: over-temperature"; keyedcell.go);
 	// they lead the answer.
 	KeyedCells []string `json:"keyed_cells,omitempty"`
+	// ListItems are the items of the list the question asks for, as a
+	// passage sets them out (lists.go); they lead the answer.
+	ListItems []string `json:"list_items,omitempty"`
 
 	Retrieval RetrievalTrace `json:"retrieval"`
 	Rerank    *RerankTrace   `json:"rerank,omitempty"`
@@ -153,6 +156,9 @@ type SupportTrace struct {
 	// Keyed: under the threshold, but a table of words among the
 	// evidence holds the rows the question names by their keys.
 	Keyed bool `json:"keyed,omitempty"`
+	// List: under the threshold, but a passage sets out the list the
+	// question asks for under an introduction holding its words.
+	List bool `json:"list,omitempty"`
 	// Operands: under the threshold, but the question says how its figure
 	// is computed and tables of the scope hold these of its quantities
 	// (not all: no figure is computed): their passages are evidence.

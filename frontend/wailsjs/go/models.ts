@@ -1884,6 +1884,7 @@ export namespace reason {
 	    section_title?: boolean;
 	    parts?: boolean;
 	    keyed?: boolean;
+	    list?: boolean;
 	    operands?: string[];
 	    unmentioned?: string[];
 	
@@ -1903,6 +1904,7 @@ export namespace reason {
 	        this.section_title = source["section_title"];
 	        this.parts = source["parts"];
 	        this.keyed = source["keyed"];
+	        this.list = source["list"];
 	        this.operands = source["operands"];
 	        this.unmentioned = source["unmentioned"];
 	    }
@@ -1931,6 +1933,7 @@ export namespace reason {
 	    section_titles?: string[];
 	    parts?: string[];
 	    keyed_cells?: string[];
+	    list_items?: string[];
 	    retrieval: RetrievalTrace;
 	    rerank?: RerankTrace;
 	    semantic_chains?: Chain[];
@@ -1972,6 +1975,7 @@ export namespace reason {
 	        this.section_titles = source["section_titles"];
 	        this.parts = source["parts"];
 	        this.keyed_cells = source["keyed_cells"];
+	        this.list_items = source["list_items"];
 	        this.retrieval = this.convertValues(source["retrieval"], RetrievalTrace);
 	        this.rerank = this.convertValues(source["rerank"], RerankTrace);
 	        this.semantic_chains = this.convertValues(source["semantic_chains"], Chain);

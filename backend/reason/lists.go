@@ -1,0 +1,302 @@
+package reason
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"cairn/backend/answerspan"
+)
+
+// Lists: "What are the uses of the satellite constellation?", "List the
+// areas the team works across", "What devices other than phones can be
+// linked?" ask for the items of a list a passage sets out: bullets or
+// numbered lines under the paragraph that introduces them ("… supports
+// the following types of devices:"), or short item titles each over its
+// own paragraph under an introduction ending in a colon ("We work across
+// 4 areas:"). The list whose introduction (with the passage's heading)
+// holds most of the question's words answers, its items each cited.
+
+// listFound is a list of a passage: its introduction and items (byte
+// spans in the passage text).
+type listFound struct {
+	ev    int // index into the evidence
+	intro [2]int
+	items []listItem
+	score float64
+}
+
+// listItem is one item of a list: the words the answer gives (its label
+// before a colon, else its first sentence) and its line span.
+type listItem struct {
+	text       string
+	start, end int
+}
+
+const (
+	// minListItems is how few items make a list.
+	minListItems = 2
+	// maxListItems is the most items an answer gives.
+	maxListItems = 12
+	// maxItemLabelWords is the longest label before a colon given as an
+	// item ("Bluetooth device: Some Bluetooth devices …" gives
+	// "Bluetooth device").
+	maxItemLabelWords = 6
+	// maxItemTitleWords is the longest line read as an item's title over
+	// its paragraph.
+	maxItemTitleWords = 6
+	// maxItemRunes is the longest item text given whole.
+	maxItemRunes = 120
+	// minListCover is the least part of the question's weight the
+	// introduction and heading must hold.
+	minListCover = 0.4
+)
+
+// listAnswer finds the list the question asks for among the best
+// passages (maxCellPassages); nil when the question asks for no list or
+// no list's introduction holds enough of its words.
+func (u *run) listAnswer(ctx context.Context, ev []Evidence) (*listFound, error) {
+	if !asksForList(u.q.Kind) {
+		return nil, nil
+	}
+	var found []listFound
+	for i, e := range ev {
+		if i >= maxCellPassages {
+			break
+		}
+		for _, l := range listsIn(e.Hit.Text) {
+			l.ev = i
+			found = append(found, l)
+		}
+	}
+	if len(found) == 0 {
+		return nil, nil
+	}
+	terms, err := u.r.Retriever.TermStats(ctx, u.q.AskWords)
+	if err != nil {
+		return nil, err
+	}
+	var total float64
+	asked := map[string]bool{}
+	for _, w := range u.q.AskWords {
+		if !asked[w] {
+			asked[w] = true
+			total += terms.PlainIDF(w)
+		}
+	}
+	if total == 0 {
+		return nil, nil
+	}
+	var best *listFound
+	for i := range found {
+		l := &found[i]
+		h := ev[l.ev].Hit
+		seen := map[string]bool{}
+		for _, w := range tableWords(lastHeading(h.HeadingPath) + " " + h.Text[l.intro[0]:l.intro[1]]) {
+			if asked[w] && !seen[w] {
+				seen[w] = true
+				l.score += terms.PlainIDF(w)
+			}
+		}
+		if l.score >= minListCover*total && (best == nil || l.score > best.score) {
+			best = l
+		}
+	}
+	return best, nil
+}
+
+// asksForList reports whether a question asks for several items: a list
+// question ("List the …", "What are the …"), or one whose focus noun is
+// plural ("What devices …", "Which cities …").
+func asksForList(k answerspan.Question) bool {
+	if k.Kind == answerspan.List {
+		return true
+	}
+	f := k.Focus
+	return k.Kind == answerspan.Thing && len(f) > 3 && strings.HasSuffix(f, "s") && !strings.HasSuffix(f, "ss")
+}
+
+// listsIn finds the lists of a passage's text: runs of bulleted or
+// numbered lines (each with the lines that go on from it) under the
+// lines that introduce them, and runs of short title lines under an
+// introduction ending in a colon.
+func listsIn(text string) []listFound {
+	type line struct {
+		text       string
+		start, end int
+	}
+	var lines []line
+	pos := 0
+	for _, l := range strings.SplitAfter(text, "\n") {
+		t := strings.TrimRight(l, "\n")
+		lines = append(lines, line{t, pos, pos + len(t)})
+		pos += len(l)
+	}
+	var out []listFound
+	introStart := 0 // the first line the list's introduction may take
+	// introFrom is where the introduction of a list starting at line i
+	// begins: at most maxIntroLines lines back, from introStart.
+	introFrom := func(i int) int { return max(introStart, i-maxIntroLines) }
+	for i := 0; i < len(lines); {
+		t := strings.TrimSpace(lines[i].text)
+		if t == "" || strings.Contains(t, " | ") {
+			i++
+			introStart = i
+			continue
+		}
+		if !bulletRE.MatchString(t) {
+			// Titles over paragraphs, under a paragraph ending in a colon.
+			if strings.HasSuffix(t, ":") && i+1 < len(lines) {
+				if items, next := titledItems(len(lines)-i-1, func(j int) (string, int, int) {
+					l := lines[i+1+j]
+					return l.text, l.start, l.end
+				}); len(items) >= minListItems {
+					out = append(out, listFound{intro: [2]int{lines[introFrom(i+1)].start, lines[i].end}, items: countedItems(t, items)})
+					i += 1 + next
+					introStart = i
+					continue
+				}
+			}
+			i++
+			continue
+		}
+		if introStart == i {
+			i++ // bullets with no introduction of their own
+			introStart = i
+			continue
+		}
+		intro := [2]int{lines[introFrom(i)].start, lines[i-1].end}
+		var items []listItem
+		for i < len(lines) {
+			t := strings.TrimSpace(lines[i].text)
+			if t == "" || strings.Contains(t, " | ") {
+				break
+			}
+			n := len(items)
+			switch {
+			case bulletRE.MatchString(t):
+				items = append(items, listItem{start: lines[i].start, end: lines[i].end})
+			case n > 0 && (!endsSentence(lines[i-1].text) || unicode.IsLower(firstRune(t))):
+				items[n-1].end = lines[i].end // the item goes on
+			default:
+				n = -1
+			}
+			if n < 0 {
+				break
+			}
+			i++
+		}
+		for k := range items {
+			items[k].text = itemText(bulletRE.ReplaceAllString(strings.TrimSpace(strings.Join(strings.Fields(text[items[k].start:items[k].end]), " ")), ""))
+		}
+		if len(items) >= minListItems {
+			out = append(out, listFound{intro: intro, items: countedItems(text[intro[0]:intro[1]], items)})
+		}
+		introStart = i
+	}
+	return out
+}
+
+// titledItems reads items set as short title lines, each over its own
+// paragraph ("IA Co-source" over "Working alongside …"): a line of at most
+// maxItemTitleWords words, opening with a capital and ending in no stop,
+// standing first or after a line that ends a sentence. next is how many
+// lines it read.
+func titledItems(n int, line func(int) (string, int, int)) ([]listItem, int) {
+	var items []listItem
+	prevEnds := true
+	longest := 0 // the longest line of the item's paragraph so far
+	j := 0
+	for ; j < n; j++ {
+		t, start, end := line(j)
+		t = strings.TrimSpace(t)
+		if t == "" || strings.Contains(t, " | ") {
+			break
+		}
+		words := len(strings.Fields(t))
+		if prevEnds && words <= maxItemTitleWords && unicode.IsUpper(firstRune(t)) && !endsSentence(t) {
+			items = append(items, listItem{text: t, start: start, end: end})
+			prevEnds, longest = false, 0
+			continue
+		}
+		if len(items) == 0 || strings.HasSuffix(t, ":") {
+			break // the paragraph opens with no title, or another list begins
+		}
+		// A paragraph ends on a stop, or on a line well short of its
+		// others ("… family business organisations / and multinationals").
+		runes := utf8.RuneCountInString(t)
+		prevEnds = endsSentence(t) || longest > 0 && float64(runes) < paragraphEndShare*float64(longest)
+		longest = max(longest, runes)
+	}
+	return items, j
+}
+
+// paragraphEndShare: a line shorter than this share of its paragraph's
+// longest ends the paragraph.
+const paragraphEndShare = 0.6
+
+// maxIntroLines is how many lines before a list its introduction may
+// take.
+const maxIntroLines = 4
+
+// countedItems keeps the first n items when the introduction counts
+// them ("across 4 areas:"), at most maxListItems.
+func countedItems(intro string, items []listItem) []listItem {
+	if m := countRE.FindStringSubmatch(intro); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil && n >= minListItems && n < len(items) {
+			items = items[:n]
+		}
+	}
+	if len(items) > maxListItems {
+		items = items[:maxListItems]
+	}
+	return items
+}
+
+// itemText is what an item gives: its label before a colon when short,
+// else its text up to the first sentence's end, at most maxItemRunes.
+func itemText(t string) string {
+	if label, _, ok := strings.Cut(t, ":"); ok && len(strings.Fields(label)) <= maxItemLabelWords && strings.TrimSpace(label) != "" {
+		return strings.TrimSpace(label)
+	}
+	if i := strings.Index(t, ". "); i > 0 {
+		t = t[:i+1]
+	}
+	if utf8.RuneCountInString(t) > maxItemRunes {
+		t = string([]rune(t)[:maxItemRunes]) + "…"
+	}
+	return t
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+var (
+	// bulletRE opens a list item: a bullet, or an item number or letter
+	// with its stop or parenthesis ("3.", "(b)").
+	bulletRE = regexp.MustCompile(`^\s*(?:[•◦▪·*‐–—-]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)])\s+`)
+	// countRE is a count in an introduction ("across 4 areas:").
+	countRE = regexp.MustCompile(`\b([0-9]{1,2})\s+\p{L}+[^0-9]*:?\s*$`)
+)
+
+// listCandidate is the answer a list gives: its items, each cited.
+func listCandidate(l *listFound) answerspan.Candidate {
+	var texts []string
+	var chain []answerspan.Ref
+	for _, it := range l.items {
+		texts = append(texts, it.text)
+		chain = append(chain, answerspan.Ref{Passage: l.ev, Start: it.start, End: it.end})
+	}
+	return answerspan.Candidate{
+		Text:  strings.Join(texts, "; "),
+		Type:  answerspan.TPhrase,
+		Score: longFormScore,
+		Span:  answerspan.Ref{Passage: l.ev, Start: l.intro[0], End: l.intro[1]},
+		Chain: chain,
+	}
+}
