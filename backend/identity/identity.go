@@ -170,6 +170,24 @@ func normLine(s string) string {
 	return strings.TrimSpace(b.String())
 }
 
+// InputOf is what the decision reads of one document: its file name,
+// metadata title, the reader's own title and its first pages (at least
+// BodyPages of them when it has so many; the first CoverPages are its
+// cover).
+func InputOf(id int64, fileName, metaTitle, readerTitle string, pages []kb.Page) Input {
+	var cover, body strings.Builder
+	for j, pg := range pages {
+		if j < CoverPages {
+			cover.WriteString(pg.Text)
+			cover.WriteString("\n")
+		}
+		body.WriteString(pg.Text)
+		body.WriteString("\n")
+	}
+	return Input{ID: id, FileName: fileName, MetaTitle: metaTitle, ReaderTitle: readerTitle, Cover: CoverLines(pages),
+		Text: cover.String(), Body: body.String()}
+}
+
 // Assign decides every document's identity for the library in.
 func Assign(in []Input) []Identity {
 	// shared[k]: in how many documents a cover line (or metadata title) of

@@ -2,7 +2,6 @@ package project
 
 import (
 	"context"
-	"strings"
 
 	"cairn/backend/identity"
 	"cairn/backend/kb"
@@ -26,17 +25,7 @@ func (p *Project) Retitle(ctx context.Context) error {
 	}
 	in := make([]identity.Input, len(srcs))
 	for i, s := range srcs {
-		var cover, body strings.Builder
-		for j, pg := range s.Pages {
-			if j < identity.CoverPages {
-				cover.WriteString(pg.Text)
-				cover.WriteString("\n")
-			}
-			body.WriteString(pg.Text)
-			body.WriteString("\n")
-		}
-		in[i] = identity.Input{ID: s.ID, FileName: s.FileName, MetaTitle: s.MetaTitle, ReaderTitle: s.ReaderTitle, Cover: identity.CoverLines(s.Pages),
-			Text: cover.String(), Body: body.String()}
+		in[i] = identity.InputOf(s.ID, s.FileName, s.MetaTitle, s.ReaderTitle, s.Pages)
 	}
 	out := identity.Assign(in)
 	set := make(map[int64]store.DocIdentity, len(out))
