@@ -78,6 +78,10 @@ type gathered struct {
 	keyed []keyedFound
 	// list: the list the question asks for (lists.go).
 	list *listFound
+	// subs: the headings under the heading the question quotes, their
+	// first passages at evidence indexes subsAt (subsections.go).
+	subs   []subsectionFound
+	subsAt []int
 }
 
 // stepOptions say what gathering the evidence for the question asked does
@@ -258,8 +262,29 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 				u.trace.Support.Keyed = true
 			}
 		}
-		// Else the items of the list it asks for.
+		// Else the headings under the heading it quotes, when it asks for
+		// a section's parts.
 		if g.stated == nil && g.ranked == nil && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 && len(g.keyed) == 0 {
+			var heading string
+			if g.subs, heading, err = u.subsections(ctx, g.evidence); err != nil {
+				return nil, err
+			}
+			for _, sub := range g.subs {
+				var at int
+				g.evidence, at = withPassage(g.evidence, sub.hit)
+				g.subsAt = append(g.subsAt, at)
+				u.trace.Subsections = append(u.trace.Subsections, sub.title)
+			}
+			if len(g.subs) > 0 {
+				u.trace.SubsectionsOf = heading
+				if u.trace.Support.Declined && len(unmentioned) == 0 {
+					u.trace.Support.Declined = false
+					u.trace.Support.Subsections = true
+				}
+			}
+		}
+		// Else the items of the list it asks for.
+		if g.stated == nil && g.ranked == nil && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 && len(g.keyed) == 0 && len(g.subs) == 0 {
 			if g.list, err = u.listAnswer(ctx, g.evidence); err != nil {
 				return nil, err
 			}
@@ -302,6 +327,9 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		}
 		if g.list != nil {
 			cs = append([]answerspan.Candidate{listCandidate(g.list)}, cs...)
+		}
+		if len(g.subs) > 0 {
+			cs = append([]answerspan.Candidate{subsectionsCandidate(g.subs, g.subsAt)}, cs...)
 		}
 		if q.Kind == answerspan.YesNo {
 			cs = byCellsDirection(u.q.Moved, cs, g.cells)

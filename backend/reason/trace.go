@@ -91,6 +91,11 @@ type Trace struct {
 	// ListItems are the items of the list the question asks for, as a
 	// passage sets them out (lists.go); they lead the answer.
 	ListItems []string `json:"list_items,omitempty"`
+	// Subsections are the headings directly under the heading the
+	// question quotes (SubsectionsOf; subsections.go); they lead the
+	// answer.
+	Subsections   []string `json:"subsections,omitempty"`
+	SubsectionsOf string   `json:"subsections_of,omitempty"`
 
 	Retrieval RetrievalTrace `json:"retrieval"`
 	Rerank    *RerankTrace   `json:"rerank,omitempty"`
@@ -159,6 +164,10 @@ type SupportTrace struct {
 	// List: under the threshold, but a passage sets out the list the
 	// question asks for under an introduction holding its words.
 	List bool `json:"list,omitempty"`
+	// Subsections: under the threshold, but the question asks for the
+	// parts of a section whose heading it quotes, and headings stand
+	// under it.
+	Subsections bool `json:"subsections,omitempty"`
 	// Operands: under the threshold, but the question says how its figure
 	// is computed and tables of the scope hold these of its quantities
 	// (not all: no figure is computed): their passages are evidence.

@@ -1885,6 +1885,7 @@ export namespace reason {
 	    parts?: boolean;
 	    keyed?: boolean;
 	    list?: boolean;
+	    subsections?: boolean;
 	    operands?: string[];
 	    unmentioned?: string[];
 	
@@ -1905,6 +1906,7 @@ export namespace reason {
 	        this.parts = source["parts"];
 	        this.keyed = source["keyed"];
 	        this.list = source["list"];
+	        this.subsections = source["subsections"];
 	        this.operands = source["operands"];
 	        this.unmentioned = source["unmentioned"];
 	    }
@@ -1934,6 +1936,8 @@ export namespace reason {
 	    parts?: string[];
 	    keyed_cells?: string[];
 	    list_items?: string[];
+	    subsections?: string[];
+	    subsections_of?: string;
 	    retrieval: RetrievalTrace;
 	    rerank?: RerankTrace;
 	    semantic_chains?: Chain[];
@@ -1976,6 +1980,8 @@ export namespace reason {
 	        this.parts = source["parts"];
 	        this.keyed_cells = source["keyed_cells"];
 	        this.list_items = source["list_items"];
+	        this.subsections = source["subsections"];
+	        this.subsections_of = source["subsections_of"];
 	        this.retrieval = this.convertValues(source["retrieval"], RetrievalTrace);
 	        this.rerank = this.convertValues(source["rerank"], RerankTrace);
 	        this.semantic_chains = this.convertValues(source["semantic_chains"], Chain);
