@@ -115,9 +115,9 @@ func readsAsHead(cells []string) bool {
 	return n >= 2
 }
 
-// KeyQuery is what KeyedLookup needs of a question: its words in order
-// as Tokens cuts them (lower case, every word kept), and Words and Weight
-// as Lookup takes them.
+// KeyQuery is what KeyedLookup needs of a question: its words in order,
+// cut as KeyedLookup's tokens cuts a key (lower case, every word kept),
+// and the weight of a word as Query has it.
 type KeyQuery struct {
 	Tokens []string
 	Weight func(word string) float64

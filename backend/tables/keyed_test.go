@@ -89,3 +89,27 @@ func TestKeyedLookup(t *testing.T) {
 		}
 	}
 }
+
+// FuzzKeyedLookup: any text and question parse and look up without a
+// panic, every row span inside the text and every cell found inside its
+// table.
+func FuzzKeyedLookup(f *testing.F) {
+	f.Add(faults, faultsHead, "What are the fault descriptions for fault codes 12 and 112?")
+	f.Add(buttons, "", "What happens when you press and hold the stop button?")
+	f.Add("a | | b\n| |\n|", "x | y", "a b")
+	f.Fuzz(func(t *testing.T, text, header, q string) {
+		tabs := ParseText(text, header, "")
+		for _, tb := range tabs {
+			for _, r := range tb.Rows {
+				if r.Start < 0 || r.End > len(text) || r.Start > r.End {
+					t.Fatalf("row span %d..%d outside %d bytes", r.Start, r.End, len(text))
+				}
+			}
+		}
+		for _, c := range KeyedLookup(keyQuery(q), tabs, rawWords, simpleWords) {
+			if c.Table >= len(tabs) || c.Row >= len(tabs[c.Table].Rows) || c.Col >= len(tabs[c.Table].Rows[c.Row].Cells) {
+				t.Fatalf("cell %+v outside its table", c)
+			}
+		}
+	})
+}
