@@ -113,3 +113,32 @@ func FuzzKeyedLookup(f *testing.F) {
 		}
 	})
 }
+
+// A table printed as two panels side by side is read as one panel's rows
+// after the other's, so the total closing the second panel is a row of
+// its own; a statement's figures are never cut into panels.
+func TestSplitPanels(t *testing.T) {
+	stores := `Shops by county
+ | Shops | | Shops
+Avon | 11 | Norfolk | 5
+Berks | 2 | Oxford | 9
+Cheshire | 22 | Rutland | 6
+Devon | 7 | Total shops | 62`
+	ts := Parse(stores, "", "")
+	if len(ts) != 1 || len(ts[0].Rows) != 8 {
+		t.Fatalf("tables %+v", ts)
+	}
+	if r := ts[0].Rows[7]; r.Label != "Total shops" || len(r.Cells) != 1 || r.Cells[0] != "62" {
+		t.Errorf("last row %+v, want Total shops | 62", r)
+	}
+	if got := Lookup(query("How many shops in total?"), ts, simpleWords); len(got) == 0 || got[0].Value != "62" {
+		t.Errorf("look-up %+v, want 62", got)
+	}
+	statement := `Revenue | 100 | 90 | 80
+Costs | (40) | (35) | (30)
+Profit | 60 | 55 | 50
+Tax | 12 | 11 | 10`
+	if ts := Parse(statement, "", ""); len(ts) != 1 || len(ts[0].Rows) != 4 || len(ts[0].Rows[0].Cells) != 3 {
+		t.Errorf("statement cut: %+v", ts)
+	}
+}

@@ -86,6 +86,7 @@ func Parse(text, header, heading string) []Table {
 	flush := func() {
 		if cur != nil && len(cur.Rows) > 0 {
 			dropSignColumns(cur)
+			splitPanels(cur)
 			// Years set as lines head the first columns; more columns (a
 			// change, a percentage) follow them. Over a row of dates
 			// without their year ("Dec. 26 | Sep. 26 | … | Dec. 27 | …"),
@@ -191,6 +192,95 @@ func Parse(text, header, heading string) []Table {
 	}
 	flush()
 	return out
+}
+
+// maxPanels is the most side-by-side panels a table is read as; minPanelRows
+// how many full rows must show them, panelShare the part of the full rows.
+const (
+	maxPanels    = 3
+	minPanelRows = 3
+	panelShare   = 0.8
+)
+
+// splitPanels reads a table printed as panels side by side ("Alabama | 11
+// | Nebraska | 5": a label and its figures, then another label and its
+// figures): when most full rows (panelShare, at least minPanelRows) hold,
+// at each panel's first place, a cell of words (or none) and figures (or
+// nothing) elsewhere, each row is cut into one row per panel, the later
+// panels' rows after the first's, and the header rows keep the first
+// panel's heads. A statement's rows hold figures only after their label,
+// so none is cut.
+func splitPanels(t *Table) {
+	w := width(t.Rows) + 1 // cells of a full row, its label's included
+	for p := 2; p <= maxPanels; p++ {
+		if w%p != 0 || w/p < 2 {
+			continue
+		}
+		s := w / p
+		full, ok := 0, 0
+		for _, r := range t.Rows {
+			cells := append([]string{r.Label}, r.Cells...)
+			if len(cells) != w {
+				continue
+			}
+			full++
+			if panelRow(cells, s) {
+				ok++
+			}
+		}
+		if full < minPanelRows || float64(ok) < panelShare*float64(full) {
+			continue
+		}
+		var rows []Row
+		for k := 0; k < p; k++ {
+			for _, r := range t.Rows {
+				cells := append([]string{r.Label}, r.Cells...)
+				if len(cells) < (k+1)*s {
+					continue
+				}
+				part := cells[k*s : (k+1)*s]
+				if allBlank(part) {
+					continue
+				}
+				nr := Row{Label: part[0], Cells: append([]string(nil), part[1:]...), Start: r.Start, End: r.End}
+				if k == 0 {
+					nr.Section = r.Section
+				}
+				rows = append(rows, nr)
+			}
+		}
+		t.Rows = rows
+		for i, h := range t.Heads {
+			switch len(h) {
+			case w:
+				t.Heads[i] = h[:s]
+			case w - 1:
+				t.Heads[i] = h[:s-1]
+			}
+		}
+		return
+	}
+}
+
+// panelRow reports whether a full row's cells read as panels of s cells:
+// each panel's first a cell of words or empty, the others figures or
+// empty, and a later panel's label holding words.
+func panelRow(cells []string, s int) bool {
+	later := false
+	for i, c := range cells {
+		if c == "" {
+			continue
+		}
+		if i%s == 0 {
+			if isFigure(c) {
+				return false
+			}
+			later = later || i > 0
+		} else if !isFigure(c) {
+			return false
+		}
+	}
+	return later
 }
 
 // yearGroups reports whether the years of head row yi stand over equal
