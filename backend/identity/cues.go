@@ -63,7 +63,7 @@ func orgCandidates(d Input) []*orgCandidate {
 	add := func(s string, w float64, at int) {
 		s = strings.Trim(strings.Join(strings.Fields(s), " "), " ,;:-–—")
 		// A year is no word of a name: what stands before it is a
-		// notice's ("Copyright 2020 Sony Corporation").
+		// notice's ("Copyright 2020 Fernwick Corporation").
 		if m := yearInName.FindAllStringIndex(s, -1); m != nil {
 			s = strings.TrimSpace(s[m[len(m)-1][1]:])
 		}

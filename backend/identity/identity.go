@@ -225,8 +225,8 @@ func Assign(in []Input) []Identity {
 			cover := coverTitle(d.Cover, boiler)
 			switch {
 			// The reader's first heading, unless it is a file name of
-			// no words (namesFile) or a part of the cover's title ("HAMILTON" of "HAMILTON
-			// COUNTY NEBRASKA HISTORIC BUILDINGS SURVEY").
+			// no words (namesFile) or a part of the cover's title ("MOSS" of "MOSS ON
+			// THE NORTH WALLS OF UPLAND BARNS").
 			case d.ReaderTitle != "" && !boiler(d.ReaderTitle) && titleLike(d.ReaderTitle) &&
 				(normLine(d.ReaderTitle) != normLine(fileTitle(d.FileName)) || cover == "" || namesFile(d.FileName)) && !partOf(d.ReaderTitle, cover):
 				id.Title, id.Source = d.ReaderTitle, "reader"
@@ -358,8 +358,8 @@ func coverTitle(cover []Line, boiler func(string) bool) string {
 		hi = n
 	}
 	// A title broken after a word it cannot end on goes on in the next
-	// line, whatever its size ("THE IMPACTS OF CLIMATE CHANGE ON" over
-	// "HUMAN HEALTH"), and starts on the line before when that one
+	// line, whatever its size ("THE SPREAD OF LICHEN ON" over
+	// "NORTH WALLS"), and starts on the line before when that one
 	// breaks so.
 	for lo > 0 && opensOnto(cover[lo-1].Text) && !boiler(cover[lo-1].Text) && len(t)+len(cover[lo-1].Text) < maxTitleBytes {
 		lo--
@@ -392,7 +392,7 @@ var openEnders = lexicon.English().Set("title_open_enders")
 
 // namesFile reports whether a file name reads as a title: words as a
 // person names a file ("ISEP student handbook 2020"), not a generated
-// name holding a long run of digits ("deck-150701205750-app6891", a hash).
+// name holding a long run of digits ("deck-160203114512-app1234", a hash).
 func namesFile(name string) bool {
 	t := strings.ReplaceAll(fileTitle(name), "-", " ")
 	return informative(t, "") && !generatedRE.MatchString(t)

@@ -132,7 +132,7 @@ func TestCoverTitleLines(t *testing.T) {
 	in := []Input{
 		{ID: 1, FileName: "a1b2c3d4e5f60718293a4b5c6d7e8f90.pdf", ReaderTitle: "NORTH WALLS",
 			Cover: big(Line{Text: "THE SPREAD OF LICHEN ON", Weight: 2}, Line{Text: "NORTH WALLS", Weight: 4}, Line{Text: "A field report", Weight: 1})},
-		{ID: 2, FileName: "bogs-150701205750-app6891_95.pdf", ReaderTitle: "bogs-150701205750-app6891 95",
+		{ID: 2, FileName: "bogs-160203114512-app1234_95.pdf", ReaderTitle: "bogs-160203114512-app1234 95",
 			Cover: big(Line{Text: "Keeping Track of Upland Bogs:", Weight: 3}, Line{Text: "A Season of Counts", Weight: 1.5})},
 		{ID: 3, FileName: "River_survey_handbook_2020.pdf", ReaderTitle: "River survey handbook 2020",
 			Cover: big(Line{Text: "Table of Contents", Weight: 3})},

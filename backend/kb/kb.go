@@ -161,13 +161,13 @@ type PageBlock struct {
 // though it stands inside the text frame, and a restarted numbering (an
 // exhibit's) keeps its labels; version 25: a glyph painted again within
 // 0.15 em of itself is one glyph at every size (large titles drawn with a
-// shadow read "HAMILTON", not "HHAAM…"), and a loss set "$ (63.0)" is a
+// shadow read "MOSS", not "MMOOSS…"), and a loss set "$ (63.0)" is a
 // figure, so the long label on its line stays the row's label; version
 // 26: a ruled table row whose cells all wrap over the same lines is one
-// row ("Press / once" beside "enabled by / default."), and a column head
-// set over two lines is one head ("Error number"); version 27: the same
-// in tables without rules ("payment plan / agreement" over "Wireless /
-// service"), unless every line fills every column (a list of short rows).
+// row ("Hold / down" beside "switched by / default."), and a column head
+// set over two lines is one head ("Fault code"); version 27: the same
+// in tables without rules ("spare part / kit" over "Order /
+// code"), unless every line fills every column (a list of short rows).
 const ReaderVersion = 27
 
 // PageSeparator joins page texts into the document text that chunk char spans

@@ -10,11 +10,11 @@ import (
 	"cairn/backend/tables"
 )
 
-// Cells of tables of words found by their rows' keys: "What are the error
-// descriptions for error numbers 88 and 188?" is answered from the rows
-// keyed "88" and "188" of an error table, under its "Error description"
-// head; "What happens when you press and hold the down button?" from the
-// "Press and hold" row of the table titled "Down button"
+// Cells of tables of words found by their rows' keys: "What are the fault
+// descriptions for fault codes 12 and 112?" is answered from the rows
+// keyed "12" and "112" of a fault table, under its "Fault description"
+// head; "What happens when you tap twice on the stop button?" from the
+// "Tap twice" row of the table titled "Stop button"
 // (tables.KeyedLookup). Only for questions no figure, long form, title or
 // count answered.
 
@@ -103,8 +103,8 @@ func surfaceWords(s string) []string {
 }
 
 // keyedCandidate is the answer the cells give: the cells, each followed
-// by its key when they are of several keys ("Boiler: over-temperature
-// (88); Heater error (188)"), each cited by its row.
+// by its key when they are of several keys ("Element too hot (12);
+// Lid sensor open (112)"), each cited by its row.
 func keyedCandidate(cells []keyedFound) answerspan.Candidate {
 	keys := map[string]bool{}
 	for _, c := range cells {

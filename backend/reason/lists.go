@@ -11,13 +11,12 @@ import (
 	"cairn/backend/answerspan"
 )
 
-// Lists: "What are the uses of the satellite constellation?", "List the
-// areas the team works across", "What devices other than phones can be
-// linked?" ask for the items of a list a passage sets out: bullets or
-// numbered lines under the paragraph that introduces them ("… supports
-// the following types of devices:"), or short item titles each over its
-// own paragraph under an introduction ending in a colon ("We work across
-// 4 areas:"). The list whose introduction (with the passage's heading)
+// Lists: "What are the uses of the kettle's timer?", "List the crops the
+// farm grows", "What speakers can the kettle pair with?" ask for the
+// items of a list a passage sets out: bullets or numbered lines under the
+// paragraph that introduces them ("… pairs with the following kinds of
+// speaker:"), or short item titles each over its own paragraph under an
+// introduction ending in a colon ("We advise farms across 3 areas:"). The list whose introduction (with the passage's heading)
 // holds most of the question's words answers, its items each cited.
 
 // listFound is a list of a passage: its introduction and items (byte
@@ -42,8 +41,8 @@ const (
 	// maxListItems is the most items an answer gives.
 	maxListItems = 12
 	// maxItemLabelWords is the longest label before a colon given as an
-	// item ("Bluetooth device: Some Bluetooth devices …" gives
-	// "Bluetooth device").
+	// item ("Wall panel: Hold the pair button …" gives "Wall
+	// panel").
 	maxItemLabelWords = 6
 	// maxItemTitleWords is the longest line read as an item's title over
 	// its paragraph.
@@ -110,7 +109,7 @@ func (u *run) listAnswer(ctx context.Context, ev []Evidence) (*listFound, error)
 
 // asksForList reports whether a question asks for several items: a list
 // question ("List the …", "What are the …"), or one whose focus noun is
-// plural ("What devices …", "Which cities …").
+// plural ("What speakers …", "Which breeds …").
 func asksForList(k answerspan.Question) bool {
 	if k.Kind == answerspan.List {
 		return true
@@ -201,7 +200,7 @@ func listsIn(text string) []listFound {
 }
 
 // titledItems reads items set as short title lines, each over its own
-// paragraph ("IA Co-source" over "Working alongside …"): a line of at most
+// paragraph ("Soil care" over "Testing the soil of every field …"): a line of at most
 // maxItemTitleWords words, opening with a capital and ending in no stop,
 // standing first or after a line that ends a sentence. next is how many
 // lines it read.
@@ -243,7 +242,7 @@ const paragraphEndShare = 0.6
 const maxIntroLines = 4
 
 // countedItems keeps the first n items when the introduction counts
-// them ("across 4 areas:"), at most maxListItems.
+// them ("across 3 areas:"), at most maxListItems.
 func countedItems(intro string, items []listItem) []listItem {
 	if m := countRE.FindStringSubmatch(intro); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil && n >= minListItems && n < len(items) {
@@ -280,7 +279,7 @@ var (
 	// bulletRE opens a list item: a bullet, or an item number or letter
 	// with its stop or parenthesis ("3.", "(b)").
 	bulletRE = regexp.MustCompile(`^\s*(?:[•◦▪·*‐–—-]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)])\s+`)
-	// countRE is a count in an introduction ("across 4 areas:").
+	// countRE is a count in an introduction ("across 3 areas:").
 	countRE = regexp.MustCompile(`\b([0-9]{1,2})\s+\p{L}+[^0-9]*:?\s*$`)
 )
 

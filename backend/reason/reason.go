@@ -418,8 +418,8 @@ func saysOnlyAsked(s string, asked map[string]bool) bool {
 // not end a sentence, no blank line separates them, and the wrap is plainly
 // mid-sentence: the next line starts in lower case, or the line ends with a
 // comma, hyphen or a function word ("signed into law by"), or the line is
-// as full as the lines above it (fullLine: "…Water Bodies, Sericulture"
-// over "Development and Satellite Aided Search and Rescue.") and the next
+// as full as the lines above it (fullLine: "…Liverworts; Hornworts, Algae"
+// over "Development and Spread.") and the next
 // opens no list item. Headings and running heads stay apart.
 func proseSentences(text string) [][2]int {
 	var out [][2]int

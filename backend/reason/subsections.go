@@ -11,8 +11,8 @@ import (
 	"cairn/backend/lexicon"
 )
 
-// Subsections: "Which subsections does the section 'Augmentation process
-// in RAG' include?" asks for the headings directly under a heading the
+// Subsections: "Which subsections does the section 'Cleaning the kettle'
+// include?" asks for the headings directly under a heading the
 // question quotes. They are read from the heading paths of the passages
 // of the best passage's document, in the document's order, each cited by
 // the first passage under it.
@@ -148,8 +148,8 @@ func nextLabel(label string) string {
 
 // numberedUnder reads the parts of a numbered heading whose parts the
 // reader set at its own level: the headings after it, in the passages'
-// order, numbered another way ("A. Iterative Retrieval" after "V.
-// AUGMENTATION PROCESS IN RAG"), up to the next heading numbered as it is
+// order, numbered another way ("A. Descaling" after "V. CLEANING THE
+// KETTLE"), up to the next heading numbered as it is
 // (maxSubsections at most).
 func numberedUnder(head string, hits []kb.Hit) []subsectionFound {
 	scheme := numbering(head)

@@ -85,7 +85,7 @@ type Trace struct {
 	// answer.
 	Parts []string `json:"parts,omitempty"`
 	// KeyedCells are the cells of tables of words the question names by
-	// their rows' keys ("88: Boiler: over-temperature"; keyedcell.go);
+	// their rows' keys ("12: Element too hot"; keyedcell.go);
 	// they lead the answer.
 	KeyedCells []string `json:"keyed_cells,omitempty"`
 	// ListItems are the items of the list the question asks for, as a

@@ -7,11 +7,11 @@ import (
 	"unicode"
 )
 
-// Tables of words: a manual's error list ("88 | Boiler: over-temperature
-// | Switch off …"), a button table ("Press and hold | Wake up the voice
-// assistant. | …"), a form's fields. A row is found by its first cell
-// (its key) when the question quotes it ("error numbers 88 and 188",
-// "press and hold the down button"); the cell asked is the one under the
+// Tables of words: a manual's fault list ("12 | Element too hot | Let it
+// cool …"), a button table ("Tap twice | Starts the timer | …"), a form's
+// fields. A row is found by its first cell (its key) when the question
+// quotes it ("fault codes 12 and 112", "tap twice on the stop button");
+// the cell asked is the one under the
 // head the question names ("descriptions"), else the one after the key.
 
 // TextTable is a table read as rows of cells, figures or not.
@@ -145,8 +145,7 @@ const (
 // KeyedLookup finds the cells a question asks for by their rows' keys:
 // rows whose first cell the question quotes word for word (every such
 // row of the table a key is taken from, up to maxKeyRows; a key inside
-// a longer key it also quotes is left out: "Touch" within "touch and
-// hold"), each key taken from the table whose title names the most of
+// a longer key it also quotes is left out: "Tap" within "tap twice"), each key taken from the table whose title names the most of
 // the question's other words (the first such). The cell is the one under
 // the head holding the most weight of the question's words outside the
 // keys (and outside the key column's head), else the first non-empty
@@ -236,8 +235,8 @@ func KeyedLookup(q KeyQuery, tabs []TextTable, tokens, words Words) []KeyedCell 
 		if ti, ok := from[k]; ok && ti != m.t || title < best[k] || rows[k] >= maxKeyRows {
 			continue
 		}
-		// The key column's head names the keys ("error numbers 88 and
-		// 188"), not the cell asked.
+		// The key column's head names the keys ("fault codes 12 and
+		// 112"), not the cell asked.
 		col, named := 0, false
 		var top float64
 		for c := 1; c < len(t.Head) && c < len(r.Cells); c++ {

@@ -16,13 +16,13 @@ const (
 7 | Scale build-up | Descale the kettle`
 	buttons = `Start button
 Action | Result | Notes
-Press once | Starts heating | -
-Press and hold | Starts the timer | Only when full
+Tap once | Starts heating | -
+Tap twice | Starts the timer | Only when full
 
 Stop button
 Action | Result | Notes
-Press once | Stops heating | -
-Press and hold | Switches the kettle off | Needs two seconds`
+Tap once | Stops heating | -
+Tap twice | Switches the kettle off | Needs two seconds`
 	parts = `Spare parts
 Part | Supplier (name and town) | Order code
 Lid | Lidworks, Leeds | L-1
@@ -70,8 +70,8 @@ func TestKeyedLookup(t *testing.T) {
 	}{
 		{"What are the fault descriptions for fault codes 12 and 112?", []string{"12: Element too hot", "112: Lid sensor open"}},
 		{"What should I do about fault 7?", []string{"7: Descale the kettle"}},
-		{"What happens when you press and hold the stop button?", []string{"Press and hold: Switches the kettle off"}},
-		{"What does press once do on the start button?", []string{"Press once: Starts heating"}},
+		{"What happens when you tap twice on the stop button?", []string{"Tap twice: Switches the kettle off"}},
+		{"What does tap once do on the start button?", []string{"Tap once: Starts heating"}},
 		{"What is the boiling point of water?", nil},
 		// Every row of the key, each supplier once; the head's note in
 		// parentheses aside, "supplier" names its column.
@@ -95,7 +95,7 @@ func TestKeyedLookup(t *testing.T) {
 // table.
 func FuzzKeyedLookup(f *testing.F) {
 	f.Add(faults, faultsHead, "What are the fault descriptions for fault codes 12 and 112?")
-	f.Add(buttons, "", "What happens when you press and hold the stop button?")
+	f.Add(buttons, "", "What happens when you tap twice on the stop button?")
 	f.Add("a | | b\n| |\n|", "x | y", "a b")
 	f.Fuzz(func(t *testing.T, text, header, q string) {
 		tabs := ParseText(text, header, "")

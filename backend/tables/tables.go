@@ -202,8 +202,8 @@ const (
 	panelShare   = 0.8
 )
 
-// splitPanels reads a table printed as panels side by side ("Alabama | 11
-// | Nebraska | 5": a label and its figures, then another label and its
+// splitPanels reads a table printed as panels side by side ("Avon | 11
+// | Norfolk | 5": a label and its figures, then another label and its
 // figures): when most full rows (panelShare, at least minPanelRows) hold,
 // at each panel's first place, a cell of words (or none) and figures (or
 // nothing) elsewhere, each row is cut into one row per panel, the later

@@ -9,7 +9,7 @@ import (
 
 // Wrapped rows: a ruled band holding several lines is split into rows
 // where the first column starts a new entry. When every cell of a row is
-// wrapped over the same lines ("Press / once" beside "The app is enabled
+// wrapped over the same lines ("Hold / down" beside "The kettle is switched
 // by / default."), the first column's second line is no new entry but
 // the rest of its cell. A line continues the row above when its first
 // cell does (wrappedOn) and none of its other cells starts anew: a
@@ -109,7 +109,7 @@ func continuesRow(start, above, cur map[int]lineCell, ends map[int]float64) bool
 		return false // a line of the first column alone is a row's entry (a symbol set apart from its row)
 	}
 	if sameColumns(start, cur) && !brokenMidPhrase(above, cur) {
-		return false // every column filled alike on both lines: two rows of a list ("Cauchy | cauchy" over "chi-squared | chisq")
+		return false // every column filled alike on both lines: two rows of a list ("Oak | oak | acorn" over "ash | ash | key")
 	}
 	for c, lc := range cur {
 		p, ok := above[c]
@@ -130,7 +130,7 @@ func continuesRow(start, above, cur map[int]lineCell, ends map[int]float64) bool
 
 // brokenMidPhrase reports whether a cell above one of cur's ends where no
 // phrase ends: on a comma, hyphen or open parenthesis, or on a word a
-// phrase does not end on (lexicon title_open_enders: "enabled by").
+// phrase does not end on (lexicon title_open_enders: "switched by").
 func brokenMidPhrase(above, cur map[int]lineCell) bool {
 	for c := range cur {
 		p, ok := above[c]

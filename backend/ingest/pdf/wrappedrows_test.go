@@ -20,7 +20,7 @@ func TestRuledTableWrappedRows(t *testing.T) {
 		return r
 	}
 	// line is a baseline's cells; "" leaves a column empty. Columns start
-	// at 80, 140 and 260; the first is 50 wide, so "Press and" (9
+	// at 80, 140 and 260; the first is 50 wide, so "Twist and" (9
 	// characters, 40.5) fills it.
 	starts := []float64{80, 140, 260}
 	line := func(v float64, cells ...string) *pline {
@@ -57,32 +57,32 @@ func TestRuledTableWrappedRows(t *testing.T) {
 			name: "every cell wrapped over the same lines",
 			ys:   []float64{760, 740, 700, 660},
 			lines: []*pline{
-				line(748, "Operation", "Function", "Remarks"),
-				line(728, "Press", "The app opens by", "Not for calls"),
-				line(717, "once", "default.", "and workouts."),
+				line(748, "Action", "Result", "Notes"),
+				line(728, "Twist", "The kettle boils by", "Not when empty"),
+				line(717, "left", "default.", "or cold."),
 				line(706, "", "Then it closes.", ""),
-				line(688, "Press and", "Wake the assistant.", "Only in some"),
-				line(677, "hold", "", "regions."),
+				line(688, "Twist and", "Opens the lid.", "Only on some"),
+				line(677, "pull", "", "models."),
 			},
 			want: []string{
-				"Operation | Function | Remarks",
-				"Press once | The app opens by default. Then it closes. | Not for calls and workouts.",
-				"Press and hold | Wake the assistant. | Only in some regions.",
+				"Action | Result | Notes",
+				"Twist left | The kettle boils by default. Then it closes. | Not when empty or cold.",
+				"Twist and pull | Opens the lid. | Only on some models.",
 			},
 		},
 		{
 			name: "a two-line column head",
 			ys:   []float64{760, 730, 700},
 			lines: []*pline{
-				line(750, "Error", "Error", "Action"),
-				line(739, "number", "description", ""),
-				line(718, "88", "Boiler too hot", "Call service"),
-				line(707, "89", "Heat-up error", "Switch off"),
+				line(750, "Fault", "Fault", "Action"),
+				line(739, "code", "meaning", ""),
+				line(718, "12", "Element too hot", "Call service"),
+				line(707, "13", "Pump dry", "Switch off"),
 			},
 			want: []string{
-				"Error number | Error description | Action",
-				"88 | Boiler too hot | Call service",
-				"89 | Heat-up error | Switch off",
+				"Fault code | Fault meaning | Action",
+				"12 | Element too hot | Call service",
+				"13 | Pump dry | Switch off",
 			},
 		},
 		{
@@ -91,28 +91,28 @@ func TestRuledTableWrappedRows(t *testing.T) {
 			lines: []*pline{
 				line(748, "apple", "red", "sweet"),
 				line(737, "fig", "purple", "soft"), // "apple fig" would have fitted on one line
-				line(726, "Press and", "Opens the menu", "Always"),
-				line(715, "hold", "Closes it", "Sometimes"),
-				line(704, "Press and", "12.5", "3"),
+				line(726, "Twist and", "Opens the menu", "Always"),
+				line(715, "pull", "Closes it", "Sometimes"),
+				line(704, "Twist and", "12.5", "3"),
 			},
 			want: []string{
 				"apple | red | sweet",
 				"fig | purple | soft",
-				"Press and | Opens the menu | Always",
-				"hold | Closes it | Sometimes",
-				"Press and | 12.5 | 3",
+				"Twist and | Opens the menu | Always",
+				"pull | Closes it | Sometimes",
+				"Twist and | 12.5 | 3",
 			},
 		},
 		{
 			name: "figures under figures are rows of their own",
 			ys:   []float64{760, 700},
 			lines: []*pline{
-				line(748, "Press and", "12.5", "3"),
-				line(737, "hold", "14.0", "4"),
+				line(748, "Twist and", "12.5", "3"),
+				line(737, "pull", "14.0", "4"),
 			},
 			want: []string{
-				"Press and | 12.5 | 3",
-				"hold | 14.0 | 4",
+				"Twist and | 12.5 | 3",
+				"pull | 14.0 | 4",
 			},
 		},
 	} {
@@ -162,9 +162,9 @@ func TestUnruledWrappedRows(t *testing.T) {
 		{
 			name: "a list of short rows",
 			table: [][]*pline{
-				row(700, "Cauchy", "cauchy", "location, scale"),
-				row(689, "chi-squared", "chisq", "df, ncp"),
-				row(678, "exponential", "exp", "rate"),
+				row(700, "Oak", "oak", "acorn"),
+				row(689, "ash", "ash", "key"),
+				row(678, "birch", "birch", "catkin"),
 			},
 			want: []bool{false, false, false},
 		},
