@@ -9,6 +9,7 @@ import (
 	"cairn/backend/answerspan"
 	"cairn/backend/kb"
 	"cairn/backend/lexicon"
+	"cairn/backend/tables"
 )
 
 // Subsections: "Which subsections does the section 'Cleaning the kettle'
@@ -65,7 +66,7 @@ func headingsUnder(q []string, hits []kb.Hit) (string, []subsectionFound) {
 	for _, h := range hits {
 		for _, head := range h.HeadingPath {
 			ws := surfaceWords(sectionNumberRE.ReplaceAllString(head, ""))
-			if len(ws) >= 2 && len(ws) > bestLen && phraseIn(q, ws) {
+			if len(ws) >= 2 && len(ws) > bestLen && tables.PhraseAt(q, ws) >= 0 {
 				best, bestLen = head, len(ws)
 			}
 		}
@@ -203,23 +204,6 @@ var (
 	romanRE  = regexp.MustCompile(`^[IVX]+\.$`)
 	letterRE = regexp.MustCompile(`^[A-Z][.)]$`)
 )
-
-// phraseIn reports whether phrase stands in toks word for word.
-func phraseIn(toks, phrase []string) bool {
-	for i := 0; i+len(phrase) <= len(toks); i++ {
-		ok := true
-		for j, w := range phrase {
-			if toks[i+j] != w {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
 
 // sectionNumberRE is a heading's number or letter ("VI.", "3.2", "A)").
 var sectionNumberRE = regexp.MustCompile(`^\s*(?:[0-9]+(?:\.[0-9]+)*\.?|[IVX]+\.|[A-Z][.)])\s+`)

@@ -66,17 +66,7 @@ func ParseText(text, header, heading string) []TextTable {
 		}
 		if !strings.Contains(l, " | ") {
 			flush()
-			if i := strings.LastIndexByte(l, '\f'); i >= 0 {
-				above, l = nil, strings.TrimSpace(l[i+1:])
-				if l == "" {
-					continue
-				}
-			}
-			above = append(above, l)
-			if len(above) > titleLines {
-				above = above[1:]
-			}
-			carried = ""
+			above, carried = withLineAbove(above, l), ""
 			continue
 		}
 		if cur == nil {
@@ -167,7 +157,7 @@ func KeyedLookup(q KeyQuery, tabs []TextTable, tokens, words Words) []KeyedCell 
 			if len(key) == 0 || len(key) > maxKeyWords || len(words(r.Cells[0])) == 0 && !hasDigit(r.Cells[0]) {
 				continue
 			}
-			if at := phraseAt(q.Tokens, key); at >= 0 {
+			if at := PhraseAt(q.Tokens, key); at >= 0 {
 				ms = append(ms, match{ti, ri, at, len(key)})
 			}
 		}
@@ -272,9 +262,9 @@ func KeyedLookup(q KeyQuery, tabs []TextTable, tokens, words Words) []KeyedCell 
 	return out
 }
 
-// phraseAt is the index in toks where phrase starts, word for word; -1
+// PhraseAt is the index in toks where phrase starts, word for word; -1
 // when it is not there.
-func phraseAt(toks, phrase []string) int {
+func PhraseAt(toks, phrase []string) int {
 	for i := 0; i+len(phrase) <= len(toks); i++ {
 		ok := true
 		for j, w := range phrase {

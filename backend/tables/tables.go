@@ -137,17 +137,7 @@ func Parse(text, header, heading string) []Table {
 			if !isLabelLine(l) {
 				yearHead = nil
 			}
-			// What a page before this one says names no table on it.
-			if i := strings.LastIndexByte(l, '\f'); i >= 0 {
-				above, l = nil, strings.TrimSpace(l[i+1:])
-				if l == "" {
-					continue
-				}
-			}
-			above = append(above, l)
-			if len(above) > titleLines {
-				above = above[1:]
-			}
+			above = withLineAbove(above, l)
 			continue
 		}
 		cells := splitCells(l)
@@ -281,6 +271,23 @@ func panelRow(cells []string, s int) bool {
 		}
 	}
 	return later
+}
+
+// withLineAbove keeps the last titleLines lines above the next table,
+// line l the last of them; what a page before l's says (up to its last
+// form feed) names no table on it.
+func withLineAbove(above []string, l string) []string {
+	if i := strings.LastIndexByte(l, '\f'); i >= 0 {
+		above, l = nil, strings.TrimSpace(l[i+1:])
+		if l == "" {
+			return above
+		}
+	}
+	above = append(above, l)
+	if len(above) > titleLines {
+		above = above[1:]
+	}
+	return above
 }
 
 // yearGroups reports whether the years of head row yi stand over equal

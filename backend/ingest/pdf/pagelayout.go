@@ -542,7 +542,8 @@ func groupLines(lines []*pline, f frame) []*pblock {
 	for _, table := range findTables(free) {
 		first := len(blocks)
 		slots := columnSlots(table)
-		goesOn := wrappedRows(table, slots)
+		cols := cellColumns(table, slots)
+		goesOn := wrappedRows(table, cols)
 		var last *pblock     // the row block made last
 		var wrapped []*pline // a label's first lines, wrapped onto its row
 		for k, row := range table {
@@ -555,7 +556,7 @@ func groupLines(lines []*pline, f frame) []*pblock {
 				for i, c := range row {
 					c.cell = true
 					last.add(c)
-					col := columnOf(table, slots, k, i)
+					col := cols[k][i]
 					for len(last.cells) <= col {
 						last.cells = append(last.cells, "")
 					}

@@ -199,28 +199,28 @@ func closesSentence(s string) bool {
 
 // wrappedRows marks the rows of a table without rules that are the rest
 // of the row above, every cell wrapped over the same lines (continuesRow,
-// columns as columnOf places cells): goesOn[k] says row k joins the row
+// columns as cellColumns places cells): goesOn[k] says row k joins the row
 // before it. Rows whose cells have no column of their own (a head over a
 // group of columns) join none and take none.
-func wrappedRows(table [][]*pline, slots [][]int) []bool {
+func wrappedRows(table [][]*pline, cols [][]int) []bool {
 	goesOn := make([]bool, len(table))
 	ends := map[int]float64{}
 	for k, row := range table {
 		for i, c := range row {
-			if col := columnOf(table, slots, k, i); col >= 0 {
-				if e, ok := ends[col]; !ok || c.u1 > e {
-					ends[col] = c.u1
+			if cols[k] != nil {
+				if e, ok := ends[cols[k][i]]; !ok || c.u1 > e {
+					ends[cols[k][i]] = c.u1
 				}
 			}
 		}
 	}
 	cellsOf := func(k int) map[int]lineCell {
+		if cols[k] == nil {
+			return nil
+		}
 		out := map[int]lineCell{}
 		for i, c := range table[k] {
-			col := columnOf(table, slots, k, i)
-			if col < 0 {
-				return nil
-			}
+			col := cols[k][i]
 			if t := strings.TrimSpace(c.text); t != "" {
 				out[col] = lineCell{text: t, u0: c.u0, u1: c.u1, size: c.size}
 			}
@@ -245,19 +245,25 @@ func wrappedRows(table [][]*pline, slots [][]int) []bool {
 	return goesOn
 }
 
-// columnOf is the column of cell i of a table's row k: its slot
-// (columnSlots), or its place in a row that fills every column; -1 when
-// the row places its cells otherwise.
-func columnOf(table [][]*pline, slots [][]int, k, i int) int {
-	if slots[k] != nil {
-		return slots[k][i]
-	}
+// cellColumns gives the column of each cell of a table's rows: its slot
+// (columnSlots), or its place in a row that fills every column; nil for a
+// row that places its cells otherwise.
+func cellColumns(table [][]*pline, slots [][]int) [][]int {
 	full := 0
 	for _, r := range table {
 		full = max(full, len(r))
 	}
-	if len(table[k]) == full {
-		return i
+	cols := make([][]int, len(table))
+	for k, r := range table {
+		switch {
+		case slots[k] != nil:
+			cols[k] = slots[k]
+		case len(r) == full:
+			cols[k] = make([]int, len(r))
+			for i := range r {
+				cols[k][i] = i
+			}
+		}
 	}
-	return -1
+	return cols
 }

@@ -169,7 +169,7 @@ func TestUnruledWrappedRows(t *testing.T) {
 			want: []bool{false, false, false},
 		},
 	} {
-		got := wrappedRows(tc.table, columnSlots(tc.table))
+		got := wrappedRows(tc.table, cellColumns(tc.table, columnSlots(tc.table)))
 		for k := range tc.want {
 			if got[k] != tc.want[k] {
 				t.Errorf("%s: row %d goes on = %v, want %v", tc.name, k, got[k], tc.want[k])
