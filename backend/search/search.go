@@ -42,14 +42,24 @@ type Settings struct {
 	// WindowWeight weighs the list of passages holding the question's
 	// words close together (see windowList; 0: no such list).
 	WindowWeight float64
+	// PageWordsWeight weighs the list of passages ranked by their page's
+	// words as a whole (see pageWordsList; 0: no such list).
+	PageWordsWeight float64
+	// SpreadDepth is how many of the best passages a search's results are
+	// drawn from so that its first ones lie on different pages (see
+	// spreadPages; 0: results in rank order).
+	SpreadDepth int
 }
 
 // DefaultSettings are the measured defaults.
 func DefaultSettings() Settings {
 	// Measured with `go test ./backend/evalset -run TestRecallBeatsBM25 -v`
 	// (docs/measurements.md, "Retrieval quality"): titles weigh most; the built-in vectors
-	// are weaker than BM25 on these sets, so they add a light vote.
-	return Settings{ColumnWeights: [4]float64{5, 1.5, 1, 1}, Depth: 50, RRFK: 10, LexicalWeight: 1, VectorWeight: 0.3, NamedWeight: 1, PageWeight: 2, RowsWeight: 1, WindowWeight: 1}
+	// are weaker than BM25 on these sets, so they add a light vote. The
+	// page words' weight and the spread's depth were measured with
+	// ../shared/eval/docqa (docs/measurements.md, "Pages as a whole"):
+	// page hit@5 rises alike for weights 0.1 to 0.25 and falls above.
+	return Settings{ColumnWeights: [4]float64{5, 1.5, 1, 1}, Depth: 50, RRFK: 10, LexicalWeight: 1, VectorWeight: 0.3, NamedWeight: 1, PageWeight: 2, RowsWeight: 1, WindowWeight: 1, PageWordsWeight: 0.2, SpreadDepth: 30}
 }
 
 // Searcher runs hybrid passage search over one project store.
@@ -319,12 +329,24 @@ func (s *Searcher) Search(ctx context.Context, query string, k int) ([]kb.Hit, e
 }
 
 // SearchQuestion is Search of an analysed question.
+// Its first results lie on different pages where the best passages allow
+// (spreadPages).
 func (s *Searcher) SearchQuestion(ctx context.Context, q *question.Question, k int) ([]kb.Hit, error) {
-	fused, score, ranks, err := s.RankQuestion(ctx, q, k)
+	depth := max(k, s.Settings.SpreadDepth)
+	fused, score, ranks, err := s.RankQuestion(ctx, q, depth)
 	if err != nil {
 		return nil, err
 	}
-	return LoadHits(ctx, s.Store, q, fused, score, ranks)
+	hits, err := s.Store.ChunkHits(ctx, fused)
+	if err != nil {
+		return nil, err
+	}
+	hits = spreadPages(hits)
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	fillHits(q, hits, score, ranks)
+	return hits, nil
 }
 
 // LoadHits loads the passages of fused ids (in order; ids gone since are
@@ -335,13 +357,18 @@ func LoadHits(ctx context.Context, st *store.Store, q *question.Question, ids []
 	if err != nil {
 		return nil, err
 	}
+	fillHits(q, hits, score, ranks)
+	return hits, nil
+}
+
+// fillHits sets each hit's fused score, per-list ranks and snippet for q.
+func fillHits(q *question.Question, hits []kb.Hit, score map[int64]float64, ranks map[int64]map[string]int) {
 	terms := snippetTerms(q.Tokens)
 	for i := range hits {
 		hits[i].Score = score[hits[i].ID]
 		hits[i].Ranks = ranks[hits[i].ID]
 		hits[i].Snippet = snippet(hits[i].Text, terms, 240)
 	}
-	return hits, nil
 }
 
 // Rank returns the ids of the k best passages for query, best first, with
@@ -411,7 +438,7 @@ func (s *Searcher) RankQuestion(ctx context.Context, q *question.Question, k int
 		lists = append(lists, Ranked{Name: "vector", Weight: set.VectorWeight, IDs: ids(vr.near)})
 	}
 	fused, score, ranks := Fuse(set.RRFK, lists...)
-	if set.NamedWeight > 0 || set.RowsWeight > 0 || set.WindowWeight > 0 {
+	if set.NamedWeight > 0 || set.RowsWeight > 0 || set.WindowWeight > 0 || set.PageWordsWeight > 0 {
 		cand, err := s.sectionCandidates(ctx, fused, tc)
 		if err != nil {
 			return nil, nil, nil, err
@@ -426,6 +453,15 @@ func (s *Searcher) RankQuestion(ctx context.Context, q *question.Question, k int
 		if set.WindowWeight > 0 {
 			if near := windowList(q, cand, tc.stemIDF()); len(near) > 0 {
 				lists = append(lists, Ranked{Name: "window", Weight: set.WindowWeight, IDs: near})
+			}
+		}
+		if set.PageWordsWeight > 0 {
+			pages, err := s.Store.PageTexts(ctx, pageRefs(cand))
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if on := pageWordsList(q, cand, pages, tc.stemIDF()); len(on) > 0 {
+				lists = append(lists, Ranked{Name: "page_words", Weight: set.PageWordsWeight, IDs: on})
 			}
 		}
 		if len(lists) > n {

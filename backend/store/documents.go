@@ -490,3 +490,46 @@ func (s *Store) TermsFrom(ctx context.Context, lo, hi string, limit int) ([]stri
 	}
 	return out, rows.Err()
 }
+
+// PageRef names one page of a document.
+type PageRef struct {
+	Doc    int64
+	Number int
+}
+
+// PageTexts returns the text of the pages named, with their documents'
+// character offsets (CharStart), keyed by page; pages gone are left out.
+// Layout and OCR fields are not loaded.
+func (s *Store) PageTexts(ctx context.Context, refs []PageRef) (map[PageRef]kb.Page, error) {
+	byDoc := map[int64][]any{}
+	var docs []int64
+	for _, r := range refs {
+		if _, ok := byDoc[r.Doc]; !ok {
+			docs = append(docs, r.Doc)
+		}
+		byDoc[r.Doc] = append(byDoc[r.Doc], r.Number)
+	}
+	out := make(map[PageRef]kb.Page, len(refs))
+	for _, doc := range docs {
+		nums := byDoc[doc]
+		ph := strings.TrimSuffix(strings.Repeat("?,", len(nums)), ",")
+		rows, err := s.db.QueryContext(ctx, "SELECT number, char_start, text FROM pages WHERE doc_id = ? AND number IN ("+ph+")", append([]any{doc}, nums...)...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			p := kb.Page{DocID: doc}
+			if err := rows.Scan(&p.Number, &p.CharStart, &p.Text); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[PageRef{doc, p.Number}] = p
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
