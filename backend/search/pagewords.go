@@ -52,10 +52,14 @@ func pageRefs(hits []kb.Hit) []store.PageRef {
 // first, equal ones in the hits' order; idf weighs a stem.
 func pageWordsList(q *question.Question, hits []kb.Hit, pages map[store.PageRef]kb.Page, idf func(string) float64) []int64 {
 	qw := map[string]float64{}
+	// A word stems to a question word's stem only if it starts as the
+	// stem does: the pages' other words are counted, not stemmed.
+	heads := map[string]bool{}
 	for _, t := range q.Tokens {
 		if w, ok := pageStem(t); ok {
 			if v := idf(w); v > 0 {
 				qw[w] = v
+				heads[stemHead(w)] = true
 			}
 		}
 	}
@@ -71,13 +75,17 @@ func pageWordsList(q *question.Question, hits []kb.Hit, pages map[store.PageRef]
 		counts := map[string]int{}
 		n := 0
 		for _, t := range analyze.Tokens(p.Text) {
-			w, ok := pageStem(t)
-			if !ok {
+			if t.CJK || len(t.Text) < 2 || analyze.IsStop(strings.ToLower(t.Text)) {
 				continue
 			}
 			n++
-			if _, ok := qw[w]; ok {
-				counts[w]++
+			if !heads[stemHead(t.Text)] {
+				continue
+			}
+			if w, ok := pageStem(t); ok {
+				if _, ok := qw[w]; ok {
+					counts[w]++
+				}
 			}
 		}
 		tf[r], length[r] = counts, n
