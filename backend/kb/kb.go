@@ -167,8 +167,10 @@ type PageBlock struct {
 // row ("Hold / down" beside "switched by / default."), and a column head
 // set over two lines is one head ("Fault code"); version 27: the same
 // in tables without rules ("spare part / kit" over "Order /
-// code"), unless every line fills every column (a list of short rows).
-const ReaderVersion = 27
+// code"), unless every line fills every column (a list of short rows);
+// version 28: a contents or index entry (its dot leader ending on a page
+// number) is no heading, however large or bold it is set.
+const ReaderVersion = 28
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -210,7 +210,7 @@ func isHeading(q para, body float64) bool {
 	if body <= 0 || !q.upright || q.table || q.furniture || q.runes > maxHeadingRunes || q.lines > maxHeadingLines {
 		return false
 	}
-	if letters(q.text) < 2 || endsOpen(q.text) || isFigure(q.text) {
+	if letters(q.text) < 2 || endsOpen(q.text) || isFigure(q.text) || contentsEntry(q.text) {
 		return false
 	}
 	if q.titled || q.size >= body*headingSizeRatio {
@@ -226,6 +226,17 @@ func isHeading(q para, body float64) bool {
 	_, numbered := numberedTitle(q, body)
 	return q.accent && numbered
 }
+
+// contentsEntryRE matches the end of a contents or index entry: a dot
+// leader (dots, spaced dots or middle dots) and the page number it leads
+// to, in digits or Roman numerals ("Air Quality Impacts........69",
+// "Preface . . . . xi").
+var contentsEntryRE = regexp.MustCompile(`(?:(?:\.\s?){4,}|(?:·\s?){3,}|…{2,})\s*(?:\d{1,4}|[ivxlc]{1,6}|[IVXLC]{1,6})\s*$`)
+
+// contentsEntry reports whether text is an entry of a contents page or an
+// index, its dot leader ending on a page number: however large or bold it
+// is set, it points at a heading, it is none.
+func contentsEntry(text string) bool { return contentsEntryRE.MatchString(text) }
 
 // captionRE matches a numbered caption ("Table 3: Sites", "Figure 2",
 // "表7-1：…", "图 3"): set in bold at the body size, it names a table or a

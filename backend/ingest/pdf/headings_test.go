@@ -395,3 +395,30 @@ func TestFillSpaceColours(t *testing.T) {
 		t.Errorf("a Lab red reads %06x", got)
 	}
 }
+
+// TestContentsEntriesAreNoHeadings: a contents page set large and bold,
+// each entry's dot leader ending on its page number (in digits, Roman
+// numerals, spaced dots), has no headings but its own title; the
+// chapter's title on its page is one.
+func TestContentsEntriesAreNoHeadings(t *testing.T) {
+	c := column{x: 72, y: 720}
+	c.add("F2", 16, nil, "Contents")
+	c.gap(8)
+	for _, entry := range []string{
+		"Preface . . . . . . . . . . . . . . . . . . . . . . . . ix",
+		"1. Brewing at Home.......................................... 3",
+		"2. Water and Grain ..........................................27",
+		"Index ........................................ 151",
+	} {
+		c.add("F2", 14, nil, entry)
+		c.gap(10)
+	}
+	c.gap(20)
+	c.add("F2", 16, nil, "1. Brewing at Home")
+	for range 4 {
+		c.add("F1", 10, nil, bodyLines...)
+		c.gap(6)
+	}
+	checkHeadings(t, headPDF([][]hline{c.lines}), map[string]int{"Contents": 1, "1. Brewing at Home": 1},
+		[]string{"Preface", "1. Brewing at Home....", "2. Water and Grain", "Index"})
+}
