@@ -36,6 +36,7 @@ type partFound struct {
 	key   string // its number or letter, in capitals: "3"
 	hit   kb.Hit
 	line  answerspan.Ref // the line (Passage unset)
+	title string         // a contents entry's title ("Air Quality Impacts"), else ""
 }
 
 // countedPart is the part a question counts ("table", "figure",
@@ -66,13 +67,8 @@ func countedPart(q *question.Question) string {
 				}
 			}
 		}
-		if part == "" {
+		if part == "" || !onlyFillers(words[i+3:], fillers) {
 			return ""
-		}
-		for _, w := range words[i+3:] {
-			if !fillers[w] {
-				return ""
-			}
 		}
 		return part
 	}
@@ -131,7 +127,82 @@ func (u *run) countParts(ctx context.Context) ([]partFound, error) {
 	}
 	parts := partLabels(part, hits)
 	sort.SliceStable(parts, func(i, j int) bool { return labelBefore(parts[i].key, parts[j].key) })
+	if listed := contentsParts(part, hits); len(listed) > len(parts) {
+		return listed, nil
+	}
 	return parts, nil
+}
+
+// Parts a contents page lists: many documents number their chapters only
+// in the contents ("CHAPTERS" over "1. Introduction ....... 25", "2. Air
+// Quality ....... 43"), their chapter pages open on the title alone. The
+// entries numbered 1, 2, 3 … under a line naming the part in the plural
+// are its parts, counted as labelled ones are.
+
+// contentsEntryRE matches a numbered contents entry: its number (with a
+// period, a colon or a parenthesis, or none), a title and, after an
+// optional dot leader, the page number it ends on (digits or Roman
+// numerals).
+var contentsEntryRE = regexp.MustCompile(`^[ \t#*]*(\d{1,2})[.:)]?[ \t]+(\pL.*?)[ \t.·…]*[ \t.·…](\d{1,4}|[ivxlc]{1,6}|[IVXLC]{1,6})[ \t]*$`)
+
+// maxContentsPreamble is how many entries without a number (an executive
+// summary, a foreword) may stand between the line naming the part and its
+// first numbered entry.
+const maxContentsPreamble = 2
+
+// contentsParts are the parts a contents list sets out in the passages
+// (a document's, in order; a list may run on from one passage into the
+// next): the entries numbered from 1 on under a line that is the part's
+// plural name alone ("CHAPTERS", "Chapters:"), each cited by its line;
+// the longest such list (nil when none has two entries).
+func contentsParts(part string, hits []kb.Hit) []partFound {
+	names := map[string]bool{}
+	for _, n := range lexicon.English().Groups("document_parts")[part] {
+		if n != part {
+			names[n] = true // the plural: a list's heading names its parts
+		}
+	}
+	label := strings.ToUpper(part[:1]) + part[1:]
+	type line struct {
+		text string
+		hit  kb.Hit
+		at   int // byte offset in hit.Text
+	}
+	var lines []line
+	for _, h := range hits {
+		at := 0
+		for _, l := range strings.Split(h.Text, "\n") {
+			lines = append(lines, line{l, h, at})
+			at += len(l) + 1
+		}
+	}
+	var best []partFound
+	for i, l := range lines {
+		if !names[strings.ToLower(strings.Trim(strings.TrimSpace(l.text), "#*: \t"))] {
+			continue
+		}
+		var found []partFound
+		skipped := 0
+		for _, e := range lines[i+1:] {
+			m := contentsEntryRE.FindStringSubmatch(e.text)
+			if m != nil && len(found) > 0 && m[1] == found[len(found)-1].key && e.hit.ID != found[len(found)-1].hit.ID {
+				continue // the next passage opens on the line the last one closed (passages overlap)
+			}
+			if m == nil || m[1] != strconv.Itoa(len(found)+1) {
+				if len(found) == 0 && skipped < maxContentsPreamble && strings.TrimSpace(e.text) != "" {
+					skipped++
+					continue
+				}
+				break
+			}
+			ref := answerspan.Ref{Start: e.at, End: e.at + len(e.text)}
+			found = append(found, partFound{label: label + " " + m[1], key: m[1], hit: e.hit, line: ref, title: strings.TrimSpace(m[2])})
+		}
+		if len(found) >= 2 && len(found) > len(best) {
+			best = found
+		}
+	}
+	return best
 }
 
 // labelBefore orders labels by their numbers ("2" before "10", "2.1"
@@ -184,6 +255,124 @@ func partsCandidate(parts []partFound, at []int) answerspan.Candidate {
 		Type:  answerspan.TNumber,
 		Score: longFormScore,
 		Span:  answerspan.Ref{Passage: at[0], Start: parts[0].line.Start, End: parts[0].line.End},
+		Chain: chain,
+	}
+}
+
+// Listed parts: "What are the chapters of the report?", "What are the last
+// 4 chapters listed in the table of contents?" ask for the titles of the
+// parts a contents list sets out (contentsParts), all of them or the
+// first or last n (lexicon list_ends).
+
+// listedParts finds the contents entries a list question asks for in the
+// scope's only document; nil when it asks for none, the scope holds
+// several documents, or no contents list sets out such parts.
+func (u *run) listedParts(ctx context.Context) ([]partFound, error) {
+	if !asksForList(u.q.Kind) || u.q.Lang != "en" {
+		return nil, nil
+	}
+	part, end, n := listedPart(u.q)
+	if part == "" {
+		return nil, nil
+	}
+	doc, err := u.r.Retriever.SoleDocument(ctx)
+	if err != nil || doc == 0 {
+		return nil, err
+	}
+	hits, err := u.r.Retriever.DocumentPassages(ctx, doc)
+	if err != nil {
+		return nil, err
+	}
+	parts := contentsParts(part, hits)
+	if n > 0 && n < len(parts) {
+		if end == "last" {
+			parts = parts[len(parts)-n:]
+		} else {
+			parts = parts[:n]
+		}
+	}
+	return parts, nil
+}
+
+// listedPart is the part a list question names in the plural
+// ("chapters") and, when it asks for the items at one end of the list,
+// which end and how many ("last", 4); "" when it names no part.
+func listedPart(q *question.Question) (part, end string, n int) {
+	lex := lexicon.English()
+	var words []string
+	for _, t := range q.Tokens {
+		if !t.CJK {
+			words = append(words, strings.ToLower(t.Text))
+		}
+	}
+	numbers := lex.Words("number_words")
+	count := func(w string) int {
+		if v, err := strconv.Atoi(w); err == nil {
+			return v
+		}
+		if i := slices.Index(numbers, w); i >= 0 && i < 20 {
+			return i + 1
+		}
+		return 0
+	}
+	at := -1
+	for i, w := range words {
+		for key, names := range lex.Groups("document_parts") {
+			for _, name := range names {
+				if name != key && w == name && part == "" {
+					part, at = key, i
+				}
+			}
+		}
+		for e, cues := range lex.Groups("list_ends") {
+			if slices.Contains(cues, w) && i+1 < len(words) && count(words[i+1]) > 0 {
+				end, n = e, count(words[i+1])
+			}
+		}
+	}
+	// "Which chapters discuss water?" narrows the parts: no list of them.
+	if part == "" || !onlyFillers(words[at+1:], lex.Set("document_part_fillers")) {
+		return "", "", 0
+	}
+	return part, end, n
+}
+
+// onlyFillers reports whether words (after a part's name) are all words
+// that do not narrow the part (lexicon document_part_fillers) or name the
+// contents list (contents_names): "listed in the table of contents" says
+// where the parts are listed.
+func onlyFillers(words []string, fillers map[string]bool) bool {
+	rest := " " + strings.Join(words, " ") + " "
+	for _, name := range lexicon.English().Words("contents_names") {
+		rest = strings.ReplaceAll(rest, " "+name+" ", " ")
+	}
+	for _, w := range strings.Fields(rest) {
+		if !fillers[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// partsListCandidate is the titles of the listed parts as the short
+// answer ("Water and Grain; Yeast"), each cited by its contents line;
+// at[i] is the evidence index of part i's passage.
+func partsListCandidate(parts []partFound, at []int) answerspan.Candidate {
+	var titles []string
+	var chain []answerspan.Ref
+	for i, p := range parts {
+		titles = append(titles, p.title)
+		if i < len(at) {
+			line := p.line
+			line.Passage = at[i]
+			chain = append(chain, line)
+		}
+	}
+	return answerspan.Candidate{
+		Text:  strings.Join(titles, "; "),
+		Type:  answerspan.TPhrase,
+		Score: longFormScore,
+		Span:  chain[0],
 		Chain: chain,
 	}
 }

@@ -79,3 +79,76 @@ func TestCountPartsByTheirLabels(t *testing.T) {
 		t.Errorf("Table 2 cited by %q", line)
 	}
 }
+
+// Chapters numbered only on the contents page are counted from it: the
+// entries numbered 1, 2, 3 under "CHAPTERS" (after an unnumbered summary),
+// the list running on into the next passage, which repeats the line the
+// last one closed on; not the appendix after them nor a numbered list
+// elsewhere.
+func TestCountPartsFromContents(t *testing.T) {
+	ctx := context.Background()
+	texts := []string{
+		"CONTENTS\nForeword........................v\nCHAPTERS\nSummary.........................1\n1. Brewing at Home..............3\n2. Water and Grain .............27",
+		"2. Water and Grain .............27\n3. Yeast .......................40\nAppendix 1: Tables..............90",
+		"Brewing at Home\nThe steps are:\n1. Boil the water.\n2. Add the grain.\n3. Stir.\n4. Cool it.",
+		"Water and Grain\nHard water suits dark beers.",
+	}
+	chunks, pages := onePassagePerPage(texts)
+	st, e, _ := oneDocStore(t, "Home brewing guide", chunks, pages)
+	r := &Reasoner{Retriever: retrieve.New(st, e)}
+	u := &run{r: r, q: question.New("How many chapters are in this book?"), set: DefaultSettings(), trace: &Trace{}}
+	parts, err := u.countParts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, p := range parts {
+		labels = append(labels, p.label)
+	}
+	if got := strings.Join(labels, ", "); got != "Chapter 1, Chapter 2, Chapter 3" {
+		t.Fatalf("labels %q, want Chapter 1, Chapter 2, Chapter 3", got)
+	}
+	if line := parts[1].hit.Text[parts[1].line.Start:parts[1].line.End]; line != "2. Water and Grain .............27" {
+		t.Errorf("Chapter 2 cited by %q", line)
+	}
+}
+
+func TestListedPart(t *testing.T) {
+	for _, tc := range []struct {
+		q, part, end string
+		n            int
+	}{
+		{"What are the last 4 chapters listed in the table of contents?", "chapter", "last", 4},
+		{"What are the first two appendices of the report?", "appendix", "first", 2},
+		{"List the chapters of this book.", "chapter", "", 0},
+		{"Which chapters include research highlights?", "", "", 0}, // narrowed
+		{"What are the main findings?", "", "", 0},
+	} {
+		part, end, n := listedPart(question.New(tc.q))
+		if part != tc.part || end != tc.end || n != tc.n {
+			t.Errorf("listedPart(%q) = %q %q %d, want %q %q %d", tc.q, part, end, n, tc.part, tc.end, tc.n)
+		}
+	}
+}
+
+// A list question about the chapters a contents page sets out is answered
+// with their titles, the last n when it asks for them.
+func TestListedPartsFromContents(t *testing.T) {
+	ctx := context.Background()
+	texts := []string{
+		"CONTENTS\nCHAPTERS\n1. Brewing at Home..............3\n2. Water and Grain .............27\n3. Yeast .......................40",
+		"Brewing at Home\nStart with clean pans.",
+	}
+	chunks, pages := onePassagePerPage(texts)
+	st, e, _ := oneDocStore(t, "Home brewing guide", chunks, pages)
+	r := &Reasoner{Retriever: retrieve.New(st, e)}
+	u := &run{r: r, q: question.New("What are the last 2 chapters listed in the table of contents?"), set: DefaultSettings(), trace: &Trace{}}
+	parts, err := u.listedParts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := partsListCandidate(parts, []int{0, 0})
+	if c.Text != "Water and Grain; Yeast" || len(c.Chain) != 2 {
+		t.Errorf("candidate %q with %d lines cited", c.Text, len(c.Chain))
+	}
+}

@@ -73,6 +73,9 @@ type gathered struct {
 	// the first ones' passages at evidence indexes partsAt.
 	parts   []partFound
 	partsAt []int
+	// partsListed: the parts are the contents entries a list question
+	// asks for (listedParts), answered by their titles, not counted.
+	partsListed bool
 	// keyed: the cells of tables of words the question names by their
 	// rows' keys (keyedcell.go).
 	keyed []keyedFound
@@ -236,6 +239,12 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		if g.parts, err = u.countParts(ctx); err != nil {
 			return nil, err
 		}
+		if len(g.parts) == 0 {
+			if g.parts, err = u.listedParts(ctx); err != nil {
+				return nil, err
+			}
+			g.partsListed = len(g.parts) > 0
+		}
 		for i, p := range g.parts {
 			u.trace.Parts = append(u.trace.Parts, p.label)
 			if i < maxCitedParts {
@@ -319,7 +328,9 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		if len(g.titles) > 0 {
 			cs = append([]answerspan.Candidate{titlesCandidate(g.titles, g.titlesAt)}, cs...)
 		}
-		if len(g.parts) > 0 {
+		if len(g.parts) > 0 && g.partsListed {
+			cs = append([]answerspan.Candidate{partsListCandidate(g.parts, g.partsAt)}, cs...)
+		} else if len(g.parts) > 0 {
 			cs = append([]answerspan.Candidate{partsCandidate(g.parts, g.partsAt)}, cs...)
 		}
 		if len(g.keyed) > 0 {
