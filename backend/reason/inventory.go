@@ -117,12 +117,8 @@ func (u *run) countParts(ctx context.Context) ([]partFound, error) {
 	if part == "" {
 		return nil, nil
 	}
-	doc, err := u.r.Retriever.SoleDocument(ctx)
-	if err != nil || doc == 0 {
-		return nil, err
-	}
-	hits, err := u.r.Retriever.DocumentPassages(ctx, doc)
-	if err != nil {
+	hits, err := u.soleDocumentPassages(ctx)
+	if err != nil || hits == nil {
 		return nil, err
 	}
 	parts := partLabels(part, hits)
@@ -205,6 +201,16 @@ func contentsParts(part string, hits []kb.Hit) []partFound {
 	return best
 }
 
+// soleDocumentPassages are the passages of the scope's only document, in
+// order; nil when the scope holds several documents.
+func (u *run) soleDocumentPassages(ctx context.Context) ([]kb.Hit, error) {
+	doc, err := u.r.Retriever.SoleDocument(ctx)
+	if err != nil || doc == 0 {
+		return nil, err
+	}
+	return u.r.Retriever.DocumentPassages(ctx, doc)
+}
+
 // labelBefore orders labels by their numbers ("2" before "10", "2.1"
 // after "2"), labels without one ("B", "IV") by their text, after those
 // with one.
@@ -275,12 +281,8 @@ func (u *run) listedParts(ctx context.Context) ([]partFound, error) {
 	if part == "" {
 		return nil, nil
 	}
-	doc, err := u.r.Retriever.SoleDocument(ctx)
-	if err != nil || doc == 0 {
-		return nil, err
-	}
-	hits, err := u.r.Retriever.DocumentPassages(ctx, doc)
-	if err != nil {
+	hits, err := u.soleDocumentPassages(ctx)
+	if err != nil || hits == nil {
 		return nil, err
 	}
 	parts := contentsParts(part, hits)

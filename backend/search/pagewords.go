@@ -56,7 +56,7 @@ func pageWordsList(q *question.Question, hits []kb.Hit, pages map[store.PageRef]
 	// stem does: the pages' other words are counted, not stemmed.
 	heads := map[string]bool{}
 	for _, t := range q.Tokens {
-		if w, ok := pageStem(t); ok {
+		if w, ok := windowStem(t); ok {
 			if v := idf(w); v > 0 {
 				qw[w] = v
 				heads[stemHead(w)] = true
@@ -82,7 +82,7 @@ func pageWordsList(q *question.Question, hits []kb.Hit, pages map[store.PageRef]
 			if !heads[stemHead(t.Text)] {
 				continue
 			}
-			if w, ok := pageStem(t); ok {
+			if w, ok := windowStem(t); ok {
 				if _, ok := qw[w]; ok {
 					counts[w]++
 				}
@@ -128,18 +128,4 @@ func pageWordsList(q *question.Question, hits []kb.Hit, pages map[store.PageRef]
 func partOfPage(h kb.Hit, p kb.Page) bool {
 	pageEnd := p.CharStart + len(p.Text)
 	return p.CharStart < h.CharStart || pageEnd > h.CharEnd
-}
-
-// pageStem is the stem a token counts as in a page's words: lower-cased
-// and stemmed, numbers kept; not a function word, a one-letter word or a
-// CJK run.
-func pageStem(t analyze.Token) (string, bool) {
-	if t.CJK {
-		return "", false
-	}
-	w := strings.ToLower(t.Text)
-	if analyze.IsStop(w) || len([]rune(w)) < 2 {
-		return "", false
-	}
-	return analyze.Stem(w), true
 }
