@@ -2,13 +2,17 @@ package reason
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"cairn/backend/analyze"
 	"cairn/backend/answerspan"
+	"cairn/backend/lexicon"
+	"cairn/backend/question"
 )
 
 // Lists: "What are the uses of the kettle's timer?", "List the crops the
@@ -58,7 +62,7 @@ const (
 // passages (maxCellPassages); nil when the question asks for no list or
 // no list's introduction holds enough of its words.
 func (u *run) listAnswer(ctx context.Context, ev []Evidence) (*listFound, error) {
-	if !asksForList(u.q.Kind) {
+	if !asksForList(u.q.Kind) && !countsListItems(u.q) {
 		return nil, nil
 	}
 	var found []listFound
@@ -78,10 +82,18 @@ func (u *run) listAnswer(ctx context.Context, ev []Evidence) (*listFound, error)
 	if err != nil {
 		return nil, err
 	}
+	// A question counting a list's items names them ("steps"): the list's
+	// introduction need not, it names what they are steps of.
+	itemNouns := map[string]bool{}
+	if countsListItems(u.q) {
+		for _, n := range lexicon.English().Words("list_item_nouns") {
+			itemNouns["w:"+analyze.Stem(n)] = true
+		}
+	}
 	var total float64
 	asked := map[string]bool{}
 	for _, w := range u.q.AskWords {
-		if !asked[w] {
+		if !asked[w] && !itemNouns[w] {
 			asked[w] = true
 			total += terms.PlainIDF(w)
 		}
@@ -105,6 +117,27 @@ func (u *run) listAnswer(ctx context.Context, ev []Evidence) (*listFound, error)
 		}
 	}
 	return best, nil
+}
+
+// countsListItems reports whether a question counts the items of a list
+// or procedure: "how many" and a noun naming such items (lexicon
+// list_item_nouns: "How many steps are required to replace the filter?").
+// Its answer is how many items the list its other words introduce has.
+func countsListItems(q *question.Question) bool {
+	if q.Kind.Kind != answerspan.Number || q.Lang != "en" {
+		return false
+	}
+	nouns := lexicon.English().Set("list_item_nouns")
+	var words []string
+	for _, t := range q.Tokens {
+		words = append(words, strings.ToLower(t.Text))
+	}
+	for i := 0; i+2 < len(words); i++ {
+		if words[i] == "how" && words[i+1] == "many" && nouns[words[i+2]] {
+			return true
+		}
+	}
+	return false
 }
 
 // asksForList reports whether a question asks for several items: a list
@@ -282,6 +315,16 @@ var (
 	// countRE is a count in an introduction ("across 3 areas:").
 	countRE = regexp.MustCompile(`\b([0-9]{1,2})\s+\p{L}+[^0-9]*:?\s*$`)
 )
+
+// listCountCandidate is the answer to a question counting a list's items:
+// how many there are, with the items ("3 (Line up the tabs; Push to snap
+// into place; Close the doors)"), each cited.
+func listCountCandidate(l *listFound) answerspan.Candidate {
+	c := listCandidate(l)
+	c.Text = fmt.Sprintf("%d (%s)", len(l.items), c.Text)
+	c.Type = answerspan.TNumber
+	return c
+}
 
 // listCandidate is the answer a list gives: its items, each cited.
 func listCandidate(l *listFound) answerspan.Candidate {

@@ -1,10 +1,12 @@
 package reason
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"cairn/backend/question"
+	"cairn/backend/retrieve"
 )
 
 // The lists of a passage: bullets under the lines that introduce them
@@ -74,5 +76,50 @@ func TestAsksForList(t *testing.T) {
 		if got := asksForList(question.New(q).Kind); got != want {
 			t.Errorf("asksForList(%q) = %v, want %v", q, got, want)
 		}
+	}
+}
+
+func TestCountsListItems(t *testing.T) {
+	for q, want := range map[string]bool{
+		"How many steps are required to clean the filter?": true,
+		"How many tips does the guide give for descaling?": true,
+		"How many crops does the farm grow?":               false, // crops are counted in the text, not as a list's items
+		"What are the steps to clean the filter?":          false,
+	} {
+		if got := countsListItems(question.New(q)); got != want {
+			t.Errorf("countsListItems(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// A question counting a procedure's steps is answered by the number of
+// items of the list its other words introduce, not the list of another
+// procedure in the same passage.
+func TestListCount(t *testing.T) {
+	ctx := context.Background()
+	texts := []string{
+		"Care of the filter\nTo take out the filter:\n1. Open the lid.\n2. Lift the filter up and out.\nTo clean the filter:\n1. Rinse it under warm water.\n2. Brush off the scale.\n3. Let it dry in open air.\n4. Put it back until it clicks.",
+		"Descaling\nDescale the kettle every month with citric acid.",
+	}
+	chunks, pages := onePassagePerPage(texts)
+	st, e, all := oneDocStore(t, "Kettle manual", chunks, pages)
+	hits, err := st.ChunkHits(ctx, []int64{all[0].ID, all[1].ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev []Evidence
+	for i, h := range hits {
+		ev = append(ev, Evidence{N: i + 1, Hit: h})
+	}
+	u := &run{r: &Reasoner{Retriever: retrieve.New(st, e)}, q: question.New("How many steps are required to clean the filter?"), set: DefaultSettings(), trace: &Trace{}}
+	l, err := u.listAnswer(ctx, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l == nil {
+		t.Fatal("no list found")
+	}
+	if c := listCountCandidate(l); !strings.HasPrefix(c.Text, "4 (Rinse it under warm water.") || len(c.Chain) != 4 {
+		t.Errorf("candidate %q with %d items cited", c.Text, len(c.Chain))
 	}
 }

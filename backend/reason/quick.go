@@ -336,7 +336,9 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		if len(g.keyed) > 0 {
 			cs = append([]answerspan.Candidate{keyedCandidate(g.keyed)}, cs...)
 		}
-		if g.list != nil {
+		if g.list != nil && countsListItems(u.q) {
+			cs = append([]answerspan.Candidate{listCountCandidate(g.list)}, cs...)
+		} else if g.list != nil {
 			cs = append([]answerspan.Candidate{listCandidate(g.list)}, cs...)
 		}
 		if len(g.subs) > 0 {
