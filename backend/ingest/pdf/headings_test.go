@@ -409,6 +409,7 @@ func TestContentsEntriesAreNoHeadings(t *testing.T) {
 		"1. Brewing at Home.......................................... 3",
 		"2. Water and Grain ..........................................27",
 		"Index ........................................ 151",
+		"Appendix 1: Tables of Readings Taken at Every Site over Three Weeks ..287",
 	} {
 		c.add("F2", 14, nil, entry)
 		c.gap(10)
@@ -420,5 +421,5 @@ func TestContentsEntriesAreNoHeadings(t *testing.T) {
 		c.gap(6)
 	}
 	checkHeadings(t, headPDF([][]hline{c.lines}), map[string]int{"Contents": 1, "1. Brewing at Home": 1},
-		[]string{"Preface", "1. Brewing at Home....", "2. Water and Grain", "Index"})
+		[]string{"Preface", "1. Brewing at Home....", "2. Water and Grain", "Index", "Appendix 1"})
 }
