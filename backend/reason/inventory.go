@@ -36,7 +36,7 @@ type partFound struct {
 	key   string // its number or letter, in capitals: "3"
 	hit   kb.Hit
 	line  answerspan.Ref // the line (Passage unset)
-	title string         // a contents entry's title ("Air Quality Impacts"), else ""
+	title string         // a contents entry's title ("Water and Grain"), else ""
 }
 
 // countedPart is the part a question counts ("table", "figure",
@@ -130,8 +130,8 @@ func (u *run) countParts(ctx context.Context) ([]partFound, error) {
 }
 
 // Parts a contents page lists: many documents number their chapters only
-// in the contents ("CHAPTERS" over "1. Introduction ....... 25", "2. Air
-// Quality ....... 43"), their chapter pages open on the title alone. The
+// in the contents ("CHAPTERS" over "1. Brewing at Home ....... 3", "2.
+// Water and Grain ....... 27"), their chapter pages open on the title alone. The
 // entries numbered 1, 2, 3 … under a line naming the part in the plural
 // are its parts, counted as labelled ones are.
 
@@ -265,8 +265,8 @@ func partsCandidate(parts []partFound, at []int) answerspan.Candidate {
 	}
 }
 
-// Listed parts: "What are the chapters of the report?", "What are the last
-// 4 chapters listed in the table of contents?" ask for the titles of the
+// Listed parts: "What are the chapters of the book?", "List the final
+// two appendices in the contents." ask for the titles of the
 // parts a contents list sets out (contentsParts), all of them or the
 // first or last n (lexicon list_ends).
 

@@ -118,7 +118,7 @@ func TestListedPart(t *testing.T) {
 		q, part, end string
 		n            int
 	}{
-		{"What are the last 4 chapters listed in the table of contents?", "chapter", "last", 4},
+		{"Which are the final 3 chapters shown in the table of contents?", "chapter", "last", 3},
 		{"What are the first two appendices of the report?", "appendix", "first", 2},
 		{"List the chapters of this book.", "chapter", "", 0},
 		{"Which chapters include research highlights?", "", "", 0}, // narrowed
@@ -142,7 +142,7 @@ func TestListedPartsFromContents(t *testing.T) {
 	chunks, pages := onePassagePerPage(texts)
 	st, e, _ := oneDocStore(t, "Home brewing guide", chunks, pages)
 	r := &Reasoner{Retriever: retrieve.New(st, e)}
-	u := &run{r: r, q: question.New("What are the last 2 chapters listed in the table of contents?"), set: DefaultSettings(), trace: &Trace{}}
+	u := &run{r: r, q: question.New("List the last two chapters given in the contents."), set: DefaultSettings(), trace: &Trace{}}
 	parts, err := u.listedParts(ctx)
 	if err != nil {
 		t.Fatal(err)
