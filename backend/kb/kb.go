@@ -169,8 +169,10 @@ type PageBlock struct {
 // in tables without rules ("spare part / kit" over "Order /
 // code"), unless every line fills every column (a list of short rows);
 // version 28: a contents or index entry (its dot leader ending on a page
-// number) is no heading, however large or bold it is set.
-const ReaderVersion = 28
+// number) is no heading, however large or bold it is set; version 29: in
+// a ruled table's first band, a head centred over the heads of a group of
+// columns heads each of them ("Season Spring | Season Summer").
+const ReaderVersion = 29
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // Ruled tables: a stack of horizontal rules with text between them laid
@@ -284,9 +285,19 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 			lb = append(lb, l)
 		}
 		sort.SliceStable(lb, func(i, j int) bool { return lb[i].v > lb[j].v })
+		var spans map[*run][]int
+		if bi == 0 {
+			spans = spanningHeads(band, g) // column heads stand in the first band
+		}
 		for _, l := range lb {
 			ri := rowOf(l.v)
 			for _, r := range l.runs {
+				if cols, ok := spans[r]; ok {
+					for _, c := range cols {
+						cells[ri][c] = append(cells[ri][c], strings.TrimSpace(r.b.String()))
+					}
+					continue
+				}
 				for _, piece := range splitRun(r, g) {
 					if t := strings.TrimSpace(piece.text); t != "" {
 						cells[ri][piece.col] = append(cells[ri][piece.col], t)
@@ -333,6 +344,104 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 		b.u0, b.u1 = math.Min(b.u0, t.x0), math.Max(b.u1, t.x1)
 	}
 	return dropEmptyColumns(rowsOut)
+}
+
+// Heads over a group of columns: in a band of column heads set on two
+// levels, a head on the upper line centred over the heads of several
+// columns below it ("HOVER" over "2-hop | 3-hop | 4-hop", the heads of
+// the other columns set between the two levels) heads each of them:
+// "HOVER 2-hop", "HOVER 3-hop", "HOVER 4-hop", not only the column it
+// happens to stand in. The heads below must each stand in a column of
+// their own with nothing else above them, and the upper head must not
+// break off mid-phrase into the one below it ("Number of" over
+// "shares" is one head, wrapped).
+
+// maxSpanHeadWords is the longest head, in words, read as one over a
+// group of columns or as one of the group's own heads.
+const maxSpanHeadWords = 4
+
+// spanningHeads maps each run of the band's upper line that heads a
+// group of columns to those columns; nil when there is none.
+func spanningHeads(band []*pline, g grid) map[*run][]int {
+	if len(band) < 2 {
+		return nil
+	}
+	top, bottom := band[0], band[len(band)-1]
+	if top.v-bottom.v < 0.5*top.size {
+		return nil // one level
+	}
+	for _, l := range band {
+		for _, r := range l.runs {
+			if valueCell(&pline{text: strings.TrimSpace(r.b.String())}) {
+				return nil // figures: a row, not column heads
+			}
+		}
+	}
+	// The runs of the upper and the lower level by column (a level's
+	// runs may be lines of their own).
+	level := func(v float64) map[int]*run {
+		out := map[int]*run{}
+		for _, l := range band {
+			if math.Abs(l.v-v) > 0.3*l.size {
+				continue
+			}
+			for _, r := range l.runs {
+				if c0, c1 := g.col(r.u0+0.1), g.col(r.u1-0.1); c0 == c1 && out[c0] == nil {
+					out[c0] = r
+				}
+			}
+		}
+		return out
+	}
+	upper, lower := level(top.v), level(bottom.v)
+	var out map[*run][]int
+	for c, r := range upper {
+		below := lower[c]
+		if below == nil {
+			continue
+		}
+		text := strings.TrimSpace(r.b.String())
+		if f := strings.Fields(text); len(f) == 0 || len(f) > maxSpanHeadWords || strings.ContainsAny(text, "(),;") || strings.HasSuffix(text, "-") || openEnders[strings.ToLower(f[len(f)-1])] || startsLower(below.b.String()) {
+			continue // a head wrapped onto the line below
+		}
+		lo, hi := c, c
+		for lower[lo-1] != nil && upper[lo-1] == nil {
+			lo--
+		}
+		for lower[hi+1] != nil && upper[hi+1] == nil {
+			hi++
+		}
+		if hi == lo {
+			continue
+		}
+		short := true
+		for k := lo; k <= hi; k++ {
+			short = short && len(strings.Fields(lower[k].b.String())) <= maxSpanHeadWords
+		}
+		if !short {
+			continue
+		}
+		left, right := lower[lo].u0, lower[hi].u1
+		mid := (r.u0 + r.u1) / 2
+		if math.Abs(mid-(left+right)/2) > 0.15*(right-left)+0.5*top.size {
+			continue // not centred over the group
+		}
+		if out == nil {
+			out = map[*run][]int{}
+		}
+		for k := lo; k <= hi; k++ {
+			out[r] = append(out[r], k)
+		}
+	}
+	return out
+}
+
+// startsLower reports whether s starts with a lower-case letter.
+func startsLower(s string) bool {
+	for _, r := range strings.TrimSpace(s) {
+		return unicode.IsLower(r)
+	}
+	return false
 }
 
 // headsAboveLines is how far above a ruled table's top rule (lines of

@@ -177,3 +177,48 @@ func TestUnruledWrappedRows(t *testing.T) {
 		}
 	}
 }
+
+// TestSpanningHeads: a head centred over the heads of a group of columns
+// in a ruled table's first band heads each of them; a head wrapped onto
+// the line below it ("Number of" over "shares") heads its own column only.
+func TestSpanningHeads(t *testing.T) {
+	const size, charWidth = 9.0, 4.5
+	at := func(u, v float64, text string) *pline {
+		r := &run{u0: u, u1: u + charWidth*float64(utf8.RuneCountInString(text)), v: v, glyphs: 4, sizeSum: 4 * size}
+		r.b.WriteString(text)
+		return &pline{v: v, size: size, u0: r.u0, u1: r.u1, runs: []*run{r}}
+	}
+	// Five columns between vertical rules at 135, 175, 215 and 260.
+	var vs []rule
+	for _, u := range []float64{135, 175, 215, 260} {
+		vs = append(vs, rule{at: u, a: 600, b: 760})
+	}
+	read := func(lines ...*pline) []string {
+		st := ruleStack{ys: []float64{760, 733, 690}, x0: 75, x1: 320}
+		var rows []string
+		for _, b := range st.rows(lines, vs, frame{ux: 1}) {
+			rows = append(rows, strings.Join(b.cells, " | "))
+		}
+		return rows
+	}
+	body := func() []*pline {
+		return []*pline{at(80, 722, "North"), at(140, 722, "12"), at(180, 722, "14"), at(220, 722, "9"), at(270, 722, "35"),
+			at(80, 710, "South"), at(140, 710, "8"), at(180, 710, "11"), at(220, 710, "7"), at(270, 710, "26")}
+	}
+	got := read(append([]*pline{
+		at(180, 752, "Season"),
+		at(80, 746, "Site"), at(270, 746, "Total"),
+		at(140, 740, "Spring"), at(180, 740, "Summer"), at(220, 740, "Autumn"),
+	}, body()...)...)
+	if want := "Site | Season Spring | Season Summer | Season Autumn | Total"; len(got) == 0 || got[0] != want {
+		t.Errorf("spanning head: got %q, want first row %q", got, want)
+	}
+	got = read(append([]*pline{
+		at(171, 752, "Number of"),
+		at(80, 746, "Name"), at(270, 746, "Total"),
+		at(140, 740, "Age"), at(180, 740, "shares"), at(220, 740, "Price"),
+	}, body()...)...)
+	if want := "Name | Age | Number of shares | Price | Total"; len(got) == 0 || got[0] != want {
+		t.Errorf("wrapped head: got %q, want first row %q", got, want)
+	}
+}
