@@ -28,7 +28,8 @@ import (
 type listFound struct {
 	ev    int // index into the evidence
 	intro [2]int
-	items []listItem
+	items []listItem // the items shown (at most maxListItems)
+	count int        // how many items the list has
 	score float64
 }
 
@@ -186,7 +187,8 @@ func listsIn(text string) []listFound {
 					l := lines[i+1+j]
 					return l.text, l.start, l.end
 				}); len(items) >= minListItems {
-					out = append(out, listFound{intro: [2]int{lines[introFrom(i+1)].start, lines[i].end}, items: countedItems(t, items)})
+					shown, count := countedItems(t, items)
+					out = append(out, listFound{intro: [2]int{lines[introFrom(i+1)].start, lines[i].end}, items: shown, count: count})
 					i += 1 + next
 					introStart = i
 					continue
@@ -225,7 +227,8 @@ func listsIn(text string) []listFound {
 			items[k].text = itemText(bulletRE.ReplaceAllString(strings.TrimSpace(strings.Join(strings.Fields(text[items[k].start:items[k].end]), " ")), ""))
 		}
 		if len(items) >= minListItems {
-			out = append(out, listFound{intro: intro, items: countedItems(text[intro[0]:intro[1]], items)})
+			shown, count := countedItems(text[intro[0]:intro[1]], items)
+			out = append(out, listFound{intro: intro, items: shown, count: count})
 		}
 		introStart = i
 	}
@@ -275,17 +278,19 @@ const paragraphEndShare = 0.6
 const maxIntroLines = 4
 
 // countedItems keeps the first n items when the introduction counts
-// them ("across 3 areas:"), at most maxListItems.
-func countedItems(intro string, items []listItem) []listItem {
+// them ("across 3 areas:"): how many the list has; of those it shows at
+// most maxListItems.
+func countedItems(intro string, items []listItem) (shown []listItem, count int) {
 	if m := countRE.FindStringSubmatch(intro); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil && n >= minListItems && n < len(items) {
 			items = items[:n]
 		}
 	}
+	count = len(items)
 	if len(items) > maxListItems {
 		items = items[:maxListItems]
 	}
-	return items
+	return items, count
 }
 
 // itemText is what an item gives: its label before a colon when short,
@@ -321,7 +326,10 @@ var (
 // into place; Close the doors)"), each cited.
 func listCountCandidate(l *listFound) answerspan.Candidate {
 	c := listCandidate(l)
-	c.Text = fmt.Sprintf("%d (%s)", len(l.items), c.Text)
+	if l.count > len(l.items) {
+		c.Text += "; …"
+	}
+	c.Text = fmt.Sprintf("%d (%s)", l.count, c.Text)
 	c.Type = answerspan.TNumber
 	return c
 }

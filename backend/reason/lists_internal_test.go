@@ -2,6 +2,7 @@ package reason
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -120,6 +121,24 @@ func TestListCount(t *testing.T) {
 		t.Fatal("no list found")
 	}
 	if c := listCountCandidate(l); !strings.HasPrefix(c.Text, "4 (Rinse it under warm water.") || len(c.Chain) != 4 {
+		t.Errorf("candidate %q with %d items cited", c.Text, len(c.Chain))
+	}
+}
+
+// A long procedure is counted whole, though its answer shows only the
+// first maxListItems steps.
+func TestListCountPastShownItems(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("To service the boiler:\n")
+	for i := 1; i <= 14; i++ {
+		fmt.Fprintf(&b, "%d. Check part %d.\n", i, i)
+	}
+	ls := listsIn(b.String())
+	if len(ls) != 1 {
+		t.Fatalf("lists %d, want 1", len(ls))
+	}
+	c := listCountCandidate(&ls[0])
+	if !strings.HasPrefix(c.Text, "14 (Check part 1.") || !strings.HasSuffix(c.Text, "; …)") || len(c.Chain) != maxListItems {
 		t.Errorf("candidate %q with %d items cited", c.Text, len(c.Chain))
 	}
 }
