@@ -247,22 +247,31 @@ func labelNumbers(s string) ([]int, error) {
 // the evidence index of part i's passage.
 func partsCandidate(parts []partFound, at []int) answerspan.Candidate {
 	var labels []string
+	for _, p := range parts {
+		labels = append(labels, p.label)
+	}
+	chain := partLines(parts, at)
+	return answerspan.Candidate{
+		Text:  fmt.Sprintf("%d (%s)", len(parts), strings.Join(labels, ", ")),
+		Type:  answerspan.TNumber,
+		Score: longFormScore,
+		Span:  chain[0],
+		Chain: chain,
+	}
+}
+
+// partLines are the lines that state the parts, each in the evidence
+// passage at[i] (only the first len(at) parts are cited).
+func partLines(parts []partFound, at []int) []answerspan.Ref {
 	var chain []answerspan.Ref
 	for i, p := range parts {
-		labels = append(labels, p.label)
 		if i < len(at) {
 			line := p.line
 			line.Passage = at[i]
 			chain = append(chain, line)
 		}
 	}
-	return answerspan.Candidate{
-		Text:  fmt.Sprintf("%d (%s)", len(parts), strings.Join(labels, ", ")),
-		Type:  answerspan.TNumber,
-		Score: longFormScore,
-		Span:  answerspan.Ref{Passage: at[0], Start: parts[0].line.Start, End: parts[0].line.End},
-		Chain: chain,
-	}
+	return chain
 }
 
 // Listed parts: "What are the chapters of the book?", "List the final
@@ -361,15 +370,10 @@ func onlyFillers(words []string, fillers map[string]bool) bool {
 // at[i] is the evidence index of part i's passage.
 func partsListCandidate(parts []partFound, at []int) answerspan.Candidate {
 	var titles []string
-	var chain []answerspan.Ref
-	for i, p := range parts {
+	for _, p := range parts {
 		titles = append(titles, p.title)
-		if i < len(at) {
-			line := p.line
-			line.Passage = at[i]
-			chain = append(chain, line)
-		}
 	}
+	chain := partLines(parts, at)
 	return answerspan.Candidate{
 		Text:  strings.Join(titles, "; "),
 		Type:  answerspan.TPhrase,
