@@ -171,8 +171,11 @@ type PageBlock struct {
 // version 28: a contents or index entry (its dot leader ending on a page
 // number) is no heading, however large or bold it is set; version 29: in
 // a ruled table's first band, a head centred over the heads of a group of
-// columns heads each of them ("Season Spring | Season Summer").
-const ReaderVersion = 29
+// columns heads each of them ("Season Spring | Season Summer"); version
+// 30: a contents list's entries, their number, title, leader and page
+// number drawn apart, read as one line each and are no headings nor table
+// cells ("2.1 Prepare … 3", not "2.1 | 3" beside the titles).
+const ReaderVersion = 30
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -207,7 +207,7 @@ func bodySize(pages []pageOut) float64 {
 // body size without ending like a sentence, or numbered like a section
 // ("2.3 Scope", "Section 5", "第一章") and bold or larger.
 func isHeading(q para, body float64) bool {
-	if body <= 0 || !q.upright || q.table || q.furniture || q.runes > maxHeadingRunes || q.lines > maxHeadingLines {
+	if body <= 0 || !q.upright || q.table || q.furniture || q.contents || q.runes > maxHeadingRunes || q.lines > maxHeadingLines {
 		return false
 	}
 	if letters(q.text) < 2 || endsOpen(q.text) || isFigure(q.text) || contentsEntry(q.text) {

@@ -99,6 +99,8 @@ type para struct {
 	// titled: a numbered title (or a capitals line) in a style the
 	// document uses for several numbered titles (markStyledTitles).
 	titled bool
+	// contents: entries of a contents list (joinContentsRows), no heading.
+	contents bool
 }
 
 // dupKey is a cell of the duplicate-glyph grid.

@@ -200,7 +200,7 @@ func markOutlineHeadings(pages []pageOut, entries []outlineEntry) {
 		for p := e.page; p < len(pages) && p <= e.page+1; p++ {
 			for i := range pages[p].paras {
 				q := &pages[p].paras[i]
-				if q.outline == 0 && !q.table && !q.furniture && headingKey(q.text) == want {
+				if q.outline == 0 && !q.table && !q.furniture && !q.contents && headingKey(q.text) == want {
 					q.outline = e.depth
 					break pages
 				}

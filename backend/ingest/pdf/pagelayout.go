@@ -46,6 +46,7 @@ type pline struct {
 	heavy     bool // set in a heavier face than the page's body text
 	text      string
 	cell      bool // part of a table row
+	contents  bool // an entry of a contents list, read whole (joinContentsRows)
 }
 
 func (l *pline) bold() bool { return l.heavy }
@@ -533,9 +534,10 @@ func glyphOrderText(l *pline) string {
 func groupLines(lines []*pline, f frame) []*pblock {
 	var blocks []*pblock
 	lines = attachCurrency(lines)
-	var free []*pline // lines not already in a ruled table
+	lines = joinContentsRows(lines)
+	var free []*pline // lines not already in a ruled table nor contents entries
 	for _, l := range lines {
-		if !l.cell {
+		if !l.cell && !l.contents {
 			free = append(free, l)
 		}
 	}
@@ -1410,7 +1412,7 @@ func blockParas(b *pblock, f frame) []para {
 		ls := b.lines[start:end]
 		var texts []string
 		var sizeSum float64
-		glyphs, bold := 0, true
+		glyphs, bold, contents := 0, true, true
 		colour, oneColour := ls[0].colour()
 		u0, u1, v0, v1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 		for _, l := range ls {
@@ -1418,13 +1420,14 @@ func blockParas(b *pblock, f frame) []para {
 			sizeSum += l.size * float64(l.glyphs)
 			glyphs += l.glyphs
 			bold = bold && l.bold()
+			contents = contents && l.contents
 			c, ok := l.colour()
 			oneColour = oneColour && ok && c == colour
 			u0, u1 = math.Min(u0, l.u0), math.Max(u1, l.u1)
 			v0, v1 = math.Min(v0, l.v-0.25*l.size), math.Max(v1, l.v+0.8*l.size)
 		}
 		t := joinLines(texts)
-		p := para{text: t, lines: len(ls), runes: utf8.RuneCountInString(t), upright: upright, bold: bold, colour: colour, oneColour: oneColour}
+		p := para{text: t, lines: len(ls), runes: utf8.RuneCountInString(t), upright: upright, bold: bold, colour: colour, oneColour: oneColour, contents: contents}
 		if glyphs > 0 {
 			p.size = sizeSum / float64(glyphs)
 		}
@@ -1445,7 +1448,8 @@ func blockParas(b *pblock, f frame) []para {
 		// when it is set as close as a line of text ("3 应用电路" over
 		// its first paragraph).
 		alone := i-1 == start && prev.u1-prev.u0 < 0.6*(b.u1-b.u0) && numberedLine(prev.text) && brokenEarly(prev, l, b.u1)
-		if short && (indented || ends || alone) || runes > maxParaRunes {
+		// Each contents entry is a paragraph of its own.
+		if short && (indented || ends || alone) || runes > maxParaRunes || prev.contents || l.contents {
 			emit(i)
 			runes = 0
 		}

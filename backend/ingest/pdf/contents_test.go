@@ -1,0 +1,148 @@
+package pdf
+
+import (
+	"strings"
+	"testing"
+
+	"cairn/backend/ingest/parsed"
+)
+
+// contentsPage draws a contents page the way LaTeX sets one: each entry's
+// number, title (with a dot leader for sections) and page number are
+// drawn apart, the page numbers right-aligned at the margin; chapter
+// entries are larger, bold and have no leader. The next page opens the
+// first chapter under its heading.
+func contentsPage() []byte {
+	type entry struct {
+		num, title string
+		page       int
+		chapter    bool
+	}
+	entries := []entry{
+		{"1", "Brewing at Home", 1, true},
+		{"1.1", "Choosing a Vessel", 2, false},
+		{"1.2", "Keeping It Clean", 4, false},
+		{"1.3", "A First Batch", 7, false},
+		{"2", "Water and Grain", 11, true},
+		{"2.1", "Hard and Soft Water", 11, false},
+		{"2.2", "Malting Barley at Home", 14, false},
+		{"2.3", "Mashing Temperatures", 19, false},
+		{"3", "Yeast", 23, true},
+	}
+	var toc []hline
+	toc = append(toc, hline{f: "F2", size: 18, x: 72, y: 720, text: "Contents"})
+	y := 680.0
+	for _, e := range entries {
+		f, size, title := "F1", 10.0, e.title+" "+strings.Repeat(". ", 30)
+		if e.chapter {
+			f, size, title = "F2", 12, e.title
+			y -= 8
+		}
+		page := strings.TrimSpace(strings.Repeat(" ", 0) + itoa(e.page))
+		toc = append(toc,
+			hline{f: f, size: size, x: 72, y: y, text: e.num},
+			hline{f: f, size: size, x: 100, y: y, text: title},
+			hline{f: f, size: size, x: 540 - 0.556*size*float64(len(page)), y: y, text: page})
+		y -= 1.5 * size
+	}
+	c := column{x: 72, y: 720}
+	c.add("F2", 16, nil, "1 Brewing at Home")
+	for range 4 {
+		c.add("F1", 10, nil, bodyLines...)
+		c.gap(6)
+	}
+	return headPDF([][]hline{toc, c.lines})
+}
+
+func itoa(n int) string {
+	s := ""
+	for {
+		s = string(rune('0'+n%10)) + s
+		n /= 10
+		if n == 0 {
+			return s
+		}
+	}
+}
+
+// TestContentsEntriesReadWhole: each contents entry reads as one line
+// ("1.2 Keeping It Clean . . . 4"), not as a table of numbers beside the
+// titles, and a chapter entry set large and bold without a leader is no
+// heading; the chapter's own heading on the next page still is.
+func TestContentsEntriesReadWhole(t *testing.T) {
+	hs, blocks := headingsOf(t, contentsPage())
+	var texts []string
+	for _, b := range blocks {
+		if b.Page != 1 {
+			continue
+		}
+		if b.Kind == parsed.BlockTableRow {
+			t.Errorf("contents entry read as a table row: %q", b.Text)
+		}
+		texts = append(texts, b.Text)
+	}
+	want := []string{"1 Brewing at Home 1", "1.2 Keeping It Clean . . .", "2.2 Malting Barley at Home . .", "3 Yeast 23"}
+	for _, w := range want {
+		found := false
+		for _, x := range texts {
+			if strings.HasPrefix(x, w) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no block starts %q; page 1 reads:\n%s", w, strings.Join(texts, "\n"))
+		}
+	}
+	for _, x := range texts {
+		if strings.HasPrefix(x, "1.2 ") && !strings.HasSuffix(x, " 4") {
+			t.Errorf("entry %q lost its page number", x)
+		}
+	}
+	for h := range hs {
+		if h != "Contents" && h != "1 Brewing at Home" {
+			t.Errorf("%q is a heading", h)
+		}
+	}
+	if _, ok := hs["1 Brewing at Home"]; !ok {
+		t.Errorf("the chapter's own heading is lost: %v", hs)
+	}
+}
+
+// TestContentsEntryKeepsItsColumn: an entry is its title and page number;
+// text in the column to its left on the same baseline (an index's
+// continued lines, set a gutter away) is not drawn into it.
+func TestContentsEntryKeepsItsColumn(t *testing.T) {
+	left := []string{"Acidity of water and", "its measurement", "Barley, malting of", "and kilning", "Boiling the wort", "with hops added", "Bottles and caps"}
+	right := []string{"Mashing", "Oats", "Priming", "Racking", "Sanitising", "Water", "Yeast"}
+	var ls []hline
+	y := 700.0
+	for i := range left {
+		rp := itoa(3 + 4*i)
+		ls = append(ls,
+			hline{f: "F1", size: 10, x: 72, y: y, text: left[i]},
+			hline{f: "F1", size: 10, x: 320, y: y, text: right[i] + " " + strings.Repeat(". ", 12)},
+			hline{f: "F1", size: 10, x: 540 - 5.56*float64(len(rp)), y: y, text: rp})
+		y -= 14
+	}
+	_, blocks := headingsOf(t, headPDF([][]hline{ls}))
+	joined := 0
+	for _, b := range blocks {
+		for _, r := range right {
+			if strings.HasPrefix(b.Text, r+" . .") {
+				joined++
+			}
+			for _, l := range left {
+				if strings.Contains(b.Text, l+" "+r) {
+					t.Errorf("two columns joined: %q", b.Text)
+				}
+			}
+		}
+	}
+	if joined != len(right) {
+		var all []string
+		for _, b := range blocks {
+			all = append(all, b.Text)
+		}
+		t.Errorf("%d of %d entries read whole:\n%s", joined, len(right), strings.Join(all, "\n"))
+	}
+}
