@@ -152,3 +152,60 @@ func TestLibraryTitlesScopeRoutingRename(t *testing.T) {
 		t.Errorf("--doc 99: %d %q", code, errs)
 	}
 }
+
+// TestAskOfAnOrganisationNoDocumentIsAbout: a question about a company the
+// library has no report of, which one report mentions in passing, is not
+// routed by its year to another company's report, gives none of the
+// reports' figures as its answer, and says so, citing the passage that
+// mentions the name.
+func TestAskOfAnOrganisationNoDocumentIsAbout(t *testing.T) {
+	src := t.TempDir()
+	proj := filepath.Join(t.TempDir(), "p")
+	files := []string{
+		writeReport(t, src, "a.md", "Lanternworks, Inc.", "2018", 1577),
+		writeReport(t, src, "b.md", "Lanternworks, Inc.", "2022", 1749),
+		writeReport(t, src, "c.md", "Orrin Mills Corporation", "2019", 310),
+	}
+	f, err := os.OpenFile(files[2], os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "\n## Competition\n\nOrrin Mills competes with Kestrel Lamps and with smaller workshops in the harbour towns.\n")
+	f.Close()
+	if code, _, errs := run(t, "", append([]string{"import", "--offline", "--project", proj}, files...)...); code != 0 {
+		t.Fatalf("import: %d %s", code, errs)
+	}
+	code, out, errs := run(t, "", "ask", "--offline", "--project", proj, "--json", "What were Kestrel's FY2019 purchases of property and equipment?")
+	if code != 0 {
+		t.Fatalf("ask: %d %s", code, errs)
+	}
+	var a kb.Answer
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if a.Scope != nil {
+		t.Errorf("routed by its year alone: %+v", a.Scope)
+	}
+	if a.Outcome != kb.OutcomeEvidence || a.Short != nil || !strings.HasPrefix(a.Answer, "Evidence only: No document in this project is about “Kestrel”") {
+		t.Errorf("outcome %q, short %+v, answer %q", a.Outcome, a.Short, a.Answer)
+	}
+	if strings.Contains(a.Answer, "310") {
+		t.Errorf("another company's figure given: %q", a.Answer)
+	}
+	mentions := false
+	for _, c := range a.Citations {
+		mentions = mentions || strings.Contains(c.Text, "Kestrel")
+	}
+	if !mentions {
+		t.Errorf("no citation mentions Kestrel: %+v", a.Citations)
+	}
+	// A question about a company the library holds is routed to its
+	// report and shows its figure.
+	code, out, _ = run(t, "", "ask", "--offline", "--project", proj, "--json", "What were Orrin Mills' FY2019 purchases of property and equipment?")
+	if err := json.Unmarshal([]byte(out), &a); code != 0 || err != nil {
+		t.Fatalf("ask: %d %v", code, err)
+	}
+	if a.Scope == nil || !strings.Contains(a.Answer, "310") || strings.Contains(a.Answer, "No document in this project") {
+		t.Errorf("Orrin Mills: outcome %q, answer %q", a.Outcome, a.Answer)
+	}
+}

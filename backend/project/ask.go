@@ -38,13 +38,14 @@ func (p *Project) Reasoner(ctx context.Context, q *question.Question, docs []int
 	if err != nil {
 		return nil, err
 	}
-	scope, err := scopeIn(all, q, docs)
+	scope, unowned, err := scopeIn(all, q, docs)
 	if err != nil {
 		return nil, err
 	}
 	rt := p.Retriever()
 	r := reason.New(rt, p.Provider())
 	r.FiscalEnds = FiscalEndsOf(all)
+	r.Unowned = unowned
 	if !scope.Whole() {
 		rt.Docs = scope.Docs
 		r.Scope = scope

@@ -19,11 +19,14 @@ func (p *Project) Scope(ctx context.Context, q *question.Question, docs []int64)
 	if err != nil {
 		return nil, err
 	}
-	return scopeIn(all, q, docs)
+	sc, _, err := scopeIn(all, q, docs)
+	return sc, err
 }
 
-// scopeIn is Scope among the project's documents all.
-func scopeIn(all []kb.Document, q *question.Question, docs []int64) (*kb.Scope, error) {
+// scopeIn is Scope among the project's documents all; it also returns
+// the names the question asks something of that no document is about
+// (route.Route.Unowned), when it is routed.
+func scopeIn(all []kb.Document, q *question.Question, docs []int64) (*kb.Scope, []string, error) {
 	byID := make(map[int64]kb.Document, len(all))
 	for _, d := range all {
 		byID[d.ID] = d
@@ -34,7 +37,7 @@ func scopeIn(all []kb.Document, q *question.Question, docs []int64) (*kb.Scope, 
 		for _, id := range docs {
 			d, ok := byID[id]
 			if !ok {
-				return nil, fmt.Errorf("document %d is not in this project (cairn docs lists them)", id)
+				return nil, nil, fmt.Errorf("document %d is not in this project (cairn docs lists them)", id)
 			}
 			if !seen[id] {
 				seen[id] = true
@@ -42,7 +45,7 @@ func scopeIn(all []kb.Document, q *question.Question, docs []int64) (*kb.Scope, 
 				sc.Titles = append(sc.Titles, d.Title)
 			}
 		}
-		return sc, nil
+		return sc, nil, nil
 	}
 	rd := make([]route.Doc, 0, len(all))
 	for _, d := range all {
@@ -53,13 +56,13 @@ func scopeIn(all []kb.Document, q *question.Question, docs []int64) (*kb.Scope, 
 	}
 	r := route.Question(q, rd)
 	if len(r.Docs) == 0 {
-		return nil, nil
+		return nil, r.Unowned, nil
 	}
 	sc := &kb.Scope{Docs: r.Docs, Routed: true, Because: r.Because}
 	for _, id := range r.Docs {
 		sc.Titles = append(sc.Titles, byID[id].Title)
 	}
-	return sc, nil
+	return sc, r.Unowned, nil
 }
 
 // FiscalEndsOf is the day each document's fiscal years end on, where the

@@ -363,6 +363,15 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		}
 		u.lap("short")
 	}
+	if len(u.r.Unowned) > 0 {
+		// The question asks about an organisation no document is about:
+		// a figure or a name read from the documents is another's; the
+		// evidence is where they mention it.
+		g.short, g.cells, g.stated, g.ranked = nil, nil, nil, nil
+		if g.evidence, err = u.mentioning(ctx, g.evidence, u.set.K); err != nil {
+			return nil, err
+		}
+	}
 	// A figure read from a table is drawn as its reading, not as the
 	// names its passages join.
 	if tp := tablePaths(u.q.Text, g); len(tp) > 0 {
@@ -611,6 +620,13 @@ func (u *run) answer(ctx context.Context, g *gathered, onToken func(string), mem
 		if err != nil {
 			return a, err
 		}
+		note := ""
+		if len(u.r.Unowned) > 0 && len(memory) == 0 {
+			note = unownedNote(u.r.Unowned) + "\n\n"
+			if onToken != nil {
+				onToken(note)
+			}
+		}
 		streamed := false
 		stream := onToken
 		if onToken != nil {
@@ -626,7 +642,7 @@ func (u *run) answer(ctx context.Context, g *gathered, onToken func(string), mem
 				rep = u.continueCut(ctx, msgs, rep, stream)
 			}
 			u.lap("answer")
-			a.Answer = strings.TrimSpace(rep.Text)
+			a.Answer = note + strings.TrimSpace(rep.Text)
 			a.Citations = u.cite(a.Answer, g.evidence)
 			a.Outcome = kb.OutcomeAnswer
 			u.trace.AnswerBy = "model"
@@ -792,7 +808,8 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	// Sentences without a short answer to a question that asks for one
 	// (a name, a date, a figure, yes or no) are the passages about it, not
 	// its answer: the outcome is evidence, and the text says so and where.
-	evidence := !lead && len(memory) == 0 && len(sents) > 0 && needsShort(g.kind)
+	unowned := len(u.r.Unowned) > 0 && len(memory) == 0
+	evidence := !lead && len(memory) == 0 && len(sents) > 0 && (needsShort(g.kind) || unowned)
 	var b strings.Builder
 	off := 0
 	if lead {
@@ -811,7 +828,10 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 			cited = append(cited, ev[s.ev])
 		}
 		lead := u.evidenceText(cited)
-		if u.partial != nil && len(u.partial.found) > 0 {
+		if unowned {
+			lead = "Evidence only: " + unownedNote(u.r.Unowned) + " The passages on " + where(cited) + " mention it. " + evidenceTail
+		}
+		if !unowned && u.partial != nil && len(u.partial.found) > 0 {
 			// What the tables give of the formula asked, and what not,
 			// before the sentences.
 			text, cits := u.partial.text(1)

@@ -64,6 +64,12 @@ type Reasoner struct {
 	// on (by document id; project.FiscalEndsOf): a table's date columns are
 	// read as the fiscal years they fall in. Missing: calendar years.
 	FiscalEnds map[int64]tables.FiscalEnd
+	// Unowned are the names the question asks something of that no
+	// document of the library is about (route.Route.Unowned): figures and
+	// names the documents state are their own organisations', so none is
+	// given as the answer; the passages that mention the name are shown
+	// as evidence, and a model's answer is prefaced by a note saying so.
+	Unowned []string
 
 	emb *embed.Hashed
 }
@@ -142,7 +148,7 @@ func (r *Reasoner) newRun(q *question.Question, mode string) *run {
 	}
 	now := time.Now()
 	return &run{r: r, q: q, set: set, meter: &llm.Meter{}, start: now, lapStart: now,
-		trace: &Trace{Mode: mode, Scope: scopeOrNil(r.Scope), Offline: r.offline(), Timings: map[string]int64{}, Subgraph: kb.Graph{Entities: []kb.Entity{}, Relations: []kb.Relation{}}}}
+		trace: &Trace{Mode: mode, Scope: scopeOrNil(r.Scope), Unowned: r.Unowned, Offline: r.offline(), Timings: map[string]int64{}, Subgraph: kb.Graph{Entities: []kb.Entity{}, Relations: []kb.Relation{}}}}
 }
 
 func (u *run) lap(name string) {

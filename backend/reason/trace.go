@@ -38,6 +38,9 @@ type Trace struct {
 	// best-supported sentences of the passages), "table" (a figure read
 	// from a table's cell, then those sentences) or "declined".
 	AnswerBy string `json:"answer_by"`
+	// Unowned are the names the question asks something of that no
+	// document of the library is about (Reasoner.Unowned).
+	Unowned []string `json:"unowned,omitempty"`
 	// Outcome is the answer's outcome (kb.Answer.Outcome): "answer",
 	// "evidence" (passages about the question, no answer formed from them
 	// without a model) or "declined"; the store reads it back from here.

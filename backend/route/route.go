@@ -34,6 +34,12 @@ type Doc struct {
 type Route struct {
 	Docs    []int64
 	Because []string
+	// Unowned are the names the question asks something of ("Adobe" in
+	// "What was Adobe's operating income?") that no document is about,
+	// in a library of several organisations' documents: the question
+	// names none of its documents, and what they state is another
+	// organisation's. Such a question is not routed by its period.
+	Unowned []string
 }
 
 // Question routes the question q among docs, by the words that may name
@@ -60,21 +66,10 @@ func Question(q *question.Question, docs []Doc) Route {
 	// a document is picked by its words (a comparison names several).
 	picked := make([][]string, len(cands))
 	for _, qw := range q.DocWords {
-		key := strings.ToLower(qw)
 		var hit []int
 		for i := range cands {
-			switch {
-			case words[i][key]:
+			if namesDoc(qw, words[i], initials[i]) {
 				hit = append(hit, i)
-			case isCaps(qw) && len(key) >= 2 && key == initials[i]:
-				hit = append(hit, i)
-			case isCaps(qw) && len(key) >= 3:
-				for w := range words[i] {
-					if len(w) > len(key) && strings.HasPrefix(w, key) {
-						hit = append(hit, i)
-						break
-					}
-				}
 			}
 		}
 		if len(hit) == 0 || len(hit) == len(cands) {
@@ -100,6 +95,9 @@ func Question(q *question.Question, docs []Doc) Route {
 	}
 	y := q.Period
 	if len(keys) == 0 {
+		if un := unowned(q, cands, words, initials); len(un) > 0 {
+			return Route{Unowned: un}
+		}
 		return byPeriod(cands, y)
 	}
 	var chosen []int
@@ -137,6 +135,85 @@ func Question(q *question.Question, docs []Doc) Route {
 		r.Docs = append(r.Docs, cands[i].ID)
 	}
 	return r
+}
+
+// namesDoc says the question's word qw names the document whose identity
+// words and organisation's initials are given: one of its words, its
+// initials written in capitals ("AMD"), or the start of one of its words
+// written in capitals ("NVDA" is not, "COSTCO" is "Costco Wholesale").
+func namesDoc(qw string, words map[string]bool, initials string) bool {
+	key := strings.ToLower(qw)
+	switch {
+	case words[key]:
+		return true
+	case isCaps(qw) && len(key) >= 2 && key == initials:
+		return true
+	case isCaps(qw) && len(key) >= 3:
+		for w := range words {
+			if len(w) > len(key) && strings.HasPrefix(w, key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unowned returns the names the question asks something of, written as
+// owners ("Adobe's", "the Partners' fees"), that name none of the
+// documents, when the documents are several organisations' (two
+// organisations at least): what the documents state is theirs, not the
+// named one's.
+func unowned(q *question.Question, cands []Doc, words []map[string]bool, initials []string) []string {
+	orgs := map[string]bool{}
+	for _, d := range cands {
+		if d.Organisation != "" {
+			orgs[strings.ToLower(d.Organisation)] = true
+		}
+	}
+	if len(orgs) < 2 {
+		return nil
+	}
+	var out []string
+	for _, a := range q.Anchors {
+		if isYearOrNumber(a) || !owner(q.Text, a) {
+			continue
+		}
+		named := false
+		for i := range cands {
+			for _, w := range splitWords(a) {
+				if namesDoc(w, words[i], initials[i]) || namesDoc(a, words[i], initials[i]) {
+					named = true
+				}
+			}
+		}
+		if !named {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// owner says name stands in text as an owner: followed by "'s" or, after
+// a final s, by an apostrophe alone.
+func owner(text, name string) bool {
+	for i := strings.Index(text, name); i >= 0; {
+		rest := text[i+len(name):]
+		for _, mark := range []string{"'s", "’s", "'", "’"} {
+			if strings.HasPrefix(rest, mark) {
+				after := strings.TrimPrefix(rest, mark)
+				r := []rune(after + " ")[0]
+				if (mark == "'s" || mark == "’s" || strings.HasSuffix(name, "s")) && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+					return true
+				}
+			}
+		}
+		j := strings.Index(rest, name)
+		if j < 0 {
+			break
+		}
+		i += len(name) + j
+	}
+	return false
 }
 
 // ofSpan narrows docs (indexes into cands) to the reports covering the

@@ -91,3 +91,52 @@ func TestSpanOfPeriod(t *testing.T) {
 		}
 	}
 }
+
+// TestUnowned: a question asking something of a name no document of a
+// library of several organisations is about ("Kestrel's") is not routed
+// by its period, and the name is given back; a question whose owner is a
+// document's organisation, or that names no owner, is routed as before.
+func TestUnowned(t *testing.T) {
+	for _, c := range []struct {
+		q       string
+		docs    []int64
+		unowned []string
+	}{
+		{"What was Kestrel's FY2018 capital expenditure?", nil, []string{"Kestrel"}},
+		{"What were the Harbour Partners' fees in FY2018?", nil, []string{"Partners"}},
+		{"What was Lanternworks' FY2018 capital expenditure?", []int64{1}, nil},
+		{"What was NVK's revenue in Q1 2021?", []int64{5}, nil},
+		{"What was the Kestrel plant's output in FY2018?", []int64{1}, nil}, // a name, no owner: routed by its period
+		{"What is the FY2018 capital expenditure?", []int64{1}, nil},
+	} {
+		got := Question(question.New(c.q), library)
+		if !reflect.DeepEqual(got.Docs, c.docs) || !reflect.DeepEqual(got.Unowned, c.unowned) {
+			t.Errorf("%q: routed to %v, unowned %q; want %v, %q", c.q, got.Docs, got.Unowned, c.docs, c.unowned)
+		}
+	}
+	// One organisation's documents: a name the question owns is not
+	// another organisation's, it may be a part of the one's.
+	one := []Doc{library[0], library[1]}
+	if got := Question(question.New("What was Kestrel's FY2018 output?"), one); got.Unowned != nil {
+		t.Errorf("one organisation's library: unowned %q", got.Unowned)
+	}
+}
+
+func TestOwner(t *testing.T) {
+	for _, c := range []struct {
+		text, name string
+		want       bool
+	}{
+		{"What was Kestrel's revenue?", "Kestrel", true},
+		{"What was Kestrel’s revenue?", "Kestrel", true},
+		{"What were the Partners' fees?", "Partners", true},
+		{"Did Kestrel' sell lamps?", "Kestrel", false},
+		{"What did Kestrel sell?", "Kestrel", false},
+		{"What did Kestrels sell to Kestrel's rivals?", "Kestrel", true},
+		{"What is Kestrel'sville?", "Kestrel", false},
+	} {
+		if got := owner(c.text, c.name); got != c.want {
+			t.Errorf("owner(%q, %q) = %v, want %v", c.text, c.name, got, c.want)
+		}
+	}
+}
