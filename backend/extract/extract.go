@@ -111,9 +111,12 @@ const (
 // initials joined by periods keep their last one ("U.S.", not "U.S"); 30:
 // a quoted term a definition follows ("“Business Day” means …") is no
 // title of a work; 31: a document-part noun alone ("Exhibit", "Article",
-// "Item" before their numbers) is no entity.
+// "Item" before their numbers) is no entity; 32: three names or more
+// joined by commas and ended by "and"/"or" before words that name none
+// ("A, B, C, and other companies") are a list, so no neighbours in it are
+// a place in another.
 // Projects read by older rules are read again (project.refreshOfflineGraph).
-const OfflineVersion = "31"
+const OfflineVersion = "32"
 
 // Types is the fixed set of coarse entity types.
 var Types = []string{"person", "organization", "location", "date", "event", "work", "law", "product", "concept", "other"}

@@ -363,6 +363,12 @@ func inList(s string, in []smention) []bool {
 			}
 			j++
 		}
+		// Three names or more by commas, then "and" or "or" before words
+		// that are no name ("A, B, C, and other companies", "…, etc."),
+		// are a list too; two are not ("Reno, Nevada, and other towns").
+		if !conj && j-k >= 2 && listTail.MatchString(s[in[j].b:]) {
+			conj = true
+		}
 		if conj {
 			for x := k; x <= j; x++ {
 				out[x] = true
@@ -372,6 +378,10 @@ func inList(s string, in []smention) []bool {
 	}
 	return out
 }
+
+// listTail opens the words after a list's last name that end it without
+// naming one: ", and other …", " or similar …", ", etc.".
+var listTail = regexp.MustCompile(`^,?\s+(?:(?:and|or)\s+\p{Ll}|etc\b)|^,\s*etc\b`)
 
 // placeChainGap joins two places of a chain: a comma, "in", "of", with an
 // article or a compass word ("of central", "in the").

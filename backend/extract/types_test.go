@@ -385,7 +385,8 @@ func TestLeadPredicate(t *testing.T) {
 // is of that people.
 func TestOfflinePlaceChainsAndDemonyms(t *testing.T) {
 	r := offlineOf("The race ended. The pass lies in the Varn Hills of central Welmshire in Kestria. The song is by Kestrian rapper and singer Tova Renn. " +
-		"The race later visited Orvale, Quenfort, Dunmarsh and Vessa. The prize went to the Kestrian folk band Harl Benno.")
+		"The race later visited Orvale, Quenfort, Dunmarsh and Vessa. The prize went to the Kestrian folk band Harl Benno. " +
+		"Its riders came from Brannoch, Tessaly, Kerrow, and other towns of the coast.")
 	got := statedEdges(r)
 	for _, w := range [][3]string{
 		{"Varn Hills", "located in", "Kestria"},
@@ -397,7 +398,7 @@ func TestOfflinePlaceChainsAndDemonyms(t *testing.T) {
 		}
 	}
 	for e := range got {
-		if e[1] == "located in" && (e[0] == "Orvale" || e[0] == "Quenfort" || e[0] == "Dunmarsh") {
+		if e[1] == "located in" && (e[0] == "Orvale" || e[0] == "Quenfort" || e[0] == "Dunmarsh" || e[0] == "Brannoch" || e[0] == "Tessaly" || e[0] == "Kerrow") {
 			t.Errorf("a list is no chain: %v", e)
 		}
 	}
