@@ -180,6 +180,19 @@ func (u *run) finish(a *kb.Answer, onToken func(string)) error {
 	if len(a.Paths) > 0 {
 		var c PathCounts
 		a.Paths, c = DrawnPaths(u.anchors(a), a.Paths)
+		if len(u.r.Unowned) > 0 {
+			// Asked of a name no document is about: only a path
+			// through that name says anything of it.
+			kept := a.Paths[:0:0]
+			for _, p := range a.Paths {
+				if throughAny(p, u.r.Unowned) {
+					kept = append(kept, p)
+				} else {
+					c.Dropped++
+				}
+			}
+			a.Paths = kept
+		}
 		u.trace.PathsDropped, u.trace.PathsTouch = c.Dropped, &c
 	}
 	switch {

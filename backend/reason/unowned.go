@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"cairn/backend/analyze"
+	"cairn/backend/kb"
 )
 
 // A question can ask something of an organisation no document of the
@@ -84,4 +85,17 @@ func (u *run) mentioning(ctx context.Context, ev []Evidence, k int) ([]Evidence,
 		keep[i].N = i + 1
 	}
 	return keep, nil
+}
+
+// throughAny says path p has a node named by one of names (a node whose
+// words hold the name's: "Adobe" is in "Adobe Systems").
+func throughAny(p kb.Path, names []string) bool {
+	for _, n := range p.Nodes {
+		for _, name := range names {
+			if named(n, name) {
+				return true
+			}
+		}
+	}
+	return false
 }

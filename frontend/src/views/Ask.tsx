@@ -225,10 +225,10 @@ function TurnView({ turn, active, onSelect, onOpenSource }: { turn: Turn; active
       {turn.error ? (
         <Notice tone="bad">{plainError(turn.error)}</Notice>
       ) : (
-        <div className={`turn-a${outcome && outcome !== "answer" ? ` ${outcome}` : ""}`} data-testid="answer" data-outcome={outcome ?? undefined}>
+        <div className={`turn-a${outcome && outcome !== "answer" ? ` outcome-${outcome}` : ""}`} data-testid="answer" data-outcome={outcome ?? undefined}>
           {!text && !a && <span className="subtle typing">Thinking…</span>}
           {outcome && outcome !== "answer" && (
-            <div className={`answer-outcome ${outcome}`} data-testid="answer-outcome">
+            <div className={`answer-outcome outcome-${outcome}`} data-testid="answer-outcome">
               {outcomeLabel(outcome)}
             </div>
           )}

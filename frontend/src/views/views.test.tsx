@@ -507,6 +507,10 @@ describe("AskView: outcomes", () => {
     expect(label.className).toContain("evidence");
     expect(screen.getByTestId("answer").getAttribute("data-outcome")).toBe("evidence");
     expect(screen.getByTestId("answer").className).not.toContain("declined");
+    // "evidence" is the passages' grid: on the answer it laid the label
+    // and the text out as two columns.
+    expect(screen.getByTestId("answer").classList.contains("evidence")).toBe(false);
+    expect(label.classList.contains("evidence")).toBe(false);
     expect(screen.getByText("Passages about the question")).toBeTruthy();
     expect(screen.getAllByTestId("evidence")).toHaveLength(1);
   });
