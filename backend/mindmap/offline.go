@@ -114,6 +114,10 @@ func Offline(d Doc, o Options) Tree {
 	return t
 }
 
+// dominantShare (tenths): a heading over this share of the chunks that
+// have one at its level is the document's, not one of its sections.
+const dominantShare = 7
+
 // sections splits the document into routes: by headings when it has a
 // usable heading structure, else into clusters of consecutive similar chunks.
 // It also returns the topic label.
@@ -121,7 +125,7 @@ func sections(d Doc, idf IDF, o Options) (string, []section) {
 	title := cleanTitle(d.Title)
 	// Heading levels: drop junk entries and levels with one value for the whole document.
 	paths := make([][]string, len(d.Chunks))
-	levelValues := map[int]map[string]bool{}
+	levelValues := map[int]map[string]int{} // level → heading → chunks under it
 	for i, c := range d.Chunks {
 		var p []string
 		for _, h := range c.HeadingPath {
@@ -132,18 +136,28 @@ func sections(d Doc, idf IDF, o Options) (string, []section) {
 		paths[i] = p
 		for l, h := range p {
 			if levelValues[l] == nil {
-				levelValues[l] = map[string]bool{}
+				levelValues[l] = map[string]int{}
 			}
-			levelValues[l][h] = true
+			levelValues[l][h]++
 		}
 	}
 	skip := 0
-	for levelValues[skip] != nil && len(levelValues[skip]) == 1 && levelValues[skip+1] != nil {
-		// one value across the document: a document-level heading
-		for h := range levelValues[skip] {
-			if title == "" || strings.Contains(strings.ToLower(title), strings.ToLower(h)) {
-				title = h
+	for levelValues[skip] != nil && levelValues[skip+1] != nil {
+		// One heading over (nearly) the whole document — its name on the
+		// cover over everything after it, a part over most items — says
+		// nothing of how the document divides: the routes are below it.
+		top, n, all := "", 0, 0
+		for h, c := range levelValues[skip] {
+			all += c
+			if c > n || c == n && h < top {
+				top, n = h, c
 			}
+		}
+		if 10*n < dominantShare*all {
+			break
+		}
+		if len(levelValues[skip]) == 1 && (title == "" || strings.Contains(strings.ToLower(title), strings.ToLower(top))) {
+			title = top
 		}
 		skip++
 	}
@@ -159,8 +173,13 @@ func sections(d Doc, idf IDF, o Options) (string, []section) {
 		if len(p) > skip {
 			h = p[skip]
 			if len(p) > skip+1 {
-				sub = p[len(p)-1]
+				sub = p[skip+1] // the route's own parts; deeper headings fold into them
 			}
+			covered++
+		} else if len(p) > 0 && skip > 0 && levelValues[skip-1][p[len(p)-1]]*10 < dominantShare*len(d.Chunks) {
+			// A section beside the one the routes are under ("Part I"
+			// beside "Part II"): its own deepest heading is its route.
+			h = p[len(p)-1]
 			covered++
 		} else if len(d.Chunks[i].HeadingPath) > 0 && last != "" {
 			h, sub = last, lastSub // only running headers: the section goes on

@@ -93,6 +93,7 @@ func buildBlocks(pages []pageOut) []parsed.Block {
 	// cells is one table: its first row there is not a header (unless the
 	// page repeats the header row).
 	endCells, header := 0, ""
+	outlined := false // a heading's level came from the document's outline
 	for _, p := range pages {
 		inTable := false
 		first := true
@@ -120,6 +121,7 @@ func buildBlocks(pages []pageOut) []parsed.Block {
 					header = text
 				}
 			case q.outline > 0:
+				outlined = true
 				b.Kind, b.Level = parsed.BlockHeading, min(q.outline, maxHeadingLevels)
 				b.Text = strings.Join(strings.Fields(b.Text), " ")
 			case levels != nil && isHeading(q, body):
@@ -133,6 +135,9 @@ func buildBlocks(pages []pageOut) []parsed.Block {
 		if inTable {
 			endCells = p.paras[lastContent(p.paras)].cells
 		}
+	}
+	if !outlined {
+		nestUnderLabels(blocks)
 	}
 	return blocks
 }
