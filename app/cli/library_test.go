@@ -34,18 +34,25 @@ func writeReport(t *testing.T, dir, file, org, year string, lanterns int) string
 	return p
 }
 
+// threeReports writes a library of three made-up reports (two years of
+// one company, one of another) and returns the project folder to import
+// them into and their files.
+func threeReports(t *testing.T) (string, []string) {
+	t.Helper()
+	src := t.TempDir()
+	return filepath.Join(t.TempDir(), "p"), []string{
+		writeReport(t, src, "a.md", "Lanternworks, Inc.", "2018", 1577),
+		writeReport(t, src, "b.md", "Lanternworks, Inc.", "2022", 1749),
+		writeReport(t, src, "c.md", "Orrin Mills Corporation", "2019", 310),
+	}
+}
+
 // TestLibraryTitlesScopeRoutingRename: a library of three reports gets
 // three distinct titles naming their organisations; search and ask keep to
 // --doc; a question naming a company and year is routed to that report
 // (and says so); a rename shows in citations without reading the file.
 func TestLibraryTitlesScopeRoutingRename(t *testing.T) {
-	src := t.TempDir()
-	proj := filepath.Join(t.TempDir(), "p")
-	files := []string{
-		writeReport(t, src, "a.md", "Lanternworks, Inc.", "2018", 1577),
-		writeReport(t, src, "b.md", "Lanternworks, Inc.", "2022", 1749),
-		writeReport(t, src, "c.md", "Orrin Mills Corporation", "2019", 310),
-	}
+	proj, files := threeReports(t)
 	if code, _, errs := run(t, "", append([]string{"import", "--offline", "--project", proj}, files...)...); code != 0 {
 		t.Fatalf("import: %d %s", code, errs)
 	}
@@ -159,13 +166,7 @@ func TestLibraryTitlesScopeRoutingRename(t *testing.T) {
 // reports' figures as its answer, and says so, citing the passage that
 // mentions the name.
 func TestAskOfAnOrganisationNoDocumentIsAbout(t *testing.T) {
-	src := t.TempDir()
-	proj := filepath.Join(t.TempDir(), "p")
-	files := []string{
-		writeReport(t, src, "a.md", "Lanternworks, Inc.", "2018", 1577),
-		writeReport(t, src, "b.md", "Lanternworks, Inc.", "2022", 1749),
-		writeReport(t, src, "c.md", "Orrin Mills Corporation", "2019", 310),
-	}
+	proj, files := threeReports(t)
 	f, err := os.OpenFile(files[2], os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
