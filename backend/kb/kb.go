@@ -174,7 +174,7 @@ type PageBlock struct {
 // columns heads each of them ("Season Spring | Season Summer"); version
 // 30: a contents list's entries, their number, title, leader and page
 // number drawn apart, read as one line each and are no headings nor table
-// cells ("2.1 Prepare … 3", not "2.1 | 3" beside the titles); version 31:
+// cells ("2.1 Hard and Soft Water … 11", not "2.1 | 11" beside the titles); version 31:
 // headings set alike take their levels from their labels where no
 // outline gives them ("Part II" holds "Item 7.", which holds the
 // unlabelled sections after it).

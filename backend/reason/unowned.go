@@ -10,7 +10,7 @@ import (
 )
 
 // A question can ask something of an organisation no document of the
-// library is about ("What was Adobe's operating income?" in a library of
+// library is about ("What was Kestrel's operating income?" in a library of
 // other companies' reports; route.Route.Unowned). The documents' figures
 // and names are their own organisations', so none is the answer; what the
 // answer can show is where the library mentions the name.
@@ -88,7 +88,7 @@ func (u *run) mentioning(ctx context.Context, ev []Evidence, k int) ([]Evidence,
 }
 
 // throughAny says path p has a node named by one of names (a node whose
-// words hold the name's: "Adobe" is in "Adobe Systems").
+// words hold the name's: "Kestrel" is in "Kestrel Lamps").
 func throughAny(p kb.Path, names []string) bool {
 	for _, n := range p.Nodes {
 		for _, name := range names {

@@ -34,8 +34,8 @@ type Doc struct {
 type Route struct {
 	Docs    []int64
 	Because []string
-	// Unowned are the names the question asks something of ("Adobe" in
-	// "What was Adobe's operating income?") that no document is about,
+	// Unowned are the names the question asks something of ("Kestrel" in
+	// "What was Kestrel's operating income?") that no document is about,
 	// in a library of several organisations' documents: the question
 	// names none of its documents, and what they state is another
 	// organisation's. Such a question is not routed by its period.
@@ -159,7 +159,7 @@ func namesDoc(qw string, words map[string]bool, initials string) bool {
 }
 
 // unowned returns the names the question asks something of, written as
-// owners ("Adobe's", "the Partners' fees"), that name none of the
+// owners ("Kestrel's", "the Partners' fees"), that name none of the
 // documents, when the documents are several organisations' (two
 // organisations at least): what the documents state is theirs, not the
 // named one's.
