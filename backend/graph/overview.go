@@ -421,17 +421,34 @@ func (s *Scoped) Top(limit int, focus []int) Pick {
 			p.Nodes = append(p.Nodes, i)
 		}
 	}
-	for _, i := range byScore(s.Score) {
-		if len(p.Nodes) >= limit {
-			break
-		}
-		if !seen[i] {
-			seen[i] = true
-			p.Nodes = append(p.Nodes, i)
+	// An entity most documents of a library mention (the country every
+	// filing names, the form it is filed on) tells none of them apart:
+	// the overview opens on the others, those come after them.
+	order := byScore(s.Score)
+	for _, common := range []bool{false, true} {
+		for _, i := range order {
+			if len(p.Nodes) >= limit {
+				break
+			}
+			if !seen[i] && s.common(i) == common {
+				seen[i] = true
+				p.Nodes = append(p.Nodes, i)
+			}
 		}
 	}
 	p.Edges = s.Backbone(p.Nodes, 2*len(p.Nodes))
 	return p
+}
+
+// commonDocs: in a scope of at least this many documents, an entity
+// mentioned in more than half of them is the library's, not one
+// document's.
+const commonDocs = 4
+
+// common reports whether node i is mentioned in more than half of the
+// scope's documents, and the scope holds at least commonDocs.
+func (s *Scoped) common(i int) bool {
+	return len(s.Docs) >= commonDocs && 2*len(s.Nodes[i].Docs) > len(s.Docs)
 }
 
 // Neighbours picks node i and its limit heaviest neighbours (weight of the

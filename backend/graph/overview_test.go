@@ -238,3 +238,38 @@ func toCSR(adj [][]Arc) CSR {
 	}
 	return c
 }
+
+// TestTopOpensOnWhatTellsDocumentsApart: in a library of six reports, the
+// country all of them mention is the most central entity, but the
+// overview opens on each report's own entities first and shows it only
+// when room is left; in a scope of two reports it is as any other.
+func TestTopOpensOnWhatTellsDocumentsApart(t *testing.T) {
+	var s Skeleton
+	var all []DocCount
+	for d := int64(1); d <= 6; d++ {
+		all = append(all, DocCount{d, 5})
+	}
+	s.Nodes = append(s.Nodes, Node{ID: 100, Name: "Velmora", Type: "location", Docs: all})
+	for d := int64(1); d <= 6; d++ {
+		id := 10 * d
+		s.Nodes = append(s.Nodes, Node{ID: id, Name: "Mill " + string(rune('A'+d)), Type: "organization", Docs: []DocCount{{d, 3}}})
+		s.Edges = append(s.Edges, Edge{ID: id, From: id, To: 100, Stated: true, Docs: []DocCount{{d, 1}}})
+	}
+	sc := Restrict(s, Scope{})
+	if top := byScore(sc.Score)[0]; sc.Nodes[top].ID != 100 {
+		t.Fatalf("the country should be the most central: %v", sc.Nodes[top])
+	}
+	p := sc.Top(6, nil)
+	for _, i := range p.Nodes {
+		if sc.Nodes[i].ID == 100 {
+			t.Errorf("the library-wide entity takes a place among six reports' own: %v", p.Nodes)
+		}
+	}
+	if p = sc.Top(7, nil); sc.Nodes[p.Nodes[6]].ID != 100 {
+		t.Errorf("with room left it comes last: %v", p.Nodes)
+	}
+	two := Restrict(s, Scope{Docs: []int64{1, 2}})
+	if p = two.Top(1, nil); two.Nodes[p.Nodes[0]].ID != 100 {
+		t.Errorf("two reports: the shared entity is as any other: %v", p.Nodes)
+	}
+}
