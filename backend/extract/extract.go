@@ -112,9 +112,10 @@ const (
 // a quoted term a definition follows ("“Business Day” means …") is no
 // title of a work; 31: a document-part noun alone ("Exhibit", "Article",
 // "Item" before their numbers) is no entity; 32: three names or more
-// joined by commas and ended by "and"/"or" before words that name none
-// ("A, B, C, and other companies") are a list, so no neighbours in it are
-// a place in another.
+// joined by commas and ended by a word that names none ("A, B, C, and
+// other companies", "…, other companies", "…, etc.": lexicon
+// graph_list_tails) are a list, so no neighbours in it are a place in
+// another.
 // Projects read by older rules are read again (project.refreshOfflineGraph).
 const OfflineVersion = "32"
 

@@ -53,6 +53,9 @@ var (
 	// documentParts name a numbered part of a document ("Exhibit 10.1",
 	// "Article 5"): alone they are no entity.
 	documentParts = en.Set("graph_document_parts")
+	// listTails end a run of names as a list ("A, B, C, and other
+	// companies"): no neighbours in it are places one in another.
+	listTails = en.Set("graph_list_tails")
 	// possessiveEndings are cut from a name's end ("Company’s": the
 	// possessor is the name), in this order.
 	possessiveEndings = en.Words("graph_possessive_endings")

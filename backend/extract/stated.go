@@ -366,7 +366,7 @@ func inList(s string, in []smention) []bool {
 		// Three names or more by commas, then "and" or "or" before words
 		// that are no name ("A, B, C, and other companies", "…, etc."),
 		// are a list too; two are not ("Reno, Nevada, and other towns").
-		if !conj && j-k >= 2 && listTail.MatchString(s[in[j].b:]) {
+		if !conj && j-k >= 2 && endsList(s[in[j].b:]) {
 			conj = true
 		}
 		if conj {
@@ -379,9 +379,16 @@ func inList(s string, in []smention) []bool {
 	return out
 }
 
-// listTail opens the words after a list's last name that end it without
-// naming one: ", and other …", " or similar …", ", etc.".
-var listTail = regexp.MustCompile(`^,?\s+(?:(?:and|or)\s+\p{Ll}|etc\b)|^,\s*etc\b`)
+// listTailRE reads the word after a list's last name, past a comma and
+// "and"/"or": ", and other …", ", other …", " or similar …", ", etc.".
+var listTailRE = regexp.MustCompile(`^,?\s*(?:(?:and|or)\s+)?(\p{Ll}+)\b`)
+
+// endsList reports whether rest, the text after a run of names, ends
+// the run as a list without naming another (lexicon graph_list_tails).
+func endsList(rest string) bool {
+	m := listTailRE.FindStringSubmatch(rest)
+	return m != nil && listTails[m[1]]
+}
 
 // placeChainGap joins two places of a chain: a comma, "in", "of", with an
 // article or a compass word ("of central", "in the").

@@ -386,10 +386,12 @@ func TestLeadPredicate(t *testing.T) {
 func TestOfflinePlaceChainsAndDemonyms(t *testing.T) {
 	r := offlineOf("The race ended. The pass lies in the Varn Hills of central Welmshire in Kestria. The song is by Kestrian rapper and singer Tova Renn. " +
 		"The race later visited Orvale, Quenfort, Dunmarsh and Vessa. The prize went to the Kestrian folk band Harl Benno. " +
-		"Its riders came from Brannoch, Tessaly, Kerrow, and other towns of the coast.")
+		"Its riders came from Brannoch, Tessaly, Kerrow, and other towns of the coast. " +
+		"Its judges came from Harrow, Lindel, Osmet, other valleys and the hills. The pass lies in Carth, Welmshire, Kestria, where it rains.")
 	got := statedEdges(r)
 	for _, w := range [][3]string{
 		{"Varn Hills", "located in", "Kestria"},
+		{"Carth", "located in", "Welmshire"}, // a chain ended by a clause stays a chain
 		{"Harl Benno", "is band", "Kestrian"},
 		{"Tova Renn", "is singer", "Kestrian"},
 	} {
@@ -398,7 +400,7 @@ func TestOfflinePlaceChainsAndDemonyms(t *testing.T) {
 		}
 	}
 	for e := range got {
-		if e[1] == "located in" && (e[0] == "Orvale" || e[0] == "Quenfort" || e[0] == "Dunmarsh" || e[0] == "Brannoch" || e[0] == "Tessaly" || e[0] == "Kerrow") {
+		if e[1] == "located in" && (e[0] == "Orvale" || e[0] == "Quenfort" || e[0] == "Dunmarsh" || e[0] == "Brannoch" || e[0] == "Tessaly" || e[0] == "Kerrow" || e[0] == "Harrow" || e[0] == "Lindel") {
 			t.Errorf("a list is no chain: %v", e)
 		}
 	}
