@@ -801,11 +801,6 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 				dup = true
 			}
 		}
-		// Nor, after a figure read from a table, a row of another table:
-		// its cells are no sentence about the figure.
-		if lead && strings.Contains(s.text, " | ") {
-			dup = true
-		}
 		if !dup {
 			sents = append(sents, s)
 		}
