@@ -230,8 +230,27 @@ func Restrict(s Skeleton, sc Scope) *Scoped {
 	}
 	sort.Slice(out.Docs, func(i, j int) bool { return out.Docs[i].Doc < out.Docs[j].Doc })
 	out.Score = Centrality(out.G, out.Mention)
-	out.Group = Groups(out.G, out.Score)
+	out.Group = out.ownLeaders(Groups(out.G, out.Score))
 	return out
+}
+
+// ownLeaders names each group led by an entity most of the scope's
+// documents mention after its most central member that is not one (the
+// group around "U.S." in a library of filings is led by the company it
+// gathers), when it has such a member.
+func (s *Scoped) ownLeaders(group []int) []int {
+	own := map[int]int{} // leader → most central member that is not common
+	for _, i := range byScore(s.Score) {
+		if _, ok := own[group[i]]; !ok && !s.common(i) {
+			own[group[i]] = i
+		}
+	}
+	for i, l := range group {
+		if o, ok := own[l]; ok && s.common(l) {
+			group[i] = o
+		}
+	}
+	return group
 }
 
 // Centrality is weighted PageRank over an undirected graph (damping 0.85,

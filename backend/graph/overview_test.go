@@ -268,6 +268,10 @@ func TestTopOpensOnWhatTellsDocumentsApart(t *testing.T) {
 	if p = sc.Top(7, nil); sc.Nodes[p.Nodes[6]].ID != 100 {
 		t.Errorf("with room left it comes last: %v", p.Nodes)
 	}
+	// its group is named after the most central of the reports' own
+	if lead := sc.Nodes[sc.Group[sc.Index[100]]]; lead.ID == 100 {
+		t.Errorf("the group is led by the library-wide entity")
+	}
 	two := Restrict(s, Scope{Docs: []int64{1, 2}})
 	if p = two.Top(1, nil); two.Nodes[p.Nodes[0]].ID != 100 {
 		t.Errorf("two reports: the shared entity is as any other: %v", p.Nodes)
