@@ -123,7 +123,8 @@ const dominantShare = 7
 // It also returns the topic label.
 func sections(d Doc, idf IDF, o Options) (string, []section) {
 	title := cleanTitle(d.Title)
-	// Heading levels: drop junk entries and levels with one value for the whole document.
+	// Heading levels: drop junk entries, then the levels one heading
+	// dominates (below).
 	paths := make([][]string, len(d.Chunks))
 	levelValues := map[int]map[string]int{} // level → heading → chunks under it
 	for i, c := range d.Chunks {

@@ -829,7 +829,11 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		}
 		lead := u.evidenceText(cited)
 		if unowned {
-			lead = "Evidence only: " + unownedNote(u.r.Unowned) + " The passages on " + where(cited) + " mention it. " + evidenceTail
+			it := "it"
+			if len(u.r.Unowned) > 1 {
+				it = "them"
+			}
+			lead = "Evidence only: " + unownedNote(u.r.Unowned) + " The passages on " + where(cited) + " mention " + it + ". " + evidenceTail
 		}
 		if !unowned && u.partial != nil && len(u.partial.found) > 0 {
 			// What the tables give of the formula asked, and what not,
