@@ -1919,6 +1919,7 @@ export namespace reason {
 	    paths_dropped?: number;
 	    paths_touch?: PathCounts;
 	    answer_by: string;
+	    unowned?: string[];
 	    outcome: string;
 	    answer_fallback?: string;
 	    answer_cut?: string;
@@ -1963,6 +1964,7 @@ export namespace reason {
 	        this.paths_dropped = source["paths_dropped"];
 	        this.paths_touch = this.convertValues(source["paths_touch"], PathCounts);
 	        this.answer_by = source["answer_by"];
+	        this.unowned = source["unowned"];
 	        this.outcome = source["outcome"];
 	        this.answer_fallback = source["answer_fallback"];
 	        this.answer_cut = source["answer_cut"];
