@@ -180,10 +180,9 @@ func unowned(q *question.Question, cands []Doc, words []map[string]bool, initial
 		}
 		named := false
 		for i := range cands {
+			named = named || namesDoc(a, words[i], initials[i])
 			for _, w := range splitWords(a) {
-				if namesDoc(w, words[i], initials[i]) || namesDoc(a, words[i], initials[i]) {
-					named = true
-				}
+				named = named || namesDoc(w, words[i], initials[i])
 			}
 		}
 		if !named {

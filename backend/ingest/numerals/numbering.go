@@ -1,6 +1,7 @@
-// Package numerals writes the numbers documents print in lists and on
-// pages: roman numerals and letter sequences. The DOCX reader numbers list
-// items with it, the PDF reader page labels. Pure functions.
+// Package numerals writes and reads the numbers documents print in lists
+// and on pages: roman numerals and letter sequences. The DOCX reader
+// numbers list items with it, the PDF reader page labels and the page
+// numbers of contents entries. Pure functions.
 package numerals
 
 import (
@@ -24,6 +25,26 @@ func Roman(n int) string {
 		}
 	}
 	return b.String()
+}
+
+// RomanValue reads a roman numeral in either case ("xiv", "MCM"); 0
+// when s is not one (empty, or a letter that is no roman digit).
+func RomanValue(s string) int {
+	val := map[byte]int{'i': 1, 'v': 5, 'x': 10, 'l': 50, 'c': 100, 'd': 500, 'm': 1000}
+	s = strings.ToLower(s)
+	total := 0
+	for i := 0; i < len(s); i++ {
+		v := val[s[i]]
+		if v == 0 {
+			return 0
+		}
+		if i+1 < len(s) && val[s[i+1]] > v {
+			total -= v
+		} else {
+			total += v
+		}
+	}
+	return total
 }
 
 // Letters renders 1→a, 26→z, 27→aa (the letter repeats, as Word and PDF

@@ -14,3 +14,21 @@ func TestRomanAndLetters(t *testing.T) {
 		}
 	}
 }
+
+func TestRomanValue(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+	}{
+		{"iv", 4}, {"xiv", 14}, {"MCMXCIV", 1994}, {"ix", 9}, {"", 0}, {"xa", 0}, {"12", 0},
+	} {
+		if got := RomanValue(c.in); got != c.want {
+			t.Errorf("RomanValue(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+	for n := 1; n < 200; n++ {
+		if got := RomanValue(Roman(n)); got != n {
+			t.Errorf("RomanValue(Roman(%d)) = %d", n, got)
+		}
+	}
+}

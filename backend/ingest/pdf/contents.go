@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"cairn/backend/ingest/numerals"
 )
 
 // A contents page (a table of contents, a list of figures or tables) sets
@@ -154,25 +156,7 @@ func pageOrder(num string) int {
 	if n, err := strconv.Atoi(num); err == nil {
 		return 10000 + n
 	}
-	return romanValue(strings.ToLower(num))
-}
-
-// romanValue is the value of a lower-case Roman numeral (0 when it is not one).
-func romanValue(s string) int {
-	val := map[byte]int{'i': 1, 'v': 5, 'x': 10, 'l': 50, 'c': 100}
-	total := 0
-	for i := 0; i < len(s); i++ {
-		v := val[s[i]]
-		if v == 0 {
-			return 0
-		}
-		if i+1 < len(s) && val[s[i+1]] > v {
-			total -= v
-		} else {
-			total += v
-		}
-	}
-	return total
+	return numerals.RomanValue(num)
 }
 
 // contentsRuns groups the candidate entries by the column their page
