@@ -177,8 +177,13 @@ type PageBlock struct {
 // cells ("2.1 Hard and Soft Water … 11", not "2.1 | 11" beside the titles); version 31:
 // headings set alike take their levels from their labels where no
 // outline gives them ("Part II" holds "Item 7.", which holds the
-// unlabelled sections after it).
-const ReaderVersion = 31
+// unlabelled sections after it); version 32: a labelled title may run to
+// 140 characters and 20 words ("Item 7. Management's Discussion and
+// Analysis of Financial Condition and Results of Operations."), and a
+// leader of two or three spaced dots (". . 8") ends a contents entry,
+// and a label whose headings all stand in one heading's section is held
+// by that heading's label (a report's notes inside "Item 8.").
+const ReaderVersion = 32
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

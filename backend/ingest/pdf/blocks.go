@@ -234,10 +234,10 @@ func isHeading(q para, body float64) bool {
 
 // contentsEntryRE matches the end of a contents or index entry: a dot
 // leader (dots, spaced dots or middle dots; two or three dots after a
-// space when the title left little room: "… Every Site over Three Weeks
-// ..90") and the page number it leads to, in digits or Roman numerals
+// space, close or spaced, when the title left little room: "… Every Site
+// over Three Weeks ..90", "… and vectors . . 8") and the page number it leads to, in digits or Roman numerals
 // ("Water and Grain........27", "Preface . . . . xi").
-var contentsEntryRE = regexp.MustCompile(`(?:(?:\.\s?){4,}|\s\.{2,3}|(?:·\s?){3,}|…{2,})\s*(?:\d{1,4}|[ivxlc]{1,6}|[IVXLC]{1,6})\s*$`)
+var contentsEntryRE = regexp.MustCompile(`(?:(?:\.\s?){4,}|\s\.{2,3}|(?:\s\.){2,3}|(?:·\s?){3,}|…{2,})\s*(?:\d{1,4}|[ivxlc]{1,6}|[IVXLC]{1,6})\s*$`)
 
 // contentsEntry reports whether text is an entry of a contents page or an
 // index, its dot leader ending on a page number: however large or bold it

@@ -146,3 +146,26 @@ func TestContentsEntryKeepsItsColumn(t *testing.T) {
 		t.Errorf("%d of %d entries read whole:\n%s", joined, len(right), strings.Join(all, "\n"))
 	}
 }
+
+// TestContentsEntry: the leaders that end an entry on its page number,
+// and lines that only look alike.
+func TestContentsEntry(t *testing.T) {
+	cases := []struct {
+		text string
+		want bool
+	}{
+		{"Water and Grain........27", true},
+		{"Preface . . . . xi", true},
+		{"Malting Barley at Home . . 8", true},
+		{"Every Site over Three Weeks ..90", true},
+		{"Storage · · · 12", true},
+		{"Malting Barley at Home 8", false},
+		{"The mill was sold in 1892.", false},
+		{"See p. 8", false},
+	}
+	for _, c := range cases {
+		if got := contentsEntry(c.text); got != c.want {
+			t.Errorf("contentsEntry(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}

@@ -106,9 +106,10 @@ func decimalNumbered(text string) bool {
 
 // labelDepths gives each label word its depth below the level's own: 0
 // for a word no other holds, one more than the deepest word holding it.
-// Word a holds word b when a is used fewer times than b, and first (a
-// report's parts before its items, its items before the notes inside
-// one of them) or each a is followed by a b.
+// Word a holds word b when every b stands in the section of one a (a
+// report's notes inside one of its items), or when a is used fewer times
+// than b, and first (a report's parts before its items) or each a is
+// followed by a b.
 func labelDepths(labels []string, count map[string]int) map[string]int {
 	first := map[string]int{}
 	for k := len(labels) - 1; k >= 0; k-- {
@@ -134,8 +135,32 @@ func labelDepths(labels []string, count map[string]int) map[string]int {
 		}
 		return started && seen
 	}
+	// every b, two or more, stands in the section of one and the same a:
+	// the notes all inside "Item 8.", whatever the number of items and
+	// notes.
+	inside := func(b, a string) bool {
+		if count[b] < 2 {
+			return false
+		}
+		lastA, owner := -1, -1
+		for k, l := range labels {
+			switch {
+			case l == a:
+				lastA = k
+			case l != b:
+			case lastA < 0 || owner >= 0 && owner != lastA:
+				return false
+			default:
+				owner = lastA
+			}
+		}
+		return owner >= 0
+	}
 	holds := func(a, b string) bool {
-		return count[a] < count[b] && (first[a] < first[b] || over(a, b))
+		if inside(b, a) {
+			return true
+		}
+		return count[a] < count[b] && (first[a] < first[b] || over(a, b)) && !inside(a, b)
 	}
 	depth := map[string]int{}
 	for range count { // at most as many rounds as words

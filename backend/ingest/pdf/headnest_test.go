@@ -40,6 +40,15 @@ func TestNestUnderLabels(t *testing.T) {
 			{"PART II", 2},
 			{"Item 1. Legal Proceedings", 2},
 		}, []int{2, 3, 4, 4, 4, 4, 4, 3, 2, 3}},
+		{"items hold the notes inside one of them, fewer than the items", []h{
+			{"Item 1. Business", 2},
+			{"Item 2. Properties", 2},
+			{"Item 8. Financial Statements", 2},
+			{"Note 1. Basis of Presentation", 2},
+			{"Note 2. Revenue", 2},
+			{"Item 9. Controls", 2},
+			{"Item 10. Directors", 2},
+		}, []int{2, 2, 2, 3, 3, 2, 2}},
 		{"a decimal number keeps its level and ends the label's reach", []h{
 			{"Theorem 1. Upper Bound", 2},
 			{"Proof Sketch", 2},

@@ -33,6 +33,34 @@ var numberedTitleRE = regexp.MustCompile(`^(\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVX]{1
 // capital. A caption ("Table 2: …") is none.
 var labelTitleRE = regexp.MustCompile(`^\p{Lu}\p{Ll}{1,11}\s+(\d{1,3}[A-Z]?(?:\.\d{1,2}){0,3}|[IVX]{1,5})(?:[.:]|\s+[–—-])\s*\p{Lu}`)
 
+// maxLabelledTitleRunes and maxLabelledTitleWords bound a labelled
+// title in title case ("Item 12. Security Ownership of Certain Beneficial
+// Owners and Management and Related Stockholder Matters."): longer than a
+// numbered one may be, still no paragraph.
+const (
+	maxLabelledTitleRunes = 140
+	maxLabelledTitleWords = 20
+)
+
+// titleCased reports whether s is written in title case: of its words of
+// four letters or more, nine in ten or more open with a capital ("Changes
+// in and Disagreements With Accountants", not "Section 2. For this
+// purpose and to the extent …").
+func titleCased(s string) bool {
+	long, capped := 0, 0
+	for _, w := range strings.Fields(s) {
+		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
+		if utf8.RuneCountInString(w) < 4 {
+			continue
+		}
+		long++
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) {
+			capped++
+		}
+	}
+	return long > 0 && 10*capped >= 9*long
+}
+
 // letterLabelRE matches a lettered subsection number ("B."), one level
 // below a Roman section.
 var letterLabelRE = regexp.MustCompile(`^[A-HJ-UWYZ]\.$`)
@@ -68,7 +96,13 @@ func numberedTitle(q para, body float64) (int, bool) {
 	if allCaps(t) {
 		minSize = 0.8 * body
 	}
-	if body <= 0 || !q.upright || q.table || q.furniture || q.lines > 2 || q.runes > 90 || q.size < minSize {
+	// A labelled title may run longer: a filing's "Item 7." names its
+	// item in full, in up to two lines.
+	maxRunes := 90
+	if titleLabel(t) != "" && titleCased(t) {
+		maxRunes = maxLabelledTitleRunes
+	}
+	if body <= 0 || !q.upright || q.table || q.furniture || q.lines > 2 || q.runes > maxRunes || q.size < minSize {
 		return 0, false
 	}
 	m := numberedLineMatch(t)
@@ -112,7 +146,11 @@ func numberedLineMatch(t string) []string {
 		return nil
 	}
 	last, _ := utf8.DecodeLastRuneInString(t)
-	if strings.ContainsRune(".,;:!?。，；：！？", last) && !(endsPeriod && last == '.') || len(strings.Fields(t)) > 14 {
+	maxWords := 14
+	if titleLabel(t) != "" && titleCased(t) {
+		maxWords = maxLabelledTitleWords
+	}
+	if strings.ContainsRune(".,;:!?。，；：！？", last) && !(endsPeriod && last == '.') || len(strings.Fields(t)) > maxWords {
 		return nil
 	}
 	return m

@@ -22,6 +22,12 @@ func TestNumberedTitle(t *testing.T) {
 		{"4.5 Results", 8, 0, false},                           // a footnote size
 		{"12,500 Tokens", 10, 0, false},
 		{"Results", 10, 0, false},
+		// A labelled title may name its item in full, over 90 characters.
+		{"Item 7. Discussion and Analysis of the Mills' Water Rights, Grain Storage and Results of the Harvest.", 10, 1, true},
+		{"7 Discussion and Analysis of the Mills' Water Rights, Grain Storage and Results of the Harvest", 10, 0, false},
+		{"Question 1. Do you think the mill's future lies mostly in its grain storage? Explain your reasoning.", 10, 0, false},
+		{"Section 9. For this purpose and to the extent permissible under Section 9, the Partnership pays.", 10, 0, false},
+		{"Item 7. The Partnership shall pay the fees of the mills, the grain storage and the water rights within thirty days of the invoice date.", 10, 0, false},
 	}
 	for _, c := range cases {
 		q := para{text: c.text, size: c.size, lines: 1, runes: len([]rune(c.text)), upright: true}
