@@ -182,7 +182,9 @@ type PageBlock struct {
 // Analysis of Financial Condition and Results of Operations."), and a
 // leader of two or three spaced dots (". . 8") ends a contents entry,
 // and a label whose headings all stand in one heading's section is held
-// by that heading's label (a report's notes inside "Item 8.").
+// by that heading's label (a report's notes inside "Item 8."), and a
+// contents list that puts each page number before its title, in
+// columns and without leaders, reads column by column, entry by entry.
 const ReaderVersion = 32
 
 // PageSeparator joins page texts into the document text that chunk char spans

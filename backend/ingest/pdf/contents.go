@@ -58,12 +58,13 @@ func joinContentsRows(lines []*pline) []*pline {
 		cands = append(cands, rowEntries(lines[i:j])...)
 		i = j
 	}
-	if len(cands) < minContentsEntries {
-		return lines
-	}
 	joined := map[*pline]*pline{} // first piece of an accepted entry -> its line
 	drop := map[*pline]bool{}
-	for _, run := range contentsRuns(cands) {
+	var runs [][]*contentsEntryLine
+	if len(cands) >= minContentsEntries {
+		runs = contentsRuns(cands)
+	}
+	for _, run := range runs {
 		for _, e := range run {
 			l := mergeLines(e.parts)
 			l.contents = true
@@ -72,6 +73,23 @@ func joinContentsRows(lines []*pline) []*pline {
 				drop[p] = true
 			}
 		}
+	}
+	var rest []*pline
+	for _, l := range lines {
+		if !drop[l] {
+			rest = append(rest, l)
+		}
+	}
+	for _, e := range leadingContents(rest) {
+		l := e.parts[0]
+		if len(e.parts) > 1 {
+			l = mergeLines(e.parts)
+			for _, p := range e.parts {
+				drop[p] = true
+			}
+		}
+		l.contents = true
+		joined[e.parts[0]] = l
 	}
 	if len(joined) == 0 {
 		return lines
@@ -234,4 +252,162 @@ func mergeLines(parts []*pline) *pline {
 	sort.SliceStable(l.runs, func(i, j int) bool { return l.runs[i].u0 < l.runs[j].u0 })
 	l.text = lineText(l)
 	return l
+}
+
+// Some contents pages put the page number first ("14 We Care for the
+// Valley", a report's or a magazine's), in several columns, with no
+// leader; a title too long for its column goes on below, under the
+// title. Read across, their numbers and titles looked like the cells of
+// one table spanning the columns.
+
+// leadingNumberRE matches an entry that opens with its page number and
+// then its title, drawn as one piece.
+var leadingNumberRE = regexp.MustCompile(`^(\d{1,3})\s+[\p{Lu}'‘"“]`)
+
+// digitsRE matches a page number in digits alone.
+var digitsRE = regexp.MustCompile(`^\d{1,3}$`)
+
+// minLeadingEntries: an unled list needs more entries than a led one.
+const minLeadingEntries = 5
+
+// leadingContents finds the entries of contents lists that open with
+// their page number (see above) among lines (sorted top to bottom, then
+// along the line). An entry is a number and its title on one baseline,
+// at most two em apart; a list is at least minLeadingEntries entries
+// whose numbers start on one column, each close below the one before,
+// never going back and mostly not by one (row numbers of a table or the
+// steps of a list count by one), half of their titles two words or more
+// (a table's "9 Friday" rows are none), none wrapping back under its
+// number as prose does. The lines that continue a title below
+// it, starting right of the number, are read with it: returned entries
+// are marked, their continuation lines marked contents too.
+func leadingContents(lines []*pline) []*contentsEntryLine {
+	var cands []*contentsEntryLine
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && math.Abs(lines[j].v-lines[i].v) <= 0.3*math.Max(lines[i].size, lines[j].size) {
+			j++
+		}
+		row := append([]*pline(nil), lines[i:j]...)
+		sort.SliceStable(row, func(a, b int) bool { return row[a].u0 < row[b].u0 })
+		for k, l := range row {
+			if l.cell || l.contents {
+				continue
+			}
+			t := strings.TrimSpace(l.text)
+			var parts []*pline
+			switch {
+			case digitsRE.MatchString(t) && k+1 < len(row):
+				next := row[k+1]
+				gap := next.u0 - l.u1
+				nt := strings.TrimSpace(next.text)
+				if next.cell || next.contents || gap < 0 || gap > 2*math.Max(l.size, next.size) || letters(nt) < 2 || !leadingNumberRE.MatchString(t+" "+nt) {
+					continue
+				}
+				parts = []*pline{l, next}
+			case leadingNumberRE.MatchString(t) && !contentsEntryRE.MatchString(t):
+				parts = []*pline{l}
+			default:
+				continue
+			}
+			n, _ := strconv.Atoi(leadingNumberRE.FindStringSubmatch(t + " " + strings.TrimSpace(parts[len(parts)-1].text))[1])
+			cands = append(cands, &contentsEntryLine{parts: parts, page: n, u1: l.u0, v: l.v, size: l.size})
+		}
+		i = j
+	}
+	var out []*contentsEntryLine
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].u1 < cands[b].u1 })
+	for i := 0; i < len(cands); {
+		j := i + 1
+		for j < len(cands) && cands[j].u1-cands[j-1].u1 <= math.Max(cands[j].size, cands[j-1].size) {
+			j++
+		}
+		col := append([]*contentsEntryLine(nil), cands[i:j]...)
+		sort.SliceStable(col, func(a, b int) bool { return col[a].v > col[b].v })
+		i = j
+		start := 0
+		for k := 1; k <= len(col); k++ {
+			if k < len(col) && col[k].page >= col[k-1].page && col[k-1].v-col[k].v <= contentsGapEm*math.Max(col[k].size, col[k-1].size) {
+				continue
+			}
+			run := col[start:k]
+			byOne := 0
+			for m := 1; m < len(run); m++ {
+				if run[m].page-run[m-1].page <= 1 {
+					byOne++
+				}
+			}
+			words, prose := 0, 0
+			for _, e := range run {
+				if len(strings.Fields(lineTexts(e.parts))) >= 3 {
+					words++
+				}
+				if wrapsUnder(lines, e) {
+					prose++
+				}
+			}
+			if len(run) >= minLeadingEntries && 2*byOne < len(run)-1 && 2*words >= len(run) && prose == 0 {
+				out = append(out, run...)
+			}
+			start = k
+		}
+	}
+	markContinuations(lines, out)
+	return out
+}
+
+// markContinuations marks contents the lines that carry an entry's title
+// on below it: each next line down, at most 1.6 lines below the one
+// above, starting right of the entry's number and at most titleGapEm to
+// its right, until the next entry.
+func markContinuations(lines []*pline, entries []*contentsEntryLine) {
+	first := map[*pline]bool{}
+	for _, e := range entries {
+		for _, p := range e.parts {
+			first[p] = true
+		}
+	}
+	for _, e := range entries {
+		x0, v, size := e.u1, e.v, e.size
+		for _, l := range lines {
+			if l.v >= v || first[l] {
+				continue
+			}
+			if v-l.v > 1.6*math.Max(size, l.size) {
+				break
+			}
+			if l.cell || l.contents || l.u0 <= x0+0.3*size || l.u0 > x0+titleGapEm*size {
+				continue
+			}
+			l.contents, l.contentsMore = true, true
+			v = l.v
+		}
+	}
+}
+
+// lineTexts is the text of pieces of one baseline, joined.
+func lineTexts(parts []*pline) string {
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.text)
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// wrapsUnder reports whether the line below an entry (at most 1.6 lines
+// down) starts under its number, as the next line of a paragraph does.
+func wrapsUnder(lines []*pline, e *contentsEntryLine) bool {
+	for _, l := range lines {
+		if l.v >= e.v-0.3*e.size {
+			continue
+		}
+		if e.v-l.v > 1.6*math.Max(e.size, l.size) {
+			return false
+		}
+		if math.Abs(l.u0-e.u1) <= 0.3*e.size && !leadingNumberRE.MatchString(strings.TrimSpace(l.text)) && !digitsRE.MatchString(strings.TrimSpace(l.text)) {
+			return true
+		}
+	}
+	return false
 }

@@ -169,3 +169,76 @@ func TestContentsEntry(t *testing.T) {
 		}
 	}
 }
+
+// TestLeadingNumberContents: a contents page that puts each page number
+// before its title, in columns, without leaders, reads column by column,
+// an entry and the title lines under it one paragraph; a table of dated
+// rows ("9 Friday") and paragraphs opening with a year stay as they were.
+func TestLeadingNumberContents(t *testing.T) {
+	type entry struct {
+		page  string
+		title []string
+	}
+	cols := [][]entry{
+		{{"2", []string{"The Mill at a Glance"}}, {"4", []string{"Letter from the", "Board of Millers"}}, {"8", []string{"Grain We Bought"}},
+			{"14", []string{"Water Rights and", "the Valley"}}, {"18", []string{"Our Storage Barns"}}, {"24", []string{"Ten Years of Harvests"}}},
+		{{"30", []string{"Brewing with Our", "Own Barley"}}, {"36", []string{"The Kestrel Orchards"}}, {"42", []string{"Keeping the Wheel Turning"}},
+			{"48", []string{"Prices at the Gate"}}, {"56", []string{"People of the Mill"}}, {"60", []string{"Accounts in Brief"}}},
+	}
+	var ls []hline
+	ls = append(ls, hline{f: "F2", size: 16, x: 72, y: 740, text: "Contents"})
+	for c, col := range cols {
+		x := 72 + 250*float64(c)
+		y := 700.0
+		for _, e := range col {
+			ls = append(ls, hline{f: "F1", size: 10, x: x, y: y, text: e.page}, hline{f: "F1", size: 10, x: x + 22, y: y, text: e.title[0]})
+			for _, more := range e.title[1:] {
+				y -= 12
+				ls = append(ls, hline{f: "F1", size: 10, x: x + 22, y: y, text: more})
+			}
+			y -= 20
+		}
+	}
+	// Dated rows of a log, and paragraphs opening with a year.
+	y := 400.0
+	for i, day := range []string{"Friday", "Tuesday", "Wednesday", "Sunday", "Thursday", "Saturday"} {
+		ls = append(ls, hline{f: "F1", size: 10, x: 72, y: y, text: itoa(3 + 4*i)}, hline{f: "F1", size: 10, x: 94, y: y, text: day},
+			hline{f: "F1", size: 10, x: 200, y: y, text: "8 30"}, hline{f: "F1", size: 10, x: 260, y: y, text: "Slight shock."})
+		y -= 14
+	}
+	y -= 10
+	for i, year := range []string{"1996", "1998", "2004", "2011", "2015"} {
+		_ = i
+		ls = append(ls, hline{f: "F1", size: 10, x: 72, y: y, text: year + " Grain Storage Plan, as amended, filed with the county register of the valley, is"},
+			hline{f: "F1", size: 10, x: 72, y: y - 12, text: "hereby incorporated by reference."})
+		y -= 28
+	}
+	_, blocks := headingsOf(t, headPDF([][]hline{ls}))
+	var texts []string
+	for _, b := range blocks {
+		texts = append(texts, strings.Join(strings.Fields(b.Text), " "))
+	}
+	all := strings.Join(texts, "\n")
+	for _, want := range []string{"4 Letter from the Board of Millers", "14 Water Rights and the Valley", "30 Brewing with Our Own Barley"} {
+		found := false
+		for _, x := range texts {
+			if x == want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no paragraph %q; the page reads:\n%s", want, all)
+		}
+	}
+	if strings.Index(all, "24 Ten Years") > strings.Index(all, "30 Brewing") {
+		t.Errorf("columns read across, not one after the other:\n%s", all)
+	}
+	for _, b := range blocks {
+		if strings.Contains(b.Text, "Wednesday") && b.Kind != parsed.BlockTableRow {
+			t.Errorf("a log row left its table: %q (%v)", b.Text, b.Kind)
+		}
+		if strings.HasPrefix(b.Text, "hereby") {
+			t.Errorf("a paragraph opening with a year was cut after its first line: %q", b.Text)
+		}
+	}
+}

@@ -47,6 +47,8 @@ type pline struct {
 	text      string
 	cell      bool // part of a table row
 	contents  bool // an entry of a contents list, read whole (joinContentsRows)
+	// contentsMore: a contents entry's title goes on on this line.
+	contentsMore bool
 }
 
 func (l *pline) bold() bool { return l.heavy }
@@ -1449,7 +1451,7 @@ func blockParas(b *pblock, f frame) []para {
 		// its first paragraph).
 		alone := i-1 == start && prev.u1-prev.u0 < 0.6*(b.u1-b.u0) && numberedLine(prev.text) && brokenEarly(prev, l, b.u1)
 		// Each contents entry is a paragraph of its own.
-		if short && (indented || ends || alone) || runes > maxParaRunes || prev.contents || l.contents {
+		if short && (indented || ends || alone) || runes > maxParaRunes || (prev.contents || l.contents) && !l.contentsMore {
 			emit(i)
 			runes = 0
 		}
