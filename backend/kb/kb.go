@@ -184,7 +184,10 @@ type PageBlock struct {
 // and a label whose headings all stand in one heading's section is held
 // by that heading's label (a report's notes inside "Item 8."), and a
 // contents list that puts each page number before its title, in
-// columns and without leaders, reads column by column, entry by entry.
+// columns and without leaders, reads column by column, entry by entry;
+// a ruled table whose borders are drawn in short pieces that meet is a
+// table, not a chart of marks, and a frame's inner line divides no
+// columns.
 const ReaderVersion = 32
 
 // PageSeparator joins page texts into the document text that chunk char spans

@@ -44,3 +44,18 @@ func TestRuledTableWhiteColumns(t *testing.T) {
 		t.Errorf("ruled columns: separators %v, want the three rules", got)
 	}
 }
+
+// Running text in a box with a double frame (each side drawn twice, a
+// few points apart) is no table: the inner frame lines divide no columns.
+func TestDoubleFramedTextIsNoTable(t *testing.T) {
+	var in []*pline
+	for i, text := range []string{"Claim = the mill and the barn are both made of stone.", "We already know the following about the mill:", "Question 1 = Is the mill made of stone at all?"} {
+		v := 690 - float64(i)*14
+		in = append(in, &pline{v: v, size: 9, u0: 80, u1: 280, text: text, runs: []*run{{u0: 80, u1: 280, v: v, glyphs: 40, sizeSum: 360}}})
+	}
+	st := ruleStack{ys: []float64{700, 640}, x0: 70, x1: 290}
+	frame := []rule{{at: 70, a: 640, b: 700}, {at: 73, a: 640, b: 700}, {at: 287, a: 640, b: 700}, {at: 290, a: 640, b: 700}}
+	if seps := st.columns(in, frame); seps != nil {
+		t.Errorf("separators %v in framed running text, want none", seps)
+	}
+}

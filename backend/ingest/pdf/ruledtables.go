@@ -46,10 +46,25 @@ func ruledTables(lines []*pline, rules []rule, f frame) []*pblock {
 // and tick marks (a "+" or "x" at each point, a tick on an axis).
 const maxMarkLength = 8.0
 
-// tinyMarks returns the midpoints of the page's tiny strokes.
+// maxAbutGap is the widest gap between two collinear strokes that still
+// meet: a border drawn cell by cell in pieces of a few points; a dashed
+// line's gaps are wider.
+const maxAbutGap = 0.6
+
+// tinyMarks returns the midpoints of the page's tiny strokes. Strokes
+// that meet on one line are one stroke first: a border drawn in short
+// pieces is a rule, not many marks.
 func tinyMarks(rules []rule) [][2]float64 {
-	var out [][2]float64
+	var hs, vs []rule
 	for _, r := range rules {
+		if r.horizontal {
+			hs = append(hs, r)
+		} else {
+			vs = append(vs, r)
+		}
+	}
+	var out [][2]float64
+	for _, r := range append(joinAbutting(hs), joinAbutting(vs)...) {
 		if r.b-r.a < maxMarkLength {
 			if r.horizontal {
 				out = append(out, [2]float64{(r.a + r.b) / 2, r.at})
@@ -107,6 +122,26 @@ func mergeRules(rs []rule) []rule {
 	var out []rule
 	for _, r := range rs {
 		if n := len(out); n > 0 && math.Abs(out[n-1].at-r.at) <= ruleJoinTol && r.a <= out[n-1].b+ruleJoinTol {
+			out[n-1].b = math.Max(out[n-1].b, r.b)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// joinAbutting joins collinear strokes that meet (maxAbutGap); rs is
+// reordered.
+func joinAbutting(rs []rule) []rule {
+	sort.Slice(rs, func(i, j int) bool {
+		if rs[i].at != rs[j].at {
+			return rs[i].at < rs[j].at
+		}
+		return rs[i].a < rs[j].a
+	})
+	var out []rule
+	for _, r := range rs {
+		if n := len(out); n > 0 && math.Abs(out[n-1].at-r.at) <= 0.1 && r.a <= out[n-1].b+maxAbutGap {
 			out[n-1].b = math.Max(out[n-1].b, r.b)
 			continue
 		}
@@ -619,9 +654,16 @@ func (t ruleStack) splitAtUnruledBands(vs []rule) []ruleStack {
 // columns.
 func (t ruleStack) columns(in []*pline, vs []rule) []float64 {
 	top, bottom := t.ys[0], t.ys[len(t.ys)-1]
+	// A rule closer to the table's edge than a letter is wide frames the
+	// table (a double or shadowed frame's inner line); it divides no
+	// columns.
+	edge := 2.0
+	for _, l := range in {
+		edge = math.Max(edge, 0.6*l.size)
+	}
 	var ruled []float64
 	for _, v := range vs {
-		if v.at > t.x0+2 && v.at < t.x1-2 && v.b-v.a > 0.3*(top-bottom)/float64(len(t.ys)-1) && v.a < top && v.b > bottom {
+		if v.at > t.x0+edge && v.at < t.x1-edge && v.b-v.a > 0.3*(top-bottom)/float64(len(t.ys)-1) && v.a < top && v.b > bottom {
 			ruled = append(ruled, v.at)
 		}
 	}

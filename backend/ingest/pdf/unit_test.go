@@ -462,6 +462,17 @@ func TestChartIsNoTable(t *testing.T) {
 	if grid.isChart(tinyMarks(boxes), lines) {
 		t.Error("a table with check boxes read as a chart")
 	}
+	// A table whose rules are drawn in pieces of five points, cell by
+	// cell, each meeting the next, draws rules, not marks.
+	var pieces []rule
+	for _, y := range grid.ys {
+		for x := 100.0; x < 500; x += 5.3 {
+			pieces = append(pieces, rule{true, y, x, x + 5})
+		}
+	}
+	if grid.isChart(tinyMarks(pieces), lines) {
+		t.Error("a table ruled in short pieces read as a chart")
+	}
 }
 
 // A line ending on a word that needs more after it is the first line of a
