@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -57,5 +58,22 @@ func TestDoubleFramedTextIsNoTable(t *testing.T) {
 	frame := []rule{{at: 70, a: 640, b: 700}, {at: 73, a: 640, b: 700}, {at: 287, a: 640, b: 700}, {at: 290, a: 640, b: 700}}
 	if seps := st.columns(in, frame); seps != nil {
 		t.Errorf("separators %v in framed running text, want none", seps)
+	}
+}
+
+// A ruled statement that gives a negative figure's closing parenthesis
+// or a percent sign a cell of its own reads "(332)" and "15.5%".
+func TestClosingMarksJoinTheirFigures(t *testing.T) {
+	rows := []*pblock{
+		{cells: []string{"Barley contracts", "(332", ")", "249", "", "15.5", "%"}},
+		{cells: []string{"Oat contracts", "(400", ")", "(5", ")", "8.0", "%"}},
+		{cells: []string{"Total", "165", "", "(95", ")", "", ""}},
+	}
+	joinClosingColumns(rows)
+	want := [][]string{{"Barley contracts", "(332)", "249", "15.5%"}, {"Oat contracts", "(400)", "(5)", "8.0%"}, {"Total", "165", "(95)", ""}}
+	for i, b := range rows {
+		if strings.Join(b.cells, "|") != strings.Join(want[i], "|") {
+			t.Errorf("row %d: %q, want %q", i, b.cells, want[i])
+		}
 	}
 }

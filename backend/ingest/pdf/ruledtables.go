@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -30,10 +31,17 @@ func ruledTables(lines []*pline, rules []rule, f frame) []*pblock {
 		return nil
 	}
 	var out []*pblock
-	marks := tinyMarks(rules)
+	marks, joined := tinyMarks(rules, false), tinyMarks(rules, true)
 	for _, st := range stackRules(hs) {
 		for _, t := range st.splitAtUnruledBands(vs) {
-			if t.isChart(marks, lines) {
+			// A grid (rules down its columns too) drawn in short pieces
+			// is a table; elsewhere short pieces under figures stay
+			// marks, and such a region is left to the white space.
+			m := marks
+			if t.gridded(vs) {
+				m = joined
+			}
+			if t.isChart(m, lines) {
 				continue
 			}
 			out = append(out, t.rows(lines, vs, f)...)
@@ -51,20 +59,23 @@ const maxMarkLength = 8.0
 // line's gaps are wider.
 const maxAbutGap = 0.6
 
-// tinyMarks returns the midpoints of the page's tiny strokes. Strokes
-// that meet on one line are one stroke first: a border drawn in short
-// pieces is a rule, not many marks.
-func tinyMarks(rules []rule) [][2]float64 {
-	var hs, vs []rule
-	for _, r := range rules {
-		if r.horizontal {
-			hs = append(hs, r)
-		} else {
-			vs = append(vs, r)
+// tinyMarks returns the midpoints of the page's tiny strokes. With join,
+// strokes that meet on one line are one stroke first: a border drawn in
+// short pieces is a rule, not many marks.
+func tinyMarks(rules []rule, join bool) [][2]float64 {
+	if join {
+		var hs, vs []rule
+		for _, r := range rules {
+			if r.horizontal {
+				hs = append(hs, r)
+			} else {
+				vs = append(vs, r)
+			}
 		}
+		rules = append(joinAbutting(hs), joinAbutting(vs)...)
 	}
 	var out [][2]float64
-	for _, r := range append(joinAbutting(hs), joinAbutting(vs)...) {
+	for _, r := range rules {
 		if r.b-r.a < maxMarkLength {
 			if r.horizontal {
 				out = append(out, [2]float64{(r.a + r.b) / 2, r.at})
@@ -129,6 +140,32 @@ func mergeRules(rs []rule) []rule {
 	}
 	return out
 }
+
+// gridded reports whether the region also draws its columns: vertical
+// rules inside it down four fifths of its height, at two places or more
+// at least minGridColumn apart (the two edges of one shaded column are
+// one place).
+func (t ruleStack) gridded(vs []rule) bool {
+	top, bottom := t.ys[0], t.ys[len(t.ys)-1]
+	var xs []float64
+	for _, v := range vs {
+		if v.at > t.x0+2 && v.at < t.x1-2 && math.Min(v.b, top)-math.Max(v.a, bottom) >= 0.8*(top-bottom) {
+			xs = append(xs, v.at)
+		}
+	}
+	sort.Float64s(xs)
+	places := 0
+	for i, x := range xs {
+		if i == 0 || x-xs[i-1] >= minGridColumn {
+			places++
+		}
+	}
+	return places >= 2
+}
+
+// minGridColumn is the narrowest column, in points, a grid's rules
+// divide.
+const minGridColumn = 20.0
 
 // joinAbutting joins collinear strokes that meet (maxAbutGap); rs is
 // reordered.
@@ -378,7 +415,7 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 	for _, b := range rowsOut {
 		b.u0, b.u1 = math.Min(b.u0, t.x0), math.Max(b.u1, t.x1)
 	}
-	return dropEmptyColumns(rowsOut)
+	return joinClosingColumns(dropEmptyColumns(rowsOut))
 }
 
 // Heads over a group of columns: in a band of column heads set on two
@@ -598,6 +635,45 @@ func dropEmptyColumns(rows []*pblock) []*pblock {
 			if used[i] {
 				kept = append(kept, c)
 			}
+		}
+		b.cells = kept
+	}
+	return rows
+}
+
+// closingRE matches a cell that only closes the figure before it: the
+// parenthesis of a negative figure or its percent sign, each given a
+// cell of its own by a filing's ruled statement ("(332 | )").
+var closingRE = regexp.MustCompile(`^\s*\)?\s*%?\s*\)?\s*$`)
+
+// joinClosingColumns appends each column that holds nothing but closing
+// marks (closingRE) to the column before it: "(332)", not "(332" beside
+// ")".
+func joinClosingColumns(rows []*pblock) []*pblock {
+	n := 0
+	for _, b := range rows {
+		n = max(n, len(b.cells))
+	}
+	closing := make([]bool, n)
+	for j := 1; j < n; j++ {
+		any, only := false, true
+		for _, b := range rows {
+			if j >= len(b.cells) || strings.TrimSpace(b.cells[j]) == "" {
+				continue
+			}
+			any = true
+			only = only && closingRE.MatchString(b.cells[j])
+		}
+		closing[j] = any && only
+	}
+	for _, b := range rows {
+		var kept []string
+		for j, c := range b.cells {
+			if closing[j] && len(kept) > 0 {
+				kept[len(kept)-1] = strings.TrimRight(kept[len(kept)-1], " ") + strings.TrimSpace(c)
+				continue
+			}
+			kept = append(kept, c)
 		}
 		b.cells = kept
 	}

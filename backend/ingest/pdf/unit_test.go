@@ -455,11 +455,11 @@ func TestChartIsNoTable(t *testing.T) {
 		x, y := 110+float64(i%50)*7, 310+float64(i/50)*40
 		rules = append(rules, rule{true, y, x - 2.5, x + 2.5}, rule{false, x, y - 2.5, y + 2.5})
 	}
-	if !grid.isChart(tinyMarks(rules), lines) {
+	if !grid.isChart(tinyMarks(rules, false), lines) {
 		t.Error("a grid with 400 marker strokes and 6 lines of text read as a table")
 	}
 	boxes := rules[:24] // six check boxes' worth of small strokes
-	if grid.isChart(tinyMarks(boxes), lines) {
+	if grid.isChart(tinyMarks(boxes, false), lines) {
 		t.Error("a table with check boxes read as a chart")
 	}
 	// A table whose rules are drawn in pieces of five points, cell by
@@ -470,7 +470,7 @@ func TestChartIsNoTable(t *testing.T) {
 			pieces = append(pieces, rule{true, y, x, x + 5})
 		}
 	}
-	if grid.isChart(tinyMarks(pieces), lines) {
+	if grid.isChart(tinyMarks(pieces, true), lines) {
 		t.Error("a table ruled in short pieces read as a chart")
 	}
 }
