@@ -187,7 +187,9 @@ type PageBlock struct {
 // columns and without leaders, reads column by column, entry by entry;
 // a ruled table whose borders are drawn in short pieces that meet is a
 // table, not a chart of marks, and a frame's inner line divides no
-// columns.
+// columns; a ruled table's first cell wrapped onto a line of its own,
+// going on in lower case, stays its row's ("… significantly | No" over
+// "changed since last year?").
 const ReaderVersion = 32
 
 // PageSeparator joins page texts into the document text that chunk char spans

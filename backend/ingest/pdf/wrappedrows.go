@@ -105,8 +105,13 @@ func columnEnds(in []*pline, g grid) map[int]float64 {
 func continuesRow(start, above, cur map[int]lineCell, ends map[int]float64) bool {
 	first, ok := cur[0]
 	prev, had := above[0]
-	if !ok || !had || len(cur) < 2 || !wrappedOn(prev, first, ends[0]) {
-		return false // a line of the first column alone is a row's entry (a symbol set apart from its row)
+	if !ok || !had || len(cur) < 2 && len(start) < 2 || !wrappedOn(prev, first, ends[0]) {
+		// A line of the first column alone is a row's entry (a symbol
+		// set apart from its row), unless it goes on in lower case
+		// from a first cell beside others that broke off where it had
+		// no room ("b. Has the plan been significantly | No" over
+		// "changed since last year?").
+		return false
 	}
 	if sameColumns(start, cur) && !brokenMidPhrase(above, cur) {
 		return false // every column filled alike on both lines: two rows of a list ("Oak | oak | acorn" over "ash | ash | key")

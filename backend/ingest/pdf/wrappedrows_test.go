@@ -104,6 +104,21 @@ func TestRuledTableWrappedRows(t *testing.T) {
 			},
 		},
 		{
+			name: "a form's question wrapped under its answer's line",
+			ys:   []float64{760, 720, 680},
+			lines: []*pline{
+				line(748, "Has the mill", "No", ""),
+				line(737, "changed?", "", ""),
+				line(708, "Is it open", "Yes", ""),
+				line(697, "(weekdays)", "", ""),
+			},
+			want: []string{
+				"Has the mill changed? | No",
+				"Is it open | Yes",
+				"(weekdays) | ",
+			},
+		},
+		{
 			name: "figures under figures are rows of their own",
 			ys:   []float64{760, 700},
 			lines: []*pline{
