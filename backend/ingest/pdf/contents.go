@@ -50,13 +50,8 @@ type contentsEntryLine struct {
 // is sorted top to bottom, then along the line, and stays so.
 func joinContentsRows(lines []*pline) []*pline {
 	var cands []*contentsEntryLine
-	for i := 0; i < len(lines); {
-		j := i + 1
-		for j < len(lines) && math.Abs(lines[j].v-lines[i].v) <= 0.3*math.Max(lines[i].size, lines[j].size) {
-			j++
-		}
-		cands = append(cands, rowEntries(lines[i:j])...)
-		i = j
+	for _, row := range baselines(lines) {
+		cands = append(cands, rowEntries(row)...)
 	}
 	joined := map[*pline]*pline{} // first piece of an accepted entry -> its line
 	drop := map[*pline]bool{}
@@ -208,12 +203,7 @@ func contentsRuns(cands []*contentsEntryLine) [][]*contentsEntryLine {
 		if 10*back > pairs {
 			continue
 		}
-		start := 0
-		for k := 1; k <= len(col); k++ {
-			if k < len(col) && col[k].page >= col[k-1].page && col[k-1].v-col[k].v <= contentsGapEm*math.Max(col[k].size, col[k-1].size) {
-				continue
-			}
-			run := col[start:k]
+		for _, run := range forwardRuns(col) {
 			led := 0
 			for _, e := range run {
 				if e.leader {
@@ -223,7 +213,6 @@ func contentsRuns(cands []*contentsEntryLine) [][]*contentsEntryLine {
 			if len(run) >= minContentsEntries && 2*led >= len(run) {
 				out = append(out, run)
 			}
-			start = k
 		}
 	}
 	return out
@@ -283,12 +272,8 @@ const minLeadingEntries = 5
 // are marked, their continuation lines marked contents too.
 func leadingContents(lines []*pline) []*contentsEntryLine {
 	var cands []*contentsEntryLine
-	for i := 0; i < len(lines); {
-		j := i + 1
-		for j < len(lines) && math.Abs(lines[j].v-lines[i].v) <= 0.3*math.Max(lines[i].size, lines[j].size) {
-			j++
-		}
-		row := append([]*pline(nil), lines[i:j]...)
+	for _, row := range baselines(lines) {
+		row = append([]*pline(nil), row...)
 		sort.SliceStable(row, func(a, b int) bool { return row[a].u0 < row[b].u0 })
 		for k, l := range row {
 			if l.cell || l.contents {
@@ -313,7 +298,6 @@ func leadingContents(lines []*pline) []*contentsEntryLine {
 			n, _ := strconv.Atoi(leadingNumberRE.FindStringSubmatch(t + " " + strings.TrimSpace(parts[len(parts)-1].text))[1])
 			cands = append(cands, &contentsEntryLine{parts: parts, page: n, u1: l.u0, v: l.v, size: l.size})
 		}
-		i = j
 	}
 	var out []*contentsEntryLine
 	sort.SliceStable(cands, func(a, b int) bool { return cands[a].u1 < cands[b].u1 })
@@ -325,12 +309,7 @@ func leadingContents(lines []*pline) []*contentsEntryLine {
 		col := append([]*contentsEntryLine(nil), cands[i:j]...)
 		sort.SliceStable(col, func(a, b int) bool { return col[a].v > col[b].v })
 		i = j
-		start := 0
-		for k := 1; k <= len(col); k++ {
-			if k < len(col) && col[k].page >= col[k-1].page && col[k-1].v-col[k].v <= contentsGapEm*math.Max(col[k].size, col[k-1].size) {
-				continue
-			}
-			run := col[start:k]
+		for _, run := range forwardRuns(col) {
 			byOne := 0
 			for m := 1; m < len(run); m++ {
 				if run[m].page-run[m-1].page <= 1 {
@@ -349,7 +328,6 @@ func leadingContents(lines []*pline) []*contentsEntryLine {
 			if len(run) >= minLeadingEntries && 2*byOne < len(run)-1 && 2*words >= len(run) && prose == 0 {
 				out = append(out, run...)
 			}
-			start = k
 		}
 	}
 	markContinuations(lines, out)
@@ -410,4 +388,35 @@ func wrapsUnder(lines []*pline, e *contentsEntryLine) bool {
 		}
 	}
 	return false
+}
+
+// baselines cuts lines (sorted top to bottom, then along the line) into
+// the runs that stand on one baseline.
+func baselines(lines []*pline) [][]*pline {
+	var out [][]*pline
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && math.Abs(lines[j].v-lines[i].v) <= 0.3*math.Max(lines[i].size, lines[j].size) {
+			j++
+		}
+		out = append(out, lines[i:j])
+		i = j
+	}
+	return out
+}
+
+// forwardRuns cuts a column of entries (top to bottom) into runs of
+// entries each close below the one before (contentsGapEm) whose pages
+// never go back.
+func forwardRuns(col []*contentsEntryLine) [][]*contentsEntryLine {
+	var out [][]*contentsEntryLine
+	start := 0
+	for k := 1; k <= len(col); k++ {
+		if k < len(col) && col[k].page >= col[k-1].page && col[k-1].v-col[k].v <= contentsGapEm*math.Max(col[k].size, col[k-1].size) {
+			continue
+		}
+		out = append(out, col[start:k])
+		start = k
+	}
+	return out
 }
