@@ -142,6 +142,7 @@ func Lookup(q Query, tabs []Table, words Words) []Cell {
 		}
 		return out[i].Row > out[j].Row
 	})
+	fullyNamedFirst(out, q, words)
 	// One cell per row and year: its best column group.
 	type key struct{ t, r, y int }
 	seen := map[key]bool{}
@@ -318,4 +319,43 @@ func cover(q Query, parts ...[]string) float64 {
 		return 0
 	}
 	return hit / all
+}
+
+// fullyNamedFirst reorders cells whose labels name the same words of the
+// question among the places they hold: the label the question names
+// entirely first ("Net income" before "Provision for income taxes, net"
+// for "net income"), though its words weigh less in its own table.
+func fullyNamedFirst(cells []Cell, q Query, words Words) {
+	named := func(c Cell) string {
+		var ws []string
+		seen := map[string]bool{}
+		for _, w := range words(c.Label) {
+			if q.Terms[w] && !seen[w] {
+				seen[w] = true
+				ws = append(ws, w)
+			}
+		}
+		sort.Strings(ws)
+		return strings.Join(ws, " ")
+	}
+	groups := map[string][]int{}
+	for i, c := range cells {
+		k := named(c)
+		if k != "" {
+			groups[k] = append(groups[k], i)
+		}
+	}
+	for _, at := range groups {
+		if len(at) < 2 {
+			continue
+		}
+		group := make([]Cell, len(at))
+		for j, i := range at {
+			group[j] = cells[i]
+		}
+		sort.SliceStable(group, func(a, b int) bool { return group[a].Share > group[b].Share })
+		for j, i := range at {
+			cells[i] = group[j]
+		}
+	}
 }

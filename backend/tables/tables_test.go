@@ -581,3 +581,18 @@ func TestSums(t *testing.T) {
 		}
 	}
 }
+
+// Of rows that name the same words of the question, the one whose label
+// the question names entirely comes first, though in its own table those
+// words are common (every label of an earnings statement says
+// "earnings") and a longer label's table holds them once.
+func TestLookupFullyNamedLabelFirst(t *testing.T) {
+	ts := append(
+		Parse("Statement of Comprehensive Earnings\n(Thousands) | 2025 | 2024\nNet earnings | 90 | 80\nOther comprehensive earnings, net | 5 | 4\nComprehensive earnings | 95 | 84", "", ""),
+		Parse("Statement of Operations\n(Thousands) | 2025 | 2024\nRevenue | 900 | 800\nTaxes on earnings, net | 30 | 20", "", "")...)
+	q := query("net earnings", 2025)
+	cells := Lookup(q, ts, simpleWords)
+	if len(cells) == 0 || cells[0].Label != "Net earnings" {
+		t.Fatalf("first cell %+v, want the net earnings row", cells)
+	}
+}
