@@ -318,7 +318,7 @@ func leadingContents(lines []*pline) []*contentsEntryLine {
 			}
 			words, prose := 0, 0
 			for _, e := range run {
-				if len(strings.Fields(lineTexts(e.parts))) >= 3 {
+				if wordsIn(e.parts) >= 3 {
 					words++
 				}
 				if wrapsUnder(lines, e) {
@@ -363,14 +363,13 @@ func markContinuations(lines []*pline, entries []*contentsEntryLine) {
 	}
 }
 
-// lineTexts is the text of pieces of one baseline, joined.
-func lineTexts(parts []*pline) string {
-	var b strings.Builder
+// wordsIn counts the words of an entry's pieces (its number included).
+func wordsIn(parts []*pline) int {
+	n := 0
 	for _, p := range parts {
-		b.WriteString(p.text)
-		b.WriteByte(' ')
+		n += len(strings.Fields(p.text))
 	}
-	return b.String()
+	return n
 }
 
 // wrapsUnder reports whether the line below an entry (at most 1.6 lines

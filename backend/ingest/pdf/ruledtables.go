@@ -31,7 +31,8 @@ func ruledTables(lines []*pline, rules []rule, f frame) []*pblock {
 		return nil
 	}
 	var out []*pblock
-	marks, joined := tinyMarks(rules, false), tinyMarks(rules, true)
+	marks := tinyMarks(rules, false)
+	var joined [][2]float64 // the marks of pieces joined first, made when a grid needs them
 	for _, st := range stackRules(hs) {
 		for _, t := range st.splitAtUnruledBands(vs) {
 			// A grid (rules down its columns too) drawn in short pieces
@@ -39,6 +40,9 @@ func ruledTables(lines []*pline, rules []rule, f frame) []*pblock {
 			// marks, and such a region is left to the white space.
 			m := marks
 			if t.gridded(vs) {
+				if joined == nil {
+					joined = tinyMarks(rules, true)
+				}
 				m = joined
 			}
 			if t.isChart(m, lines) {
@@ -59,20 +63,17 @@ const maxMarkLength = 8.0
 // line's gaps are wider.
 const maxAbutGap = 0.6
 
+// abutAtTol is how far apart (points) the lines of two strokes that meet
+// may lie.
+const abutAtTol = 0.1
+
 // tinyMarks returns the midpoints of the page's tiny strokes. With join,
 // strokes that meet on one line are one stroke first: a border drawn in
 // short pieces is a rule, not many marks.
 func tinyMarks(rules []rule, join bool) [][2]float64 {
 	if join {
-		var hs, vs []rule
-		for _, r := range rules {
-			if r.horizontal {
-				hs = append(hs, r)
-			} else {
-				vs = append(vs, r)
-			}
-		}
-		rules = append(joinAbutting(hs), joinAbutting(vs)...)
+		hs, vs := byDirection(rules)
+		rules = append(joinCollinear(hs, abutAtTol, maxAbutGap), joinCollinear(vs, abutAtTol, maxAbutGap)...)
 	}
 	var out [][2]float64
 	for _, r := range rules {
@@ -112,6 +113,12 @@ func (t ruleStack) isChart(marks [][2]float64, lines []*pline) bool {
 
 // splitRules separates and merges horizontal and vertical rules.
 func splitRules(rules []rule) (hs, vs []rule) {
+	hs, vs = byDirection(rules)
+	return mergeRules(hs), mergeRules(vs)
+}
+
+// byDirection separates horizontal and vertical rules.
+func byDirection(rules []rule) (hs, vs []rule) {
 	for _, r := range rules {
 		if r.horizontal {
 			hs = append(hs, r)
@@ -119,20 +126,25 @@ func splitRules(rules []rule) (hs, vs []rule) {
 			vs = append(vs, r)
 		}
 	}
-	return mergeRules(hs), mergeRules(vs)
+	return hs, vs
 }
 
 // mergeRules joins collinear rules that touch or overlap.
-func mergeRules(rs []rule) []rule {
+func mergeRules(rs []rule) []rule { return joinCollinear(rs, ruleJoinTol, ruleJoinTol) }
+
+// joinCollinear joins rules of one direction whose lines lie at most
+// atTol apart and that overlap or leave at most gap between them; rs is
+// reordered.
+func joinCollinear(rs []rule, atTol, gap float64) []rule {
 	sort.Slice(rs, func(i, j int) bool {
-		if math.Abs(rs[i].at-rs[j].at) > ruleJoinTol {
+		if math.Abs(rs[i].at-rs[j].at) > atTol {
 			return rs[i].at < rs[j].at
 		}
 		return rs[i].a < rs[j].a
 	})
 	var out []rule
 	for _, r := range rs {
-		if n := len(out); n > 0 && math.Abs(out[n-1].at-r.at) <= ruleJoinTol && r.a <= out[n-1].b+ruleJoinTol {
+		if n := len(out); n > 0 && math.Abs(out[n-1].at-r.at) <= atTol && r.a <= out[n-1].b+gap {
 			out[n-1].b = math.Max(out[n-1].b, r.b)
 			continue
 		}
@@ -166,26 +178,6 @@ func (t ruleStack) gridded(vs []rule) bool {
 // minGridColumn is the narrowest column, in points, a grid's rules
 // divide.
 const minGridColumn = 20.0
-
-// joinAbutting joins collinear strokes that meet (maxAbutGap); rs is
-// reordered.
-func joinAbutting(rs []rule) []rule {
-	sort.Slice(rs, func(i, j int) bool {
-		if rs[i].at != rs[j].at {
-			return rs[i].at < rs[j].at
-		}
-		return rs[i].a < rs[j].a
-	})
-	var out []rule
-	for _, r := range rs {
-		if n := len(out); n > 0 && math.Abs(out[n-1].at-r.at) <= 0.1 && r.a <= out[n-1].b+maxAbutGap {
-			out[n-1].b = math.Max(out[n-1].b, r.b)
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
-}
 
 // ruleStack is a candidate table: horizontal rules (top first) over a
 // common stretch x0..x1.
