@@ -3,6 +3,7 @@ package search
 import (
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"cairn/backend/analyze"
 	"cairn/backend/kb"
+	"cairn/backend/lexicon"
 	"cairn/backend/question"
 )
 
@@ -54,8 +56,9 @@ func hasLetter(s string) bool {
 func rowList(q *question.Question, hits []kb.Hit, idf func(string) float64) []int64 {
 	qw := map[string]float64{}
 	var total float64
+	period := periodStems(q.Text)
 	for _, w := range contentStemsOf(q.Tokens) {
-		if _, ok := qw[w]; !ok {
+		if _, ok := qw[w]; !ok && !period[w] {
 			qw[w] = idf(w)
 			total += qw[w]
 		}
@@ -73,11 +76,26 @@ func rowList(q *question.Question, hits []kb.Hit, idf func(string) float64) []in
 		for _, w := range contentStems(h.DocTitle + " " + h.IndexTitle) {
 			title[w] = true
 		}
-		held := map[string]bool{}
+		held := map[string]float64{} // stem → best share of a label naming it
 		for _, line := range strings.Split(h.Text, "\n") {
-			for _, w := range contentStems(rowLabel(line)) {
-				if _, ok := qw[w]; ok && !title[w] {
-					held[w] = true
+			label := contentStems(rowLabel(line))
+			var named, all float64
+			for _, w := range label {
+				if title[w] {
+					continue
+				}
+				all += idf(w)
+				if _, ok := qw[w]; ok {
+					named += idf(w)
+				}
+			}
+			if named == 0 {
+				continue
+			}
+			share := named / all
+			for _, w := range label {
+				if _, ok := qw[w]; ok && !title[w] && share > held[w] {
+					held[w] = share
 				}
 			}
 		}
@@ -85,7 +103,7 @@ func rowList(q *question.Question, hits []kb.Hit, idf func(string) float64) []in
 		// last bits from run to run, and ties must fall alike.
 		var sum float64
 		for _, w := range slices.Sorted(maps.Keys(held)) {
-			sum += qw[w]
+			sum += qw[w] * held[w]
 		}
 		if sum > 0 {
 			score[h.ID] = sum
@@ -116,4 +134,29 @@ func (tc termCounts) stemIDF() func(string) float64 {
 		}
 		return math.Log(1 + float64(tc.total)/float64(n+1))
 	}
+}
+
+// A question's period ("for the fiscal year ending January 28, 2023",
+// "in the quarter ended June 30") names a table's column, not its rows:
+// the words of such a phrase are left out of what a row label is matched
+// on, or every table headed "Fiscal Years Ended" would name the question.
+var periodPhraseRE = func() *regexp.Regexp {
+	var months []string
+	for _, m := range lexicon.English().Words("months") {
+		months = append(months, strings.ToLower(m[:3])+`[a-z]*\.?`)
+	}
+	month := `(?:` + strings.Join(months, "|") + `)`
+	return regexp.MustCompile(`(?i)\b(?:(?:fiscal\s+)?(?:years?|quarters?|months?|weeks?|periods?)\s+(?:ended|ending)\b|fiscal\s+years?\b|` +
+		month + `\s+\d{1,2}\b|` + month + `\s+(?:19|20)\d\d\b)`)
+}()
+
+// periodStems are the content stems of the period phrases of text.
+func periodStems(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range periodPhraseRE.FindAllString(text, -1) {
+		for _, w := range contentStems(m) {
+			out[w] = true
+		}
+	}
+	return out
 }

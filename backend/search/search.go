@@ -39,6 +39,10 @@ type Settings struct {
 	// RowsWeight weighs the list of table passages whose row labels hold
 	// the question's words (see rowList; 0: no such list).
 	RowsWeight float64
+	// CellsWeight weighs the list of table passages holding a cell the
+	// question names by its row and period (see cellList; 0: no such
+	// list).
+	CellsWeight float64
 	// WindowWeight weighs the list of passages holding the question's
 	// words close together (see windowList; 0: no such list).
 	WindowWeight float64
@@ -59,7 +63,7 @@ func DefaultSettings() Settings {
 	// page words' weight and the spread's depth were measured with
 	// ../shared/eval/docqa (docs/measurements.md, "Pages as a whole"):
 	// page hit@5 rises alike for weights 0.1 to 0.25 and falls above.
-	return Settings{ColumnWeights: [4]float64{5, 1.5, 1, 1}, Depth: 50, RRFK: 10, LexicalWeight: 1, VectorWeight: 0.3, NamedWeight: 1, PageWeight: 2, RowsWeight: 1, WindowWeight: 1, PageWordsWeight: 0.2, SpreadDepth: 30}
+	return Settings{ColumnWeights: [4]float64{5, 1.5, 1, 1}, Depth: 50, RRFK: 10, LexicalWeight: 1, VectorWeight: 0.3, NamedWeight: 1, PageWeight: 2, RowsWeight: 1, CellsWeight: 1, WindowWeight: 1, PageWordsWeight: 0.2, SpreadDepth: 30}
 }
 
 // Searcher runs hybrid passage search over one project store.
@@ -438,7 +442,7 @@ func (s *Searcher) RankQuestion(ctx context.Context, q *question.Question, k int
 		lists = append(lists, Ranked{Name: "vector", Weight: set.VectorWeight, IDs: ids(vr.near)})
 	}
 	fused, score, ranks := Fuse(set.RRFK, lists...)
-	if set.NamedWeight > 0 || set.RowsWeight > 0 || set.WindowWeight > 0 || set.PageWordsWeight > 0 {
+	if set.NamedWeight > 0 || set.RowsWeight > 0 || set.CellsWeight > 0 || set.WindowWeight > 0 || set.PageWordsWeight > 0 {
 		cand, err := s.sectionCandidates(ctx, fused, tc)
 		if err != nil {
 			return nil, nil, nil, err
@@ -449,6 +453,9 @@ func (s *Searcher) RankQuestion(ctx context.Context, q *question.Question, k int
 		}
 		if rows := rowList(q, cand, tc.stemIDF()); set.RowsWeight > 0 && len(rows) > 0 {
 			lists = append(lists, Ranked{Name: "rows", Weight: set.RowsWeight, IDs: rows})
+		}
+		if cells := cellList(q, cand, tc.stemIDF()); set.CellsWeight > 0 && len(cells) > 0 {
+			lists = append(lists, Ranked{Name: "cells", Weight: set.CellsWeight, IDs: cells})
 		}
 		if set.WindowWeight > 0 {
 			if near := windowList(q, cand, tc.stemIDF()); len(near) > 0 {
