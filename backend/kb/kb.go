@@ -189,8 +189,11 @@ type PageBlock struct {
 // table, not a chart of marks, and a frame's inner line divides no
 // columns; a ruled table's first cell wrapped onto a line of its own,
 // going on in lower case, stays its row's ("… significantly | No" over
-// "changed since last year?").
-const ReaderVersion = 32
+// "changed since last year?"); version 33: a word whose last one or
+// two letters were placed apart ("Balance Shee t") is joined when the
+// document prints the whole word elsewhere and never the first part
+// alone.
+const ReaderVersion = 33
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

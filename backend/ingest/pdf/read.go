@@ -77,6 +77,7 @@ func read(data []byte, opt parsed.Options, useIum bool) (*parsed.Document, error
 	// Image-only pages keep info.NoText; they are OCRed later (scans.go).
 	doc := &parsed.Document{Kind: parsed.KindPDF, Title: rd.title, MetaTitle: rd.title}
 	doc.Blocks = buildBlocks(pages)
+	joinSplitWords(doc.Blocks)
 	for _, p := range pages {
 		if p.hasBox {
 			p.info.Width, p.info.Height = round1(p.box[2]-p.box[0]), round1(p.box[3]-p.box[1])
