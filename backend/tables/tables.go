@@ -12,6 +12,7 @@ package tables
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -601,13 +602,15 @@ func width(rows []Row) int {
 func columns(heads [][]string, n int) ([]string, string) {
 	names := make([][]string, n)
 	stub := ""
-	for _, h := range heads {
+	for hi, h := range heads {
 		cells := h
 		if label, groups, ok := groupHeads(cells, n); ok {
 			if label != "" {
 				stub = label
 			}
 			cells = groups
+		} else if hi+1 < len(heads) {
+			cells = centredOver(cells, heads[hi+1], n)
 		}
 		if len(cells) == n+1 {
 			if cells[0] != "" {
@@ -642,6 +645,53 @@ func columns(heads [][]string, n int) ([]string, string) {
 		out[j] = strings.Join(parts, " ")
 	}
 	return out, stub
+}
+
+// centredOver spreads each head of a sparse header row over the empty
+// cells on both sides of it, as far as it has them on both sides alike:
+// a head centred over a group of columns ("| 2021 | | 2022 | | | 2023 |"
+// over "Total | Opened | Closed | Total | Opened | Closed | Total") heads
+// each column of the group, not only the middle one. Only when the row
+// holds n cells (with or without its stub) and the row below names every
+// column the spread covers: an empty cell over an empty head (a "$"
+// column's) is no column of the group. The row is returned as it was
+// otherwise.
+func centredOver(cells, below []string, n int) []string {
+	row, stub := cells, []string(nil)
+	if len(row) == n+1 {
+		row, stub = row[1:], row[:1]
+	}
+	if len(below) == n+1 {
+		below = below[1:]
+	}
+	if len(row) != n || len(below) != n {
+		return cells
+	}
+	blank := func(j int) bool {
+		return j >= 0 && j < n && strings.TrimSpace(row[j]) == "" && strings.TrimSpace(below[j]) != ""
+	}
+	claims := make([][]int, n) // the heads spreading over each cell
+	for i, c := range row {
+		if strings.TrimSpace(c) == "" {
+			continue
+		}
+		for d := 1; blank(i-d) && blank(i+d); d++ {
+			claims[i-d] = append(claims[i-d], i)
+			claims[i+d] = append(claims[i+d], i)
+		}
+	}
+	out := slices.Clone(row)
+	spread := false
+	for j, by := range claims {
+		if len(by) == 1 { // a cell two heads reach is left to neither
+			out[j] = row[by[0]]
+			spread = true
+		}
+	}
+	if !spread {
+		return cells
+	}
+	return append(slices.Clone(stub), out...)
 }
 
 // groupHeads reads a header row set as groups over the columns: a label

@@ -596,3 +596,44 @@ func TestLookupFullyNamedLabelFirst(t *testing.T) {
 		t.Fatalf("first cell %+v, want the net earnings row", cells)
 	}
 }
+
+// Years centred over groups of columns head every column of their group,
+// not only the one under them; a sparse row over a row that leaves the
+// same columns empty (a sign column's) spreads nothing.
+func TestParseHeadsCentredOverGroups(t *testing.T) {
+	tabs := Parse("Kestrel mills open at the end of each of the last three years:\n"+
+		"| 2021 |  | 2022 |  |  | 2023 |\n"+
+		"| Total Mills at End of Year | Mills Opened | Mills Closed | Total Mills at End of Year | Mills Opened | Mills Closed | Total Mills at End of Year\n"+
+		"Grain mills | 956 | 2 | (20) | 938 | 1 | (14) | 925\n"+
+		"Total mills | 991 | 13 | (20) | 984 | 9 | (15) | 978", "", "")
+	if len(tabs) != 1 {
+		t.Fatalf("%d tables", len(tabs))
+	}
+	want := []string{"2021 Total Mills at End of Year", "2022 Mills Opened", "2022 Mills Closed", "2022 Total Mills at End of Year",
+		"2023 Mills Opened", "2023 Mills Closed", "2023 Total Mills at End of Year"}
+	if !slices.Equal(tabs[0].Columns, want) {
+		t.Errorf("columns %q, want %q", tabs[0].Columns, want)
+	}
+	words := func(s string) []string { return strings.Fields(strings.ToLower(s)) }
+	q := Query{Terms: map[string]bool{"total": true, "mills": true, "end": true}, Weight: func(string) float64 { return 1 }, Years: []int{2023}}
+	if cells := Lookup(q, tabs, words); len(cells) == 0 || cells[0].Value != "978" {
+		t.Errorf("total mills at the end of 2023: %+v", cells)
+	}
+
+	for _, tc := range []struct {
+		row, below, want []string
+		n                int
+	}{
+		// An empty head over an empty cell: a sign column's, no group's.
+		{[]string{"2023", "", "2022", ""}, []string{"Amount", "", "Amount", ""}, []string{"2023", "", "2022", ""}, 4},
+		{[]string{"", "Mills", ""}, []string{"Opened", "Closed", "Total"}, []string{"Mills", "Mills", "Mills"}, 3},
+		// The row's stub stays its own.
+		{[]string{"(in millions)", "", "Mills", ""}, []string{"", "Opened", "Closed", "Total"}, []string{"(in millions)", "Mills", "Mills", "Mills"}, 3},
+		// A cell two heads reach is neither's.
+		{[]string{"", "Grain", "", "Feed", ""}, []string{"a", "b", "c", "d", "e"}, []string{"Grain", "Grain", "", "Feed", "Feed"}, 5},
+	} {
+		if got := centredOver(tc.row, tc.below, tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("centredOver(%q, %q) = %q, want %q", tc.row, tc.below, got, tc.want)
+		}
+	}
+}
