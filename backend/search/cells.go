@@ -54,7 +54,7 @@ func cellList(q *question.Question, hits []kb.Hit, idf func(string) float64) []i
 			continue
 		}
 		rowTerms := map[string]bool{}
-		title := stemSet(contentStems(h.DocTitle + " " + h.IndexTitle))
+		title := titleStems(h)
 		for w := range terms {
 			if !title[w] {
 				rowTerms[w] = true

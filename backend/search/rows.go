@@ -72,10 +72,7 @@ func rowList(q *question.Question, hits []kb.Hit, idf func(string) float64) []in
 		if !strings.Contains(h.Text, " | ") {
 			continue
 		}
-		title := map[string]bool{}
-		for _, w := range contentStems(h.DocTitle + " " + h.IndexTitle) {
-			title[w] = true
-		}
+		title := titleStems(h)
 		held := map[string]float64{} // stem → best share of a label naming it
 		for _, line := range strings.Split(h.Text, "\n") {
 			label := contentStems(rowLabel(line))
@@ -112,6 +109,12 @@ func rowList(q *question.Question, hits []kb.Hit, idf func(string) float64) []in
 	}
 	sort.SliceStable(out, func(a, b int) bool { return score[out[a]] > score[out[b]] })
 	return out
+}
+
+// titleStems are the content stems of the titles of h's document: words
+// every passage of the document holds, which name no row.
+func titleStems(h kb.Hit) map[string]bool {
+	return stemSet(contentStems(h.DocTitle + " " + h.IndexTitle))
 }
 
 // stemIDF returns a stem's IDF over the project's passages from the
