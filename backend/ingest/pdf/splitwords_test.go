@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"cairn/backend/ingest/parsed"
@@ -60,4 +61,19 @@ func TestJoinSplitWords(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzJoinSplitWords: joining only ever drops spaces, never panics.
+func FuzzJoinSplitWords(f *testing.F) {
+	f.Add("Consolidated Balance Shee t", "balance sheet, sheet")
+	f.Add("Busines s é t", "business businesS\xff s")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		blocks := []parsed.Block{{Text: a}, {Text: b}}
+		joinSplitWords(blocks)
+		for i, in := range []string{a, b} {
+			if strings.ReplaceAll(blocks[i].Text, " ", "") != strings.ReplaceAll(in, " ", "") {
+				t.Fatalf("%q became %q", in, blocks[i].Text)
+			}
+		}
+	})
 }
