@@ -11,8 +11,8 @@ import (
 
 	"cairn/backend/analyze"
 	"cairn/backend/kb"
-	"cairn/backend/lexicon"
 	"cairn/backend/question"
+	"cairn/backend/tables"
 )
 
 // Named rows: a question about a figure ("what is the current ratio?",
@@ -143,15 +143,8 @@ func (tc termCounts) stemIDF() func(string) float64 {
 // "in the quarter ended June 30") names a table's column, not its rows:
 // the words of such a phrase are left out of what a row label is matched
 // on, or every table headed "Fiscal Years Ended" would name the question.
-var periodPhraseRE = func() *regexp.Regexp {
-	var months []string
-	for _, m := range lexicon.English().Words("months") {
-		months = append(months, strings.ToLower(m[:3])+`[a-z]*\.?`)
-	}
-	month := `(?:` + strings.Join(months, "|") + `)`
-	return regexp.MustCompile(`(?i)\b(?:(?:fiscal\s+)?(?:years?|quarters?|months?|weeks?|periods?)\s+(?:ended|ending)\b|fiscal\s+years?\b|` +
-		month + `\s+\d{1,2}\b|` + month + `\s+(?:19|20)\d\d\b)`)
-}()
+var periodPhraseRE = regexp.MustCompile(`(?i)\b(?:(?:fiscal\s+)?(?:years?|quarters?|months?|weeks?|periods?)\s+(?:ended|ending)\b|fiscal\s+years?\b|` +
+	tables.MonthPattern + `\s+\d{1,2}\b|` + tables.MonthPattern + `\s+(?:19|20)\d\d\b)`)
 
 // periodStems are the content stems of the period phrases of text.
 func periodStems(text string) map[string]bool {

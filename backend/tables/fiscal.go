@@ -46,6 +46,11 @@ var columnDateRE, monthAbbrevs = func() (*regexp.Regexp, []string) {
 	return regexp.MustCompile(`(?i)\b(` + strings.Join(abbrevs, "|") + `)[a-z]*\.?\s+(\d{1,2}),?\s+((?:19|20)\d\d)\b`), abbrevs
 }()
 
+// MonthPattern is a regular expression (no group of its own) for an
+// English month name, whole or cut ("January", "Jan.", "Sept"), from the
+// lexicon; callers add their own flags ("(?i)").
+var MonthPattern = `(?:` + strings.Join(monthAbbrevs, "|") + `)[a-z]*\.?`
+
 // monthDayRE is a date without its year ("Dec. 26", "September 30"):
 // a quarter's or a month's end under a year set over a group of columns.
 var monthDayRE = regexp.MustCompile(`(?i)^(` + strings.Join(monthAbbrevs, "|") + `)[a-z]*\.?\s+\d{1,2},?$`)
