@@ -192,8 +192,9 @@ type PageBlock struct {
 // "changed since last year?"); version 33: a word whose last one or
 // two letters were placed apart ("Balance Shee t") is joined when the
 // document prints the whole word elsewhere and never the first part
-// alone.
-const ReaderVersion = 33
+// alone; version 34: in a drawn grid, a row label whose cell spans
+// several rows, set in the middle of the cell, names each of its rows.
+const ReaderVersion = 34
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -48,6 +48,9 @@ func ruledTables(lines []*pline, rules []rule, f frame) []*pblock {
 			if t.isChart(m, lines) {
 				continue
 			}
+			if t.gridded(vs) {
+				t.spans = hs
+			}
 			out = append(out, t.rows(lines, vs, f)...)
 		}
 	}
@@ -184,6 +187,10 @@ const minGridColumn = 20.0
 type ruleStack struct {
 	ys     []float64
 	x0, x1 float64
+	// spans holds, for a drawn grid, the horizontal rules as drawn, so
+	// that a row label whose cell spans several rows (no rule through it)
+	// can be told; nil elsewhere.
+	spans []rule
 }
 
 // stackRules groups horizontal rules into stacks: rules below one another
@@ -231,6 +238,107 @@ func stackRules(hs []rule) []ruleStack {
 		}
 	}
 	return out
+}
+
+// labelCellRuled reports, for each rule of the stack, whether it is drawn
+// across the first column (x0 to sep, the first column separator) as
+// well; in a drawn grid a rule that stops at the first column leaves the
+// row label's cell spanning the rows on both sides of it ("640 x 480"
+// centred beside its "60", "72" and "75" rows). Nil when the stack is no
+// drawn grid.
+func (t ruleStack) labelCellRuled(sep float64) []bool {
+	if t.spans == nil {
+		return nil
+	}
+	out := make([]bool, len(t.ys))
+	for i, y := range t.ys {
+		for _, h := range t.spans {
+			if math.Abs(h.at-y) <= ruleJoinTol && h.a <= t.x0+spanRuleTol && h.b >= sep-spanRuleTol {
+				out[i] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// spanRuleTol is how far short of a cell's edge (points) a rule drawn
+// across that cell may stop.
+const spanRuleTol = 2.0
+
+// spanRow is where a row of a ruled table lies: its band (between rules
+// ys[band] and ys[band+1]) and the middle of its row label's letters
+// (NaN without a label).
+type spanRow struct {
+	band     int
+	labelMid float64
+}
+
+// fillSpannedLabels gives each row of a label cell that spans several
+// rows that label: bands not parted by a rule drawn across the first
+// column are one label cell; when exactly one of its rows has a label,
+// set in the middle of the cell as such labels are (a rule stroked and
+// then painted over by the cell's fill reads as drawn, so the place of
+// the label decides too), and every other row there has none, those rows
+// take the label (each row of a table read as data names what it is
+// about). Only the first column: a figure spanning rows is not repeated,
+// so nothing is counted twice; nor the first band, the column heads'. ruled[i] is whether rule i crosses the
+// first column.
+func (t ruleStack) fillSpannedLabels(rows []*pblock, at []spanRow, ruled []bool) {
+	if ruled == nil {
+		return
+	}
+	for start := 0; start < len(rows); {
+		end := start + 1
+		for end < len(rows) && !crossesBefore(at[end].band, at[end-1].band, ruled) {
+			end++
+		}
+		group, where := rows[start:end], at[start:end]
+		start = end
+		if len(group) < 2 || where[0].band == 0 {
+			continue // the heads' band: a stub head spans the head rows
+		}
+		label, labelled, mid := "", 0, 0.0
+		for i, b := range group {
+			if len(b.cells) == 0 {
+				labelled = -1
+				break
+			}
+			if b.cells[0] != "" {
+				label, mid = b.cells[0], where[i].labelMid
+				labelled++
+			}
+		}
+		top, bottom := t.ys[where[0].band], t.ys[where[len(where)-1].band+1]
+		rowHeight := (top - bottom) / float64(len(group))
+		if labelled != 1 || math.IsNaN(mid) || math.Abs(mid-(top+bottom)/2) > spanLabelOffCentre*rowHeight {
+			continue
+		}
+		for _, b := range group {
+			if b.cells[0] == "" {
+				b.cells[0] = label
+			}
+		}
+	}
+}
+
+// spanLabelOffCentre is how far (in rows) a spanning label's middle may
+// lie from its cell's.
+const spanLabelOffCentre = 0.3
+
+// crossesBefore reports whether a rule drawn across the first column
+// parts band b from the earlier band a (rows split out of one band are
+// parted: their label cell is their own).
+func crossesBefore(b, a int, ruled []bool) bool {
+	if b == a {
+		return true
+	}
+	for i := a + 1; i <= b && i < len(ruled); i++ {
+		if ruled[i] {
+			return true
+		}
+	}
+	return false
 }
 
 // withoutShortRules drops the stack's rules that cover less than half of
@@ -287,7 +395,8 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 		v float64
 	}
 	var rowsOut []*pblock
-	wrapped := 0 // lines read as the rest of the row above (continuesRow)
+	var spanRows []spanRow // where each row of rowsOut lies, for fillSpannedLabels
+	wrapped := 0           // lines read as the rest of the row above (continuesRow)
 	for bi := 0; bi+1 < len(t.ys); bi++ {
 		hi, lo := t.ys[bi], t.ys[bi+1]
 		var band []*pline
@@ -383,14 +492,20 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 			if !any {
 				continue
 			}
+			sr := spanRow{band: bi, labelMid: math.NaN()}
 			for _, l := range band {
 				if rowOf(l.v) == ri {
 					b.add(l)
+					if inFirstColumn(l, g) {
+						sr.labelMid = l.v + 0.35*l.size // the middle of its letters
+					}
 				}
 			}
 			rowsOut = append(rowsOut, b)
+			spanRows = append(spanRows, sr)
 		}
 	}
+	t.fillSpannedLabels(rowsOut, spanRows, t.labelCellRuled(cols[0]))
 	// Two lines of cells make a table, though they are one wrapped row.
 	if len(rowsOut)+wrapped < 2 {
 		for _, l := range in {

@@ -237,3 +237,58 @@ func TestSpanningHeads(t *testing.T) {
 		t.Errorf("wrapped head: got %q, want first row %q", got, want)
 	}
 }
+
+// TestFillSpannedLabels: in a drawn grid, a row label whose cell spans
+// several rows (the rules between them stop at the first column) names
+// each of them when it is set in the middle of its cell; a label set in
+// the middle of one row of such a cell names only that row (a rule
+// stroked and painted over reads as missing), and without the grid's
+// rules nothing is filled.
+func TestFillSpannedLabels(t *testing.T) {
+	const size, charWidth = 9.0, 4.5
+	at := func(u, v float64, text string) *pline {
+		r := &run{u0: u, u1: u + charWidth*float64(utf8.RuneCountInString(text)), v: v, glyphs: 4, sizeSum: 4 * size}
+		r.b.WriteString(text)
+		return &pline{v: v, size: size, u0: r.u0, u1: r.u1, runs: []*run{r}}
+	}
+	vs := []rule{{at: 130, a: 673, b: 760}, {at: 200, a: 673, b: 760}}
+	full := func(y float64) rule { return rule{horizontal: true, at: y, a: 75, b: 320} }
+	part := func(y float64) rule { return rule{horizontal: true, at: y, a: 130, b: 320} }
+	ys := []float64{760, 745, 733, 721, 709, 697, 685, 673}
+	read := func(spans []rule, lines ...*pline) []string {
+		st := ruleStack{ys: ys, x0: 75, x1: 320, spans: spans}
+		var rows []string
+		for _, b := range st.rows(lines, vs, frame{ux: 1}) {
+			rows = append(rows, strings.Join(b.cells, " | "))
+		}
+		return rows
+	}
+	spans := []rule{full(760), full(745), part(733), part(721), full(709), part(697), full(685), full(673)}
+	lines := func(labelB float64) []*pline {
+		return []*pline{
+			at(80, 750, "Signal"), at(140, 750, "Hz"), at(210, 750, "DVI"),
+			at(140, 736, "60"), at(210, 736, "yes"),
+			at(80, 724, "640 x 480"), at(140, 724, "72"), at(210, 724, "yes"),
+			at(140, 712, "75"), at(210, 712, "no"),
+			at(140, 700, "30"), at(210, 700, "yes"),
+			at(80, labelB, "3840 x 2160"), at(140, 688, "60"), at(210, 688, "no"),
+			at(80, 676, "1920 x 1200"), at(140, 676, "60"), at(210, 676, "yes"),
+		}
+	}
+	got := read(spans, lines(694)...)
+	want := []string{"Signal | Hz | DVI", "640 x 480 | 60 | yes", "640 x 480 | 72 | yes", "640 x 480 | 75 | no",
+		"3840 x 2160 | 30 | yes", "3840 x 2160 | 60 | no", "1920 x 1200 | 60 | yes"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("spanning labels:\ngot  %q\nwant %q", got, want)
+	}
+	// The second cell's label in the middle of its lower row: only that row.
+	got = read(spans, lines(688)...)
+	if len(got) != 7 || got[4] != " | 30 | yes" || got[5] != "3840 x 2160 | 60 | no" {
+		t.Errorf("off-centre label: got %q", got)
+	}
+	// No rules known (not a drawn grid): no label is repeated.
+	got = read(nil, lines(694)...)
+	if len(got) != 7 || got[1] != " | 60 | yes" || got[4] != " | 30 | yes" {
+		t.Errorf("without the grid: got %q", got)
+	}
+}
