@@ -193,8 +193,10 @@ type PageBlock struct {
 // two letters were placed apart ("Balance Shee t") is joined when the
 // document prints the whole word elsewhere and never the first part
 // alone; version 34: in a drawn grid, a row label whose cell spans
-// several rows, set in the middle of the cell, names each of its rows.
-const ReaderVersion = 34
+// several rows, set in the middle of the cell, names each of its rows;
+// version 35: the body size is the running text's (a guidebook's map
+// pages no longer make its prose read as headings).
+const ReaderVersion = 35
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -179,23 +179,55 @@ func cleanText(s string) string {
 // sizeBucket rounds a font size to half points.
 func sizeBucket(s float64) float64 { return math.Round(s*2) / 2 }
 
-// bodySize is the font size carrying the most letters outside tables
-// (table text is often set smaller than the prose, and a chart's axis
-// numbers are no body text); of all text when the document is only tables.
+// bodySize is the font size of the body text: the size carrying the most
+// letters of running text (paragraphs of two lines or more whose lines
+// are as long as a sentence's: a guidebook's dozens of map pages set
+// hundreds of street names smaller than its prose, and a datasheet's
+// tables and notes its own sizes) when there is enough of it, else the
+// size carrying the most letters outside tables (table text is often set
+// smaller than the prose, and a chart's axis numbers are no body text);
+// of all text when the document is only tables.
 func bodySize(pages []pageOut) float64 {
+	if s, n := commonestSize(pages, isRunningText); n >= minRunningTextLetters {
+		return s
+	}
+	if s, n := commonestSize(pages, func(q para) bool { return !q.table }); n > 0 {
+		return s
+	}
+	s, _ := commonestSize(pages, func(para) bool { return true })
+	return s
+}
+
+// minRunningTextLetters is the least running text (letters) that tells
+// the body size by itself.
+const minRunningTextLetters = 2000
+
+// minRunningLineRunes is the least mean line length (characters) of a
+// paragraph of running text.
+const minRunningLineRunes = 30
+
+// isRunningText reports whether a paragraph is running text: outside
+// tables, two lines or more, its lines as long as a sentence's, and no
+// dot leaders (a map's key or an index: "Pier 39 ........ C2").
+func isRunningText(q para) bool {
+	return !q.table && q.lines >= 2 && q.runes >= minRunningLineRunes*q.lines && !dotLeaderRE.MatchString(q.text)
+}
+
+// dotLeaderRE matches a dot leader: four dots or more, close or spaced.
+var dotLeaderRE = regexp.MustCompile(`(?:\.\s?){4,}`)
+
+// commonestSize is the font size (to half a point) carrying the most
+// letters of the paragraphs keep takes, and how many letters those
+// paragraphs have.
+func commonestSize(pages []pageOut, keep func(para) bool) (float64, int) {
 	hist := map[float64]int{}
-	for _, tables := range []bool{false, true} {
-		total := 0
-		for _, p := range pages {
-			for _, q := range p.paras {
-				if n := letters(q.text); q.size > 0 && n > 0 && (tables || !q.table) {
-					hist[sizeBucket(q.size)] += n
-					total += n
-				}
+	total := 0
+	for _, p := range pages {
+		for _, q := range p.paras {
+			if n := letters(q.text); q.size > 0 && n > 0 && keep(q) {
+				hist[sizeBucket(q.size)] += n
+				total += n
 			}
-		}
-		if total > 0 {
-			break
 		}
 	}
 	best, bestN := 0.0, 0
@@ -204,7 +236,7 @@ func bodySize(pages []pageOut) float64 {
 			best, bestN = s, n
 		}
 	}
-	return best
+	return best, total
 }
 
 // isHeading reports whether a paragraph looks like a heading: upright,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"cairn/backend/ingest/parsed"
 )
@@ -422,4 +423,31 @@ func TestContentsEntriesAreNoHeadings(t *testing.T) {
 	}
 	checkHeadings(t, headPDF([][]hline{c.lines}), map[string]int{"Contents": 1, "1. Brewing at Home": 1},
 		[]string{"Preface", "1. Brewing at Home....", "2. Water and Grain", "Index", "Appendix 1"})
+}
+
+// TestBodySizeFromRunningText: the body size is that of the running text,
+// though a guidebook's map pages set more letters smaller (street names
+// alone, map keys with dot leaders); without enough running text, the
+// commonest size outside tables.
+func TestBodySizeFromRunningText(t *testing.T) {
+	para1 := func(text string, size float64, lines int) para {
+		return para{text: text, size: size, lines: lines, runes: utf8.RuneCountInString(text)}
+	}
+	prose := "The cable car climbs the hill past the old houses of the quarter\n" +
+		"and stops at the square, where the market opens every morning at six\n" +
+		"and the cafés put their tables out under the plane trees by the church."
+	var maps, text []para
+	for range 200 {
+		maps = append(maps, para1("Pier", 6, 1), para1("Market St", 6, 1), para1("Union Square", 6, 1), para1("Embarcadero", 6, 1),
+			para1("12 Harbour Café ..................... B2\n13 Old Mint ..................... C3", 6.5, 2))
+	}
+	for range 20 {
+		text = append(text, para1(prose, 8, 3))
+	}
+	if got := bodySize([]pageOut{{paras: maps}, {paras: text}}); got != 8 {
+		t.Errorf("guidebook: body size %v, want 8 (the running text's)", got)
+	}
+	if got := bodySize([]pageOut{{paras: maps}, {paras: text[:1]}}); got != 6 {
+		t.Errorf("little running text: body size %v, want 6 (the commonest outside tables)", got)
+	}
 }
