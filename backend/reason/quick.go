@@ -170,6 +170,13 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		if g.stated, err = u.statedFormula(ctx, g.evidence); err != nil {
 			return nil, err
 		}
+		// Else the sum or the difference of the items it names in one
+		// table, when it asks for one.
+		if g.stated == nil && superlative(u.q.Tokens) == 0 {
+			if g.stated, err = u.combinedFigure(ctx, g.evidence); err != nil {
+				return nil, err
+			}
+		}
 		// Else the row with the highest or lowest figure, when it asks
 		// which item has the most or least of something.
 		if g.stated == nil && superlative(u.q.Tokens) != 0 {
