@@ -195,8 +195,10 @@ type PageBlock struct {
 // alone; version 34: in a drawn grid, a row label whose cell spans
 // several rows, set in the middle of the cell, names each of its rows;
 // version 35: the body size is the running text's (a guidebook's map
-// pages no longer make its prose read as headings).
-const ReaderVersion = 35
+// pages no longer make its prose read as headings); version 36: a table
+// ruled only above and below its head and at its end, its body of words
+// and counts taller than a row band, is read as one table of rows.
+const ReaderVersion = 36
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

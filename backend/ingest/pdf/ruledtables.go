@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Ruled tables: a stack of horizontal rules with text between them laid
@@ -34,6 +35,17 @@ func ruledTables(lines []*pline, rules []rule, f frame) []*pblock {
 	marks := tinyMarks(rules, false)
 	var joined [][2]float64 // the marks of pieces joined first, made when a grid needs them
 	for _, st := range stackRules(hs) {
+		if st.closing != 0 {
+			// A head ruled off over a tall body closed by a rule as wide
+			// as the top one: one table, when the body keeps the head's
+			// columns.
+			body := st
+			body.ys = []float64{st.ys[0], st.ys[1], st.closing}
+			if rows := body.rows(lines, vs, f); rows != nil {
+				out = append(out, rows...)
+				continue
+			}
+		}
 		for _, t := range st.splitAtUnruledBands(vs) {
 			// A grid (rules down its columns too) drawn in short pieces
 			// is a table; elsewhere short pieces under figures stay
@@ -191,6 +203,9 @@ type ruleStack struct {
 	// that a row label whose cell spans several rows (no rule through it)
 	// can be told; nil elsewhere.
 	spans []rule
+	// closing, when not 0, is the rule that may close a tall body under
+	// a head ruled off (closingRule).
+	closing float64
 }
 
 // stackRules groups horizontal rules into stacks: rules below one another
@@ -234,6 +249,7 @@ func stackRules(hs []rule) []ruleStack {
 			last = hs[j].at
 		}
 		if st = st.withoutShortRules(hs); len(st.ys) >= 2 {
+			st.closing = closingRule(hs, st)
 			out = append(out, st)
 		}
 	}
@@ -341,6 +357,94 @@ func crossesBefore(b, a int, ruled []bool) bool {
 	return false
 }
 
+// textBody reports whether the rows of a head over a tall body read as a
+// table of words and counts (a board's attendance list: names, roles,
+// "7", "Yes"): a head of three cells or more, two rows in three filling
+// half their cells or more, and no amount in any cell
+// (no currency sign, thousands separator, decimals or percentage).
+// Statements and survey charts ruled this way are left to the readings
+// that handle their sign columns, section rows and heads above the rule;
+// a code listing in a box (one head cell) is no table.
+func textBody(rows []*pblock) bool {
+	if len(rows) == 0 {
+		return false
+	}
+	heads := 0
+	for _, c := range rows[0].cells {
+		if c != "" {
+			heads++
+		}
+	}
+	if heads < 3 {
+		return false
+	}
+	// Most rows fill most columns: a chart's labels and values, set
+	// where their bars end, fill few.
+	full := 0
+	for _, b := range rows[1:] {
+		n := 0
+		for _, c := range b.cells {
+			if c != "" {
+				n++
+			}
+		}
+		if 2*n >= len(b.cells) {
+			full++
+		}
+	}
+	if 3*full < 2*(len(rows)-1) {
+		return false
+	}
+	for _, b := range rows {
+		for _, c := range b.cells {
+			for _, w := range strings.Fields(c) {
+				if amountRE.MatchString(w) || isCurrencySign(w) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// isCurrencySign reports whether w is a currency sign alone ("$", "€").
+func isCurrencySign(w string) bool {
+	r, size := utf8.DecodeRuneInString(w)
+	return size == len(w) && unicode.Is(unicode.Sc, r)
+}
+
+// maxBodyBand is the tallest body band (points) a table ruled only above
+// and below its head and at its end may have: most of a page.
+const maxBodyBand = 500.0
+
+// maxHeadBandRatio is the tallest a head band may be against the body
+// band below it for the two to be read as one table's head and body.
+const maxHeadBandRatio = 0.5
+
+// closingRule is the rule that closes a tall body under a stack of two
+// rules (a top rule and a head rule, "Director | Executive/ …" between
+// them): the first rule below the head rule by more than maxRowBandGap
+// and at most maxBodyBand, as wide as the top rule (each end within
+// ruleJoinTol), the head band at most maxHeadBandRatio of the body's
+// height; 0 when there is none (or the stack has other rules).
+func closingRule(hs []rule, st ruleStack) float64 {
+	if len(st.ys) != 2 {
+		return 0
+	}
+	head, low := st.ys[0]-st.ys[1], st.ys[1]
+	best := 0.0
+	for _, h := range hs {
+		gap := low - h.at
+		if gap <= maxRowBandGap || gap > maxBodyBand || head > maxHeadBandRatio*gap {
+			continue
+		}
+		if math.Abs(h.a-st.x0) <= ruleJoinTol && math.Abs(h.b-st.x1) <= ruleJoinTol && h.at > best {
+			best = h.at // the nearest below
+		}
+	}
+	return best
+}
+
 // withoutShortRules drops the stack's rules that cover less than half of
 // its width: underlines of single cells and rules under a column group
 // mark text, not row boundaries.
@@ -385,6 +489,20 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 	cols := t.columns(in, vs)
 	if len(cols) < 1 {
 		return nil
+	}
+	if t.closing != 0 && len(t.ys) == 3 && t.ys[2] == t.closing {
+		// A tall body is the head's table only when it keeps the head's
+		// columns: a summary whose long labels run into the figures'
+		// gaps is left to the white space, which reads it row by row.
+		var head []*pline
+		for _, l := range in {
+			if l.v < t.ys[0] && l.v > t.ys[1] {
+				head = append(head, l)
+			}
+		}
+		if len(head) == 0 || len(cols) < len(t.columns(head, vs)) {
+			return nil
+		}
 	}
 	g := grid{seps: cols, vs: vs}
 	ncols := len(cols) + 1
@@ -507,7 +625,7 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 	}
 	t.fillSpannedLabels(rowsOut, spanRows, t.labelCellRuled(cols[0]))
 	// Two lines of cells make a table, though they are one wrapped row.
-	if len(rowsOut)+wrapped < 2 {
+	if len(rowsOut)+wrapped < 2 || t.closing != 0 && len(t.ys) == 3 && t.ys[2] == t.closing && !textBody(rowsOut) {
 		for _, l := range in {
 			l.cell = false
 		}

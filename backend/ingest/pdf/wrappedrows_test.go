@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -290,5 +291,43 @@ func TestFillSpannedLabels(t *testing.T) {
 	got = read(nil, lines(694)...)
 	if len(got) != 7 || got[1] != " | 60 | yes" || got[4] != " | 30 | yes" {
 		t.Errorf("without the grid: got %q", got)
+	}
+}
+
+// TestTallRuledBody: a table ruled only above and below its head and at
+// its end, its body taller than any row band (a board's attendance list,
+// cells wrapped over two lines), is one table of rows; with amounts in
+// its cells (a statement, whose sign columns and section rows the white
+// space reads better) it is not taken in this way.
+func TestTallRuledBody(t *testing.T) {
+	const size, charWidth = 9.0, 4.5
+	at := func(u, v float64, text string) *pline {
+		r := &run{u0: u, u1: u + charWidth*float64(utf8.RuneCountInString(text)), v: v, glyphs: 4, sizeSum: 4 * size}
+		r.b.WriteString(text)
+		return &pline{v: v, size: size, u0: r.u0, u1: r.u1, runs: []*run{r}}
+	}
+	hr := func(y float64) rule { return rule{horizontal: true, at: y, a: 70, b: 420} }
+	rules := []rule{hr(760), hr(730), hr(470)}
+	names := []string{"Anna Berg", "Ben Cole", "Cara Dunn", "Dan Ebb", "Eva Falk", "Finn Gray", "Gus Hale", "Hana Ives", "Ivo Jung", "Jon Kerr", "Kai Lund"}
+	read := func(figure func(i int) string) []string {
+		lines := []*pline{at(80, 742, "Director"), at(180, 742, "Category"), at(300, 742, "Meetings"), at(370, 742, "Boards")}
+		for i, n := range names {
+			v := 715 - 22*float64(i)
+			lines = append(lines, at(80, v, n), at(180, v, "Non-Executive"), at(300, v, fmt.Sprint(i%7+1)), at(370, v, figure(i)),
+				at(180, v-10, "& Independent"))
+		}
+		var rows []string
+		for _, b := range ruledTables(lines, rules, frame{ux: 1}) {
+			rows = append(rows, strings.Join(b.cells, " | "))
+		}
+		return rows
+	}
+	got := read(func(i int) string { return fmt.Sprint(i + 2) })
+	if len(got) != 1+len(names) || got[0] != "Director | Category | Meetings | Boards" || got[1] != "Anna Berg | Non-Executive & Independent | 1 | 2" {
+		t.Errorf("tall body: got %q", got)
+	}
+	got = read(func(i int) string { return fmt.Sprintf("%d,250", i+2) })
+	if len(got) > 2 {
+		t.Errorf("a body of amounts read as one ruled table: got %q", got)
 	}
 }
