@@ -459,6 +459,9 @@ func askingSentence(text string) string {
 		if i+1 < len(rs) && !unicode.IsSpace(rs[i+1]) && !unicode.IsUpper(rs[i+1]) {
 			continue
 		}
+		if r == '.' && abbreviationBefore(rs[:i]) {
+			continue // "Mr. R.A. Shah" is one sentence
+		}
 		sentences = append(sentences, strings.TrimSpace(string(rs[start:i+1])))
 		start = i + 1
 	}
@@ -474,6 +477,30 @@ func askingSentence(text string) string {
 		}
 	}
 	return text
+}
+
+// abbreviationBefore reports whether the text before a period ends on an
+// initial ("R.A", "C") or a title written without vowels ("Mr", "Dr",
+// "Mrs", "St"): a capital letter alone, or a capitalised word of at most
+// three letters none of which is a vowel. Such a period ends no sentence.
+func abbreviationBefore(rs []rune) bool {
+	j := len(rs)
+	for j > 0 && unicode.IsLetter(rs[j-1]) {
+		j--
+	}
+	word := rs[j:]
+	if len(word) == 0 || len(word) > 3 || !unicode.IsUpper(word[0]) {
+		return false
+	}
+	if len(word) == 1 {
+		return true
+	}
+	for _, r := range word {
+		if strings.ContainsRune("aeiouyAEIOUY", r) {
+			return false
+		}
+	}
+	return true
 }
 
 // The English words Anchors leaves out, and those that ask for a long

@@ -238,7 +238,8 @@ func TestAnchorsEnglishOnly(t *testing.T) {
 // TestAskWords: the words support weighs are those of the sentence that
 // asks, not a role set before it or the answer's form asked after it
 // (also when no space follows the question mark), a fiscal year read as
-// its year; a text of one sentence,
+// its year, initials and titles ("Mr. J.B. Arden") inside it; a text of
+// one sentence,
 // or none that asks, keeps all its words.
 func TestAskWords(t *testing.T) {
 	for _, tc := range []struct{ text, ask string }{
@@ -247,6 +248,8 @@ func TestAskWords(t *testing.T) {
 		{"Acting as a clerk: what did the mill grind?", "Acting as a clerk: what did the mill grind?"},
 		{"Name the mill's grain. Give it in tonnes.", "Name the mill's grain. Give it in tonnes."},
 		{"What did the mill grind in FY2021? Round to two places.", "What did the mill grind in 2021?"},
+		// initials and titles written without vowels end no sentence
+		{"How many mills do Mr. J.B. Arden and Dr. K. Moss own? Answer in int format.", "How many mills do Mr. J.B. Arden and Dr. K. Moss own?"},
 	} {
 		want := embed.WordsOf(analyze.Tokens(tc.ask))
 		if got := New(tc.text).AskWords; !slices.Equal(got, want) {
