@@ -7,7 +7,9 @@ import (
 
 	"cairn/backend/analyze"
 	"cairn/backend/formula"
+	"cairn/backend/kb"
 	"cairn/backend/lexicon"
+	"cairn/backend/search"
 	"cairn/backend/tables"
 )
 
@@ -53,16 +55,48 @@ func combineAsked(toks []analyze.Token) (int, []string) {
 }
 
 // combinedFigure works out the sum or the difference a question asks of
-// the items it names in one table of the evidence; nil when it asks
-// neither, or no table names the items and their measure (a question
-// naming an item no table has is not answered from the others). A
-// difference takes the item the question names first less the other.
-func (u *run) combinedFigure(ctx context.Context, ev []Evidence) (*statedFigure, error) {
+// the items it names in one table, among the tables of the best passages
+// and of the passages that name every name the question names (the table
+// listing the items holds them all, though the best passages, ranked by
+// the graph too, may be about each alone); nil when it asks neither, or
+// no table names the items and their measure (a question naming an item
+// no table has is not answered from the others). A difference takes the
+// item the question names first less the other. The passage of the table
+// used joins the evidence.
+func (u *run) combinedFigure(ctx context.Context, g *gathered) (*statedFigure, error) {
 	op, asking := combineAsked(u.q.Tokens)
 	if op == 0 {
 		return nil, nil
 	}
-	all, from := u.evidenceTables(ev)
+	var hits []kb.Hit
+	seen := map[int64]bool{}
+	for i, e := range g.evidence {
+		if i < maxCellPassages && !seen[e.Hit.ID] {
+			seen[e.Hit.ID] = true
+			hits = append(hits, e.Hit)
+		}
+	}
+	named, err := u.passagesNamingAll(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range named {
+		if !seen[h.ID] {
+			seen[h.ID] = true
+			hits = append(hits, h)
+		}
+	}
+	var all []tables.Table
+	var from []kb.Hit
+	for _, h := range hits {
+		if !strings.Contains(h.Text, " | ") {
+			continue
+		}
+		for _, t := range u.tablesOf(h) {
+			all = append(all, t)
+			from = append(from, h)
+		}
+	}
 	if len(all) == 0 {
 		return nil, nil
 	}
@@ -110,6 +144,7 @@ func (u *run) combinedFigure(ctx context.Context, ev []Evidence) (*statedFigure,
 		}
 	}
 	t := all[c.Table]
+	ev := u.withEvidence(g, from[c.Table])
 	sf := &statedFigure{figs: map[formula.Operand]float64{}}
 	var expr *formula.Expr
 	for _, it := range items {
@@ -118,8 +153,8 @@ func (u *run) combinedFigure(ctx context.Context, ev []Evidence) (*statedFigure,
 		sf.figs[formula.Operand{Name: it.Name}] = it.Number
 		cell := tables.Cell{Table: c.Table, Row: it.Row, Col: it.Col, Label: row.Label, Section: row.Section, Column: t.Columns[it.Col],
 			Unit: t.Stub, Value: it.Value, Number: it.Number}
-		sf.cells = append(sf.cells, foundCell{Cell: cell, ev: from[c.Table], start: row.Start, end: row.End})
-		sf.from = append(sf.from, ev[from[c.Table]])
+		sf.cells = append(sf.cells, foundCell{Cell: cell, ev: ev, start: row.Start, end: row.End})
+		sf.from = append(sf.from, g.evidence[ev])
 		switch {
 		case expr == nil:
 			expr = leaf
@@ -143,6 +178,36 @@ func (u *run) combinedFigure(ctx context.Context, ev []Evidence) (*statedFigure,
 	}
 	u.trace.Formula = ft
 	return sf, nil
+}
+
+// maxNamingPassages is how many passages naming every name of the
+// question are read for a table of the items.
+const maxNamingPassages = 3
+
+// passagesNamingAll are the passages (best first by BM25, at most
+// maxNamingPassages) that hold every name the question names (its
+// anchors), when it names two or more; none otherwise.
+func (u *run) passagesNamingAll(ctx context.Context) ([]kb.Hit, error) {
+	if len(u.q.Anchors) < 2 {
+		return nil, nil
+	}
+	var must []string
+	for _, a := range u.q.Anchors {
+		ts := search.MatchTerms(a)
+		if len(ts) == 0 {
+			continue
+		}
+		must = append(must, "("+strings.Join(ts, " AND ")+")")
+	}
+	if len(must) < 2 {
+		return nil, nil
+	}
+	ids, err := u.r.Retriever.MatchProject(ctx, strings.Join(must, " AND "), search.DefaultSettings().ColumnWeights, maxNamingPassages)
+	if err != nil {
+		// Names the lexical index cannot take as a query add nothing.
+		return nil, ctx.Err()
+	}
+	return u.chunkHits(ctx, ids)
 }
 
 // firstNamed is where in text the first of words (word keys, as

@@ -173,7 +173,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		// Else the sum or the difference of the items it names in one
 		// table, when it asks for one.
 		if g.stated == nil && superlative(u.q.Tokens) == 0 {
-			if g.stated, err = u.combinedFigure(ctx, g.evidence); err != nil {
+			if g.stated, err = u.combinedFigure(ctx, g); err != nil {
 				return nil, err
 			}
 		}
