@@ -52,19 +52,14 @@ const maxCombinedItems = 8
 // names one (for rows, else the column of the one year named). q.Terms are the question's words without those that ask for
 // the operation ("in total", "how many more").
 func Combine(tabs []Table, words Words, q Query) (Combination, bool) {
-	terms := slices.Sorted(maps.Keys(q.Terms))
-	var total float64
-	for _, w := range terms {
-		total += q.Weight(w)
-	}
-	if total == 0 {
+	if len(q.Terms) == 0 {
 		return Combination{}, false
 	}
 	var best Combination
 	found := false
 	for ti, t := range tabs {
 		for _, byRows := range []bool{true, false} {
-			c, ok := combineIn(t, byRows, words, q, terms, total)
+			c, ok := combineIn(t, byRows, words, q)
 			if !ok {
 				continue
 			}
@@ -83,7 +78,7 @@ func Combine(tabs []Table, words Words, q Query) (Combination, bool) {
 // combineIn reads one table's combination: its rows as the items and a
 // column as the measure (byRows), or its columns as the items and a row
 // as the measure.
-func combineIn(t Table, byRows bool, words Words, q Query, terms []string, total float64) (Combination, bool) {
+func combineIn(t Table, byRows bool, words Words, q Query) (Combination, bool) {
 	// The names of the items and of the measures across them.
 	var items, measures []string
 	if byRows {
@@ -210,24 +205,14 @@ func combineIn(t Table, byRows bool, words Words, q Query, terms []string, total
 		c.Items = append(c.Items, CombinedItem{Name: items[i], Row: row, Col: col, Value: t.Rows[row].Cells[col], Number: v, Words: ws})
 	}
 	// The table's title, heads and stub name the rest ("datasets").
-	for _, part := range []string{t.Title, t.Stub} {
-		for _, w := range words(part) {
-			held[w] = true
-		}
-	}
+	texts := []string{t.Title, t.Stub}
 	for _, h := range t.Heads {
-		for _, cell := range h {
-			for _, w := range words(cell) {
-				held[w] = true
-			}
-		}
+		texts = append(texts, h...)
 	}
-	var hit float64
-	for _, w := range terms {
-		if held[w] {
-			hit += q.Weight(w)
-		}
+	parts := [][]string{slices.Collect(maps.Keys(held))}
+	for _, text := range texts {
+		parts = append(parts, words(text))
 	}
-	c.Cover = hit / total
+	c.Cover = cover(q, parts...)
 	return c, true
 }
