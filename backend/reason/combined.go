@@ -61,11 +61,14 @@ func combineAsked(toks []analyze.Token) (int, []string) {
 // the graph too, may be about each alone); nil when it asks neither, or
 // no table names the items and their measure (a question naming an item
 // no table has is not answered from the others). A difference takes the
-// item the question names first less the other. The passage of the table
-// used joins the evidence.
+// item the question names first less the other, and is not taken between
+// items when the question names two years. The passage of the table used
+// joins the evidence.
 func (u *run) combinedFigure(ctx context.Context, g *gathered) (*statedFigure, error) {
 	op, asking := combineAsked(u.q.Tokens)
-	if op == 0 {
+	if op == 0 || op < 0 && len(u.q.Years) >= 2 {
+		// Two years named compare periods, not items: the change of
+		// one row (the cells' own arithmetic).
 		return nil, nil
 	}
 	var hits []kb.Hit

@@ -49,8 +49,9 @@ const maxCombinedItems = 8
 // word names items when some but not all of the table's rows (columns)
 // hold it; the measure is the column (row) whose heads (label) hold most
 // of the question's other words, in the year the question names when it
-// names one (for rows, else the column of the one year named). q.Terms are the question's words without those that ask for
-// the operation ("in total", "how many more").
+// names one (rows named and no column named: the column of the one year
+// named). q.Terms are the question's words without those that ask for the
+// operation ("in total", "how many more").
 func Combine(tabs []Table, words Words, q Query) (Combination, bool) {
 	if len(q.Terms) == 0 {
 		return Combination{}, false
