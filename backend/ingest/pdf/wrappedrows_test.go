@@ -198,12 +198,7 @@ func TestUnruledWrappedRows(t *testing.T) {
 // in a ruled table's first band heads each of them; a head wrapped onto
 // the line below it ("Number of" over "shares") heads its own column only.
 func TestSpanningHeads(t *testing.T) {
-	const size, charWidth = 9.0, 4.5
-	at := func(u, v float64, text string) *pline {
-		r := &run{u0: u, u1: u + charWidth*float64(utf8.RuneCountInString(text)), v: v, glyphs: 4, sizeSum: 4 * size}
-		r.b.WriteString(text)
-		return &pline{v: v, size: size, u0: r.u0, u1: r.u1, runs: []*run{r}}
-	}
+	at := textAt
 	// Five columns between vertical rules at 135, 175, 215 and 260.
 	var vs []rule
 	for _, u := range []float64{135, 175, 215, 260} {
@@ -246,12 +241,7 @@ func TestSpanningHeads(t *testing.T) {
 // stroked and painted over reads as missing), and without the grid's
 // rules nothing is filled.
 func TestFillSpannedLabels(t *testing.T) {
-	const size, charWidth = 9.0, 4.5
-	at := func(u, v float64, text string) *pline {
-		r := &run{u0: u, u1: u + charWidth*float64(utf8.RuneCountInString(text)), v: v, glyphs: 4, sizeSum: 4 * size}
-		r.b.WriteString(text)
-		return &pline{v: v, size: size, u0: r.u0, u1: r.u1, runs: []*run{r}}
-	}
+	at := textAt
 	vs := []rule{{at: 130, a: 673, b: 760}, {at: 200, a: 673, b: 760}}
 	full := func(y float64) rule { return rule{horizontal: true, at: y, a: 75, b: 320} }
 	part := func(y float64) rule { return rule{horizontal: true, at: y, a: 130, b: 320} }
@@ -300,12 +290,7 @@ func TestFillSpannedLabels(t *testing.T) {
 // its cells (a statement, whose sign columns and section rows the white
 // space reads better) it is not taken in this way.
 func TestTallRuledBody(t *testing.T) {
-	const size, charWidth = 9.0, 4.5
-	at := func(u, v float64, text string) *pline {
-		r := &run{u0: u, u1: u + charWidth*float64(utf8.RuneCountInString(text)), v: v, glyphs: 4, sizeSum: 4 * size}
-		r.b.WriteString(text)
-		return &pline{v: v, size: size, u0: r.u0, u1: r.u1, runs: []*run{r}}
-	}
+	at := textAt
 	hr := func(y float64) rule { return rule{horizontal: true, at: y, a: 70, b: 420} }
 	rules := []rule{hr(760), hr(730), hr(470)}
 	names := []string{"Anna Berg", "Ben Cole", "Cara Dunn", "Dan Ebb", "Eva Falk", "Finn Gray", "Gus Hale", "Hana Ives", "Ivo Jung", "Jon Kerr", "Kai Lund"}
@@ -330,4 +315,13 @@ func TestTallRuledBody(t *testing.T) {
 	if len(got) > 2 {
 		t.Errorf("a body of amounts read as one ruled table: got %q", got)
 	}
+}
+
+// textAt is a line of one run of 9 pt text starting at u on baseline v,
+// each character 4.5 pt wide: the tests' table cells.
+func textAt(u, v float64, text string) *pline {
+	const size, charWidth = 9.0, 4.5
+	r := &run{u0: u, u1: u + charWidth*float64(utf8.RuneCountInString(text)), v: v, glyphs: 4, sizeSum: 4 * size}
+	r.b.WriteString(text)
+	return &pline{v: v, size: size, u0: r.u0, u1: r.u1, runs: []*run{r}}
 }
