@@ -460,7 +460,7 @@ func askingSentence(text string) string {
 			continue
 		}
 		if r == '.' && abbreviationBefore(rs[:i]) {
-			continue // "Mr. R.A. Shah" is one sentence
+			continue // "Mr. J.B. Arden" is one sentence
 		}
 		sentences = append(sentences, strings.TrimSpace(string(rs[start:i+1])))
 		start = i + 1

@@ -7,7 +7,7 @@ import (
 
 // Combination is the figures of several items a question names in one
 // table, each read in the one measure the question names: rows named in a
-// column ("Tweets" of "North" and "South"), or columns named in a row
+// column ("Posts" of "North" and "South"), or columns named in a row
 // ("Visitors" of "Museum-east" and "Museum-west"). The caller adds them up
 // or takes one from the other.
 type Combination struct {
@@ -35,7 +35,7 @@ type CombinedItem struct {
 
 // MinCombineCover is the least part of the question's words (by weight)
 // the table must name for its items to be combined: a question that names
-// an item the table lacks ("… than Boeing") is not answered by the others.
+// an item the table lacks ("… than Westmoor") is not answered by the others.
 const MinCombineCover = 0.6
 
 // maxCombinedItems is the most items a question is taken to name: a word
@@ -205,7 +205,7 @@ func combineIn(t Table, byRows bool, words Words, q Query) (Combination, bool) {
 		slices.Sort(ws)
 		c.Items = append(c.Items, CombinedItem{Name: items[i], Row: row, Col: col, Value: t.Rows[row].Cells[col], Number: v, Words: ws})
 	}
-	// The table's title, heads and stub name the rest ("datasets").
+	// The table's title, heads and stub name the rest ("collections").
 	texts := []string{t.Title, t.Stub}
 	for _, h := range t.Heads {
 		texts = append(texts, h...)

@@ -433,13 +433,13 @@ func TestBodySizeFromRunningText(t *testing.T) {
 	para1 := func(text string, size float64, lines int) para {
 		return para{text: text, size: size, lines: lines, runes: utf8.RuneCountInString(text)}
 	}
-	prose := "The cable car climbs the hill past the old houses of the quarter\n" +
+	prose := "The tram climbs the hill past the old houses of the quarter\n" +
 		"and stops at the square, where the market opens every morning at six\n" +
 		"and the cafés put their tables out under the plane trees by the church."
 	var maps, text []para
 	for range 200 {
-		maps = append(maps, para1("Pier", 6, 1), para1("Market St", 6, 1), para1("Union Square", 6, 1), para1("Embarcadero", 6, 1),
-			para1("12 Harbour Café ..................... B2\n13 Old Mint ..................... C3", 6.5, 2))
+		maps = append(maps, para1("Quay", 6, 1), para1("Mill Lane", 6, 1), para1("Linden Place", 6, 1), para1("Harbourfront", 6, 1),
+			para1("12 Gull Café ..................... B2\n13 Ropewalk ..................... C3", 6.5, 2))
 	}
 	for range 20 {
 		text = append(text, para1(prose, 8, 3))

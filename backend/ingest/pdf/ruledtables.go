@@ -259,7 +259,7 @@ func stackRules(hs []rule) []ruleStack {
 // labelCellRuled reports, for each rule of the stack, whether it is drawn
 // across the first column (x0 to sep, the first column separator) as
 // well; in a drawn grid a rule that stops at the first column leaves the
-// row label's cell spanning the rows on both sides of it ("640 x 480"
+// row label's cell spanning the rows on both sides of it ("Alder unit"
 // centred beside its "60", "72" and "75" rows). Nil when the stack is no
 // drawn grid.
 func (t ruleStack) labelCellRuled(sep float64) []bool {

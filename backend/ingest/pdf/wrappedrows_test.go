@@ -257,24 +257,24 @@ func TestFillSpannedLabels(t *testing.T) {
 	spans := []rule{full(760), full(745), part(733), part(721), full(709), part(697), full(685), full(673)}
 	lines := func(labelB float64) []*pline {
 		return []*pline{
-			at(80, 750, "Signal"), at(140, 750, "Hz"), at(210, 750, "DVI"),
+			at(80, 750, "Unit"), at(140, 750, "Speed"), at(210, 750, "Fitted"),
 			at(140, 736, "60"), at(210, 736, "yes"),
-			at(80, 724, "640 x 480"), at(140, 724, "72"), at(210, 724, "yes"),
+			at(80, 724, "Alder unit"), at(140, 724, "72"), at(210, 724, "yes"),
 			at(140, 712, "75"), at(210, 712, "no"),
 			at(140, 700, "30"), at(210, 700, "yes"),
-			at(80, labelB, "3840 x 2160"), at(140, 688, "60"), at(210, 688, "no"),
-			at(80, 676, "1920 x 1200"), at(140, 676, "60"), at(210, 676, "yes"),
+			at(80, labelB, "Birch unit"), at(140, 688, "60"), at(210, 688, "no"),
+			at(80, 676, "Cedar unit"), at(140, 676, "60"), at(210, 676, "yes"),
 		}
 	}
 	got := read(spans, lines(694)...)
-	want := []string{"Signal | Hz | DVI", "640 x 480 | 60 | yes", "640 x 480 | 72 | yes", "640 x 480 | 75 | no",
-		"3840 x 2160 | 30 | yes", "3840 x 2160 | 60 | no", "1920 x 1200 | 60 | yes"}
+	want := []string{"Unit | Speed | Fitted", "Alder unit | 60 | yes", "Alder unit | 72 | yes", "Alder unit | 75 | no",
+		"Birch unit | 30 | yes", "Birch unit | 60 | no", "Cedar unit | 60 | yes"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("spanning labels:\ngot  %q\nwant %q", got, want)
 	}
 	// The second cell's label in the middle of its lower row: only that row.
 	got = read(spans, lines(688)...)
-	if len(got) != 7 || got[4] != " | 30 | yes" || got[5] != "3840 x 2160 | 60 | no" {
+	if len(got) != 7 || got[4] != " | 30 | yes" || got[5] != "Birch unit | 60 | no" {
 		t.Errorf("off-centre label: got %q", got)
 	}
 	// No rules known (not a drawn grid): no label is repeated.
