@@ -3,6 +3,7 @@ package reason
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"cairn/backend/analyze"
@@ -71,29 +72,19 @@ func (u *run) combinedFigure(ctx context.Context, g *gathered) (*statedFigure, e
 		// one row (the cells' own arithmetic).
 		return nil, nil
 	}
-	var hits []kb.Hit
-	seen := map[int64]bool{}
-	for i, e := range g.evidence {
-		if i < maxCellPassages && !seen[e.Hit.ID] {
-			seen[e.Hit.ID] = true
-			hits = append(hits, e.Hit)
-		}
+	all, at := u.evidenceTables(g.evidence)
+	from := make([]kb.Hit, len(at))
+	for i, e := range at {
+		from[i] = g.evidence[e].Hit
 	}
 	named, err := u.passagesNamingAll(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for _, h := range named {
-		if !seen[h.ID] {
-			seen[h.ID] = true
-			hits = append(hits, h)
-		}
-	}
-	var all []tables.Table
-	var from []kb.Hit
-	for _, h := range hits {
-		if !strings.Contains(h.Text, " | ") {
-			continue
+		read := g.evidence[:min(len(g.evidence), maxCellPassages)]
+		if slices.ContainsFunc(read, func(e Evidence) bool { return e.Hit.ID == h.ID }) || !strings.Contains(h.Text, " | ") {
+			continue // its tables are read already, or it has none
 		}
 		for _, t := range u.tablesOf(h) {
 			all = append(all, t)

@@ -413,6 +413,12 @@ func isCurrencySign(w string) bool {
 	return size == len(w) && unicode.Is(unicode.Sc, r)
 }
 
+// closedBody reports whether the stack is a head ruled off over a tall
+// body its closing rule ends (the stack ruledTables tries first).
+func (t ruleStack) closedBody() bool {
+	return t.closing != 0 && len(t.ys) == 3 && t.ys[2] == t.closing
+}
+
 // maxBodyBand is the tallest body band (points) a table ruled only above
 // and below its head and at its end may have: most of a page.
 const maxBodyBand = 500.0
@@ -490,7 +496,7 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 	if len(cols) < 1 {
 		return nil
 	}
-	if t.closing != 0 && len(t.ys) == 3 && t.ys[2] == t.closing {
+	if t.closedBody() {
 		// A tall body is the head's table only when it keeps the head's
 		// columns: a summary whose long labels run into the figures'
 		// gaps is left to the white space, which reads it row by row.
@@ -625,7 +631,7 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 	}
 	t.fillSpannedLabels(rowsOut, spanRows, t.labelCellRuled(cols[0]))
 	// Two lines of cells make a table, though they are one wrapped row.
-	if len(rowsOut)+wrapped < 2 || t.closing != 0 && len(t.ys) == 3 && t.ys[2] == t.closing && !textBody(rowsOut) {
+	if len(rowsOut)+wrapped < 2 || t.closedBody() && !textBody(rowsOut) {
 		for _, l := range in {
 			l.cell = false
 		}
