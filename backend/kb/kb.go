@@ -197,8 +197,11 @@ type PageBlock struct {
 // version 35: the body size is the running text's (a guidebook's map
 // pages no longer make its prose read as headings); version 36: a table
 // ruled only above and below its head and at its end, its body of words
-// and counts taller than a row band, is read as one table of rows.
-const ReaderVersion = 36
+// and counts taller than a row band, is read as one table of rows;
+// version 37: a bullet set apart from its text opens it ("• text", not a
+// table of bullets), paragraphs across a table's columns end the table,
+// and a phrase repeated from row to row is no sign of running text.
+const ReaderVersion = 37
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

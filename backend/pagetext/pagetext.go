@@ -54,37 +54,39 @@ func WriteDocument(w io.Writer, pages []kb.Page, markdown bool) error {
 // Markdown renders one page as Markdown: headings as '#' lines of their
 // level, consecutive table rows as a pipe table (its header row first, or
 // an empty one when the table continues from the page before), other
-// blocks as paragraphs separated by blank lines.
+// blocks as paragraphs separated by blank lines. Every row of a pipe table
+// has as many cells as its fullest row: a renderer drops the cells beyond
+// the header row's, and a head spanning columns is often one cell.
 func Markdown(p kb.Page) string {
 	if len(p.Blocks) == 0 {
 		return strings.TrimSpace(p.Text)
 	}
 	var b strings.Builder
-	inTable := false
+	var table [][]string // the rows of the table being read
+	headed := false      // its first row is its header row
+	flush := func() {
+		if len(table) > 0 {
+			sep(&b)
+			writeTable(&b, table, headed)
+		}
+		table = nil
+	}
 	for _, bl := range p.Blocks {
 		text := blockText(p, bl)
 		if text == "" {
 			continue
 		}
 		if bl.Kind == "table_row" {
-			cells := splitCells(strings.TrimSpace(text))
-			switch {
-			case bl.Header:
-				sep(&b)
-				writeRow(&b, cells)
-				b.WriteString("|" + strings.Repeat(" --- |", len(cells)) + "\n")
-			case !inTable: // a table continued from the page before: no header row here
-				sep(&b)
-				b.WriteString("|" + strings.Repeat("  |", len(cells)) + "\n")
-				b.WriteString("|" + strings.Repeat(" --- |", len(cells)) + "\n")
-				writeRow(&b, cells)
-			default:
-				writeRow(&b, cells)
+			if bl.Header || table == nil {
+				// A header row starts a table; a row with no table
+				// open goes on from the page before, under no header.
+				flush()
+				headed = bl.Header
 			}
-			inTable = true
+			table = append(table, splitCells(strings.TrimSpace(text)))
 			continue
 		}
-		inTable = false
+		flush()
 		sep(&b)
 		switch bl.Kind {
 		case "heading":
@@ -96,7 +98,30 @@ func Markdown(p kb.Page) string {
 			b.WriteString(escapeLeading(text) + "\n")
 		}
 	}
+	flush()
 	return strings.TrimSpace(b.String())
+}
+
+// writeTable writes rows as one pipe table, each row padded with empty
+// cells to the fullest row's count; without headed, under an empty header.
+func writeTable(b *strings.Builder, rows [][]string, headed bool) {
+	n := 0
+	for _, r := range rows {
+		n = max(n, len(r))
+	}
+	pad := func(r []string) []string {
+		return append(r, make([]string, n-len(r))...)
+	}
+	if headed {
+		writeRow(b, pad(rows[0]))
+		rows = rows[1:]
+	} else {
+		writeRow(b, make([]string, n))
+	}
+	b.WriteString("|" + strings.Repeat(" --- |", n) + "\n")
+	for _, r := range rows {
+		writeRow(b, pad(r))
+	}
 }
 
 // splitCells splits a table row's text into cells at each '|' with white

@@ -9,7 +9,8 @@ import (
 
 // TestMarkdown renders headings with their level, escapes a paragraph
 // that would read as Markdown, writes a header row and its rule, and gives
-// a table continued from the page before an empty header row.
+// a table continued from the page before an empty header row; every row
+// of a table has as many cells as its fullest row.
 func TestMarkdown(t *testing.T) {
 	mk := func(kind, text string, level int, header bool) (kb.PageBlock, string) {
 		return kb.PageBlock{Kind: kind, Level: level, Header: header}, text
@@ -45,7 +46,11 @@ func TestMarkdown(t *testing.T) {
 			"|  |  |\n| --- | --- |\n| 2008 | 33% |\n| 2009 | 35% |\n\nAfter."},
 		{"empty cells keep their columns",
 			build(blk("table_row", "Action | A | B | C", 0, true), blk("table_row", "SET | X |  | X", 0, false), blk("table_row", "| X |", 0, false), blk("table_row", "Y | | Y", 0, false), blk("table_row", "a|b | 1 |", 0, false)),
-			"| Action | A | B | C |\n| --- | --- | --- | --- |\n| SET | X |  | X |\n|  | X |  |\n| Y |  | Y |\n| a\\|b | 1 |  |"},
+			"| Action | A | B | C |\n| --- | --- | --- | --- |\n| SET | X |  | X |\n|  | X |  |  |\n| Y |  | Y |  |\n| a\\|b | 1 |  |  |"},
+		{"a header row of fewer cells than the rows is padded, so no column is dropped",
+			build(blk("table_row", "Years ended", 0, true), blk("table_row", "| 2023 | 2022", 0, false), blk("table_row", "Revenue | 5 | 4", 0, false),
+				blk("table_row", "Quarter | Sales", 0, true), blk("table_row", "Q1 | 2", 0, false)),
+			"| Years ended |  |  |\n| --- | --- | --- |\n|  | 2023 | 2022 |\n| Revenue | 5 | 4 |\n\n| Quarter | Sales |\n| --- | --- |\n| Q1 | 2 |"},
 		{"plain text page", kb.Page{Text: "  just text \n"}, "just text"},
 	}
 	for _, c := range cases {

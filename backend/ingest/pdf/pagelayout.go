@@ -536,6 +536,7 @@ func glyphOrderText(l *pline) string {
 func groupLines(lines []*pline, f frame) []*pblock {
 	var blocks []*pblock
 	lines = attachCurrency(lines)
+	lines = attachBullets(lines)
 	lines = joinContentsRows(lines)
 	var free []*pline // lines not already in a ruled table nor contents entries
 	for _, l := range lines {
@@ -814,6 +815,36 @@ func attachBefore(lines []*pline, join func(l, m *pline) bool) []*pline {
 	return out
 }
 
+// loneBulletRE matches a line that is only a bullet glyph. Dashes and
+// asterisks are left out: alone in a table they mean an empty cell or a
+// note.
+var loneBulletRE = regexp.MustCompile(`^[•◦▪■●○◆◇‣⁃∙\x{F0A7}\x{F0B7}]$`)
+
+// bulletGapEm: a bullet this close before a line (em of the larger size)
+// opens it.
+const bulletGapEm = 6.0
+
+// attachBullets joins a line that is only a bullet to the line of words
+// it stands before on the same baseline, so that a list whose marks are
+// set apart from their text (a tab stop, a hanging indent, a filing's list
+// laid out as a two-column table) reads as items ("• text") and not as a
+// table of bullets beside a column of text. Table cells are left alone,
+// and so is a bullet before another mark (a matrix of dots).
+func attachBullets(lines []*pline) []*pline {
+	return attachBefore(lines, func(l, m *pline) bool {
+		s := math.Max(l.size, m.size)
+		return !l.cell && !m.cell && loneBulletRE.MatchString(strings.TrimSpace(l.text)) &&
+			m.u0-l.u1 <= bulletGapEm*s && startsWithWord(m.text)
+	})
+}
+
+// startsWithWord reports whether s opens with a letter, a digit or an
+// opening quote or bracket.
+func startsWithWord(s string) bool {
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(s))
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("\"'“‘(", r)
+}
+
 // numberLabelRE matches a line that is only a section or item number.
 var numberLabelRE = regexp.MustCompile(`^(?:\d{1,2}|[IVX]{1,4}|[A-Z])\.?$`)
 
@@ -877,6 +908,10 @@ func joins(b *pblock, l *pline, dv float64) bool {
 	return true
 }
 
+// maxLabelLines: the lines of running text across a table's columns
+// that may stand between two of its full rows (a long label row, wrapped).
+const maxLabelLines = 2
+
 // proseWords: a line with this many words is running text, not a cell,
 // unless it is a row's label (stubCell).
 const proseWords = 6
@@ -933,13 +968,14 @@ func findTables(lines []*pline) [][][]*pline {
 		}
 		last := i // the last row of several cells
 		stub := rows[i][0].u0
+		across := 0 // lines of running text across the table's columns since its last full row
 		var skip map[int]bool
 		for j := i + 1; j < len(rows); j++ {
 			if len(rows[j]) >= 2 {
 				if !rowsNear(rows[j-1], rows[j]) || !rowsAlign(rows[last], rows[j]) {
 					break
 				}
-				last = j
+				last, across = j, 0
 				stub = math.Min(stub, rows[j][0].u0)
 				continue
 			}
@@ -949,6 +985,13 @@ func findTables(lines []*pline) [][][]*pline {
 			}
 			if !long[j] {
 				break
+			}
+			if crossesCells(rows[j][0], rows[last]) {
+				// Running text across the table's columns: a long label
+				// row (wrapped onto a second line at most), not paragraphs.
+				if across++; across > maxLabelLines {
+					break
+				}
 			}
 			if skip == nil {
 				skip = map[int]bool{}
@@ -983,6 +1026,19 @@ func findTables(lines []*pline) [][][]*pline {
 		i = j
 	}
 	return out
+}
+
+// crossesCells reports whether line l runs across two or more of the
+// cells of row: running text over the table's columns, where a cell's
+// wrapped text stays within its column.
+func crossesCells(l *pline, row []*pline) bool {
+	n := 0
+	for _, c := range row {
+		if math.Min(l.u1, c.u1) > math.Max(l.u0, c.u0) {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // headerAbove is where the table whose first full row is rows[i] starts:
@@ -1178,8 +1234,19 @@ func rowsAlign(a, b []*pline) bool {
 
 // prose reports whether the "cells" of candidate table rows read like
 // lines of text columns: most hold four words or more. Tables hold names,
-// numbers and short phrases.
+// numbers and short phrases, and may repeat one phrase from row to row
+// ("New York Stock Exchange" on every row), which lines of text do not.
 func prose(rows [][]*pline) bool {
+	seen := map[string]int{} // the rows each text stands in
+	for _, r := range rows {
+		in := map[string]bool{}
+		for _, c := range r {
+			in[strings.TrimSpace(c.text)] = true
+		}
+		for t := range in {
+			seen[t]++
+		}
+	}
 	long, all := 0, 0
 	for _, r := range rows {
 		if stubCell(r) {
@@ -1187,7 +1254,7 @@ func prose(rows [][]*pline) bool {
 		}
 		for _, c := range r {
 			all++
-			if len(strings.Fields(c.text)) >= 4 {
+			if len(strings.Fields(c.text)) >= 4 && seen[strings.TrimSpace(c.text)] == 1 {
 				long++
 			}
 		}
