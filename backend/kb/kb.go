@@ -200,7 +200,8 @@ type PageBlock struct {
 // and counts taller than a row band, is read as one table of rows;
 // version 37: a bullet set apart from its text opens it ("• text", not a
 // table of bullets), paragraphs across a table's columns end the table,
-// and a phrase repeated from row to row is no sign of running text.
+// a phrase repeated from row to row is no sign of running text, and
+// rules boxing lines that fill one cell per row make no table.
 const ReaderVersion = 37
 
 // PageSeparator joins page texts into the document text that chunk char spans

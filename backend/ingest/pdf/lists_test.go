@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -111,5 +112,39 @@ func TestRepeatedPhrasesAreNoProse(t *testing.T) {
 	_, rows := textOfItems(t, items)
 	if len(rows) != 5 || !strings.Contains(strings.Join(rows, "\n"), "1.750% Notes due 2036 | XYZ36 | North Atlantic Stock Exchange") {
 		t.Errorf("rows: %q", rows)
+	}
+}
+
+// Entries ruled off one above another, with a tree line down their left
+// (a manual's contents), are no table when no row fills two cells: they
+// read as lines of text, not as a table of one column.
+func TestRuledEntriesOfOneCellAreNoTable(t *testing.T) {
+	entries := []string{"Charging the headset", "Checking the charge left", "Turning on the headset", "Turning off the headset"}
+	var items []placedText
+	body := ""
+	for i, e := range entries {
+		y := float64(700 - 20*i)
+		items = append(items, placedText{100, y, e})
+		body += fmt.Sprintf("72 %g 400 0.5 re f\n", y-6) // a rule under each entry
+	}
+	body += "72 714 400 0.5 re f\n" // the rule over the first
+	body += "88 636 0.5 78 re f\n"  // the tree line down the entries' left
+	text := placedStream(8, items...)
+	inner := text[strings.Index(text, "stream\n")+len("stream\n") : strings.LastIndex(text, "endstream")]
+	inner += body
+	rows, _ := tableRowsOfStream(t, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(inner), inner))
+	if len(rows) > 0 {
+		t.Errorf("ruled entries read as a table: %q", rows)
+	}
+	// The same rules over two filled columns stay a table.
+	items = items[:0]
+	for i, e := range entries {
+		y := float64(700 - 20*i)
+		items = append(items, placedText{100, y, e}, placedText{300, y, fmt.Sprint(12 + i)})
+	}
+	text = placedStream(8, items...)
+	inner = text[strings.Index(text, "stream\n")+len("stream\n"):strings.LastIndex(text, "endstream")] + body
+	if rows, _ := tableRowsOfStream(t, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(inner), inner)); len(rows) != 4 {
+		t.Errorf("a ruled table of two columns: %q", rows)
 	}
 }

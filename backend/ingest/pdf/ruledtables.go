@@ -631,7 +631,7 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 	}
 	t.fillSpannedLabels(rowsOut, spanRows, t.labelCellRuled(cols[0]))
 	// Two lines of cells make a table, though they are one wrapped row.
-	if len(rowsOut)+wrapped < 2 || t.closedBody() && !textBody(rowsOut) {
+	if len(rowsOut)+wrapped < 2 || t.closedBody() && !textBody(rowsOut) || !anyRowAcross(rowsOut) {
 		for _, l := range in {
 			l.cell = false
 		}
@@ -647,6 +647,25 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 		b.u0, b.u1 = math.Min(b.u0, t.x0), math.Max(b.u1, t.x1)
 	}
 	return joinClosingColumns(dropEmptyColumns(rowsOut))
+}
+
+// anyRowAcross reports whether some row fills two cells or more. Rules
+// that box lines one above another (a contents tree ruled entry by
+// entry, a quotation or a code listing in a frame) make no table when
+// every row holds one cell only: its lines are paragraphs.
+func anyRowAcross(rows []*pblock) bool {
+	for _, b := range rows {
+		n := 0
+		for _, c := range b.cells {
+			if strings.TrimSpace(c) != "" {
+				n++
+			}
+		}
+		if n >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // Heads over a group of columns: in a band of column heads set on two
