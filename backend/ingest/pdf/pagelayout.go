@@ -295,6 +295,19 @@ func buildLines(runs []*run) []*pline {
 	return lines
 }
 
+// figuresApart reports whether line a ends in a figure ("378,769", "38%",
+// "(16)") and line b opens with one or with a currency sign set before
+// its figure ("$", "£", "¥", "₹"): two cells of a table row, whatever
+// crosses the gap between them. The runs on either side of the gap must
+// hold no letters.
+func figuresApart(a, b *pline) bool {
+	ra, rb := a.runs[len(a.runs)-1], b.runs[0]
+	last, first := ra.lastRune, rb.firstRune
+	return (unicode.IsDigit(last) || last == '%' || last == ')') &&
+		(unicode.IsDigit(first) || first == '(' || strings.ContainsRune("$£¥₹", first)) &&
+		!strings.ContainsFunc(ra.b.String(), unicode.IsLetter) && !strings.ContainsFunc(rb.b.String(), unicode.IsLetter)
+}
+
 // markGapEm is how far after the text it marks a footnote mark may stand,
 // and markRaiseEm how far above its baseline, and still be read on its
 // line.
@@ -369,7 +382,9 @@ func bridgeGaps(lines []*pline) []*pline {
 			if math.Abs(n.v-l.v) > lineJoinEm*em || gap <= 0 || gap > maxBridgeEm*em {
 				break
 			}
-			if !inkCrosses(lines, l, n, nearEm*em) && !looseWordGap(lines, l, n, wordGapEm, nearEm*em) {
+			if !looseWordGap(lines, l, n, wordGapEm, nearEm*em) && (!inkCrosses(lines, l, n, nearEm*em) || figuresApart(l, n)) {
+				// A head spanning the columns above two figures is no
+				// word space between them.
 				break
 			}
 			l.runs = append(l.runs, n.runs...)
@@ -970,12 +985,14 @@ func findTables(lines []*pline) [][][]*pline {
 		stub := rows[i][0].u0
 		across := 0 // lines of running text across the table's columns since its last full row
 		var skip map[int]bool
+		fulls := []int{i} // the table's rows of several cells so far
 		for j := i + 1; j < len(rows); j++ {
 			if len(rows[j]) >= 2 {
-				if !rowsNear(rows[j-1], rows[j]) || !rowsAlign(rows[last], rows[j]) {
+				if !rowsNear(rows[j-1], rows[j]) || !alignsWithRows(rows, fulls, j) {
 					break
 				}
 				last, across = j, 0
+				fulls = append(fulls, j)
 				stub = math.Min(stub, rows[j][0].u0)
 				continue
 			}
@@ -1042,28 +1059,29 @@ func crossesCells(l *pline, row []*pline) bool {
 }
 
 // headerAbove is where the table whose first full row is rows[i] starts:
-// at a header row above it (column heads such as dates over the value
-// columns, no label) with only label rows ("Assets", "Current assets")
-// between, or at rows[i] itself. Rows before from are another table's.
+// at its header rows above it (column heads such as dates over the value
+// columns, no label; several lines of them, "Year Ended December 31," over
+// "2015 | 2014" over "(in thousands)") with only label rows ("Assets",
+// "Current assets") between them and rows[i], or at rows[i] itself. Rows
+// before from are another table's.
 func headerAbove(rows [][]*pline, i, from int) int {
 	ref := rows[i]
+	start := i
 	for k := i - 1; k >= from; k-- {
 		if !rowsNear(rows[k], rows[k+1]) {
 			break
 		}
 		if headsColumns(ref, rows[k]) {
-			return k
+			start = k
+			continue
 		}
-		if len(rows[k]) != 1 || !labelRow(ref, rows[k][0], ref[0].u0) {
+		if start != i || len(rows[k]) != 1 || !labelRow(ref, rows[k][0], ref[0].u0) {
 			break
 		}
 	}
-	return i
+	return start
 }
 
-// headsColumns reports whether row h heads the value columns of the full
-// row ref: each of its cells stands over one of ref's value cells and
-// clear of ref's label.
 func headsColumns(ref, h []*pline) bool {
 	if len(h) > len(ref)-1 {
 		return false
@@ -1216,9 +1234,34 @@ func alignsWithAny(x *pline, row []*pline) bool {
 	return false
 }
 
+// alignsWithRows reports whether rows[j] shares its column positions with
+// the last of the table's full rows, or else stands wholly in the columns
+// of one of the others: a row of a few wide cells ("$ 3,565,545" under two
+// columns) may not line up with the row after it, which lines up with the
+// rows above. Every cell must then find its column, so that a line of
+// the next page column beside a table's row does not join it.
+func alignsWithRows(rows [][]*pline, fulls []int, j int) bool {
+	if rowsAlign(rows[fulls[len(fulls)-1]], rows[j]) {
+		return true
+	}
+	for k := len(fulls) - 2; k >= 0; k-- {
+		if a := rows[fulls[k]]; len(rows[j]) <= len(a) && alignedCount(rows[j], a) == len(rows[j]) {
+			return true
+		}
+	}
+	return false
+}
+
 // rowsAlign reports whether two table rows share at least two column
 // positions (left edges, right edges or centres within an em).
 func rowsAlign(a, b []*pline) bool {
+	shared := alignedCount(a, b)
+	return shared >= 2 && shared >= min(len(a), len(b))-1
+}
+
+// alignedCount is how many cells of row a line up with a cell of row b
+// (left edges, right edges or centres within an em of the rows' size).
+func alignedCount(a, b []*pline) int {
 	s := math.Max(a[0].size, b[0].size)
 	shared := 0
 	for _, x := range a {
@@ -1229,7 +1272,7 @@ func rowsAlign(a, b []*pline) bool {
 			}
 		}
 	}
-	return shared >= 2 && shared >= min(len(a), len(b))-1
+	return shared
 }
 
 // prose reports whether the "cells" of candidate table rows read like
