@@ -47,6 +47,40 @@ const minQuantityCover = 0.7
 // liabilities"; lexicon remainder_words).
 var remainderWords = lexicon.English().Set("remainder_words")
 
+// rowFacts are what orders the rows that may give a figure's operand.
+type rowFacts struct {
+	split      bool    // the year asked is split over several columns (quarters, segments)
+	labelCover float64 // the share of the quantity (by word weight) the row's own label names
+	named      float64 // the weight of the question's words naming the row's table
+	headed     bool    // the label's head names the quantity (not only after a preposition)
+	share      float64 // the share of the label (by word weight) that names the quantity
+}
+
+// before reports whether row a gives the operand before row b: a table
+// that prints the year in one column; a row whose own label names more
+// of the quantity (by more than rowShareSlack: "Total current assets"
+// before the "Total" of a note on other current assets, "Total current
+// liabilities" before "Changes in current assets and liabilities" of a
+// statement whose title holds a word of the question); a table the
+// question names; a label whose head names the quantity ("Long-term
+// debt, excluding current portion" before "Current portion of long-term
+// debt"); a label that says least beyond the quantity.
+func (a rowFacts) before(b rowFacts) bool {
+	if a.split != b.split {
+		return b.split
+	}
+	if math.Abs(a.labelCover-b.labelCover) > rowShareSlack {
+		return a.labelCover > b.labelCover
+	}
+	if a.named != b.named {
+		return a.named > b.named
+	}
+	if a.headed != b.headed {
+		return a.headed
+	}
+	return a.share > b.share+rowShareSlack
+}
+
 // remainderRow reports whether a row's label names what is left of a
 // category (a remainder word the quantity's name does not hold): a part
 // of the quantity, never the quantity itself.
@@ -627,6 +661,24 @@ func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, e
 		}
 		return hit / total
 	}
+	// How much of the quantity (by word weight) the row's own label names.
+	labelCover := func(k rowKey) float64 {
+		var hit, total float64
+		in := map[string]bool{}
+		for _, w := range tableWords(all[k.t].Rows[k.r].Label) {
+			in[w] = true
+		}
+		for w := range query.Terms {
+			total += query.Weight(w)
+			if in[w] {
+				hit += query.Weight(w)
+			}
+		}
+		if total == 0 {
+			return 0
+		}
+		return hit / total
+	}
 	headed := func(k rowKey) bool { return headNames(all[k.t].Rows[k.r].Label, query.Terms) }
 	// A year asked alone is the year's figure: a table that prints it in
 	// one column before one that splits it (quarters, segments). Not when
@@ -642,22 +694,11 @@ func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, e
 		}
 		return false
 	}
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := order[i], order[j]
-		if split(a) != split(b) {
-			return split(b)
-		}
-		if named[a.t] != named[b.t] {
-			return named[a.t] > named[b.t]
-		}
-		// A row whose head names the quantity before one that names it
-		// only after a preposition ("Long-term debt, excluding current
-		// portion" before "Current portion of long-term debt").
-		if headed(a) != headed(b) {
-			return headed(a)
-		}
-		return share(a) > share(b)+rowShareSlack
-	})
+	facts := map[rowKey]rowFacts{}
+	for _, k := range order {
+		facts[k] = rowFacts{split: split(k), labelCover: labelCover(k), named: named[k.t], headed: headed(k), share: share(k)}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return facts[order[i]].before(facts[order[j]]) })
 	// The total a part adds up to, when it names all the part names of
 	// the quantity ("Total assets" is no total of "Total current
 	// assets" for current assets).
