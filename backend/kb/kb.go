@@ -201,7 +201,8 @@ type PageBlock struct {
 // version 37: a bullet set apart from its text opens it ("• text", not a
 // table of bullets), paragraphs across a table's columns end the table,
 // a phrase repeated from row to row is no sign of running text, and
-// rules boxing lines that fill one cell per row make no table; figures
+// rules boxing lines that fill one cell per row make no table, nor any
+// table whose rows never fill two cells; figures
 // under a head spanning their columns stay cells of their own, heads
 // over a unit line head the table, and a row lined up with an earlier
 // row (not the last) goes on in the table.

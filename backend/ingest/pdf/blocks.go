@@ -73,6 +73,60 @@ type pageOut struct {
 	label  string     // the page's /PageLabels label, if the document has them
 }
 
+// untableSingleCells makes paragraphs of the rows of each table that
+// never fills two cells in a row (a piece of a head split off from its
+// table, a unit line read apart): a table of one column is no table. A
+// table going on from the page before (the first rows of a page whose
+// previous page ends in a table) is left alone.
+func untableSingleCells(pages []pageOut) {
+	lastWasTable := false
+	for pi := range pages {
+		ps := pages[pi].paras
+		first := true
+		for i := 0; i < len(ps); {
+			if ps[i].furniture {
+				i++
+				continue
+			}
+			if !ps[i].table {
+				first, lastWasTable = false, false
+				i++
+				continue
+			}
+			j, wide := i, false
+			var run []int
+			for ; j < len(ps) && (ps[j].table || ps[j].furniture); j++ {
+				if ps[j].furniture {
+					continue
+				}
+				run = append(run, j)
+				if filledCells(ps[j].text) >= 2 {
+					wide = true
+				}
+			}
+			if !wide && !(first && lastWasTable) {
+				for _, k := range run {
+					ps[k].text = strings.Join(strings.Fields(strings.ReplaceAll(" "+ps[k].text+" ", " | ", " ")), " ")
+					ps[k].table, ps[k].cells = false, 0
+				}
+			}
+			first, lastWasTable = false, true
+			i = j
+		}
+	}
+}
+
+// filledCells counts the cells of a table row's text that hold something.
+func filledCells(text string) int {
+	n := 0
+	for _, c := range strings.Split(text, " | ") {
+		if strings.Trim(c, " |") != "" {
+			n++
+		}
+	}
+	return n
+}
+
 // buildBlocks turns pages into blocks: running headers, footers and page
 // numbers go to the page's metadata, table rows become table-row blocks,
 // and short paragraphs set larger or bolder than the body text, or
@@ -84,6 +138,7 @@ func buildBlocks(pages []pageOut) []parsed.Block {
 			pages[i].info.Label = pages[i].label // the document's own labels win
 		}
 	}
+	untableSingleCells(pages)
 	body := bodySize(pages)
 	markAccents(pages)
 	markStyledTitles(pages, body)
