@@ -35,7 +35,7 @@ const maxCellPassages = 8
 // cell comes with the passage it is in and its row's span there.
 func (u *run) tableCells(ctx context.Context, g *gathered) ([]foundCell, error) {
 	all, from := u.evidenceTables(g.evidence)
-	if len(all) == 0 {
+	if len(all) == 0 || asksForThings(u.q.Kind, all) {
 		return nil, nil
 	}
 	all, from, more, err := u.withContinuations(ctx, g.evidence, all, from)
@@ -65,6 +65,28 @@ func (u *run) tableCells(ctx context.Context, g *gathered) ([]foundCell, error) 
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Year < out[j].Year })
 	return out, nil
+}
+
+// asksForThings reports whether a question asks for instances of a
+// plural noun ("What factors can affect the supply chain?", "What risks
+// did it disclose?") that no row of the tables is labelled with: things
+// the text names, not one figure of a row that shares its other words.
+func asksForThings(k answerspan.Question, ts []tables.Table) bool {
+	if k.Kind != answerspan.Thing || !asksForList(k) {
+		return false
+	}
+	focus := tableWords(k.Focus)
+	if len(focus) == 0 {
+		return false
+	}
+	for _, t := range ts {
+		for _, r := range t.Rows {
+			if slices.Contains(tableWords(r.Label), focus[len(focus)-1]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // askedCells finds the figure a question asks by name and states no

@@ -215,3 +215,40 @@ func TestOfflineAnswerBySynonym(t *testing.T) {
 		t.Errorf("read_as %+v (%v)", tr.ReadAs, err)
 	}
 }
+
+// A question asking for things named by a plural noun no row is labelled
+// with ("What factors can affect …?") is not answered by the figure of a
+// row that shares its other words ("Supply chain | 107"): the list the
+// text gives answers it. A plural noun a row is labelled with ("What
+// sales …?") still asks for that row's figure.
+func TestThingsAreNoFigure(t *testing.T) {
+	corpus := []evalset.Passage{
+		{ID: "costs", Title: "Widgetco costs", Text: "Costs by Area\n" +
+			"(Thousands) | 2025 | 2024\n" +
+			"Supply chain | 107 | 66\n" +
+			"Sales | 900 | 850\n" +
+			"Stores | 40 | 38"},
+		{ID: "risks", Title: "Widgetco risk factors", Text: "Risks of our supply chain\n" +
+			"The factors that can adversely affect our supply chain in 2025 include:\n" +
+			"• delays in deliveries from our vendors;\n" +
+			"• strikes at the ports we ship through;\n" +
+			"• rising costs of moving goods."},
+		{ID: "board", Title: "Widgetco board", Text: "The board of Widgetco meets four times a year. Its chair is elected by the members for a term of three years."},
+	}
+	st := corpusStore(t, corpus)
+	r := newReasoner(st, llm.Offline{})
+	a, err := r.Quick(context.Background(), "What factors can adversely affect Widgetco's supply chain in 2025?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Cells) > 0 || strings.Contains(a.Answer, "107") || !strings.Contains(a.Answer, "strikes at the ports") {
+		t.Errorf("answer %q, cells %+v", a.Answer, a.Cells)
+	}
+	a, err = r.Quick(context.Background(), "What sales did Widgetco report in 2025?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Cells) != 1 || a.Cells[0].Value != "900" {
+		t.Errorf("answer %q, cells %+v", a.Answer, a.Cells)
+	}
+}
