@@ -205,7 +205,8 @@ type PageBlock struct {
 // table whose rows never fill two cells; figures
 // under a head spanning their columns stay cells of their own, heads
 // over a unit line head the table, and a row lined up with an earlier
-// row (not the last) goes on in the table.
+// row (not the last) goes on in the table, and a sign read at a cell's
+// end goes to the next cell's figure.
 const ReaderVersion = 37
 
 // PageSeparator joins page texts into the document text that chunk char spans

@@ -105,12 +105,12 @@ func TestParagraphsEndATable(t *testing.T) {
 // columns of running text.
 func TestRepeatedPhrasesAreNoProse(t *testing.T) {
 	items := []placedText{{72, 720, "Title of each class"}, {250, 720, "Symbol"}, {360, 720, "Exchange"}}
-	for i, s := range []string{"0.950% Notes due 2031", "1.500% Notes due 2033", "1.750% Notes due 2036", "2.125% Notes due 2040"} {
+	for i, s := range []string{"0.625% Notes due 2031", "1.125% Notes due 2033", "1.875% Notes due 2036", "2.375% Notes due 2040"} {
 		y := float64(708 - 12*i)
 		items = append(items, placedText{72, y, s}, placedText{250, y, "XYZ" + s[len(s)-2:]}, placedText{360, y, "North Atlantic Stock Exchange"})
 	}
 	_, rows := textOfItems(t, items)
-	if len(rows) != 5 || !strings.Contains(strings.Join(rows, "\n"), "1.750% Notes due 2036 | XYZ36 | North Atlantic Stock Exchange") {
+	if len(rows) != 5 || !strings.Contains(strings.Join(rows, "\n"), "1.875% Notes due 2036 | XYZ36 | North Atlantic Stock Exchange") {
 		t.Errorf("rows: %q", rows)
 	}
 }

@@ -295,7 +295,7 @@ func buildLines(runs []*run) []*pline {
 	return lines
 }
 
-// figuresApart reports whether line a ends in a figure ("378,769", "38%",
+// figuresApart reports whether line a ends in a figure ("512,430", "38%",
 // "(16)") and line b opens with one or with a currency sign set before
 // its figure ("$", "£", "¥", "₹"): two cells of a table row, whatever
 // crosses the gap between them. The runs on either side of the gap must
@@ -612,6 +612,7 @@ func groupLines(lines []*pline, f frame) []*pblock {
 				b.cells = append(b.cells, text)
 			}
 			wrapped = nil
+			moveTrailingSigns(b.cells)
 			b.closed = true
 			blocks = append(blocks, b)
 			last = b
@@ -676,6 +677,26 @@ func groupLines(lines []*pline, f frame) []*pblock {
 		best.add(l)
 	}
 	return blocks
+}
+
+// trailingSignRE matches a cell that ends in a currency sign set before
+// a figure, apart from the figure before it ("38% $").
+var trailingSignRE = regexp.MustCompile(`^(.*[0-9%)])\s+([$£¥₹])$`)
+
+// moveTrailingSigns gives a currency sign read at the end of a cell ("38%
+// $ | 81,307", a sign set close after the figure of the cell before) to
+// the figure of the next cell it belongs to ("38% | $ 81,307").
+func moveTrailingSigns(cells []string) {
+	for i := 0; i+1 < len(cells); i++ {
+		m := trailingSignRE.FindStringSubmatch(cells[i])
+		next := strings.TrimSpace(cells[i+1])
+		if m == nil || next == "" {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(next); unicode.IsDigit(r) || r == '(' {
+			cells[i], cells[i+1] = m[1], m[2]+" "+next
+		}
+	}
 }
 
 // columnSlots places the cells of a table's rows in its columns. The
@@ -1236,7 +1257,7 @@ func alignsWithAny(x *pline, row []*pline) bool {
 
 // alignsWithRows reports whether rows[j] shares its column positions with
 // the last of the table's full rows, or else stands wholly in the columns
-// of one of the others: a row of a few wide cells ("$ 3,565,545" under two
+// of one of the others: a row of a few wide cells ("$ 4,218,306" under two
 // columns) may not line up with the row after it, which lines up with the
 // rows above. Every cell must then find its column, so that a line of
 // the next page column beside a table's row does not join it.
@@ -1278,7 +1299,8 @@ func alignedCount(a, b []*pline) int {
 // prose reports whether the "cells" of candidate table rows read like
 // lines of text columns: most hold four words or more. Tables hold names,
 // numbers and short phrases, and may repeat one phrase from row to row
-// ("New York Stock Exchange" on every row), which lines of text do not.
+// (the same exchange named on every row of a list of securities), which
+// lines of text do not.
 func prose(rows [][]*pline) bool {
 	seen := map[string]int{} // the rows each text stands in
 	for _, r := range rows {

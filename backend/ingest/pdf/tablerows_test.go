@@ -1,15 +1,19 @@
 package pdf
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // A row set with narrow gaps under a head centred across the value
 // columns ("(in thousands)"): the head's ink crosses the gap between one
 // figure and the currency sign of the next, which is still two cells
-// ("$ 378 | $ 178", not "378 $ 178"); and the rows of heads above the
-// unit line ("Year Ended" over the years) head the table with it.
+// ("$ 512 | $ 196", not "512 $ 196": figuresApart keeps the lines apart,
+// moveTrailingSigns mends a sign read into the cell before); and the
+// rows of heads above the unit line ("Year Ended" over the years) head
+// the table with it.
 func TestFiguresUnderASpanningHead(t *testing.T) {
 	items := []placedText{
 		{190, 712, "Year Ended"}, {400, 712, "Change"},
@@ -17,7 +21,7 @@ func TestFiguresUnderASpanningHead(t *testing.T) {
 		{272, 689, "(in thousands, except percentages)"},
 		{57, 677, "Making things"}, {57, 665, "As a share of sales"},
 	}
-	for i, f := range []string{"650,788", "472,321", "378,769", "178,467"} {
+	for i, f := range []string{"734,102", "628,940", "512,430", "196,215"} {
 		r := float64(230 + 70*i)
 		items = append(items, placedText{r - 50, 677, "$"}, figureAt(r, 677, f))
 	}
@@ -26,7 +30,7 @@ func TestFiguresUnderASpanningHead(t *testing.T) {
 	}
 	rows, header := tableRowsOf(t, items)
 	all := strings.Join(rows, "\n")
-	if !strings.Contains(all, "$ 378,769 | $ 178,467") {
+	if !strings.Contains(all, "$ 512,430 | $ 196,215") {
 		t.Errorf("a figure and the next cell's sign read as one cell:\n%s", all)
 	}
 	if !strings.Contains(all, "2015 | 2014 | 2013") || !strings.Contains(header, "Year Ended") {
@@ -34,9 +38,9 @@ func TestFiguresUnderASpanningHead(t *testing.T) {
 	}
 }
 
-// A row of a few wide cells ("$ 3,565,545", its sign well left of the
+// A row of a few wide cells ("$ 4,218,306", its sign well left of the
 // figure) lines up with the figures above it but not with the percentages
-// after it ("6.7 %", the sign standing past the column's edge), which line
+// after it ("5.9 %", the sign standing past the column's edge), which line
 // up with the percentages further up: the table goes on.
 func TestRowAlignedWithRowsAbove(t *testing.T) {
 	var items []placedText
@@ -53,21 +57,72 @@ func TestRowAlignedWithRowsAbove(t *testing.T) {
 			}
 		}
 	}
-	row(688, "Capital ratio", true, "13.1", "13.1", "11.3", "13.7", "13.8", "10.5")
-	row(676, "Total ratio", false, "17.2", "17.3", "14.8", "17.2", "17.3", "14.0")
+	row(688, "Capital ratio", true, "12.4", "12.9", "10.2", "14.6", "15.1", "9.8")
+	row(676, "Total ratio", false, "16.3", "16.8", "13.6", "18.4", "18.9", "12.7")
 	items = append(items, placedText{57, 664, "Average assets"})
 	for _, i := range []int{0, 1, 3, 4} {
-		items = append(items, placedText{cols[i] - 52, 664, "$"}, figureAt(cols[i], 664, "3,565,545"))
+		items = append(items, placedText{cols[i] - 52, 664, "$"}, figureAt(cols[i], 664, "4,218,306"))
 	}
-	row(652, "Leverage ratio", true, "6.7", "7.0", "4.0", "6.7", "7.0", "4.0")
+	row(652, "Leverage ratio", true, "5.9", "6.3", "3.5", "6.1", "6.6", "3.2")
 	items = append(items, placedText{57, 640, "Total exposure"}, figureAt(cols[0], 640, "NA"), figureAt(cols[1], 640, "NA"))
 	for _, i := range []int{3, 4} {
-		items = append(items, placedText{cols[i] - 52, 640, "$"}, figureAt(cols[i], 640, "3,522,629"))
+		items = append(items, placedText{cols[i] - 52, 640, "$"}, figureAt(cols[i], 640, "4,190,772"))
 	}
-	row(628, "Supplementary", true, "5.5", "5.8", "5.0", "6.7", "6.9", "5.0")
+	row(628, "Supplementary", true, "4.6", "4.9", "4.4", "5.7", "5.2", "4.1")
 	rows, header := tableRowsOf(t, items)
 	all := strings.Join(rows, "\n")
-	if !strings.Contains(all, "Leverage ratio | 6.7 % | 7.0 % | 4.0 %") || !strings.Contains(all, "Supplementary | 5.5 %") || !strings.HasPrefix(header, "Capital ratio") {
+	if !strings.Contains(all, "Leverage ratio | 5.9 % | 6.3 % | 3.5 %") || !strings.Contains(all, "Supplementary | 4.6 %") || !strings.HasPrefix(header, "Capital ratio") {
 		t.Errorf("the rows after a row of wide cells left the table (last header %q):\n%s", header, all)
+	}
+}
+
+// TestMoveTrailingSigns: a currency sign read at the end of a cell goes
+// to the figure of the next cell; a sign after a label, or before an
+// empty cell or a word, stays.
+func TestMoveTrailingSigns(t *testing.T) {
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"Fees", "$ 2,406", "(5) % $", "4,871", "(12) %"}, []string{"Fees", "$ 2,406", "(5) %", "$ 4,871", "(12) %"}},
+		{[]string{"Retail", "61 % £", "(250)"}, []string{"Retail", "61 %", "£ (250)"}},
+		{[]string{"Net earnings $", "2,210.8"}, []string{"Net earnings $", "2,210.8"}},
+		{[]string{"Sales", "38% $", ""}, []string{"Sales", "38% $", ""}},
+		{[]string{"Sales", "38% $", "n/a"}, []string{"Sales", "38% $", "n/a"}},
+	} {
+		got := slices.Clone(c.in)
+		moveTrailingSigns(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestFiguresApart: two lines on a baseline are two cells when one ends
+// in a figure and the other opens with a figure or a currency sign, and
+// neither side holds letters; a date before a time, or words, may be one
+// line.
+func TestFiguresApart(t *testing.T) {
+	line := func(text string) *pline {
+		r := &run{}
+		r.b.WriteString(text)
+		first, _ := utf8.DecodeRuneInString(text)
+		last, _ := utf8.DecodeLastRuneInString(text)
+		r.firstRune, r.lastRune = first, last
+		return &pline{runs: []*run{r}, text: text}
+	}
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"512,430", "$", true},
+		{"38%", "(5)", true},
+		{"1,862", "761", true},
+		{"(16)", "£", true},
+		{"Sep<11>2014", "16:21", false},
+		{"2014", "Aug", false},
+		{"Total", "512", false},
+		{"512,430", "per share", false},
+	} {
+		if got := figuresApart(line(c.a), line(c.b)); got != c.want {
+			t.Errorf("figuresApart(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
 	}
 }
