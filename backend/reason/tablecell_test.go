@@ -229,19 +229,19 @@ func TestThingsAreNoFigure(t *testing.T) {
 			"Sales | 900 | 850\n" +
 			"Stores | 40 | 38"},
 		{ID: "risks", Title: "Widgetco risk factors", Text: "Risks of our supply chain\n" +
-			"The factors that can adversely affect our supply chain in 2025 include:\n" +
-			"• delays in deliveries from our vendors;\n" +
-			"• strikes at the ports we ship through;\n" +
-			"• rising costs of moving goods."},
+			"In 2025 these factors could slow down the supply chain of our widget plants:\n" +
+			"• frost on the mountain roads;\n" +
+			"• a shortage of crates at the ports;\n" +
+			"• the price of diesel."},
 		{ID: "board", Title: "Widgetco board", Text: "The board of Widgetco meets four times a year. Its chair is elected by the members for a term of three years."},
 	}
 	st := corpusStore(t, corpus)
 	r := newReasoner(st, llm.Offline{})
-	a, err := r.Quick(context.Background(), "What factors can adversely affect Widgetco's supply chain in 2025?", nil)
+	a, err := r.Quick(context.Background(), "What factors could slow down the supply chain of Widgetco's plants in 2025?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a.Cells) > 0 || strings.Contains(a.Answer, "214") || !strings.Contains(a.Answer, "strikes at the ports") {
+	if len(a.Cells) > 0 || strings.Contains(a.Answer, "214") || !strings.Contains(a.Answer, "a shortage of crates") {
 		t.Errorf("answer %q, cells %+v", a.Answer, a.Cells)
 	}
 	a, err = r.Quick(context.Background(), "What sales did Widgetco report in 2025?", nil)

@@ -37,8 +37,8 @@ func textOfItems(t *testing.T, items []placedText) (text string, rows []string) 
 // as a table of bullets beside a column of text. (\267 is the bullet in
 // Helvetica's standard encoding.)
 func TestBulletsSetApartAreListItems(t *testing.T) {
-	items := []placedText{{57, 720, "The factors that can affect these parts of our work include:"}}
-	for i, s := range []string{"delays in our deliveries;", "failure of others to meet our standards or their own commitments;", "limits in capacity;", "rising costs of moving goods."} {
+	items := []placedText{{57, 720, "Our greenhouse keeps its plants well when it has:"}}
+	for i, s := range []string{"warm nights;", "a steady supply of rain water from the roof tanks and the well;", "shade at noon;", "fresh soil in spring."} {
 		y := float64(700 - 12*i)
 		items = append(items, placedText{72, y, "\\267"}, placedText{90, y, s})
 	}
@@ -46,7 +46,7 @@ func TestBulletsSetApartAreListItems(t *testing.T) {
 	if len(rows) > 0 {
 		t.Errorf("a list read as a table: %q", rows)
 	}
-	for _, want := range []string{"• delays in our deliveries;", "• limits in capacity;", "• rising costs of moving goods."} {
+	for _, want := range []string{"• warm nights;", "• shade at noon;", "• fresh soil in spring."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("%q not read; text:\n%s", want, text)
 		}
