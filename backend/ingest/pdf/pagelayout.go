@@ -295,6 +295,10 @@ func buildLines(runs []*run) []*pline {
 	return lines
 }
 
+// signsBeforeFigures are the currency signs set before their figure
+// ("$ 5,363"); a sign written after it ("5 €") is not among them.
+const signsBeforeFigures = "$£¥₹"
+
 // figuresApart reports whether line a ends in a figure ("512,430", "38%",
 // "(16)") and line b opens with one or with a currency sign set before
 // its figure ("$", "£", "¥", "₹"): two cells of a table row, whatever
@@ -304,7 +308,7 @@ func figuresApart(a, b *pline) bool {
 	ra, rb := a.runs[len(a.runs)-1], b.runs[0]
 	last, first := ra.lastRune, rb.firstRune
 	return (unicode.IsDigit(last) || last == '%' || last == ')') &&
-		(unicode.IsDigit(first) || first == '(' || strings.ContainsRune("$£¥₹", first)) &&
+		(unicode.IsDigit(first) || first == '(' || strings.ContainsRune(signsBeforeFigures, first)) &&
 		!strings.ContainsFunc(ra.b.String(), unicode.IsLetter) && !strings.ContainsFunc(rb.b.String(), unicode.IsLetter)
 }
 
@@ -681,7 +685,7 @@ func groupLines(lines []*pline, f frame) []*pblock {
 
 // trailingSignRE matches a cell that ends in a currency sign set before
 // a figure, apart from the figure before it ("38% $").
-var trailingSignRE = regexp.MustCompile(`^(.*[0-9%)])\s+([$£¥₹])$`)
+var trailingSignRE = regexp.MustCompile(`^(.*[0-9%)])\s+([` + signsBeforeFigures + `])$`)
 
 // moveTrailingSigns gives a currency sign read at the end of a cell ("38%
 // $ | 81,307", a sign set close after the figure of the cell before) to

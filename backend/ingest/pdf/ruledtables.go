@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // Ruled tables: a stack of horizontal rules with text between them laid
@@ -398,19 +397,13 @@ func textBody(rows []*pblock) bool {
 	for _, b := range rows {
 		for _, c := range b.cells {
 			for _, w := range strings.Fields(c) {
-				if amountRE.MatchString(w) || isCurrencySign(w) {
+				if amountRE.MatchString(w) || currencySign(w) {
 					return false
 				}
 			}
 		}
 	}
 	return true
-}
-
-// isCurrencySign reports whether w is a currency sign alone ("$", "€").
-func isCurrencySign(w string) bool {
-	r, size := utf8.DecodeRuneInString(w)
-	return size == len(w) && unicode.Is(unicode.Sc, r)
 }
 
 // closedBody reports whether the stack is a head ruled off over a tall
