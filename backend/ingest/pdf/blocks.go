@@ -107,7 +107,7 @@ func untableSingleCells(pages []pageOut) {
 			if !wide && !(first && lastWasTable) {
 				for _, k := range run {
 					ps[k].text = strings.Join(strings.Fields(strings.ReplaceAll(" "+ps[k].text+" ", " | ", " ")), " ")
-					ps[k].table, ps[k].cells = false, 0
+					ps[k].table, ps[k].cells, ps[k].untabled = false, 0, true
 				}
 			}
 			first, lastWasTable = false, true
@@ -299,7 +299,7 @@ func commonestSize(pages []pageOut, keep func(para) bool) (float64, int) {
 // body size without ending like a sentence, or numbered like a section
 // ("2.3 Scope", "Section 5", "第一章") and bold or larger.
 func isHeading(q para, body float64) bool {
-	if body <= 0 || !q.upright || q.table || q.furniture || q.contents || q.runes > maxHeadingRunes || q.lines > maxHeadingLines {
+	if body <= 0 || !q.upright || q.table || q.untabled || q.furniture || q.contents || q.runes > maxHeadingRunes || q.lines > maxHeadingLines {
 		return false
 	}
 	if letters(q.text) < 2 || endsOpen(q.text) || isFigure(q.text) || contentsEntry(q.text) {

@@ -102,7 +102,7 @@ func numberedTitle(q para, body float64) (int, bool) {
 	if titleLabel(t) != "" && titleCased(t) {
 		maxRunes = maxLabelledTitleRunes
 	}
-	if body <= 0 || !q.upright || q.table || q.furniture || q.lines > 2 || q.runes > maxRunes || q.size < minSize {
+	if body <= 0 || !q.upright || q.table || q.untabled || q.furniture || q.lines > 2 || q.runes > maxRunes || q.size < minSize {
 		return 0, false
 	}
 	m := numberedLineMatch(t)
@@ -222,7 +222,7 @@ func markStyledTitles(pages []pageOut, body float64) {
 		for i := range pages[p].paras {
 			q := &pages[p].paras[i]
 			st := styleOf(*q)
-			if q.titled || !st.caps || uses[st] < minTitleStyleUses || q.lines > 1 || q.runes > 60 || !q.upright || q.table || q.furniture {
+			if q.titled || !st.caps || uses[st] < minTitleStyleUses || q.lines > 1 || q.runes > 60 || !q.upright || q.table || q.untabled || q.furniture {
 				continue
 			}
 			if !endsSentence(q.text) && !endsOpen(q.text) && !isFigure(q.text) && letters(q.text) >= 4 {
@@ -324,7 +324,7 @@ func markCapsTitles(pages []pageOut, body float64) {
 	var cands []cand
 	total := 0
 	isCand := func(q para) bool {
-		return q.lines == 1 && q.upright && !q.table && !q.furniture && q.size >= 0.95*body && capsTitle(q.text)
+		return q.lines == 1 && q.upright && !q.table && !q.untabled && !q.furniture && q.size >= 0.95*body && capsTitle(q.text)
 	}
 	for p := range pages {
 		ps := pages[p].paras

@@ -86,10 +86,13 @@ type para struct {
 	colour    uint32
 	oneColour bool
 	accent    bool
-	table     bool       // a table row: cells joined by " | "
-	cells     int        // cells of a table row
-	box       [4]float64 // device space: x0, y0, x1, y1 (y up); zero for plain-text pages
-	hasBox    bool
+	table     bool // a table row: cells joined by " | "
+	// untabled: read as a table row of one cell and made a paragraph
+	// (untableSingleCells); like a table row, it is no heading.
+	untabled bool
+	cells    int        // cells of a table row
+	box      [4]float64 // device space: x0, y0, x1, y1 (y up); zero for plain-text pages
+	hasBox   bool
 	// furniture: a running header or footer, page number or printer's
 	// mark (set by markFurniture); kept out of the text.
 	furniture bool

@@ -8,7 +8,8 @@ import (
 // TestUntableSingleCells: a table whose rows never fill two cells (a
 // piece of a head read apart) becomes paragraphs; a table with a row of
 // two cells stays, its one-cell rows too; the first rows of a page that
-// go on with the table the page before ends in stay table rows.
+// go on with the table the page before ends in stay table rows. A cell
+// made a paragraph is no heading.
 func TestUntableSingleCells(t *testing.T) {
 	tr := func(text string) para { return para{text: text, table: true, cells: 2} }
 	pages := []pageOut{
@@ -46,5 +47,9 @@ func TestUntableSingleCells(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	// A cell made a paragraph is still no heading, however it is set.
+	if q := pages[0].paras[1]; !q.untabled || isHeading(para{text: q.text, size: 20, lines: 1, runes: 6, upright: true, untabled: true}, 10) {
+		t.Errorf("%q untabled %v, or read as a heading", q.text, q.untabled)
 	}
 }
