@@ -28,20 +28,7 @@ type keyedFound struct {
 // keyedCells finds the cells the question asks for by their rows' keys in
 // the tables of the best passages (maxCellPassages).
 func (u *run) keyedCells(ctx context.Context, ev []Evidence) ([]keyedFound, error) {
-	var all []tables.TextTable
-	var from []int
-	for i, e := range ev {
-		if i >= maxCellPassages {
-			break
-		}
-		if !strings.Contains(e.Hit.Text, " | ") {
-			continue
-		}
-		for _, t := range tables.ParseText(e.Hit.Text, e.Hit.TableHeader, lastHeading(e.Hit.HeadingPath)) {
-			all = append(all, t)
-			from = append(from, i)
-		}
-	}
+	all, from := evidenceTextTables(ev)
 	if len(all) == 0 {
 		return nil, nil
 	}
@@ -77,6 +64,24 @@ func (u *run) keyedCells(ctx context.Context, ev []Evidence) ([]keyedFound, erro
 		out = append(out, keyedFound{KeyedCell: c, ev: from[c.Table], start: r.Start, end: r.End})
 	}
 	return out, nil
+}
+
+// evidenceTextTables reads the tables of the best passages
+// (maxCellPassages) as tables of words; from is each one's evidence index.
+func evidenceTextTables(ev []Evidence) (all []tables.TextTable, from []int) {
+	for i, e := range ev {
+		if i >= maxCellPassages {
+			break
+		}
+		if !strings.Contains(e.Hit.Text, " | ") {
+			continue
+		}
+		for _, t := range tables.ParseText(e.Hit.Text, e.Hit.TableHeader, lastHeading(e.Hit.HeadingPath)) {
+			all = append(all, t)
+			from = append(from, i)
+		}
+	}
+	return all, from
 }
 
 // quoted reports whether every word of ws is among the question's.

@@ -79,6 +79,9 @@ type gathered struct {
 	// keyed: the cells of tables of words the question names by their
 	// rows' keys (keyedcell.go).
 	keyed []keyedFound
+	// filtered: the rows of a table the question picks by a condition
+	// (filteredrows.go).
+	filtered *filteredFound
 	// list: the list the question asks for (lists.go).
 	list *listFound
 	// subs: the headings under the heading the question quotes, their
@@ -188,16 +191,32 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 				return nil, err
 			}
 		}
+		// Else the rows of a table it picks by a condition ("which
+		// members rowed more than 8 races").
+		if g.stated == nil && g.ranked == nil && superlative(u.q.Tokens) == 0 {
+			if g.filtered, err = u.filteredRows(ctx, g.evidence); err != nil {
+				return nil, err
+			}
+			if g.filtered != nil {
+				for _, ri := range g.filtered.Rows {
+					u.trace.FilteredRows = append(u.trace.FilteredRows, g.filtered.table.Rows[ri].Cells[0])
+				}
+				if u.trace.Support.Declined && len(unmentioned) == 0 {
+					u.trace.Support.Declined = false
+					u.trace.Support.Filtered = true
+				}
+			}
+		}
 		// Else the figure it asks by name, searched for as a quantity of
 		// its own; else a figure it names in a table of the evidence.
-		if g.stated == nil && g.ranked == nil {
+		if g.stated == nil && g.ranked == nil && g.filtered == nil {
 			if g.cells, err = u.askedCells(ctx, g); err != nil {
 				return nil, err
 			}
 		}
 		// Not for a figure computed by a formula it could not work out:
 		// a cell that names some of its words is no such figure.
-		if g.stated == nil && g.ranked == nil && len(g.cells) == 0 && !u.formulaAsked {
+		if g.stated == nil && g.ranked == nil && g.filtered == nil && len(g.cells) == 0 && !u.formulaAsked {
 			if g.cells, err = u.tableCells(ctx, g); err != nil {
 				return nil, err
 			}
@@ -266,7 +285,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		}
 		// Else the cells of the rows it names by their keys in tables of
 		// words.
-		if g.stated == nil && g.ranked == nil && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 {
+		if g.stated == nil && g.ranked == nil && g.filtered == nil && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 {
 			if g.keyed, err = u.keyedCells(ctx, g.evidence); err != nil {
 				return nil, err
 			}
@@ -280,7 +299,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		}
 		// Else the headings under the heading it quotes, when it asks for
 		// a section's parts.
-		if g.stated == nil && g.ranked == nil && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 && len(g.keyed) == 0 {
+		if g.stated == nil && g.ranked == nil && g.filtered == nil && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 && len(g.keyed) == 0 {
 			var heading string
 			if g.subs, heading, err = u.subsections(ctx, g.evidence); err != nil {
 				return nil, err
@@ -300,7 +319,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 			}
 		}
 		// Else the items of the list it asks for.
-		if g.stated == nil && g.ranked == nil && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 && len(g.keyed) == 0 && len(g.subs) == 0 {
+		if g.stated == nil && g.ranked == nil && g.filtered == nil && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 && len(g.keyed) == 0 && len(g.subs) == 0 {
 			if g.list, err = u.listAnswer(ctx, g.evidence); err != nil {
 				return nil, err
 			}
@@ -342,6 +361,9 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		}
 		if len(g.keyed) > 0 {
 			cs = append([]answerspan.Candidate{keyedCandidate(g.keyed)}, cs...)
+		}
+		if g.filtered != nil {
+			cs = append([]answerspan.Candidate{g.filtered.candidate()}, cs...)
 		}
 		if g.list != nil && countsListItems(u.q) {
 			cs = append([]answerspan.Candidate{listCountCandidate(g.list)}, cs...)

@@ -28,6 +28,9 @@ var (
 	riseWords    = lexicon.English().Set("rise_words")
 	fallWords    = lexicon.English().Set("fall_words")
 	percentWords = lexicon.English().Set("percent_words")
+	// boundPhrases are the two-word phrases of bound_inclusive ("at
+	// least"): a bound, no superlative.
+	boundPhrases = lexicon.English().Map("bound_inclusive")
 )
 
 // A question that asks which item moved most ("Which region had the
@@ -101,12 +104,15 @@ type rankedCell struct {
 
 // superlative reads whether a question asks which item has the most (+1)
 // or the least (-1) of something: a wh-word and a superlative, the first
-// superlative deciding ("brought in the most (or lost the least)"). 0 when
-// it asks neither.
+// superlative deciding ("brought in the most (or lost the least)"), one
+// in a phrase that sets a bound ("at least 6") left aside. 0 when it asks
+// neither.
 func superlative(toks []analyze.Token) int {
 	wh := false
-	for _, t := range toks {
+	for i, t := range toks {
 		switch {
+		case i > 0 && boundPhrases[toks[i-1].Text+" "+t.Text] != "":
+			// "at least 6" sets a bound, it asks no ranking
 		case whichWords[t.Text]:
 			wh = true
 		case mostWords[t.Text] && wh:

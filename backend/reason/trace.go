@@ -91,6 +91,9 @@ type Trace struct {
 	// their rows' keys ("12: Element too hot"; keyedcell.go);
 	// they lead the answer.
 	KeyedCells []string `json:"keyed_cells,omitempty"`
+	// FilteredRows are the keys of the rows of a table the question picks
+	// by a condition ("Ada Lind"; filteredrows.go); they lead the answer.
+	FilteredRows []string `json:"filtered_rows,omitempty"`
 	// ListItems are the items of the list the question asks for, as a
 	// passage sets them out (lists.go); they lead the answer.
 	ListItems []string `json:"list_items,omitempty"`
@@ -164,6 +167,9 @@ type SupportTrace struct {
 	// Keyed: under the threshold, but a table of words among the
 	// evidence holds the rows the question names by their keys.
 	Keyed bool `json:"keyed,omitempty"`
+	// Filtered: under the threshold, but a table of words among the
+	// evidence has rows that meet the condition the question sets.
+	Filtered bool `json:"filtered,omitempty"`
 	// List: under the threshold, but a passage sets out the list the
 	// question asks for under an introduction holding its words.
 	List bool `json:"list,omitempty"`

@@ -90,19 +90,32 @@ func lastLine(s string) string {
 
 // readsAsHead reports whether a row reads as column heads: every cell
 // short (a note in parentheses aside: "Service Specification (i.e.,
-// vendor and product name)"), none a figure, and at least two with text.
+// vendor and product name)"; a footnote mark is no word), none a figure,
+// and at least two with text.
 func readsAsHead(cells []string) bool {
 	n := 0
 	for _, c := range cells {
 		if c == "" {
 			continue
 		}
-		if isFigure(c) || len(strings.Fields(parenRE.ReplaceAllString(c, ""))) > maxHeadWords {
+		if isFigure(c) || headWords(c) > maxHeadWords {
 			return false
 		}
 		n++
 	}
 	return n >= 2
+}
+
+// headWords is how many words a head cell holds: its runs of letters or
+// digits outside parentheses.
+func headWords(c string) int {
+	n := 0
+	for _, f := range strings.Fields(parenRE.ReplaceAllString(c, "")) {
+		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // KeyQuery is what KeyedLookup needs of a question: its words in order,
