@@ -556,6 +556,14 @@ func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, e
 	for _, w := range u.q.Words {
 		query.Context[w] = true
 	}
+	// The words that name a document (its company: "Acme Corp —
+	// Form 10-K") name none of its tables, though statements print it
+	// above their title.
+	for _, e := range pool {
+		for _, w := range tableWords(e.Hit.DocTitle + " " + e.Hit.IndexTitle) {
+			delete(query.Context, w)
+		}
+	}
 	cells := tables.Lookup(query, all, tableWords)
 	if len(cells) == 0 && len(query.Years) > 0 {
 		// A row that names it in a table without those years prints
@@ -649,7 +657,13 @@ func (u *run) quantityRowsNamed(ctx context.Context, name string, years []int, e
 			return 0
 		}
 		var hit, total float64
-		for _, w := range tableWords(all[k.t].Rows[k.r].Label) {
+		seen := map[string]bool{}
+		row := all[k.t].Rows[k.r]
+		for _, w := range tableWords(row.Label + " " + row.Section) {
+			if seen[w] {
+				continue
+			}
+			seen[w] = true
 			v := query.Weight(w)
 			total += v
 			if query.Terms[w] {

@@ -58,6 +58,10 @@ type gathered struct {
 	// stated: the figure computed by the formula the question states.
 	cells  []foundCell
 	stated *statedFigure
+	// figureAsked: the cells are of the figure the question asks for by
+	// name (askedCells: "What was Acme's revenue in 2025?"): a figure is
+	// the answer, not a name read near it.
+	figureAsked bool
 	// ranked: the row with the highest or lowest figure the question
 	// asks which item has.
 	ranked *rankedCell
@@ -213,6 +217,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 			if g.cells, err = u.askedCells(ctx, g); err != nil {
 				return nil, err
 			}
+			g.figureAsked = len(g.cells) > 0
 		}
 		// Not for a figure computed by a formula it could not work out:
 		// a cell that names some of its words is no such figure.
@@ -751,9 +756,10 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 	// A cell of a table the question names leads the answer over a short
 	// answer that is a figure (read from the passages' words, it would be
 	// a figure of the same rows taken without its column); a short answer
-	// of another kind (a name, a date) leads, the cell follows it.
+	// of another kind (a name, a date) leads, the cell follows it, but for
+	// a figure the question asks for by name.
 	// A figure computed by the formula the question states always leads.
-	if lead && len(g.short) > 0 && (g.stated != nil || g.ranked != nil || g.short[0].Type == answerspan.TNumber) {
+	if lead && len(g.short) > 0 && (g.stated != nil || g.ranked != nil || g.figureAsked || g.short[0].Type == answerspan.TNumber) {
 		g.short = nil
 	}
 	if len(memory) == 0 && len(g.short) > 0 && g.short[0].Score >= answerspan.MinScore {

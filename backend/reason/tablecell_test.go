@@ -3,6 +3,7 @@ package reason_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -249,6 +250,47 @@ func TestThingsAreNoFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(a.Cells) != 1 || a.Cells[0].Value != "900" {
+		t.Errorf("answer %q, cells %+v", a.Answer, a.Cells)
+	}
+}
+
+// A company's figure asked by name is read from the row that is that
+// figure, not from a row of the same word filed under another heading
+// (the cash flow statement's change in deferred revenues, whose title
+// prints the company's name), and it leads the answer over a name read
+// near it (a segment table's heads).
+func TestFigureAskedByNameIsTheStatementRow(t *testing.T) {
+	corpus := []evalset.Passage{
+		{ID: "flows", Title: "Widgetco Inc. annual report 2025", Text: "WIDGETCO INC. CONSOLIDATED STATEMENTS OF CASH FLOWS\n" +
+			"(Millions) | 2025 | 2024\n" +
+			"Net income | 812 | 744\n" +
+			"Changes in operating assets and liabilities:\n" +
+			"Accounts receivable | (41) | 12\n" +
+			"Deferred revenues | (96) | 57\n" +
+			"Net cash from operating activities | 1,020 | 930"},
+		{ID: "ops", Title: "Widgetco Inc. annual report 2025", Text: "CONSOLIDATED STATEMENTS OF OPERATIONS\n" +
+			"(Millions) | 2025 | 2024\n" +
+			"Net revenues\n" +
+			"Widget sales | 2,104 | 1,990\n" +
+			"Service and other revenues | 1,377 | 1,251\n" +
+			"Total net revenues | 3,481 | 3,241\n" +
+			"Cost of sales | 2,010 | 1,902"},
+		{ID: "segments", Title: "Widgetco Inc. annual report 2025", Text: "Segment revenues, year ended December 31, 2025\n" +
+			"| Gears | Springs | Total\n" +
+			"Segment revenues | 1,903 | 1,578 | 3,481"},
+		{ID: "mdna", Title: "Widgetco Inc. annual report 2025", Text: "Widgetco makes widgets in three plants. Revenues grew in every region in 2025, and the company expects to open a fourth plant."},
+	}
+	// Statements and notes print "total" and "net" everywhere.
+	for i, part := range []string{"assets", "liabilities", "equity", "taxes", "leases", "debt"} {
+		corpus = append(corpus, evalset.Passage{ID: "note" + part, Title: "Widgetco Inc. annual report 2025", Text: fmt.Sprintf("Note %d: %s\n(Millions) | 2025 | 2024\nNet %s, current | %d | %d\nTotal %s, net | %d | %d", i+1, part, part, 100+i, 90+i, part, 300+i, 280+i)})
+	}
+	st := corpusStore(t, corpus)
+	r := newReasoner(st, llm.Offline{})
+	a, err := r.Quick(context.Background(), "What was Widgetco's revenue in 2025?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(a.Answer, "Total net revenues (Net revenues): 2025: 3,481") || len(a.Cells) != 1 || a.Cells[0].Value != "3,481" {
 		t.Errorf("answer %q, cells %+v", a.Answer, a.Cells)
 	}
 }
