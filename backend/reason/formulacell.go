@@ -61,7 +61,8 @@ type rowFacts struct {
 // of the quantity (by more than rowShareSlack: "Total current assets"
 // before the "Total" of a note on other current assets, "Total current
 // liabilities" before "Changes in current assets and liabilities" of a
-// statement whose title holds a word of the question); a table the
+// statement whose title holds a word of the question); a row whose label
+// and section give the quantity at least minOperandShare; a table the
 // question names; a label whose head names the quantity ("Long-term
 // debt, excluding current portion" before "Current portion of long-term
 // debt"); a label that says least beyond the quantity.
@@ -71,6 +72,9 @@ func (a rowFacts) before(b rowFacts) bool {
 	}
 	if math.Abs(a.labelCover-b.labelCover) > rowShareSlack {
 		return a.labelCover > b.labelCover
+	}
+	if ra, rb := a.share >= minOperandShare, b.share >= minOperandShare; ra != rb {
+		return ra
 	}
 	if a.named != b.named {
 		return a.named > b.named
@@ -119,6 +123,13 @@ func headNames(label string, terms map[string]bool) bool {
 	}
 	return false
 }
+
+// minOperandShare is the least share of its label and section (by word
+// weight) a row must give the quantity to be read before one that gives
+// more, whatever table the question names: a row filed under another
+// heading ("Deferred revenues" under "Changes in operating assets and
+// liabilities") is a change of the quantity, not the quantity.
+const minOperandShare = 0.2
 
 // rowShareSlack is how much less of its label a row may name than
 // another's and still rank as naming the quantity alike.

@@ -22,6 +22,7 @@ func TestRowFactsBefore(t *testing.T) {
 		{"alike labels: the table the question names", rowFacts{labelCover: 1, named: 2}, rowFacts{labelCover: 0.95, named: 0}, true},
 		{"alike labels, no table named: the head names it", rowFacts{labelCover: 1, headed: true}, rowFacts{labelCover: 1}, true},
 		{"then the label that says least beyond it", rowFacts{labelCover: 1, headed: true, share: 1}, rowFacts{labelCover: 1, headed: true, share: 0.5}, true},
+		{"a row filed under another heading after one that is the quantity, whatever table is named", rowFacts{labelCover: 1, headed: true, share: 0.4, named: 9}, rowFacts{labelCover: 1, headed: true, share: 0.11, named: 13}, true},
 		{"shares within the slack keep their order", rowFacts{labelCover: 1, share: 0.95}, rowFacts{labelCover: 1, share: 1}, false},
 	}
 	for _, c := range cases {
