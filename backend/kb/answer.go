@@ -104,7 +104,8 @@ type TableCell struct {
 	// quantity asked and prints the same figures as this one's row.
 	Via string `json:"via,omitempty"`
 	// Rank says where the row stands when the question asked which item
-	// has the most or least ("highest of 4 rows").
+	// has the most or least ("highest of 4 rows"), or the condition it
+	// meets when the question picked rows by one ("Races rowed > 8").
 	Rank string `json:"rank,omitempty"`
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"cairn/backend/answerspan"
+	"cairn/backend/kb"
 	"cairn/backend/lexicon"
 	"cairn/backend/tables"
 )
@@ -190,4 +191,24 @@ func (f *filteredFound) candidate() answerspan.Candidate {
 		kind = answerspan.TNumber
 	}
 	return answerspan.Candidate{Text: text, Type: kind, Score: longFormScore, Span: chain[0], Chain: chain}
+}
+
+// answerCells are the cells the rows were picked by, as the answer
+// carries them, each row's under the bound's column (or the phrase's),
+// cited by n.
+func (f *filteredFound) answerCells(n int) []kb.TableCell {
+	col := f.Col
+	if col < 0 {
+		col = f.Category
+	}
+	var out []kb.TableCell
+	for _, ri := range f.Rows {
+		r := f.table.Rows[ri]
+		c := kb.TableCell{N: n, Row: r.Cells[0], Column: f.table.Head[col], Value: r.Cells[col], Rank: f.condition()}
+		if v, ok := tables.Number(r.Cells[col]); ok && f.Col >= 0 {
+			c.Number = v
+		}
+		out = append(out, c)
+	}
+	return out
 }

@@ -54,5 +54,10 @@ func TestOfflineAnswerFiltersRows(t *testing.T) {
 		if len(a.Citations) == 0 {
 			t.Errorf("%s: no citation", c.q)
 		}
+		// The rows' cells the condition was read in, as the answer's
+		// small table.
+		if len(a.Cells) == 0 || !strings.Contains(a.Answer, a.Cells[0].Row) || a.Cells[0].Rank == "" {
+			t.Errorf("%s: cells %+v", c.q, a.Cells)
+		}
 	}
 }

@@ -780,6 +780,9 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		text, cits, sa := shortText(g.short[0], g.kind, g.pool, extra)
 		a.Answer, a.Citations, a.Short = text, cits, sa
 		a.Outcome = kb.OutcomeAnswer
+		if f := g.filtered; f != nil && g.short[0].Text == f.candidate().Text {
+			a.Cells = f.answerCells(sa.N)
+		}
 		if lead {
 			text, cits, cells, f, _ := figureLead(u.q.Text, g, len(a.Citations)+1)
 			a.Answer += "\n\nFrom a table: " + text
