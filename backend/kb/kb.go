@@ -206,8 +206,10 @@ type PageBlock struct {
 // under a head spanning their columns stay cells of their own, heads
 // over a unit line head the table, and a row lined up with an earlier
 // row (not the last) goes on in the table, and a sign read at a cell's
-// end goes to the next cell's figure.
-const ReaderVersion = 37
+// end goes to the next cell's figure; 38: a currency sign after a figure
+// opens the next cell even when a row is drawn as one string, and a cell
+// standing between cells lined up with other rows is the row's.
+const ReaderVersion = 38
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -188,6 +188,10 @@ func (lo *layout) addGlyph(g glyph) {
 		switch {
 		case !sameDir || math.Abs(across) > baselineEm*em || along < -backJumpEm*em || inkGap > runGapEm*minEm(g.size, lo.lastSize):
 			lo.newRun(g)
+		case (lo.pendingSpace || along > wordGapEm*em) && signAfterFigure(lo.lastRune, first):
+			// "3,226.8 $ 2,729.4" drawn as one string: the sign opens
+			// the next cell's amount.
+			lo.newRun(g)
 		case (lo.pendingSpace || along > wordGapEm*em) && !(noSpaceScript(lo.lastRune) && noSpaceScript(first)):
 			c.b.WriteByte(' ')
 		}
@@ -215,6 +219,13 @@ func (lo *layout) addGlyph(g glyph) {
 	c.u0 = math.Min(c.u0, math.Min(u, u+adv))
 	c.u1 = math.Max(c.u1, math.Max(u, u+adv))
 	c.gl = append(c.gl, placed{math.Min(u, u+adv), math.Max(u, u+adv), g.text})
+}
+
+// signAfterFigure reports whether a currency sign set before its figure
+// follows the end of a figure ("…226.8", "100.0%", "(4.8)"): across a
+// space, the two are amounts of two cells, never one.
+func signAfterFigure(last, next rune) bool {
+	return strings.ContainsRune(signsBeforeFigures, next) && (unicode.IsDigit(last) || last == '%' || last == ')')
 }
 
 // awayFromRun reports whether glyph g sits off the current run's line:

@@ -49,6 +49,10 @@ type pline struct {
 	contents  bool // an entry of a contents list, read whole (joinContentsRows)
 	// contentsMore: a contents entry's title goes on on this line.
 	contentsMore bool
+	// figure, when set, is where the figure of a line joined to the
+	// currency sign before it starts ("$ 93,552": the "9"): the column
+	// the figure lines up with, the sign standing at the column's left.
+	figure float64
 }
 
 func (l *pline) bold() bool { return l.heavy }
@@ -268,6 +272,9 @@ func buildLines(runs []*run) []*pline {
 			}
 			if gap > limit || gap < -0.3*em {
 				continue
+			}
+			if gap > 0 && signAfterFigure(l.runs[len(l.runs)-1].lastRune, r.firstRune) {
+				continue // a figure, then the next cell's "$"
 			}
 			if gap < bestGap {
 				best, bestGap = l, gap
@@ -815,11 +822,17 @@ const currencyGapEm = 8.0
 // that follows it on the same baseline, so "$ | 5,363" is one cell
 // ("$ 5,363"), not two columns.
 func attachCurrency(lines []*pline) []*pline {
-	return attachBefore(lines, func(l, m *pline) bool {
+	out := attachBefore(lines, func(l, m *pline) bool {
 		s := math.Max(l.size, m.size)
 		return currencySign(strings.TrimSpace(l.text)) && !l.cell && !m.cell &&
 			m.u0-l.u1 <= currencyGapEm*s && valueCell(m)
 	})
+	for _, l := range out {
+		if len(l.runs) > 1 && currencySign(strings.TrimSpace(l.runs[0].b.String())) {
+			l.figure = l.runs[1].u0
+		}
+	}
+	return out
 }
 
 // currencySign reports whether t is one currency sign alone ("$", "€").
@@ -1233,15 +1246,33 @@ func alignedCells(rows [][]*pline) [][]*pline {
 }
 
 // keepAligned keeps the lines of cells (of rows[i]) that line up with a
-// cell of another row.
+// cell of another row, and those standing between two such cells: a
+// figure inside its row ("38%" of a change column no other row has) is
+// the row's, where a line past its last aligned cell may be the next
+// page column's.
 func keepAligned(rows [][]*pline, i int, cells []*pline) []*pline {
-	var kept []*pline
-	for _, x := range cells {
+	aligned := make([]bool, len(cells))
+	for j, x := range cells {
 		for k, other := range rows {
 			if k != i && alignsWithAny(x, other) {
-				kept = append(kept, x)
+				aligned[j] = true
 				break
 			}
+		}
+	}
+	first, last := -1, -1
+	for j, a := range aligned {
+		if a {
+			if first < 0 {
+				first = j
+			}
+			last = j
+		}
+	}
+	var kept []*pline
+	for j, x := range cells {
+		if aligned[j] || first >= 0 && first < j && j < last {
+			kept = append(kept, x)
 		}
 	}
 	return kept
@@ -1251,9 +1282,25 @@ func keepAligned(rows [][]*pline, i int, cells []*pline) []*pline {
 // line of row does.
 func alignsWithAny(x *pline, row []*pline) bool {
 	for _, y := range row {
-		s := math.Max(x.size, y.size)
-		if math.Abs(x.u0-y.u0) < s || math.Abs(x.u1-y.u1) < s || math.Abs((x.u0+x.u1)-(y.u0+y.u1)) < 2*s {
+		if sameColumn(x, y, math.Max(x.size, y.size)) {
 			return true
+		}
+	}
+	return false
+}
+
+// sameColumn reports whether lines x and y start, end or are centred
+// within s of each other; a figure after its currency sign starts where
+// its digits do, too ("$ 93,552" under a head over "93,552").
+func sameColumn(x, y *pline, s float64) bool {
+	if math.Abs(x.u0-y.u0) < s || math.Abs(x.u1-y.u1) < s || math.Abs((x.u0+x.u1)-(y.u0+y.u1)) < 2*s {
+		return true
+	}
+	for _, a := range []float64{x.u0, x.figure} {
+		for _, b := range []float64{y.u0, y.figure} {
+			if a > 0 && b > 0 && (a != x.u0 || b != y.u0) && math.Abs(a-b) < s {
+				return true
+			}
 		}
 	}
 	return false
@@ -1291,7 +1338,7 @@ func alignedCount(a, b []*pline) int {
 	shared := 0
 	for _, x := range a {
 		for _, y := range b {
-			if math.Abs(x.u0-y.u0) < s || math.Abs(x.u1-y.u1) < s || math.Abs((x.u0+x.u1)-(y.u0+y.u1)) < 2*s {
+			if sameColumn(x, y, s) {
 				shared++
 				break
 			}

@@ -126,3 +126,39 @@ func TestFiguresApart(t *testing.T) {
 		}
 	}
 }
+
+// A statement whose rows are each drawn as one string ("$ 3,482.1 $
+// 2,911.7 $ 2,406.3", the figures a space apart): a currency sign after a
+// figure opens the next cell, so every figure is a cell of its column.
+func TestSignAfterFigureOpensACell(t *testing.T) {
+	items := []placedText{
+		figureAt(262, 712, "2025"), figureAt(306, 712, "2024"), figureAt(350, 712, "2023"),
+		{57, 700, "Widget sales"}, {218, 700, "$ 3,482.1 $ 2,911.7 $ 2,406.3"},
+		{57, 688, "Gadget sales"}, {218, 688, "$ 1,204.6 $ 1,187.2 $ 1,093.5"},
+		{57, 676, "Total sales"}, {218, 676, "$ 4,686.7 $ 4,098.9 $ 3,499.8"},
+	}
+	rows, _ := tableRowsOf(t, items)
+	all := strings.Join(rows, "\n")
+	if !strings.Contains(all, "Widget sales | $ 3,482.1 | $ 2,911.7 | $ 2,406.3") || !strings.Contains(all, "Total sales | $ 4,686.7 | $ 4,098.9 | $ 3,499.8") {
+		t.Errorf("figures drawn as one string are not cells of their columns:\n%s", all)
+	}
+}
+
+// A change column of one row only ("38%" of an amount's change, no other
+// row has one) stands between cells that line up with the heads: it is
+// the row's. A figure after its currency sign lines up by its digits with
+// a head over it ("2014 vs. 2013" over "93,552", the "$" further left).
+func TestCellBetweenAlignedCellsIsTheRows(t *testing.T) {
+	items := []placedText{
+		{150, 712, "Year Ended"}, {400, 712, "Change"},
+		figureAt(200, 700, "2025"), figureAt(260, 700, "2024"), {330, 700, "2025 vs. 2024"}, {420, 700, "2024 vs. 2023"},
+		{57, 688, "Widget research"}, {150, 688, "$"}, figureAt(200, 688, "650,123"), {210, 688, "$"}, figureAt(260, 688, "472,456"),
+		{312, 688, "$"}, figureAt(360, 688, "177,667"), figureAt(388, 688, "38%"), {396, 688, "$"}, figureAt(445, 688, "93,552"),
+		{57, 676, "As a share of sales"}, figureAt(200, 676, "10%"), figureAt(260, 676, "9%"),
+	}
+	rows, _ := tableRowsOf(t, items)
+	all := strings.Join(rows, "\n")
+	if !strings.Contains(all, "Widget research | $ 650,123 | $ 472,456 | $ 177,667 | 38% | $ 93,552") {
+		t.Errorf("a change column's cells left the row:\n%s", all)
+	}
+}
