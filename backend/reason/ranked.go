@@ -244,7 +244,7 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 	// columns (a statement by segment) before any table whose rows were
 	// ranked without one: the question says what it measures there.
 	if change == 0 && len(passages) > 0 && (best < 0 || columnsNamed) {
-		rc, err := u.rankedColumn(all, from, byPassage, passages, year, dir)
+		rc, err := u.rankedColumn(ev, all, from, byPassage, passages, year, dir)
 		if rc != nil || err != nil || best < 0 {
 			return rc, err
 		}
@@ -268,7 +268,7 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 // tables have a row the question names in full, the column of the year
 // asked with the highest (or lowest) figure in that row (tables.
 // RankColumns), the "Total" column left out.
-func (u *run) rankedColumn(all []tables.Table, from []int, byPassage map[int]map[int]int, passages []int, year, dir int) (*rankedCell, error) {
+func (u *run) rankedColumn(ev []Evidence, all []tables.Table, from []int, byPassage map[int]map[int]int, passages []int, year, dir int) (*rankedCell, error) {
 	// The passages whose tables cover the span of time the question names
 	// first ("Q2": the three months' table before the six months').
 	passages = slices.Clone(passages)
@@ -276,7 +276,7 @@ func (u *run) rankedColumn(all []tables.Table, from []int, byPassage map[int]map
 		return u.spanFit(all, byPassage[passages[i]]) > u.spanFit(all, byPassage[passages[j]])
 	})
 	for _, p := range passages {
-		c, ok := tables.RankColumns(all, byPassage[p], year, dir > 0)
+		c, ok := tables.RankColumns(all, u.rankedGroup(ev, all, byPassage, p), year, dir > 0)
 		if !ok {
 			continue
 		}
@@ -287,6 +287,28 @@ func (u *run) rankedColumn(all []tables.Table, from []int, byPassage map[int]map
 		return &rankedCell{foundCell: foundCell{Cell: cell, ev: from[c.Table], start: row.Start, end: row.End}, most: dir > 0, rows: c.Items, item: c.Item}, nil
 	}
 	return nil, nil
+}
+
+// rankedGroup is the tables whose columns rank together for evidence
+// passage p: its own, with those of the passage it goes on from (a table
+// split between two passages, its panels on either side), leaving out
+// any that names only another span of time than the question ("six
+// months ended" for a quarter).
+func (u *run) rankedGroup(ev []Evidence, all []tables.Table, byPassage map[int]map[int]int, p int) map[int]int {
+	group := maps.Clone(byPassage[p])
+	if h := ev[p].Hit; h.TableHeader != "" && startsWithRow(h.Text) {
+		for q, rows := range byPassage {
+			if o := ev[q].Hit; o.DocID == h.DocID && o.ID == h.ID-1 {
+				maps.Copy(group, rows)
+			}
+		}
+	}
+	for ti := range group {
+		if u.spanFitOf([]tables.Table{all[ti]}) < 0 {
+			delete(group, ti)
+		}
+	}
+	return group
 }
 
 // spanFit says how well the span of time tables' titles and heads name

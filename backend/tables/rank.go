@@ -51,6 +51,10 @@ func Rank(tabs []Table, ti int, years []int, most bool, only map[int]bool) (Rank
 	return Ranking{Table: ti, Row: best.row, Col: col.col, Year: col.year, Value: r.Cells[col.col], Number: best.figure, Rows: n}, true
 }
 
+// minAnywhereTotal is the fewest figures among which one that is the sum
+// of the others is left out as their total wherever it stands.
+const minAnywhereTotal = 4
+
 // totalTolerance is how far a total may be from the sum of its parts
 // (rounding in the printed figures).
 const totalTolerance = 0.005
@@ -254,7 +258,11 @@ func RankColumns(tabs []Table, rows map[int]int, year int, most bool) (ColumnRan
 			items = append(items, item)
 		}
 	}
-	best, n, ok := pick(figs, most, true)
+	// A total column stands at the right of its table, and three figures
+	// may add up by chance; of four or more, one that is the sum of the
+	// others is their total wherever it stands (a table split into
+	// panels, ranked together, puts its total among them).
+	best, n, ok := pick(figs, most, len(figs) < minAnywhereTotal)
 	if !ok {
 		return ColumnRanking{}, false
 	}

@@ -94,4 +94,12 @@ func TestRankColumns(t *testing.T) {
 	if !ok || c.Item != "Retail Banking" || c.Number != 13287 {
 		t.Errorf("highest revenue in 2024: %+v %v", c, ok)
 	}
+	// The panels ranked in the other order (a table split between two
+	// passages, the later passage's panel read first): of four figures or
+	// more, the total is left out wherever it stands.
+	swapped := []Table{tabs[1], tabs[0]}
+	c, ok = RankColumns(swapped, map[int]int{0: 1, 1: 1}, 2025, true)
+	if !ok || c.Item != "Retail Banking" || c.Items != 3 {
+		t.Errorf("highest net income, the total's panel first: %+v %v", c, ok)
+	}
 }
