@@ -189,7 +189,7 @@ func (lo *layout) addGlyph(g glyph) {
 		case !sameDir || math.Abs(across) > baselineEm*em || along < -backJumpEm*em || inkGap > runGapEm*minEm(g.size, lo.lastSize):
 			lo.newRun(g)
 		case (lo.pendingSpace || along > wordGapEm*em) && signAfterFigure(lo.lastRune, first):
-			// "3,226.8 $ 2,729.4" drawn as one string: the sign opens
+			// "3,482.1 $ 2,911.7" drawn as one string: the sign opens
 			// the next cell's amount.
 			lo.newRun(g)
 		case (lo.pendingSpace || along > wordGapEm*em) && !(noSpaceScript(lo.lastRune) && noSpaceScript(first)):

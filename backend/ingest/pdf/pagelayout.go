@@ -50,7 +50,7 @@ type pline struct {
 	// contentsMore: a contents entry's title goes on on this line.
 	contentsMore bool
 	// figure, when set, is where the figure of a line joined to the
-	// currency sign before it starts ("$ 93,552": the "9"): the column
+	// currency sign before it starts ("$ 81,204": the "8"): the column
 	// the figure lines up with, the sign standing at the column's left.
 	figure float64
 }
@@ -1291,7 +1291,7 @@ func alignsWithAny(x *pline, row []*pline) bool {
 
 // sameColumn reports whether lines x and y start, end or are centred
 // within s of each other; a figure after its currency sign starts where
-// its digits do, too ("$ 93,552" under a head over "93,552").
+// its digits do, too ("$ 81,204" under a head over "81,204").
 func sameColumn(x, y *pline, s float64) bool {
 	if math.Abs(x.u0-y.u0) < s || math.Abs(x.u1-y.u1) < s || math.Abs((x.u0+x.u1)-(y.u0+y.u1)) < 2*s {
 		return true

@@ -147,18 +147,18 @@ func TestSignAfterFigureOpensACell(t *testing.T) {
 // A change column of one row only ("38%" of an amount's change, no other
 // row has one) stands between cells that line up with the heads: it is
 // the row's. A figure after its currency sign lines up by its digits with
-// a head over it ("2014 vs. 2013" over "93,552", the "$" further left).
+// a head over it ("2024 vs. 2023" over "81,204", the "$" further left).
 func TestCellBetweenAlignedCellsIsTheRows(t *testing.T) {
 	items := []placedText{
 		{150, 712, "Year Ended"}, {400, 712, "Change"},
 		figureAt(200, 700, "2025"), figureAt(260, 700, "2024"), {330, 700, "2025 vs. 2024"}, {420, 700, "2024 vs. 2023"},
 		{57, 688, "Widget research"}, {150, 688, "$"}, figureAt(200, 688, "650,123"), {210, 688, "$"}, figureAt(260, 688, "472,456"),
-		{312, 688, "$"}, figureAt(360, 688, "177,667"), figureAt(388, 688, "38%"), {396, 688, "$"}, figureAt(445, 688, "93,552"),
+		{312, 688, "$"}, figureAt(360, 688, "177,667"), figureAt(388, 688, "38%"), {396, 688, "$"}, figureAt(445, 688, "81,204"),
 		{57, 676, "As a share of sales"}, figureAt(200, 676, "10%"), figureAt(260, 676, "9%"),
 	}
 	rows, _ := tableRowsOf(t, items)
 	all := strings.Join(rows, "\n")
-	if !strings.Contains(all, "Widget research | $ 650,123 | $ 472,456 | $ 177,667 | 38% | $ 93,552") {
+	if !strings.Contains(all, "Widget research | $ 650,123 | $ 472,456 | $ 177,667 | 38% | $ 81,204") {
 		t.Errorf("a change column's cells left the row:\n%s", all)
 	}
 }
