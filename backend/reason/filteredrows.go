@@ -110,14 +110,7 @@ func (u *run) filteredRows(ctx context.Context, ev []Evidence) (*filteredFound, 
 		return nil, nil
 	}
 	asked := tableWords(rest)
-	words := append([]string(nil), asked...)
-	for _, t := range all {
-		for _, h := range t.Head {
-			words = append(words, tableWords(h)...)
-		}
-		words = append(words, tableWords(t.Title)...)
-	}
-	terms, err := u.r.Retriever.TermStats(ctx, words)
+	terms, err := u.textTableTerms(ctx, asked, all)
 	if err != nil {
 		return nil, err
 	}

@@ -2,11 +2,13 @@ package reason
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"unicode"
 
 	"cairn/backend/analyze"
 	"cairn/backend/answerspan"
+	"cairn/backend/retrieve"
 	"cairn/backend/tables"
 )
 
@@ -36,14 +38,7 @@ func (u *run) keyedCells(ctx context.Context, ev []Evidence) ([]keyedFound, erro
 	case answerspan.YesNo, answerspan.Choice:
 		return nil, nil // a verdict or one of two items, not a cell
 	}
-	words := append([]string(nil), u.q.Words...)
-	for _, t := range all {
-		for _, h := range t.Head {
-			words = append(words, tableWords(h)...)
-		}
-		words = append(words, tableWords(t.Title)...)
-	}
-	terms, err := u.r.Retriever.TermStats(ctx, words)
+	terms, err := u.textTableTerms(ctx, u.q.Words, all)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +59,19 @@ func (u *run) keyedCells(ctx context.Context, ev []Evidence) ([]keyedFound, erro
 		out = append(out, keyedFound{KeyedCell: c, ev: from[c.Table], start: r.Start, end: r.End})
 	}
 	return out, nil
+}
+
+// textTableTerms looks up the weights of words and of the words of the
+// tables' heads and titles in one call.
+func (u *run) textTableTerms(ctx context.Context, words []string, all []tables.TextTable) (retrieve.TermStats, error) {
+	words = slices.Clone(words)
+	for _, t := range all {
+		for _, h := range t.Head {
+			words = append(words, tableWords(h)...)
+		}
+		words = append(words, tableWords(t.Title)...)
+	}
+	return u.r.Retriever.TermStats(ctx, words)
 }
 
 // evidenceTextTables reads the tables of the best passages
