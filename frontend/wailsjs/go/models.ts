@@ -1884,6 +1884,7 @@ export namespace reason {
 	    section_title?: boolean;
 	    parts?: boolean;
 	    keyed?: boolean;
+	    filtered?: boolean;
 	    list?: boolean;
 	    subsections?: boolean;
 	    operands?: string[];
@@ -1905,6 +1906,7 @@ export namespace reason {
 	        this.section_title = source["section_title"];
 	        this.parts = source["parts"];
 	        this.keyed = source["keyed"];
+	        this.filtered = source["filtered"];
 	        this.list = source["list"];
 	        this.subsections = source["subsections"];
 	        this.operands = source["operands"];
@@ -1936,6 +1938,7 @@ export namespace reason {
 	    section_titles?: string[];
 	    parts?: string[];
 	    keyed_cells?: string[];
+	    filtered_rows?: string[];
 	    list_items?: string[];
 	    subsections?: string[];
 	    subsections_of?: string;
@@ -1981,6 +1984,7 @@ export namespace reason {
 	        this.section_titles = source["section_titles"];
 	        this.parts = source["parts"];
 	        this.keyed_cells = source["keyed_cells"];
+	        this.filtered_rows = source["filtered_rows"];
 	        this.list_items = source["list_items"];
 	        this.subsections = source["subsections"];
 	        this.subsections_of = source["subsections_of"];
