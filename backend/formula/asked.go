@@ -47,6 +47,7 @@ func askedPhrase(question string) (string, bool) {
 		t = measureTailRE.ReplaceAllString(t, "")
 		t = changeLeadRE.ReplaceAllString(t, "")
 		t = danglingRE.ReplaceAllString(t, "")
+		t = periodEdgeRE.ReplaceAllString(t, "")
 		t = leadingDanglingRE.ReplaceAllString(t, "")
 		t = strings.TrimSpace(t)
 		if t == s || t == "" {
@@ -196,5 +197,8 @@ var (
 	// average X" of "2021 to 2023 average X").
 	leadingDanglingRE = regexp.MustCompile(`(?i)^(?:(?:from|between|to|and|through|-|–|—)\s+)+`)
 	// danglingRE is what a removed period leaves at the end ("… from to").
-	danglingRE = regexp.MustCompile(`(?i)(?:\s+(?:from|between|to|and|in|for|of|at|as|on|by|during))+$`)
+	// periodEdgeRE is what the edge of a period removed leaves at the end
+	// ("… at the end" of "… at the end of 2022", "as of the close").
+	periodEdgeRE = regexp.MustCompile(`(?i)(?:\s+(?:at|by|as\s+of|on|from))?\s+(?:the\s+)?(?:end|close|beginning|start)$`)
+	danglingRE   = regexp.MustCompile(`(?i)(?:\s+(?:from|between|to|and|in|for|of|at|as|on|by|during))+$`)
 )

@@ -12,6 +12,8 @@ func TestAsked(t *testing.T) {
 		{"What is the average grain yield at the site for 2010?", "average grain yield at the site"},
 		{"what is research spending for Orbis Labs in FY2021? Answer in millions.", "research spending"},
 		{"What is the net plant value of Acme Tools for the fiscal year ending January 28, 2023?", "net plant"},
+		{"What was Acme Corp's long-term debt at the end of 2022?", "long-term debt"},
+		{"What was Orbis Corp's cash balance as of the close of FY2021?", "cash balance"},
 	} {
 		got, ok := Asked(c.q)
 		if !ok || got != c.want {
