@@ -198,7 +198,8 @@ var (
 	leadingDanglingRE = regexp.MustCompile(`(?i)^(?:(?:from|between|to|and|through|-|–|—)\s+)+`)
 	// danglingRE is what a removed period leaves at the end ("… from to").
 	// periodEdgeRE is what the edge of a period removed leaves at the end
-	// ("… at the end" of "… at the end of 2022", "as of the close").
-	periodEdgeRE = regexp.MustCompile(`(?i)(?:\s+(?:at|by|as\s+of|on|from))?\s+(?:the\s+)?(?:end|close|beginning|start)$`)
+	// ("… at the end" of "… at the end of 2022", "as of the close", "in
+	// the fourth quarter" of "… in the fourth quarter of fiscal 2022").
+	periodEdgeRE = regexp.MustCompile(`(?i)(?:\s+(?:at|by|as\s+of|on|from|in|for|during))?\s+(?:the\s+)?(?:end|close|beginning|start|(?:first|second|third|fourth)\s+(?:fiscal\s+)?quarter)$`)
 	danglingRE   = regexp.MustCompile(`(?i)(?:\s+(?:from|between|to|and|in|for|of|at|as|on|by|during))+$`)
 )

@@ -14,6 +14,7 @@ func TestAsked(t *testing.T) {
 		{"What is the net plant value of Acme Tools for the fiscal year ending January 28, 2023?", "net plant"},
 		{"What was Acme Corp's long-term debt at the end of 2022?", "long-term debt"},
 		{"What was Orbis Corp's cash balance as of the close of FY2021?", "cash balance"},
+		{"What were Acme Corp's widget sales in the fourth quarter of fiscal 2022?", "widget sales"},
 	} {
 		got, ok := Asked(c.q)
 		if !ok || got != c.want {
