@@ -208,7 +208,9 @@ type PageBlock struct {
 // row (not the last) goes on in the table, and a sign read at a cell's
 // end goes to the next cell's figure; 38: a currency sign after a figure
 // opens the next cell even when a row is drawn as one string, and a cell
-// standing between cells lined up with other rows is the row's.
+// standing between cells lined up with other rows is the row's, and a
+// ruled band whose lines each fill the same columns with a value is a
+// row per line.
 const ReaderVersion = 38
 
 // PageSeparator joins page texts into the document text that chunk char spans

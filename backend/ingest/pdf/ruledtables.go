@@ -1,12 +1,14 @@
 package pdf
 
 import (
+	"maps"
 	"math"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Ruled tables: a stack of horizontal rules with text between them laid
@@ -557,6 +559,11 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 		if !firstColUsed {
 			starts = starts[:1]
 		}
+		if len(starts) == 1 && len(rowsOut) > 0 {
+			// (not the first band with text, the heads': heads wrap over
+			// lines in every column)
+			starts = listRows(band, g, starts)
+		}
 		cells := make([][][]string, len(starts))
 		for i := range cells {
 			cells[i] = make([][]string, ncols)
@@ -640,6 +647,45 @@ func (t ruleStack) rows(lines []*pline, vs []rule, f frame) []*pblock {
 		b.u0, b.u1 = math.Min(b.u0, t.x0), math.Max(b.u1, t.x1)
 	}
 	return joinClosingColumns(dropEmptyColumns(rowsOut))
+}
+
+// listRows splits a band read as one row into a row per baseline when
+// every baseline fills the same two columns or more, one of them with a
+// value (a number, a count, "Nil" aside), the band's lines
+// standing one per baseline in each (a list of short rows ruled only
+// round its head and foot: "1 | Mr. A | Member | 3" over "2 | Mr. B |
+// Member | 2"); a band whose lines wrap (a later baseline leaving a
+// column empty, or a cell going on in lower case) stays one row. starts
+// is returned as it was otherwise.
+func listRows(band []*pline, g grid, starts []float64) []float64 {
+	var out []float64
+	var cols []int
+	for _, l := range band {
+		if len(out) > 0 && math.Abs(out[len(out)-1]-l.v) <= 0.3*l.size {
+			continue // a baseline already read
+		}
+		cells := baselineCells(band, l, g)
+		got := slices.Sorted(maps.Keys(cells))
+		if len(got) < 2 || cols != nil && !slices.Equal(got, cols) {
+			return starts
+		}
+		value := false
+		for _, c := range cells {
+			if r, _ := utf8.DecodeRuneInString(c.text); cols != nil && unicode.IsLower(r) {
+				return starts // a cell going on from the line above
+			}
+			value = value || valueCellRE.MatchString(strings.TrimSpace(c.text))
+		}
+		if !value {
+			return starts // a line of words only: heads wrapped over lines
+		}
+		cols = got
+		out = append(out, l.v)
+	}
+	if len(out) < 2 {
+		return starts
+	}
+	return out
 }
 
 // anyRowAcross reports whether some row fills two cells or more. Rules

@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -160,5 +161,35 @@ func TestCellBetweenAlignedCellsIsTheRows(t *testing.T) {
 	all := strings.Join(rows, "\n")
 	if !strings.Contains(all, "Widget research | $ 650,123 | $ 472,456 | $ 177,667 | 38% | $ 81,204") {
 		t.Errorf("a change column's cells left the row:\n%s", all)
+	}
+}
+
+// A list of short rows boxed by rules round its head and its foot only,
+// with a rule down each column gap (a committee's attendance, members one
+// per line; the rules across reach past the box's left rule, an empty
+// column): each baseline is a row. Heads wrapped over two lines in the
+// head band stay one row.
+func TestRuledListRowsAreRows(t *testing.T) {
+	items := []placedText{
+		{64, 700, "No."}, {100, 700, "Member"}, {220, 700, "Membership"}, {330, 700, "Races"},
+		{330, 691, "rowed"},
+	}
+	members := [][4]string{{"1", "Ada Lind", "Honorary", "9"}, {"2", "Bo Sten", "Ordinary", "12"}, {"3", "Cy Marr", "Honorary", "4"}}
+	for i, m := range members {
+		y := float64(674 - 12*i)
+		items = append(items, placedText{64, y, m[0]}, placedText{100, y, m[1]}, placedText{220, y, m[2]}, placedText{330, y, m[3]})
+	}
+	text := placedStream(8, items...)
+	inner := text[strings.Index(text, "stream\n")+len("stream\n") : strings.LastIndex(text, "endstream")]
+	for _, y := range []float64{710, 686, 640} {
+		inner += fmt.Sprintf("48 %g 332 0.5 re f\n", y) // reaching past the box's left rule
+	}
+	for _, x := range []float64{60, 90, 210, 320, 380} {
+		inner += fmt.Sprintf("%g 640 0.5 70 re f\n", x)
+	}
+	rows, header := tableRowsOfStream(t, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(inner), inner))
+	all := strings.Join(rows, "\n")
+	if !strings.Contains(all, "1 | Ada Lind | Honorary | 9\n2 | Bo Sten | Ordinary | 12\n3 | Cy Marr | Honorary | 4") || header != "No. | Member | Membership | Races rowed" {
+		t.Errorf("a ruled list's rows (header %q):\n%s", header, all)
 	}
 }
