@@ -225,8 +225,12 @@ func (lo *layout) addGlyph(g glyph) {
 // follows the end of a figure ("…226.8", "100.0%", "(4.8)"): across a
 // space, the two are amounts of two cells, never one.
 func signAfterFigure(last, next rune) bool {
-	return strings.ContainsRune(signsBeforeFigures, next) && (unicode.IsDigit(last) || last == '%' || last == ')')
+	return strings.ContainsRune(signsBeforeFigures, next) && endsFigure(last)
 }
+
+// endsFigure reports whether r may end a figure: a digit, a percent sign
+// or the parenthesis closing a negative amount.
+func endsFigure(r rune) bool { return unicode.IsDigit(r) || r == '%' || r == ')' }
 
 // awayFromRun reports whether glyph g sits off the current run's line:
 // on another baseline, or further along than a column gap from its ink.

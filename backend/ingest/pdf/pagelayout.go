@@ -314,7 +314,7 @@ const signsBeforeFigures = "$£¥₹"
 func figuresApart(a, b *pline) bool {
 	ra, rb := a.runs[len(a.runs)-1], b.runs[0]
 	last, first := ra.lastRune, rb.firstRune
-	return (unicode.IsDigit(last) || last == '%' || last == ')') &&
+	return endsFigure(last) &&
 		(unicode.IsDigit(first) || first == '(' || strings.ContainsRune(signsBeforeFigures, first)) &&
 		!strings.ContainsFunc(ra.b.String(), unicode.IsLetter) && !strings.ContainsFunc(rb.b.String(), unicode.IsLetter)
 }
@@ -1293,17 +1293,26 @@ func alignsWithAny(x *pline, row []*pline) bool {
 // within s of each other; a figure after its currency sign starts where
 // its digits do, too ("$ 81,204" under a head over "81,204").
 func sameColumn(x, y *pline, s float64) bool {
-	if math.Abs(x.u0-y.u0) < s || math.Abs(x.u1-y.u1) < s || math.Abs((x.u0+x.u1)-(y.u0+y.u1)) < 2*s {
+	if math.Abs(x.u1-y.u1) < s || math.Abs((x.u0+x.u1)-(y.u0+y.u1)) < 2*s {
 		return true
 	}
-	for _, a := range []float64{x.u0, x.figure} {
-		for _, b := range []float64{y.u0, y.figure} {
-			if a > 0 && b > 0 && (a != x.u0 || b != y.u0) && math.Abs(a-b) < s {
+	for _, a := range x.starts() {
+		for _, b := range y.starts() {
+			if math.Abs(a-b) < s {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// starts is where the line starts, and where its figure does when it
+// was joined to a currency sign before it.
+func (l *pline) starts() []float64 {
+	if l.figure > 0 {
+		return []float64{l.u0, l.figure}
+	}
+	return []float64{l.u0}
 }
 
 // alignsWithRows reports whether rows[j] shares its column positions with
