@@ -86,3 +86,29 @@ func TestBoundHolds(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFilterRows: any passage text and question, read as tables and asked
+// with or without a bound, picks rows that exist, under columns that
+// exist, without panicking.
+func FuzzFilterRows(f *testing.F) {
+	f.Add(clubText, "Which honorary members rowed more than 8 races?", 8.0, true)
+	f.Add("a | b\n1 | 2\n3 | 4\n5 | 6", "Who are the b?", 0.0, false)
+	f.Fuzz(func(t *testing.T, text, question string, bound float64, bounded bool) {
+		tabs := ParseText(text, "", "")
+		q := FilterQuery{Tokens: lowerTokens(question), Words: embed.Words(question), Weight: func(string) float64 { return 1 }}
+		if bounded {
+			q.Bound = &Bound{Above: true, Value: bound}
+		}
+		fr, ok := FilterRows(q, tabs, lowerTokens, embed.Words)
+		if !ok {
+			return
+		}
+		tb := tabs[fr.Table]
+		for _, ri := range fr.Rows {
+			r := tb.Rows[ri]
+			if fr.Col >= len(r.Cells) || fr.Category >= len(r.Cells) || fr.Col >= len(tb.Head) || fr.Category >= len(tb.Head) {
+				t.Fatalf("row %d lacks the condition's cells: %+v", ri, fr)
+			}
+		}
+	})
+}
