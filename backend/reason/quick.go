@@ -86,12 +86,22 @@ type gathered struct {
 	// filtered: the rows of a table the question picks by a condition
 	// (filteredrows.go).
 	filtered *filteredFound
+	// distinct: the different values of the column the question counts
+	// (distinctrows.go).
+	distinct *distinctFound
 	// list: the list the question asks for (lists.go).
 	list *listFound
 	// subs: the headings under the heading the question quotes, their
 	// first passages at evidence indexes subsAt (subsections.go).
 	subs   []subsectionFound
 	subsAt []int
+}
+
+// tableAnswered reports whether a table answered the question before its
+// cells were looked up: a figure worked out, a ranking, rows picked by a
+// condition or a column's values counted.
+func (g *gathered) tableAnswered() bool {
+	return g.stated != nil || g.ranked != nil || g.filtered != nil || g.distinct != nil
 }
 
 // stepOptions say what gathering the evidence for the question asked does
@@ -211,9 +221,25 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 				}
 			}
 		}
+		// Else the different values of a column it counts ("how many
+		// distinct functions").
+		if !g.tableAnswered() && superlative(u.q.Tokens) == 0 {
+			if g.distinct, err = u.distinctValues(ctx, g); err != nil {
+				return nil, err
+			}
+			if g.distinct != nil {
+				for _, v := range g.distinct.values {
+					u.trace.DistinctValues = append(u.trace.DistinctValues, v.Value)
+				}
+				if u.trace.Support.Declined && len(unmentioned) == 0 {
+					u.trace.Support.Declined = false
+					u.trace.Support.Distinct = true
+				}
+			}
+		}
 		// Else the figure it asks by name, searched for as a quantity of
 		// its own; else a figure it names in a table of the evidence.
-		if g.stated == nil && g.ranked == nil && g.filtered == nil {
+		if !g.tableAnswered() {
 			if g.cells, err = u.askedCells(ctx, g); err != nil {
 				return nil, err
 			}
@@ -221,7 +247,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		}
 		// Not for a figure computed by a formula it could not work out:
 		// a cell that names some of its words is no such figure.
-		if g.stated == nil && g.ranked == nil && g.filtered == nil && len(g.cells) == 0 && !u.formulaAsked {
+		if !g.tableAnswered() && len(g.cells) == 0 && !u.formulaAsked {
 			if g.cells, err = u.tableCells(ctx, g); err != nil {
 				return nil, err
 			}
@@ -290,7 +316,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		}
 		// Else the cells of the rows it names by their keys in tables of
 		// words.
-		if g.stated == nil && g.ranked == nil && g.filtered == nil && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 {
+		if !g.tableAnswered() && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 {
 			if g.keyed, err = u.keyedCells(ctx, g.evidence); err != nil {
 				return nil, err
 			}
@@ -304,7 +330,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		}
 		// Else the headings under the heading it quotes, when it asks for
 		// a section's parts.
-		if g.stated == nil && g.ranked == nil && g.filtered == nil && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 && len(g.keyed) == 0 {
+		if !g.tableAnswered() && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 && len(g.keyed) == 0 {
 			var heading string
 			if g.subs, heading, err = u.subsections(ctx, g.evidence); err != nil {
 				return nil, err
@@ -324,7 +350,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 			}
 		}
 		// Else the items of the list it asks for.
-		if g.stated == nil && g.ranked == nil && g.filtered == nil && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 && len(g.keyed) == 0 && len(g.subs) == 0 {
+		if !g.tableAnswered() && len(g.cells) == 0 && g.longForm == nil && len(g.titles) == 0 && len(g.parts) == 0 && len(g.keyed) == 0 && len(g.subs) == 0 {
 			if g.list, err = u.listAnswer(ctx, g.evidence); err != nil {
 				return nil, err
 			}
@@ -369,6 +395,9 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		}
 		if g.filtered != nil {
 			cs = append([]answerspan.Candidate{g.filtered.candidate()}, cs...)
+		}
+		if g.distinct != nil {
+			cs = append([]answerspan.Candidate{g.distinct.candidate()}, cs...)
 		}
 		if g.list != nil && countsListItems(u.q) {
 			cs = append([]answerspan.Candidate{listCountCandidate(g.list)}, cs...)

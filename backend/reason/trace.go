@@ -94,6 +94,10 @@ type Trace struct {
 	// FilteredRows are the keys of the rows of a table the question picks
 	// by a condition ("Ada Lind"; filteredrows.go); they lead the answer.
 	FilteredRows []string `json:"filtered_rows,omitempty"`
+	// DistinctValues are the different values of the column the question
+	// counts ("Switch screen."; distinctrows.go); their count leads the
+	// answer.
+	DistinctValues []string `json:"distinct_values,omitempty"`
 	// ListItems are the items of the list the question asks for, as a
 	// passage sets them out (lists.go); they lead the answer.
 	ListItems []string `json:"list_items,omitempty"`
@@ -170,6 +174,9 @@ type SupportTrace struct {
 	// Filtered: under the threshold, but a table of words among the
 	// evidence has rows that meet the condition the question sets.
 	Filtered bool `json:"filtered,omitempty"`
+	// Distinct: under the threshold, but a table of words among the
+	// evidence has a column whose values the question counts.
+	Distinct bool `json:"distinct,omitempty"`
 	// List: under the threshold, but a passage sets out the list the
 	// question asks for under an introduction holding its words.
 	List bool `json:"list,omitempty"`

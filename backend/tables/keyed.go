@@ -2,6 +2,7 @@ package tables
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -47,26 +48,25 @@ func ParseText(text, header, heading string) []TextTable {
 	var cur *TextTable
 	var above []string
 	carried := lastLine(header)
-	pos := 0
 	flush := func() {
 		if cur != nil && len(cur.Rows) > 0 {
 			if cur.Head == nil && len(cur.Rows) > 1 && readsAsHead(cur.Rows[0].Cells) {
 				cur.Head, cur.Rows = cur.Rows[0].Cells, cur.Rows[1:]
 			}
+			cur.Rows = withoutHeadAgain(cur.Rows, cur.Head)
 			out = append(out, *cur)
 		}
 		cur = nil
 	}
-	for _, line := range strings.SplitAfter(text, "\n") {
-		start := pos
-		pos += len(line)
-		l := strings.TrimSpace(line)
+	for _, ln := range textLines(text) {
+		start := ln.start
+		l := strings.TrimSpace(ln.text)
 		if l == "" {
 			continue
 		}
 		if !strings.Contains(l, " | ") {
 			flush()
-			above, carried = withLineAbove(above, l), ""
+			above, carried = withLineAbove(above, ln.pageMark()+l), ""
 			continue
 		}
 		if cur == nil {
@@ -76,10 +76,19 @@ func ParseText(text, header, heading string) []TextTable {
 			}
 			carried, above = "", nil
 		}
-		cur.Rows = append(cur.Rows, TextRow{Cells: splitCells(l), Start: start, End: start + len(strings.TrimRight(line, "\n"))})
+		cur.Rows = append(cur.Rows, TextRow{Cells: splitCells(l), Start: start, End: ln.end})
 	}
 	flush()
 	return out
+}
+
+// withoutHeadAgain leaves out the rows that say the head again, as a
+// table continued on a new page prints it.
+func withoutHeadAgain(rows []TextRow, head []string) []TextRow {
+	if head == nil {
+		return rows
+	}
+	return slices.DeleteFunc(rows, func(r TextRow) bool { return slices.Equal(r.Cells, head) })
 }
 
 // lastLine is the last line of s with text.

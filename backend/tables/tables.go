@@ -105,12 +105,9 @@ func Parse(text, header, heading string) []Table {
 	// their own above its first row ("2021", "2020", "2019" under the
 	// title or under a first label row) rather than as a header row.
 	var yearHead []string
-	pos := 0
-	for _, line := range strings.SplitAfter(text, "\n") {
-		start := pos
-		pos += len(line)
-		l := strings.TrimSpace(line)
-		end := start + len(strings.TrimRight(line, "\n"))
+	for _, ln := range textLines(text) {
+		start, end := ln.start, ln.end
+		l := strings.TrimSpace(ln.text)
 		if l == "" {
 			continue
 		}
@@ -138,7 +135,7 @@ func Parse(text, header, heading string) []Table {
 			if !isLabelLine(l) {
 				yearHead = nil
 			}
-			above = withLineAbove(above, l)
+			above = withLineAbove(above, ln.pageMark()+l)
 			continue
 		}
 		cells := splitCells(l)
@@ -272,6 +269,41 @@ func panelRow(cells []string, s int) bool {
 		}
 	}
 	return later
+}
+
+// textLine is a line of a passage's text with its byte span there (no
+// line end); page says a page break (kb.PageSeparator) comes right
+// before it.
+type textLine struct {
+	text       string
+	start, end int
+	page       bool
+}
+
+// pageMark is the page break before the line, "" when none.
+func (l textLine) pageMark() string {
+	if l.page {
+		return "\f"
+	}
+	return ""
+}
+
+// textLines cuts a passage's text into lines at line ends and at page
+// breaks: a page's first line follows the page before's last with no
+// line end between them (a table's last row on one page, then its header
+// row again on the next).
+func textLines(text string) []textLine {
+	var out []textLine
+	pos := 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		at := pos
+		for i, seg := range strings.Split(strings.TrimRight(line, "\n"), "\f") {
+			out = append(out, textLine{text: seg, start: at, end: at + len(seg), page: i > 0})
+			at += len(seg) + 1
+		}
+		pos += len(line)
+	}
+	return out
 }
 
 // withLineAbove keeps the last titleLines lines above the next table,

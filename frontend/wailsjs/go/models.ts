@@ -1885,6 +1885,7 @@ export namespace reason {
 	    parts?: boolean;
 	    keyed?: boolean;
 	    filtered?: boolean;
+	    distinct?: boolean;
 	    list?: boolean;
 	    subsections?: boolean;
 	    operands?: string[];
@@ -1907,6 +1908,7 @@ export namespace reason {
 	        this.parts = source["parts"];
 	        this.keyed = source["keyed"];
 	        this.filtered = source["filtered"];
+	        this.distinct = source["distinct"];
 	        this.list = source["list"];
 	        this.subsections = source["subsections"];
 	        this.operands = source["operands"];
@@ -1939,6 +1941,7 @@ export namespace reason {
 	    parts?: string[];
 	    keyed_cells?: string[];
 	    filtered_rows?: string[];
+	    distinct_values?: string[];
 	    list_items?: string[];
 	    subsections?: string[];
 	    subsections_of?: string;
@@ -1985,6 +1988,7 @@ export namespace reason {
 	        this.parts = source["parts"];
 	        this.keyed_cells = source["keyed_cells"];
 	        this.filtered_rows = source["filtered_rows"];
+	        this.distinct_values = source["distinct_values"];
 	        this.list_items = source["list_items"];
 	        this.subsections = source["subsections"];
 	        this.subsections_of = source["subsections_of"];
