@@ -844,7 +844,8 @@ func (rc rowChoice) page() [2]int64 {
 // words of a row label it spells ("PP&E" → "property, plant and
 // equipment"), and each clipped compound no label holds by the two words
 // of a label it is clipped from ("capex" → "capital expenditures"), when a
-// label of the tables does.
+// label of the tables does; a word no label holds, by a label's word of
+// its family ("accrual" → "accrued", tables.Kindred).
 func spelled(name string, ts []tables.Table) string {
 	words := strings.Fields(name)
 	inLabels := map[string]bool{}
@@ -855,24 +856,43 @@ func spelled(name string, ts []tables.Table) string {
 			}
 		}
 	}
+	inStems := map[string]bool{}
+	for _, t := range ts {
+		for _, r := range t.Rows {
+			for _, w := range tableWords(r.Label) {
+				inStems[w] = true
+			}
+		}
+	}
+	find := func(expand func(string) string) string {
+		for _, t := range ts {
+			for _, r := range t.Rows {
+				if s := expand(r.Label); s != "" {
+					return s
+				}
+			}
+		}
+		return ""
+	}
 	for i, w := range words {
-		var expand func(string) string
+		var expand, kin func(string) string
 		switch {
 		case tables.IsAcronym(w):
 			expand = func(label string) string { return tables.Spell(w, label, analyze.IsStop) }
 		case len(w) >= minClipped && isLetters(w) && !inLabels[strings.ToLower(w)]:
 			expand = func(label string) string { return tables.Unclip(w, label) }
+			if ws := tableWords(w); len(ws) == 1 && !inStems[ws[0]] {
+				kin = func(label string) string { return tables.Kindred(w, label) }
+			}
 		default:
 			continue
 		}
-	find:
-		for _, t := range ts {
-			for _, r := range t.Rows {
-				if s := expand(r.Label); s != "" {
-					words[i] = s
-					break find
-				}
-			}
+		s := find(expand)
+		if s == "" && kin != nil {
+			s = find(kin)
+		}
+		if s != "" {
+			words[i] = s
 		}
 	}
 	return strings.Join(words, " ")

@@ -217,6 +217,30 @@ func TestOfflineAnswerBySynonym(t *testing.T) {
 	}
 }
 
+// A figure asked by a word of another ending than its row's ("accrual
+// payments" for "Accrued payments"; the project uses "accrual" elsewhere,
+// so the word weighs) is read in the row's word and leads the answer.
+func TestOfflineAnswerByKindredWord(t *testing.T) {
+	corpus := []evalset.Passage{
+		{ID: "sheet", Title: "Widgetco balance of widgets", Text: "| 2025 | 2024\n" +
+			"Lease payments | 902 | 851\n" +
+			"Accrued payments | 1,204 | 1,117\n" +
+			"Unearned widget fees | 310 | 288\n" +
+			"Total owed | 2,416 | 2,256"},
+		{ID: "board", Title: "Widgetco board", Text: "The board of Widgetco meets four times a year. Its chair is elected by the members for a term of three years."},
+		{ID: "policy", Title: "Widgetco accounting", Text: "Widgetco keeps its books on the accrual basis: a cost is booked when the widgets are made, not when they are paid for."},
+	}
+	st := corpusStore(t, corpus)
+	r := newReasoner(st, llm.Offline{})
+	a, err := r.Quick(context.Background(), "What were Widgetco's accrual payments in 2025?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(a.Answer, "Accrued payments: 2025: 1,204") || len(a.Cells) != 1 || a.Cells[0].Value != "1,204" {
+		t.Fatalf("answer %q, cells %+v", a.Answer, a.Cells)
+	}
+}
+
 // A question asking for things named by a plural noun no row is labelled
 // with ("What factors can affect …?") is not answered by the figure of a
 // row that shares its other words ("Supply chain | 214"): the list the

@@ -126,3 +126,38 @@ func Unclip(word, label string) string {
 func isWordRune(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127
 }
+
+// Kindred finds the word of a label of the same family as word, though
+// written with another ending ("accrual" in "Accrued liabilities": the
+// question's noun, the label's participle): both start with the same
+// kindredMin letters or more, and the part they share is at least
+// kindredShare of the shorter. A word the label holds as it is, or none
+// alike: "".
+func Kindred(word, label string) string {
+	w := strings.ToLower(word)
+	fields := strings.FieldsFunc(label, func(r rune) bool { return !isWordRune(r) })
+	for _, f := range fields {
+		l := strings.ToLower(f)
+		if l == w {
+			return ""
+		}
+	}
+	for _, f := range fields {
+		l := strings.ToLower(f)
+		n := 0
+		for n < len(w) && n < len(l) && w[n] == l[n] {
+			n++
+		}
+		if n >= kindredMin && float64(n) >= kindredShare*float64(min(len(w), len(l))) {
+			return f
+		}
+	}
+	return ""
+}
+
+// kindredMin and kindredShare are how much of their beginning two words
+// of one family share.
+const (
+	kindredMin   = 5
+	kindredShare = 0.7
+)

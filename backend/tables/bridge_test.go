@@ -35,3 +35,17 @@ func TestUnclip(t *testing.T) {
 		}
 	}
 }
+
+func TestKindred(t *testing.T) {
+	for _, c := range []struct{ word, label, want string }{
+		{"accrual", "Total accrued liabilities", "accrued"},
+		{"contract", "Contractual obligations", "Contractual"},
+		{"accrued", "Accrued liabilities", ""},           // the label says it as it is
+		{"provision", "Cash provided by operations", ""}, // "provi" is too little of either
+		{"rate", "Effective tax ratio", ""},              // too short a root
+	} {
+		if got := Kindred(c.word, c.label); got != c.want {
+			t.Errorf("Kindred(%q, %q) = %q, want %q", c.word, c.label, got, c.want)
+		}
+	}
+}
