@@ -210,8 +210,9 @@ type PageBlock struct {
 // opens the next cell even when a row is drawn as one string, and a cell
 // standing between cells lined up with other rows is the row's, and a
 // ruled band whose lines each fill the same columns with a value is a
-// row per line.
-const ReaderVersion = 38
+// row per line; 39: on a double-spaced page a line of running text that
+// runs on to the measure goes on with the paragraph below it.
+const ReaderVersion = 39
 
 // PageSeparator joins page texts into the document text that chunk char spans
 // point into.

@@ -29,8 +29,21 @@ import (
 
 // Block-building thresholds (em of the larger line).
 const (
-	lineJoinEm    = 0.4  // baseline difference of runs that form one line
-	maxLeadingEm  = 1.75 // baseline distance beyond which a block ends
+	lineJoinEm   = 0.4  // baseline difference of runs that form one line
+	maxLeadingEm = 1.75 // baseline distance beyond which a block ends
+	// minDoubleLeadingEm and maxDoubleLeadingEm: the baseline distances
+	// of double-spaced text, at which a line still goes on with the
+	// paragraph above when that line runs on to the measure (wrapsOn); a
+	// gap a little over maxLeadingEm is a space between paragraphs or
+	// items.
+	minDoubleLeadingEm = 1.95
+	maxDoubleLeadingEm = 2.6
+	// minMeasureEm: the least width of a line of double-spaced running
+	// text (a page's measure, not a column's or a heading's).
+	minMeasureEm = 25.0
+	// fullLineShare: the part of the width a line must reach to run on to
+	// the measure.
+	fullLineShare = 0.8
 	leadingGrowth = 1.35 // a gap this much above the block's own spacing ends it
 	paraSizeRatio = 1.2  // font-size change that ends a block
 	maxBlocksSort = 400  // above this, blocks are read top to bottom, left to right
@@ -640,6 +653,7 @@ func groupLines(lines []*pline, f frame) []*pblock {
 		}
 	}
 	lines = attachNumbers(lines)
+	double := doubleSpaced(lines)
 	for _, l := range lines {
 		if l.cell {
 			continue
@@ -666,7 +680,7 @@ func groupLines(lines []*pline, f frame) []*pblock {
 				best, bestDV = b, dv
 			}
 		}
-		if best != nil && !joins(best, l, bestDV) {
+		if best != nil && !joins(best, l, bestDV, double) {
 			best.closed = true
 			best = nil
 		}
@@ -924,14 +938,15 @@ func startsWithLetter(s string) bool {
 	return unicode.IsLetter(r)
 }
 
-// joins reports whether line l continues block b, dv below its last line.
-func joins(b *pblock, l *pline, dv float64) bool {
+// joins reports whether line l continues block b, dv below its last line;
+// double says the page's running text is double-spaced (doubleSpaced).
+func joins(b *pblock, l *pline, dv float64, double bool) bool {
 	lb := b.last()
 	s := math.Max(lb.size, l.size)
 	if math.Max(lb.size, l.size)/math.Max(math.Min(lb.size, l.size), 0.01) > paraSizeRatio {
 		return false
 	}
-	if dv > maxLeadingEm*s {
+	if dv > maxLeadingEm*s && (!double || dv < minDoubleLeadingEm*s || dv > maxDoubleLeadingEm*s || !wrapsOn(lb, l, s)) {
 		return false
 	}
 	if n := len(b.lines); n >= 2 {
@@ -959,6 +974,96 @@ func joins(b *pblock, l *pline, dv float64) bool {
 		return lb.bold() && unicode.IsLower(first) && !endsSentence(lb.text)
 	}
 	return true
+}
+
+// doubleSpaced reports whether a page's running text is double-spaced:
+// of the lines of running text (more than proseWords words, no table
+// cell), the distance down to the next such line below in the same size
+// that overlaps it is most often between minDoubleLeadingEm and
+// maxDoubleLeadingEm (to a tenth of an em), over minSpacings lines at
+// least. A page of single-spaced paragraphs with its list items or
+// contents entries set wider apart is not.
+func doubleSpaced(lines []*pline) bool {
+	var prose []*pline
+	for _, l := range lines {
+		if !l.cell && l.size > 0 && len(strings.Fields(l.text)) > proseWords {
+			prose = append(prose, l)
+		}
+	}
+	count := map[int]int{}
+	n := 0
+	for _, a := range prose {
+		best := math.Inf(1)
+		for _, b := range prose {
+			dv := a.v - b.v
+			if dv <= 0.3*a.size || math.Abs(a.size-b.size) > 0.05*a.size || math.Min(a.u1, b.u1) <= math.Max(a.u0, b.u0) {
+				continue
+			}
+			best = math.Min(best, dv)
+		}
+		if !math.IsInf(best, 1) {
+			count[int(math.Round(best/a.size*10))]++
+			n++
+		}
+	}
+	if n < minSpacings {
+		return false
+	}
+	mode, most := 0, 0
+	for k, c := range count {
+		if c > most || c == most && k < mode {
+			mode, most = k, c
+		}
+	}
+	em := float64(mode) / 10
+	return em >= minDoubleLeadingEm && em <= maxDoubleLeadingEm
+}
+
+// minSpacings is the fewest spacings between lines of running text that
+// tell a page's spacing.
+const minSpacings = 4
+
+// wrapsOn reports whether line l goes on with the paragraph whose line lb
+// is, set at a wider spacing than maxLeadingEm (double-spaced text: a
+// plan document, a power of attorney, a thesis): both in one size, weight
+// and colour, neither bold; lb a line of running text (more than
+// proseWords words, minMeasureEm wide) that ends no sentence nor opens a
+// list (":") and runs on to the measure (fullLineShare of the two lines'
+// joint width, a ragged right edge allowed); l starting no further right
+// than lb (which may be indented as a paragraph's first line) and no new
+// item ("2.", "•"); a lower-case word at the end of lb or the start of l.
+// s is the larger size.
+func wrapsOn(lb, l *pline, s float64) bool {
+	if lb.bold() || l.bold() || math.Abs(lb.size-l.size) > 0.05*s || colourChange(lb, l) {
+		return false
+	}
+	t := strings.TrimSpace(lb.text)
+	if len(strings.Fields(t)) <= proseWords || endsSentence(t) || strings.HasSuffix(t, ":") || lb.u1-lb.u0 < minMeasureEm*s {
+		return false
+	}
+	if l.u0 > lb.u0+0.5*s || itemStartRE.MatchString(l.text) {
+		return false
+	}
+	// A sentence runs on over a lower-case word at one end or the other;
+	// a line ending on a capitalised word, a figure or a bracket and the
+	// next opening on a capital are two items ("… Stockholder Matters" /
+	// "Certain Relationships …").
+	f := strings.Fields(t)
+	if !lowerStart(f[len(f)-1]) && !lowerStart(l.text) {
+		return false
+	}
+	left := math.Min(lb.u0, l.u0)
+	return lb.u1-left >= fullLineShare*(math.Max(lb.u1, l.u1)-left)
+}
+
+// itemStartRE matches the start of a list item, a note or an entry: a
+// bullet, a number or a letter with its mark ("2.", "(c)", "1 ").
+var itemStartRE = regexp.MustCompile(`^\s*(?:[*•◦·▪■□☐☑☒●○◆◇※‐–—\p{Co}-]|(?:\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]|\d{1,3})\s)`)
+
+// lowerStart reports whether s opens with a lower-case letter.
+func lowerStart(s string) bool {
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(s))
+	return unicode.IsLower(r)
 }
 
 // maxLabelLines: the lines of running text across a table's columns
