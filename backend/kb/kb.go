@@ -211,7 +211,8 @@ type PageBlock struct {
 // standing between cells lined up with other rows is the row's, and a
 // ruled band whose lines each fill the same columns with a value is a
 // row per line; 39: on a double-spaced page a line of running text that
-// runs on to the measure goes on with the paragraph below it.
+// runs on to the measure goes on with the paragraph below it, and a long
+// sentence set large or bold (an agreement's clause) is no heading.
 const ReaderVersion = 39
 
 // PageSeparator joins page texts into the document text that chunk char spans

@@ -302,7 +302,7 @@ func isHeading(q para, body float64) bool {
 	if body <= 0 || !q.upright || q.table || q.untabled || q.furniture || q.contents || q.runes > maxHeadingRunes || q.lines > maxHeadingLines {
 		return false
 	}
-	if letters(q.text) < 2 || endsOpen(q.text) || isFigure(q.text) || contentsEntry(q.text) {
+	if letters(q.text) < 2 || endsOpen(q.text) || isFigure(q.text) || contentsEntry(q.text) || readsAsProse(q.text) {
 		return false
 	}
 	if q.titled || q.size >= body*headingSizeRatio {
@@ -318,6 +318,55 @@ func isHeading(q para, body float64) bool {
 	_, numbered := numberedTitle(q, body)
 	return q.accent && numbered
 }
+
+// readsAsProse reports whether text is running text rather than a title,
+// however large or bold it is set: more than maxTitleWords words, ending
+// like a sentence, more of its longer words (minTitleWordLetters letters
+// or more) in lower case than capitalised, and one of: more than
+// maxSentenceTitleWords words (a clause of an agreement), a second
+// sentence inside it ("1. Vesting. The units vest …"), a lower-case
+// start (a sentence's end) or a list mark before it ("• Failure to
+// follow …"). A title in title case ("Item 7. Management's Discussion and
+// Analysis of …") is none, nor a headline written as one sentence ("Most
+// adults see the change as good for the country.").
+func readsAsProse(text string) bool {
+	f := strings.Fields(text)
+	if len(f) <= maxTitleWords || !strings.HasSuffix(strings.TrimRight(text, " ”\")'"), ".") {
+		return false
+	}
+	lower, upper := 0, 0
+	for _, w := range f {
+		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
+		if utf8.RuneCountInString(w) < minTitleWordLetters {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsLower(r) {
+			lower++
+		} else if unicode.IsUpper(r) {
+			upper++
+		}
+	}
+	if lower <= upper {
+		return false
+	}
+	rest := leadMarkRE.ReplaceAllString(text, "")
+	return len(f) > maxSentenceTitleWords || lowerStart(text) || listItemRE.MatchString(text) || strings.HasPrefix(text, ">") || innerSentenceRE.MatchString(rest)
+}
+
+// maxTitleWords, maxSentenceTitleWords and minTitleWordLetters: see
+// readsAsProse.
+const (
+	maxTitleWords         = 12
+	maxSentenceTitleWords = 20
+	minTitleWordLetters   = 4
+)
+
+// leadMarkRE matches a section or item mark opening a text ("1.", "(b)",
+// "Item 7.", "5.2"), whose dot ends no sentence.
+var leadMarkRE = regexp.MustCompile(`^\s*(?:(?i:item|section|article)\s+)?\(?[0-9A-Za-z]{1,4}(?:\.[0-9]{1,3})*[.)]\s`)
+
+// innerSentenceRE matches a sentence's end followed by another sentence.
+var innerSentenceRE = regexp.MustCompile(`[a-z)]\. [A-Z]`)
 
 // contentsEntryRE matches the end of a contents or index entry: a dot
 // leader (dots, spaced dots or middle dots; two or three dots after a

@@ -86,3 +86,22 @@ func blocksOfStream(t *testing.T, stream string) []parsed.Block {
 	}
 	return doc.Blocks
 }
+
+// Sentences set large or bold are no headings; long titles in title case
+// and one-sentence headlines are.
+func TestReadsAsProse(t *testing.T) {
+	for text, want := range map[string]bool{
+		"1. Lending of Widgets. The lender lends the widgets on the first day of each month shown on the schedule.":                true,
+		"(b) Returns. Until the widgets are returned, the borrower keeps them at the address given in the notice.":                 true,
+		"borrower, as the case may be) may be required to pay the fees of more than one widget lender.":                            true,
+		"• Failure to follow the instructions for the widget press can result in serious injury to the user.":                      true,
+		"By signing the notice or otherwise accepting the widgets, the borrower agrees to be bound by all terms of the agreement.": true,
+		"Item 7. Management's Discussion and Analysis of Financial Condition and Results of Widget Operations.":                    false,
+		"Most widget owners say that the new presses have made their work in the workshop easier.":                                 false,
+		"Widgets lent in the year": false,
+	} {
+		if got := readsAsProse(text); got != want {
+			t.Errorf("readsAsProse(%q) = %v", text, got)
+		}
+	}
+}
