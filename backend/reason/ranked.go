@@ -33,8 +33,8 @@ var (
 	boundPhrases = lexicon.English().Map("bound_inclusive")
 )
 
-// A question that asks which item moved most ("Which region had the
-// biggest drop in revenues on a percentage basis?") ranks the rows by
+// A question that asks which item moved most ("Which branch saw the
+// steepest fall in sales, in percent?") ranks the rows by
 // their change from the year before the year asked to that year
 // (tables.RankChange): by percent when the question says so, else by
 // amount.
@@ -214,7 +214,11 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 				named, namedAt = named+1, ri
 			}
 		}
-		if named == 1 {
+		// A change is ranked among rows only: a named row that is the
+		// total of the others names what the rows (its parts) measure,
+		// and they are the items ("Revenues" under the regions'
+		// revenues).
+		if named == 1 && !(change != 0 && tables.TotalOfRows(t, namedAt)) {
 			// its items may be the columns (RankColumns, below)
 			if byPassage[from[ti]] == nil {
 				byPassage[from[ti]] = map[int]int{}

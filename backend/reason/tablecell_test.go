@@ -99,10 +99,20 @@ func TestOfflineAnswerRanksRows(t *testing.T) {
 			"Net sales | 90,000 | 80,000\n" +
 			"Net earnings | 5,363 | 4,869"},
 		{ID: "mdna", Title: "Widgetco discussion", Text: "Widgetco makes widgets in three plants. Demand for widgets grew in every region."},
+		// the total row is labelled with the measure the question names
+		{ID: "branches", Title: "Widgetco shops", Text: "Takings of the shops by branch\n" +
+			"(Thousands) | 2025 | 2024 | % Change\n" +
+			"Harbour branch | 1,540 | 1,610 | (4)\n" +
+			"Market branch | 930 | 1,240 | (25)\n" +
+			"Station branch | 2,205 | 2,180 | 1\n" +
+			"Takings | 4,675 | 5,030 | (7)"},
 	}
 	st := corpusStore(t, corpus)
 	r := newReasoner(st, llm.Offline{})
 	for _, c := range []struct{ q, lead string }{
+		// a row the question names that is the total of the others is
+		// no measure row: the others are ranked
+		{"Which branch of Widgetco's shops had the biggest drop in takings in 2025 on a percentage basis?", "Market branch — the largest fall of 3 rows (2024 → 2025: 1,240 → 930 (Thousands), -25.0 %) [1]"},
 		{"Which Widgetco plant had the highest output of widgets in 2025?", "Eastbrook plant — the highest of 3 rows (2025: 6,310 (Thousands of widgets)) [1]"},
 		{"Which plant had the lowest widget output in 2024?", "Lakeside plant — the lowest of 3 rows (2024: 2,990 (Thousands of widgets)) [1]"},
 		// a superlative of a change ranks the rows by how much they moved

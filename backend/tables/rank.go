@@ -59,6 +59,33 @@ const minAnywhereTotal = 4
 // (rounding in the printed figures).
 const totalTolerance = 0.005
 
+// TotalOfRows reports whether row ri of t is the total of the table's
+// other rows: in the first column where it has a figure, that figure is
+// the sum of the others' there (at least minRanked of them), within
+// totalTolerance.
+func TotalOfRows(t Table, ri int) bool {
+	r := t.Rows[ri]
+	for c, cell := range r.Cells {
+		v, ok := Number(cell)
+		if !ok {
+			continue
+		}
+		var sum float64
+		n := 0
+		for oi, o := range t.Rows {
+			if oi == ri || c >= len(o.Cells) {
+				continue
+			}
+			if w, ok := Number(o.Cells[c]); ok {
+				sum += w
+				n++
+			}
+		}
+		return n >= minRanked && v != 0 && math.Abs(sum-v) <= totalTolerance*math.Abs(v)
+	}
+	return false
+}
+
 // rowFigure is a row's figure in the column read and what it is ranked
 // by (the figure itself, or its change).
 type rowFigure struct {

@@ -103,3 +103,22 @@ func TestRankColumns(t *testing.T) {
 		t.Errorf("highest net income, the total's panel first: %+v %v", c, ok)
 	}
 }
+
+func TestTotalOfRows(t *testing.T) {
+	tab := Parse("Takings by branch\n"+
+		"(Thousands) | 2025 | 2024\n"+
+		"Harbour branch | 1,540 | 1,610\n"+
+		"Market branch | 930 | 1,240\n"+
+		"Station branch | 2,205 | 2,180\n"+
+		"Takings | 4,676 | 5,030\n"+
+		"Staff | 41 | 44", "", "Shops")[0]
+	for ri, want := range []bool{false, false, false, false, false} {
+		if got := TotalOfRows(tab, ri); got != want {
+			t.Errorf("row %d (%s): %v, want %v", ri, tab.Rows[ri].Label, got, want)
+		}
+	}
+	tab.Rows = tab.Rows[:4] // the staff row gone, takings add up (to a rounding)
+	if !TotalOfRows(tab, 3) || TotalOfRows(tab, 0) {
+		t.Errorf("the takings row is the branches' total: %v", TotalOfRows(tab, 3))
+	}
+}
