@@ -2,6 +2,7 @@ package tables
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"cairn/backend/embed"
@@ -54,4 +55,36 @@ func TestDistinctValues(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
+}
+
+// FuzzDistinct: any passage text (page breaks included) and question pick
+// a column that exists, and its values group every row holding a cell
+// there exactly once, each value the cell of its first row.
+func FuzzDistinct(f *testing.F) {
+	f.Add(kettleText, "How many distinct effects are there while boiling?")
+	f.Add("a | b\n1 | x\f a | b\n2 | x.\n3 | y", "How many different b?")
+	f.Fuzz(func(t *testing.T, text, question string) {
+		tabs := ParseText(text, "", "")
+		q := FilterQuery{Tokens: lowerTokens(question), Words: embed.Words(question), Weight: func(string) float64 { return 1 }}
+		d, ok := DistinctColumn(q, tabs, embed.Words)
+		if !ok {
+			return
+		}
+		if d.Table >= len(tabs) || d.Col >= len(tabs[d.Table].Head) {
+			t.Fatalf("column out of the table: %+v", d)
+		}
+		rows := tabs[d.Table].Rows
+		seen := map[int]bool{}
+		for _, v := range DistinctValues(rows, d.Col, lowerTokens) {
+			if len(v.Rows) == 0 || strings.TrimSpace(rows[v.Rows[0]].Cells[d.Col]) != v.Value {
+				t.Fatalf("value %q is not its first row's cell", v.Value)
+			}
+			for _, ri := range v.Rows {
+				if seen[ri] {
+					t.Fatalf("row %d counted twice", ri)
+				}
+				seen[ri] = true
+			}
+		}
+	})
 }
