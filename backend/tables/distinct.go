@@ -27,19 +27,7 @@ type ValueRows struct {
 // weight of the question's words, in the table whose title and heads hold
 // the most (the first of equals). ok is false when no head is named.
 func DistinctColumn(q FilterQuery, tabs []TextTable, words Words) (Distinct, bool) {
-	asked := map[string]bool{}
-	for _, w := range q.Words {
-		asked[w] = true
-	}
-	named := func(s string) (hit, all float64) {
-		for _, w := range words(s) {
-			all += q.Weight(w)
-			if asked[w] {
-				hit += q.Weight(w)
-			}
-		}
-		return hit, all
-	}
+	named := q.named(words)
 	best, bestScore, found := Distinct{}, -1.0, false
 	for ti, t := range tabs {
 		if len(t.Head) < 2 || len(t.Rows) < minFilterRows {

@@ -46,6 +46,24 @@ type FilterQuery struct {
 	Bound *Bound
 }
 
+// named returns how much weight of the question's words a text holds,
+// and the weight of all the text's words.
+func (q FilterQuery) named(words Words) func(s string) (hit, all float64) {
+	asked := map[string]bool{}
+	for _, w := range q.Words {
+		asked[w] = true
+	}
+	return func(s string) (hit, all float64) {
+		for _, w := range words(s) {
+			all += q.Weight(w)
+			if asked[w] {
+				hit += q.Weight(w)
+			}
+		}
+		return hit, all
+	}
+}
+
 // Filtered is the rows a question picks out of one table.
 type Filtered struct {
 	Table int   // index into the tables given to FilterRows
@@ -83,25 +101,11 @@ const minHeadNamed = 0.5
 // the most weight of the question's words (the first of equals). ok is
 // false when no table has such a condition or no row meets it.
 func FilterRows(q FilterQuery, tabs []TextTable, tokens, words Words) (Filtered, bool) {
-	asked := map[string]bool{}
-	for _, w := range q.Words {
-		asked[w] = true
-	}
 	said := map[string]bool{}
 	for _, t := range q.Tokens {
 		said[t] = true
 	}
-	// named is the weight of the question's words s holds, and of all
-	// its words.
-	named := func(s string) (hit, all float64) {
-		for _, w := range words(s) {
-			all += q.Weight(w)
-			if asked[w] {
-				hit += q.Weight(w)
-			}
-		}
-		return hit, all
-	}
+	named := q.named(words)
 	var best Filtered
 	bestScore, found := -1.0, false
 	for ti, t := range tabs {

@@ -3,8 +3,6 @@ package pdf
 import (
 	"strings"
 	"testing"
-
-	"cairn/backend/ingest/parsed"
 )
 
 // A page set double-spaced (a loan agreement's clauses, 11 pt lines 24 pt
@@ -67,24 +65,6 @@ func TestItemsApartOnSingleSpacedPage(t *testing.T) {
 			t.Errorf("items set apart on a single-spaced page joined: %q", b.Text)
 		}
 	}
-}
-
-// blocksOfStream reads a one-page PDF with the content stream given
-// (Helvetica as /F1) and returns its blocks.
-func blocksOfStream(t *testing.T, stream string) []parsed.Block {
-	t.Helper()
-	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-		stream,
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-	}
-	doc, err := Read(pdfWithObjects(objs), parsed.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return doc.Blocks
 }
 
 // Sentences set large or bold are no headings; long titles in title case

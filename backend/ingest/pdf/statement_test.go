@@ -48,6 +48,21 @@ func ruledRowsOf(t *testing.T, items []placedText, x, width float64, ys ...float
 // (Helvetica as /F1) and returns its table rows and the header row.
 func tableRowsOfStream(t *testing.T, stream string) (rows []string, header string) {
 	t.Helper()
+	for _, b := range blocksOfStream(t, stream) {
+		if b.Kind == parsed.BlockTableRow {
+			rows = append(rows, b.Text)
+			if b.Header {
+				header = b.Text
+			}
+		}
+	}
+	return rows, header
+}
+
+// blocksOfStream reads a one-page PDF with the content stream given
+// (Helvetica as /F1) and returns its blocks.
+func blocksOfStream(t *testing.T, stream string) []parsed.Block {
+	t.Helper()
 	objs := []string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -59,15 +74,7 @@ func tableRowsOfStream(t *testing.T, stream string) (rows []string, header strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range doc.Blocks {
-		if b.Kind == parsed.BlockTableRow {
-			rows = append(rows, b.Text)
-			if b.Header {
-				header = b.Text
-			}
-		}
-	}
-	return rows, header
+	return doc.Blocks
 }
 
 // figureAt places a figure right-aligned at right (Helvetica digits are 0.556
