@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"cairn/backend/answerspan"
+	"cairn/backend/kb"
 	"cairn/backend/lexicon"
 	"cairn/backend/tables"
 )
@@ -29,6 +30,7 @@ type distinctFound struct {
 // distinctRow is a row of the column counted: its passage (evidence
 // index) and span there.
 type distinctRow struct {
+	key        string // the row's first cell
 	ev         int
 	start, end int
 }
@@ -77,7 +79,7 @@ func (u *run) distinctValues(ctx context.Context, g *gathered) (*distinctFound, 
 	rows := slices.Clone(t.Rows)
 	var at []distinctRow
 	for _, r := range t.Rows {
-		at = append(at, distinctRow{ev: from[d.Table], start: r.Start, end: r.End})
+		at = append(at, distinctRow{key: r.Cells[0], ev: from[d.Table], start: r.Start, end: r.End})
 	}
 	// The table goes on in the next passage: its rows there, under the
 	// same heads, are the table's too.
@@ -91,7 +93,7 @@ func (u *run) distinctValues(ctx context.Context, g *gathered) (*distinctFound, 
 				ev := u.withEvidence(g, next)
 				for _, r := range more[0].Rows {
 					rows = append(rows, r)
-					at = append(at, distinctRow{ev: ev, start: r.Start, end: r.End})
+					at = append(at, distinctRow{key: r.Cells[0], ev: ev, start: r.Start, end: r.End})
 				}
 			}
 		}
@@ -111,7 +113,7 @@ func (f *distinctFound) candidate() answerspan.Candidate {
 	var chain []answerspan.Ref
 	read := 0
 	for _, v := range f.values {
-		p := strings.TrimRight(v.Value, ".;,")
+		p := strings.TrimRight(firstSentence(v.Value), ".;,")
 		if len(v.Rows) > 1 {
 			p += fmt.Sprintf(" (%d rows)", len(v.Rows))
 		}
@@ -122,4 +124,32 @@ func (f *distinctFound) candidate() answerspan.Candidate {
 	}
 	text := fmt.Sprintf("%d (%s — the different values under %q in %d rows)", len(f.values), strings.Join(parts, "; "), f.head, read)
 	return answerspan.Candidate{Text: text, Type: answerspan.TNumber, Score: longFormScore, Span: chain[0], Chain: chain}
+}
+
+// answerCells are the values as the answer's small table carries them:
+// each value's first row, its key and its cell under the column counted,
+// cited by n, where it stands among the values in Rank.
+func (f *distinctFound) answerCells(n int) []kb.TableCell {
+	var out []kb.TableCell
+	for i, v := range f.values {
+		rank := fmt.Sprintf("value %d of %d", i+1, len(f.values))
+		if len(v.Rows) > 1 {
+			rank += fmt.Sprintf(", %d rows", len(v.Rows))
+		}
+		out = append(out, kb.TableCell{N: n, Row: f.rows[v.Rows[0]].key, Column: f.head, Value: v.Value, Rank: rank})
+	}
+	return out
+}
+
+// firstSentence is a cell's first sentence: the text up to a full stop
+// followed by a capitalised word ("Wake up the voice assistant. Currently,
+// …" is "Wake up the voice assistant."); the whole cell when it has one
+// sentence.
+func firstSentence(s string) string {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] == '.' && s[i+1] == ' ' && s[i+2] >= 'A' && s[i+2] <= 'Z' {
+			return s[:i+1]
+		}
+	}
+	return s
 }

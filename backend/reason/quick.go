@@ -812,6 +812,9 @@ func (u *run) extractive(ctx context.Context, g *gathered, onToken func(string),
 		if f := g.filtered; f != nil && g.short[0].Text == f.candidate().Text {
 			a.Cells = f.answerCells(sa.N)
 		}
+		if d := g.distinct; d != nil && g.short[0].Text == d.candidate().Text {
+			a.Cells = d.answerCells(sa.N)
+		}
 		if lead {
 			text, cits, cells, f, _ := figureLead(u.q.Text, g, len(a.Citations)+1)
 			a.Answer += "\n\nFrom a table: " + text
