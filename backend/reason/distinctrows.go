@@ -13,7 +13,7 @@ import (
 )
 
 // The different values of a column a question counts ("How many distinct
-// button functions are there during a workout?"): the cells under the
+// effects do the kettle's controls have?"): the cells under the
 // head it names (tables.DistinctColumn) of a table of the best passages,
 // read on into the next passage when the table goes on there, a value
 // written on several rows counted once (tables.DistinctValues). English

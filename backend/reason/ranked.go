@@ -216,8 +216,8 @@ func (u *run) rankedRow(ctx context.Context, ev []Evidence) (*rankedCell, error)
 		}
 		// A change is ranked among rows only: a named row that is the
 		// total of the others names what the rows (its parts) measure,
-		// and they are the items ("Revenues" under the regions'
-		// revenues).
+		// and they are the items ("Takings" under the branches'
+		// takings).
 		if named == 1 && !(change != 0 && tables.TotalOfRows(t, namedAt)) {
 			// its items may be the columns (RankColumns, below)
 			if byPassage[from[ti]] == nil {

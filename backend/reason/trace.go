@@ -95,7 +95,7 @@ type Trace struct {
 	// by a condition ("Ada Lind"; filteredrows.go); they lead the answer.
 	FilteredRows []string `json:"filtered_rows,omitempty"`
 	// DistinctValues are the different values of the column the question
-	// counts ("Switch screen."; distinctrows.go); their count leads the
+	// counts ("Lower the temperature."; distinctrows.go); their count leads the
 	// answer.
 	DistinctValues []string `json:"distinct_values,omitempty"`
 	// ListItems are the items of the list the question asks for, as a

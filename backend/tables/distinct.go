@@ -3,9 +3,9 @@ package tables
 import "strings"
 
 // The different values of a column a question counts: "How many distinct
-// button functions are there during a workout?" is answered by the
-// different cells under "Function" of the table titled "Button functions
-// during a workout" — "Switch screen." written on three rows is one.
+// effects do the kettle's controls have while boiling?" is answered by the
+// different cells under "Effect" of the table titled "Controls while
+// boiling" — "Lower the temperature." written on two rows is one.
 
 // Distinct is the column of one table whose values a question counts.
 type Distinct struct {
@@ -54,7 +54,7 @@ func DistinctColumn(q FilterQuery, tabs []TextTable, words Words) (Distinct, boo
 
 // DistinctValues groups rows by their cell in column col, in the order the
 // values first come: two cells are one value when their tokens are the
-// same ("Switch screen." and "Switch screen"). Rows with no cell there, or
+// same ("Lower the temperature." and "Lower the temperature"). Rows with no cell there, or
 // an empty one, are left out.
 func DistinctValues(rows []TextRow, col int, tokens Words) []ValueRows {
 	var out []ValueRows
