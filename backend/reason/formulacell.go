@@ -848,17 +848,12 @@ func (rc rowChoice) page() [2]int64 {
 // its family ("accrual" → "accrued", tables.Kindred).
 func spelled(name string, ts []tables.Table) string {
 	words := strings.Fields(name)
-	inLabels := map[string]bool{}
+	inLabels, inStems := map[string]bool{}, map[string]bool{}
 	for _, t := range ts {
 		for _, r := range t.Rows {
 			for _, w := range strings.Fields(strings.ToLower(r.Label)) {
 				inLabels[strings.Trim(w, ",.;:()")] = true
 			}
-		}
-	}
-	inStems := map[string]bool{}
-	for _, t := range ts {
-		for _, r := range t.Rows {
 			for _, w := range tableWords(r.Label) {
 				inStems[w] = true
 			}

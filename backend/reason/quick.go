@@ -158,6 +158,15 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 	}
 	u.trace.Support = SupportTrace{Coverage: round3(cov), Joint: round3(joint), Threshold: u.set.Abstain, Declined: cov < u.set.Abstain || len(unmentioned) > 0, Unmentioned: unmentioned}
 	u.lap("support")
+	// supportedBy lifts a decline when every name the question asks about
+	// is in the project and what was found answers it anyway: flag says
+	// what did.
+	supportedBy := func(flag *bool) {
+		if u.trace.Support.Declined && len(unmentioned) == 0 {
+			u.trace.Support.Declined = false
+			*flag = true
+		}
+	}
 	hits := res.Hits
 	var chains []Chain
 	var chosen []int64
@@ -215,10 +224,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 				for _, ri := range g.filtered.Rows {
 					u.trace.FilteredRows = append(u.trace.FilteredRows, g.filtered.table.Rows[ri].Cells[0])
 				}
-				if u.trace.Support.Declined && len(unmentioned) == 0 {
-					u.trace.Support.Declined = false
-					u.trace.Support.Filtered = true
-				}
+				supportedBy(&u.trace.Support.Filtered)
 			}
 		}
 		// Else the different values of a column it counts ("how many
@@ -231,10 +237,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 				for _, v := range g.distinct.values {
 					u.trace.DistinctValues = append(u.trace.DistinctValues, v.Value)
 				}
-				if u.trace.Support.Declined && len(unmentioned) == 0 {
-					u.trace.Support.Declined = false
-					u.trace.Support.Distinct = true
-				}
+				supportedBy(&u.trace.Support.Distinct)
 			}
 		}
 		// Else the figure it asks by name, searched for as a quantity of
@@ -255,9 +258,8 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		if err := u.statedScales(ctx, g); err != nil {
 			return nil, err
 		}
-		if u.trace.Support.Declined && len(unmentioned) == 0 && (len(g.cells) > 0 || g.stated != nil || g.ranked != nil) {
-			u.trace.Support.Declined = false
-			u.trace.Support.Table = true
+		if len(g.cells) > 0 || g.stated != nil || g.ranked != nil {
+			supportedBy(&u.trace.Support.Table)
 		}
 		if u.trace.Support.Declined && len(unmentioned) == 0 && g.stated == nil && len(u.operandsFound) > 0 {
 			// Some of the figures it is computed from are in the tables:
@@ -273,10 +275,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 		if g.longForm != nil {
 			g.evidence, g.longFormAt = withLongForm(g.evidence, g.longForm)
 			u.trace.LongForm = g.longForm.span.Text
-			if u.trace.Support.Declined && len(unmentioned) == 0 {
-				u.trace.Support.Declined = false
-				u.trace.Support.LongForm = true
-			}
+			supportedBy(&u.trace.Support.LongForm)
 		}
 		// The titles of the labelled parts it asks about.
 		if g.titles, err = u.sectionTitles(ctx); err != nil {
@@ -288,9 +287,8 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 			g.titlesAt = append(g.titlesAt, at)
 			u.trace.SectionTitles = append(u.trace.SectionTitles, t.span.Text)
 		}
-		if len(g.titles) > 0 && u.trace.Support.Declined && len(unmentioned) == 0 {
-			u.trace.Support.Declined = false
-			u.trace.Support.SectionTitle = true
+		if len(g.titles) > 0 {
+			supportedBy(&u.trace.Support.SectionTitle)
 		}
 		// The parts of the document it counts, by their labels.
 		if g.parts, err = u.countParts(ctx); err != nil {
@@ -323,9 +321,8 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 			for _, c := range g.keyed {
 				u.trace.KeyedCells = append(u.trace.KeyedCells, c.Key+": "+c.Value)
 			}
-			if len(g.keyed) > 0 && u.trace.Support.Declined && len(unmentioned) == 0 {
-				u.trace.Support.Declined = false
-				u.trace.Support.Keyed = true
+			if len(g.keyed) > 0 {
+				supportedBy(&u.trace.Support.Keyed)
 			}
 		}
 		// Else the headings under the heading it quotes, when it asks for
@@ -343,10 +340,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 			}
 			if len(g.subs) > 0 {
 				u.trace.SubsectionsOf = heading
-				if u.trace.Support.Declined && len(unmentioned) == 0 {
-					u.trace.Support.Declined = false
-					u.trace.Support.Subsections = true
-				}
+				supportedBy(&u.trace.Support.Subsections)
 			}
 		}
 		// Else the items of the list it asks for.
@@ -358,10 +352,7 @@ func (u *run) gather(ctx context.Context, st stepOptions) (*gathered, error) {
 				for _, it := range g.list.items {
 					u.trace.ListItems = append(u.trace.ListItems, it.text)
 				}
-				if u.trace.Support.Declined && len(unmentioned) == 0 {
-					u.trace.Support.Declined = false
-					u.trace.Support.List = true
-				}
+				supportedBy(&u.trace.Support.List)
 			}
 		}
 	}

@@ -59,6 +59,12 @@ const minAnywhereTotal = 4
 // (rounding in the printed figures).
 const totalTolerance = 0.005
 
+// addsUpTo reports whether parts, a sum, is total (not 0) within
+// totalTolerance.
+func addsUpTo(parts, total float64) bool {
+	return total != 0 && math.Abs(parts-total) <= totalTolerance*math.Abs(total)
+}
+
 // TotalOfRows reports whether row ri of t is the total of the table's
 // other rows: in the first column where it has a figure, that figure is
 // the sum of the others' there (at least minRanked of them), within
@@ -81,7 +87,7 @@ func TotalOfRows(t Table, ri int) bool {
 				n++
 			}
 		}
-		return n >= minRanked && v != 0 && math.Abs(sum-v) <= totalTolerance*math.Abs(v)
+		return n >= minRanked && addsUpTo(sum, v)
 	}
 	return false
 }
@@ -106,7 +112,7 @@ func pick(figs []rowFigure, most, lastTotal bool) (rowFigure, int, bool) {
 	}
 	kept := figs[:0:0]
 	for i, f := range figs {
-		if len(figs) > minRanked && f.figure != 0 && math.Abs(sum-f.figure-f.figure) <= totalTolerance*math.Abs(f.figure) && (!lastTotal || i == len(figs)-1) {
+		if len(figs) > minRanked && addsUpTo(sum-f.figure, f.figure) && (!lastTotal || i == len(figs)-1) {
 			continue
 		}
 		kept = append(kept, f)
